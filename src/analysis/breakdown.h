@@ -1,0 +1,21 @@
+/* Per-stage sums: kernel and wall time, categories, top kernel types. */
+#ifndef SDPERF_BREAKDOWN_H
+#define SDPERF_BREAKDOWN_H
+
+#include <stddef.h>
+
+#include "analysis/result.h"
+#include "input/profile.h"
+
+#define BREAKDOWN_TOP       15 /* kernel types listed per stage */
+#define BREAKDOWN_UNMATCHED 20 /* unmatched (Other) types listed */
+
+/* Fills r->stages[*] (kernels, kernel_ns, wall_ns, segments, cat[],
+ * comm_ns, top) and r->unmatched from the labelled kernels and segments.
+ * key_cat[key] is each kernel key's category. */
+void breakdown_compute(const struct kernel_table *kt,
+                       const unsigned char *key_cat, const unsigned char *stage,
+                       const struct segment *segs, size_t nsegs,
+                       struct result *r);
+
+#endif

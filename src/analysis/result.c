@@ -1,0 +1,112 @@
+/* Result model: name tables and lifecycle. */
+#include "analysis/result.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util/banned.h"
+#include "util/xalloc.h"
+
+const char *const category_names[CAT_COUNT] = {"FA",     "MatMul", "Conv",
+                                               "Vector", "Comm",   "Other"};
+const char *const stage_names[STAGE_COUNT] = {"dit", "vae", "text_encoder",
+                                              "other"};
+const char *const feature_doc_keys[] = {
+    "sparse",      "quantization", "cache",       "cpu_offload", "share_memory",
+    "parallelism", "compilation",  "core_layers", "DyEPLB"};
+const size_t feature_doc_count =
+    sizeof(feature_doc_keys) / sizeof(feature_doc_keys[0]);
+
+int category_from_name(const char *s)
+{
+	int i;
+	for (i = 0; i < CAT_COUNT; i++)
+		if (!strcasecmp(category_names[i], s))
+			return i;
+	return -1;
+}
+
+int stage_from_name(const char *s)
+{
+	int i;
+	for (i = 0; i < STAGE_COUNT; i++)
+		if (!strcmp(stage_names[i], s))
+			return i;
+	return -1;
+}
+
+int feature_doc_known(const char *key)
+{
+	size_t i;
+	for (i = 0; i < feature_doc_count; i++)
+		if (!strcmp(feature_doc_keys[i], key))
+			return 1;
+	return 0;
+}
+
+void result_init(struct result *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+static void free_types(struct type_stat *t, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		free(t[i].type);
+	free(t);
+}
+
+void result_release(struct result *r)
+{
+	size_t i, k;
+
+	free(r->profile_path);
+	free(r->rank_dir);
+	for (i = 0; i < r->ninputs; i++) {
+		free(r->inputs[i].role);
+		free(r->inputs[i].path);
+		free(r->inputs[i].variant);
+	}
+	free(r->inputs);
+	free(r->steps);
+	for (i = 0; i < STAGE_COUNT; i++)
+		free_types(r->stages[i].top, r->stages[i].ntop);
+	free(r->segs);
+	free(r->stage_method);
+	free_types(r->unmatched, r->nunmatched);
+	for (i = 0; i < r->nverdicts; i++) {
+		struct verdict *v = &r->verdicts[i];
+		free(v->id);
+		free(v->title);
+		free(v->metric);
+		free(v->recommendation);
+		for (k = 0; k < v->ndocs; k++)
+			free(v->docs[k]);
+		free(v->docs);
+	}
+	free(r->verdicts);
+	free(r->rules_source);
+	for (i = 0; i < r->nwarnings; i++) {
+		free(r->warnings[i].code);
+		free(r->warnings[i].file);
+		free(r->warnings[i].message);
+	}
+	free(r->warnings);
+	result_init(r);
+}
+
+void result_warn(struct result *r, const char *code, const char *file,
+                 uint64_t line, const char *message)
+{
+	struct warning *w;
+
+	r->warnings =
+	    xrealloc(r->warnings, (r->nwarnings + 1) * sizeof(*r->warnings));
+	w = &r->warnings[r->nwarnings++];
+	w->code = xstrdup(code);
+	w->file = file ? xstrdup(file) : NULL;
+	w->line = line;
+	w->message = xstrdup(message);
+}

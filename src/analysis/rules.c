@@ -1,0 +1,626 @@
+/* Rules: kernel names live in data, not code, so a vendor's renamed kernel
+ * is a one-line fix in a JSON file (HTA's users learned this the hard way).
+ * This file validates that data strictly: a typo in a rules file must be an
+ * error, not a silently empty category. */
+#include "analysis/rules.h"
+
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "util/banned.h"
+#include "util/embed.h"
+#include "util/fileio.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define RULES_MAX_BYTES (4u << 20)
+
+int rules_glob(const char *p, const char *s)
+{
+	const char *star = NULL, *resume = NULL;
+
+	while (*s) {
+		if (*p == '*') {
+			star = ++p;
+			resume = s;
+		} else if (*p == '?' ||
+		           (*p && tolower((unsigned char)*p) ==
+		                      tolower((unsigned char)*s))) {
+			p++;
+			s++;
+		} else if (star) {
+			p = star;
+			s = ++resume;
+		} else {
+			return 0;
+		}
+	}
+	while (*p == '*')
+		p++;
+	return *p == '\0';
+}
+
+enum category rules_classify(const struct rules *r, const char *type,
+                             const char *core)
+{
+	size_t i;
+
+	for (i = 0; core && *core && i < r->ncomm; i++)
+		if (!strcasecmp(core, r->comm_cores[i]))
+			return CAT_COMM;
+	for (i = 0; i < r->ncls; i++)
+		if (rules_glob(r->cls[i].glob, type))
+			return (enum category)r->cls[i].target;
+	return CAT_OTHER;
+}
+
+enum sig rules_signature(const struct rules *r, const char *type)
+{
+	size_t i;
+	for (i = 0; i < r->nsig; i++)
+		if (rules_glob(r->sig[i].glob, type))
+			return (enum sig)r->sig[i].target;
+	return SIG_NONE;
+}
+
+/* ---- loading ----------------------------------------------------------- */
+
+struct loader {
+	const char *name;
+	struct err *e;
+};
+
+static int bad(struct loader *L, const char *path, const char *what)
+{
+	return err_set(L->e, ERR_INPUT, "%s: '%s': %s", L->name, path, what);
+}
+
+static const cJSON *get(const cJSON *o, const char *key)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, key);
+}
+
+static int get_string(struct loader *L, const cJSON *o, const char *key,
+                      const char *path, char **out)
+{
+	const cJSON *v = get(o, key);
+	struct strbuf p = STRBUF_INIT;
+	int ret = 0;
+
+	strbuf_addf(&p, "%s.%s", path, key);
+	if (!cJSON_IsString(v) || !v->valuestring[0])
+		ret = bad(L, p.buf, "expected a non-empty string");
+	else
+		*out = xstrdup(v->valuestring);
+	strbuf_release(&p);
+	return ret;
+}
+
+/* Appends the "types" globs of one classify/signatures entry. */
+static int add_patterns(struct loader *L, const cJSON *entry, const char *path,
+                        int target, struct pattern_rule **v, size_t *n)
+{
+	const cJSON *types = get(entry, "types"), *t;
+	struct strbuf p = STRBUF_INIT;
+	int ret = 0, i = 0;
+
+	strbuf_addf(&p, "%s.types", path);
+	if (!cJSON_IsArray(types) || !cJSON_GetArraySize(types))
+		ret = bad(L, p.buf, "expected a non-empty array of patterns");
+	cJSON_ArrayForEach (t, types) {
+		if (ret)
+			break;
+		if (!cJSON_IsString(t) || !t->valuestring[0]) {
+			strbuf_addf(&p, "[%d]", i);
+			ret = bad(L, p.buf, "expected a non-empty string");
+			break;
+		}
+		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+		(*v)[*n].target = target;
+		(*v)[*n].glob = xstrdup(t->valuestring);
+		(*n)++;
+		i++;
+	}
+	strbuf_release(&p);
+	return ret;
+}
+
+static int load_classify(struct loader *L, const cJSON *arr,
+                         struct pattern_rule **v, size_t *n)
+{
+	const cJSON *it;
+	struct strbuf p = STRBUF_INIT, msg = STRBUF_INIT;
+	int i = 0, ret = 0, c;
+	char *cat = NULL;
+
+	if (!cJSON_IsArray(arr))
+		return bad(L, "classify", "expected an array");
+	cJSON_ArrayForEach (it, arr) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "classify[%d]", i++);
+		if ((ret = get_string(L, it, "category", p.buf, &cat)))
+			break;
+		c = category_from_name(cat);
+		if (c < 0) {
+			strbuf_addf(&msg,
+			            "unknown category '%s' (expected FA, "
+			            "MatMul, Conv, Vector, Comm or Other)",
+			            cat);
+			strbuf_adds(&p, ".category");
+			ret = bad(L, p.buf, msg.buf);
+		}
+		free(cat);
+		cat = NULL;
+		if (ret || (ret = add_patterns(L, it, p.buf, c, v, n)))
+			break;
+	}
+	strbuf_release(&p);
+	strbuf_release(&msg);
+	return ret;
+}
+
+static int load_signatures(struct loader *L, const cJSON *arr,
+                           struct pattern_rule **v, size_t *n)
+{
+	const cJSON *it;
+	struct strbuf p = STRBUF_INIT;
+	int i = 0, ret = 0, s;
+	char *name = NULL;
+
+	if (!cJSON_IsArray(arr))
+		return bad(L, "signatures", "expected an array");
+	cJSON_ArrayForEach (it, arr) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "signatures[%d]", i++);
+		if ((ret = get_string(L, it, "stage", p.buf, &name)))
+			break;
+		s = !strcmp(name, "dit")    ? SIG_DIT
+		    : !strcmp(name, "vae")  ? SIG_VAE
+		    : !strcmp(name, "none") ? SIG_NONE
+		                            : -1;
+		free(name);
+		if (s < 0) {
+			strbuf_adds(&p, ".stage");
+			ret = bad(L, p.buf, "expected 'dit', 'vae' or 'none'");
+			break;
+		}
+		if ((ret = add_patterns(L, it, p.buf, s, v, n)))
+			break;
+	}
+	strbuf_release(&p);
+	return ret;
+}
+
+static int load_comm_cores(struct loader *L, const cJSON *arr, struct rules *r)
+{
+	const cJSON *it;
+
+	if (!cJSON_IsArray(arr))
+		return bad(L, "comm_cores", "expected an array of strings");
+	cJSON_ArrayForEach (it, arr) {
+		if (!cJSON_IsString(it))
+			return bad(L, "comm_cores",
+			           "expected an array of strings");
+		r->comm_cores =
+		    xrealloc(r->comm_cores, (r->ncomm + 1) * sizeof(char *));
+		r->comm_cores[r->ncomm++] = xstrdup(it->valuestring);
+	}
+	return 0;
+}
+
+static int get_int_field(struct loader *L, const cJSON *o, const char *key,
+                         int lo, int hi, int *out)
+{
+	const cJSON *v = get(o, key);
+	struct strbuf p = STRBUF_INIT, m = STRBUF_INIT;
+	int ret = 0;
+
+	if (!v)
+		return 0;
+	strbuf_addf(&p, "segmentation.%s", key);
+	strbuf_addf(&m, "expected a whole number from %d to %d", lo, hi);
+	if (!cJSON_IsNumber(v) || v->valuedouble != floor(v->valuedouble) ||
+	    v->valuedouble < lo || v->valuedouble > hi)
+		ret = bad(L, p.buf, m.buf);
+	else
+		*out = (int)v->valuedouble;
+	strbuf_release(&p);
+	strbuf_release(&m);
+	return ret;
+}
+
+static int load_segmentation(struct loader *L, const cJSON *o, struct rules *r)
+{
+	if (!cJSON_IsObject(o))
+		return bad(L, "segmentation", "expected an object");
+	if (get_int_field(L, o, "window", 1, 100000, &r->window) ||
+	    get_int_field(L, o, "min_segment", 1, 1000000, &r->min_segment) ||
+	    get_int_field(L, o, "loop_window", 2, 4096, &r->loop_window) ||
+	    get_int_field(L, o, "min_text_encoder", 1, 1000000,
+	                  &r->min_text_encoder))
+		return -1;
+	return 0;
+}
+
+static void threshold_free(struct threshold *t)
+{
+	size_t i;
+	free(t->id);
+	free(t->title);
+	free(t->recommendation);
+	for (i = 0; i < t->ndocs; i++)
+		free(t->docs[i]);
+	free(t->docs);
+	memset(t, 0, sizeof(*t));
+}
+
+static int load_docs(struct loader *L, const cJSON *o, const char *path,
+                     struct threshold *t)
+{
+	const cJSON *docs = get(o, "docs"), *d;
+	struct strbuf p = STRBUF_INIT, m = STRBUF_INIT;
+	int ret = 0;
+
+	strbuf_addf(&p, "%s.docs", path);
+	if (!cJSON_IsArray(docs))
+		ret = bad(L, p.buf, "expected an array of feature doc names");
+	cJSON_ArrayForEach (d, docs) {
+		if (ret)
+			break;
+		if (!cJSON_IsString(d) || !feature_doc_known(d->valuestring)) {
+			size_t i;
+			strbuf_adds(&m,
+			            "unknown feature doc (expected one of:");
+			for (i = 0; i < feature_doc_count; i++)
+				strbuf_addf(&m, " %s", feature_doc_keys[i]);
+			strbuf_adds(&m, ")");
+			ret = bad(L, p.buf, m.buf);
+			break;
+		}
+		t->docs = xrealloc(t->docs, (t->ndocs + 1) * sizeof(char *));
+		t->docs[t->ndocs++] = xstrdup(d->valuestring);
+	}
+	strbuf_release(&p);
+	strbuf_release(&m);
+	return ret;
+}
+
+static int load_metric(struct loader *L, const cJSON *o, const char *path,
+                       struct threshold *t)
+{
+	char *metric = NULL, *stage = NULL, *cat = NULL;
+	struct strbuf p = STRBUF_INIT;
+	int ret, s, c;
+
+	ret = get_string(L, o, "metric", path, &metric) ||
+	      get_string(L, o, "stage", path, &stage);
+	if (!ret) {
+		s = stage_from_name(stage);
+		strbuf_addf(&p, "%s.stage", path);
+		if (s < 0)
+			ret = bad(L, p.buf,
+			          "expected dit, vae, text_encoder or other");
+		t->stage = (enum stage)(s < 0 ? 0 : s);
+	}
+	if (!ret && !strcmp(metric, "exposed_comm_share")) {
+		t->metric = METRIC_EXPOSED_COMM_SHARE;
+	} else if (!ret && !strcmp(metric, "category_share")) {
+		t->metric = METRIC_CATEGORY_SHARE;
+		ret = get_string(L, o, "category", path, &cat);
+		c = ret ? -1 : category_from_name(cat);
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s.category", path);
+		if (!ret && c < 0)
+			ret = bad(L, p.buf, "unknown category");
+		t->cat = (enum category)(c < 0 ? 0 : c);
+	} else if (!ret) {
+		strbuf_addf(&p, "%s.metric", path);
+		ret = bad(L, p.buf,
+		          "expected 'category_share' or "
+		          "'exposed_comm_share'");
+	}
+	free(metric);
+	free(stage);
+	free(cat);
+	strbuf_release(&p);
+	return ret ? -1 : 0;
+}
+
+static int load_threshold(struct loader *L, const cJSON *o, const char *path,
+                          struct threshold *t)
+{
+	const cJSON *above = get(o, "above");
+	struct strbuf p = STRBUF_INIT;
+	int ret;
+
+	memset(t, 0, sizeof(*t));
+	ret = get_string(L, o, "id", path, &t->id) ||
+	      get_string(L, o, "title", path, &t->title) ||
+	      get_string(L, o, "recommendation", path, &t->recommendation) ||
+	      load_metric(L, o, path, t) || load_docs(L, o, path, t);
+	strbuf_addf(&p, "%s.above", path);
+	if (!ret && (!cJSON_IsNumber(above) || above->valuedouble < 0 ||
+	             above->valuedouble > 100))
+		ret = bad(L, p.buf, "expected a percentage from 0 to 100");
+	if (!ret)
+		t->above = above->valuedouble;
+	strbuf_release(&p);
+	if (ret)
+		threshold_free(t);
+	return ret ? -1 : 0;
+}
+
+static struct threshold *find_threshold(struct rules *r, const char *id)
+{
+	size_t i;
+	for (i = 0; i < r->nth; i++)
+		if (!strcmp(r->th[i].id, id))
+			return &r->th[i];
+	return NULL;
+}
+
+/* Adds thresholds; one with an id already present replaces it. */
+static int load_thresholds(struct loader *L, const cJSON *arr, struct rules *r)
+{
+	const cJSON *it;
+	struct strbuf p = STRBUF_INIT;
+	struct threshold t, *old;
+	int i = 0, ret = 0;
+
+	if (!cJSON_IsArray(arr))
+		return bad(L, "thresholds", "expected an array");
+	cJSON_ArrayForEach (it, arr) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "thresholds[%d]", i++);
+		if ((ret = load_threshold(L, it, p.buf, &t)))
+			break;
+		old = find_threshold(r, t.id);
+		if (old) {
+			threshold_free(old);
+			*old = t;
+		} else {
+			r->th = xrealloc(r->th, (r->nth + 1) * sizeof(*r->th));
+			r->th[r->nth++] = t;
+		}
+	}
+	strbuf_release(&p);
+	return ret;
+}
+
+/* Puts the n newest entries of v (appended at the end) in front. */
+static void move_to_front(struct pattern_rule *v, size_t total, size_t n)
+{
+	struct pattern_rule *tmp;
+	if (!n || n == total)
+		return;
+	tmp = xmalloc(n * sizeof(*v));
+	memcpy(tmp, v + total - n, n * sizeof(*v));
+	memmove(v + n, v, (total - n) * sizeof(*v));
+	memcpy(v, tmp, n * sizeof(*v));
+	free(tmp);
+}
+
+static void syntax_error(struct loader *L, const char *text, size_t len,
+                         const char *at)
+{
+	size_t line = 1, col = 1, i,
+	       off = at && at >= text ? (size_t)(at - text) : len;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (i = 0; i < off && i < len; i++) {
+		if (text[i] == '\n') {
+			line++;
+			col = 1;
+		} else {
+			col++;
+		}
+	}
+	strbuf_add_quoted_value(&sb, text + (off < len ? off : len),
+	                        off < len ? len - off : 0, 30);
+	err_set(L->e, ERR_INPUT, "%s:%zu:%zu: invalid JSON near %s", L->name,
+	        line, col, sb.buf);
+	strbuf_release(&sb);
+}
+
+static int check_keys(struct loader *L, const cJSON *root)
+{
+	static const char *const known[] = {
+	    "schema",   "about",      "comment",      "extends",   "comm_cores",
+	    "classify", "signatures", "segmentation", "thresholds"};
+	const cJSON *it;
+	size_t i;
+
+	cJSON_ArrayForEach (it, root) {
+		for (i = 0; i < sizeof(known) / sizeof(*known); i++)
+			if (!strcmp(it->string, known[i]))
+				break;
+		if (i == sizeof(known) / sizeof(*known))
+			return bad(L, it->string, "unknown key");
+	}
+	return 0;
+}
+
+static int load_json(struct rules *r, struct loader *L, const cJSON *root,
+                     int extending)
+{
+	size_t ncls = r->ncls, nsig = r->nsig;
+	const cJSON *v;
+
+	if (!cJSON_IsObject(root))
+		return bad(L, "(top level)", "expected a JSON object");
+	if (check_keys(L, root))
+		return -1;
+	if (!extending && (!get(root, "classify") || !get(root, "signatures") ||
+	                   !get(root, "thresholds")))
+		return bad(L, "(top level)",
+		           "a complete rules file needs 'classify', "
+		           "'signatures' and 'thresholds' (or add "
+		           "\"extends\": \"builtin\")");
+	if ((v = get(root, "comm_cores")) && load_comm_cores(L, v, r))
+		return -1;
+	if ((v = get(root, "classify")) &&
+	    load_classify(L, v, &r->cls, &r->ncls))
+		return -1;
+	if ((v = get(root, "signatures")) &&
+	    load_signatures(L, v, &r->sig, &r->nsig))
+		return -1;
+	if ((v = get(root, "segmentation")) && load_segmentation(L, v, r))
+		return -1;
+	if ((v = get(root, "thresholds")) && load_thresholds(L, v, r))
+		return -1;
+	/* a user's additions are tried before the built-in patterns */
+	move_to_front(r->cls, r->ncls, r->ncls - ncls);
+	move_to_front(r->sig, r->nsig, r->nsig - nsig);
+	return 0;
+}
+
+static void set_defaults(struct rules *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->window = 16;
+	r->min_segment = 12;
+	r->loop_window = 16;
+	r->min_text_encoder = 8;
+}
+
+static int load_builtin_into(struct rules *r, struct err *e);
+
+static int parse_into(struct rules *r, const char *name, const char *text,
+                      size_t len, int builtin, struct err *e)
+{
+	struct loader L = {name, e};
+	const char *end = NULL;
+	const cJSON *ext;
+	cJSON *root;
+	int ret = -1;
+
+	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	if (!root) {
+		syntax_error(&L, text, len, cJSON_GetErrorPtr());
+		return -1;
+	}
+	ext = get(root, "extends");
+	if (ext && (builtin || !cJSON_IsString(ext) ||
+	            strcmp(ext->valuestring, "builtin"))) {
+		bad(&L, "extends", "the only value allowed is \"builtin\"");
+		goto out;
+	}
+	if (ext && load_builtin_into(r, e))
+		goto out;
+	ret = load_json(r, &L, root, ext != NULL);
+out:
+	cJSON_Delete(root);
+	return ret;
+}
+
+int rules_load_text(struct rules *r, const char *name, const char *text,
+                    size_t len, struct err *e)
+{
+	int ret;
+
+	set_defaults(r);
+	ret = parse_into(r, name, text, len, 0, e);
+	free(r->source);
+	r->source = xstrdup(name);
+	if (ret)
+		rules_release(r);
+	return ret;
+}
+
+/* Parses the embedded rules into r, which may already hold rules. */
+static int load_builtin_into(struct rules *r, struct err *e)
+{
+	const struct embedded_file *f = embed_find("assets/rules.json");
+
+	if (!f)
+		return err_set(e, ERR_INTERNAL, "built-in rules missing");
+	return parse_into(r, "built-in rules", (const char *)f->data, f->len, 1,
+	                  e);
+}
+
+int rules_load_builtin(struct rules *r, struct err *e)
+{
+	set_defaults(r);
+	if (load_builtin_into(r, e)) {
+		rules_release(r);
+		return -1;
+	}
+	r->source = xstrdup("built-in");
+	return 0;
+}
+
+int rules_load_file(struct rules *r, const char *path, struct err *e)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	if (fileio_read_small(path, RULES_MAX_BYTES, &sb, e)) {
+		strbuf_release(&sb);
+		return -1;
+	}
+	ret = rules_load_text(r, path, sb.buf, sb.len, e);
+	strbuf_release(&sb);
+	return ret;
+}
+
+int rules_set_threshold(struct rules *r, const char *arg, struct err *e)
+{
+	const char *eq = strchr(arg, '=');
+	struct threshold *t;
+	char *id, *end;
+	double v;
+	size_t i;
+	struct strbuf ids = STRBUF_INIT;
+
+	if (!eq || eq == arg)
+		return err_set(e, ERR_USAGE,
+		               "--threshold '%s': expected NAME=PERCENT", arg);
+	id = xstrndup(arg, (size_t)(eq - arg));
+	t = find_threshold(r, id);
+	free(id);
+	if (!t) {
+		for (i = 0; i < r->nth; i++)
+			strbuf_addf(&ids, "%s%s", i ? ", " : "", r->th[i].id);
+		err_set(e, ERR_USAGE,
+		        "--threshold '%s': unknown name (known: %s)", arg,
+		        ids.buf);
+		strbuf_release(&ids);
+		return -1;
+	}
+	errno = 0;
+	v = strtod(eq + 1, &end);
+	if (*end == '%')
+		end++;
+	if (errno || end == eq + 1 || *end || !(v >= 0 && v <= 100))
+		return err_set(e, ERR_USAGE,
+		               "--threshold '%s': expected a percentage from 0 "
+		               "to 100",
+		               arg);
+	t->above = v;
+	return 0;
+}
+
+void rules_release(struct rules *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->ncls; i++)
+		free(r->cls[i].glob);
+	free(r->cls);
+	for (i = 0; i < r->nsig; i++)
+		free(r->sig[i].glob);
+	free(r->sig);
+	for (i = 0; i < r->ncomm; i++)
+		free(r->comm_cores[i]);
+	free(r->comm_cores);
+	for (i = 0; i < r->nth; i++)
+		threshold_free(&r->th[i]);
+	free(r->th);
+	free(r->source);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,65 @@
+/* Classification rules, stage signatures, segmentation parameters and verdict
+ * thresholds: loaded from assets/rules.json (embedded) or a user's file. */
+#ifndef SDPERF_RULES_H
+#define SDPERF_RULES_H
+
+#include <stddef.h>
+
+#include "analysis/result.h"
+#include "util/err.h"
+
+enum metric { METRIC_CATEGORY_SHARE, METRIC_EXPOSED_COMM_SHARE };
+/* A kernel's stage signature; SIG_NONE = says nothing about the stage. */
+enum sig { SIG_NONE = 0, SIG_DIT = 1, SIG_VAE = 2 };
+
+struct pattern_rule {
+	int target; /* enum category (classify) or enum sig (signatures) */
+	char *glob;
+};
+
+struct threshold {
+	char *id, *title, *recommendation;
+	enum stage stage;
+	enum metric metric;
+	enum category cat; /* METRIC_CATEGORY_SHARE only */
+	double above;      /* percent */
+	char **docs;
+	size_t ndocs;
+};
+
+struct rules {
+	char *source; /* "built-in", or the file path (with "+ built-in") */
+	struct pattern_rule *cls;
+	size_t ncls;
+	struct pattern_rule *sig;
+	size_t nsig;
+	char **comm_cores;
+	size_t ncomm;
+	struct threshold *th;
+	size_t nth;
+	int window, min_segment, loop_window, min_text_encoder;
+};
+
+/* Loads the embedded assets/rules.json. */
+int rules_load_builtin(struct rules *r, struct err *e);
+/* Loads a user's rules file: a complete replacement, or, with
+ * "extends": "builtin", additions placed in front of the built-in rules.
+ * Errors (ERR_INPUT) name the file, the line:column of a JSON syntax error,
+ * or the JSON path of a bad value. */
+int rules_load_file(struct rules *r, const char *path, struct err *e);
+/* Parses rules text (name is used in messages). */
+int rules_load_text(struct rules *r, const char *name, const char *text,
+                    size_t len, struct err *e);
+/* Applies "--threshold NAME=VALUE": NAME is a threshold id, VALUE a percent
+ * from 0 to 100 ("45" or "45%"). ERR_USAGE on a bad argument. */
+int rules_set_threshold(struct rules *r, const char *arg, struct err *e);
+void rules_release(struct rules *r);
+
+/* Category of a kernel type on an accelerator core (core may be ""). */
+enum category rules_classify(const struct rules *r, const char *type,
+                             const char *core);
+enum sig rules_signature(const struct rules *r, const char *type);
+/* Case-insensitive glob match with '*' and '?'. */
+int rules_glob(const char *pattern, const char *s);
+
+#endif

@@ -1,0 +1,31 @@
+/* Stage separation: which kernels are the DiT's, the VAE's, a text
+ * encoder's. Found from the kernels along the device timeline, not from
+ * per-kernel lookup: a VAE's attention block is still VAE work. */
+#ifndef SDPERF_STAGES_H
+#define SDPERF_STAGES_H
+
+#include <stddef.h>
+
+#include "analysis/result.h"
+#include "analysis/rules.h"
+#include "input/profile.h"
+
+struct stages_out {
+	unsigned char *stage; /* per kernel: enum stage (caller frees) */
+	int text_encoder_detected;
+	int loop_found; /* a repeating denoising loop was recognised */
+};
+
+/* Labels each of the n kernels (sorted by start time). key_sig[key] is the
+ * signature of each kernel key (enum sig), key_cat[key] its category (enum
+ * category; Comm kernels are left out of loop recognition). Never fails. */
+void stages_assign(const struct kernel *k, size_t n,
+                   const unsigned char *key_sig, const unsigned char *key_cat,
+                   const struct rules *r, struct stages_out *out);
+
+/* Groups consecutive kernels with the same stage and Step Id into
+ * segments; returns how many were written to *segs (caller frees). */
+size_t stages_segments(const struct kernel *k, size_t n,
+                       const unsigned char *stage, struct segment **segs);
+
+#endif

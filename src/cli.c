@@ -1,0 +1,214 @@
+/* Command-line parsing. Options come from one table, so --help, the parser
+ * and the README stay in step. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/banned.h"
+#include "util/xalloc.h"
+
+static const char usage[] =
+    "usage: sdperf report PATH [-o OUTDIR] [--format LIST] [--rules FILE]\n"
+    "                          [--threshold NAME=PERCENT]... [--strict] "
+    "[--quiet]\n"
+    "       sdperf --help | --version\n"
+    "\n"
+    "Reads an Ascend profiler output (torch_npu.profiler) of a diffusion\n"
+    "model and writes a performance report: DiT / VAE / text-encoder stages,\n"
+    "FA / MatMul / Conv / Vector / Comm / Other time per stage, exposed\n"
+    "communication, and the MindIE-SD tuning verdicts.\n"
+    "\n"
+    "PATH   a rank folder (*_ascend_pt), its ASCEND_PROFILER_OUTPUT folder,\n"
+    "       a kernel_details.csv file, or a folder holding one rank folder\n"
+    "\n"
+    "options:\n"
+    "  -o, --output OUTDIR      where reports go (default ./sdperf-report)\n"
+    "  -f, --format LIST        comma-separated output formats (default: all\n"
+    "                           available; available now: json)\n"
+    "  -r, --rules FILE         classification/threshold rules replacing the\n"
+    "                           built-in ones, or extending them with\n"
+    "                           \"extends\": \"builtin\" (see README)\n"
+    "  -t, --threshold NAME=PERCENT\n"
+    "                           override a verdict threshold, e.g.\n"
+    "                           matmul_quant=45 (names: matmul_quant,\n"
+    "                           fa_quant_sparse, vector_fusion, comm_overlap)\n"
+    "      --strict             a malformed row is an error, not a warning\n"
+    "  -q, --quiet              no summary on stdout, no progress on stderr\n"
+    "  -h, --help               this text\n"
+    "  -V, --version            the version\n"
+    "\n"
+    "exit codes: 0 ok, 2 usage error, 3 input error (unreadable or invalid\n"
+    "profile or rules), 4 output error (report not written), 70 internal\n";
+
+const char *cli_usage(void)
+{
+	return usage;
+}
+
+enum opt_id {
+	OPT_OUTPUT,
+	OPT_FORMAT,
+	OPT_RULES,
+	OPT_THRESHOLD,
+	OPT_STRICT,
+	OPT_QUIET,
+	OPT_HELP,
+	OPT_VERSION
+};
+
+static const struct {
+	const char *lng;
+	char shrt;
+	int takes_value;
+	enum opt_id id;
+} opts[] = {
+    {"--output", 'o', 1, OPT_OUTPUT}, {"--format", 'f', 1, OPT_FORMAT},
+    {"--rules", 'r', 1, OPT_RULES},   {"--threshold", 't', 1, OPT_THRESHOLD},
+    {"--strict", 0, 0, OPT_STRICT},   {"--quiet", 'q', 0, OPT_QUIET},
+    {"--help", 'h', 0, OPT_HELP},     {"--version", 'V', 0, OPT_VERSION},
+};
+
+static int parse_formats(const char *list, unsigned *out, struct err *e)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} names[] = {{"json", FORMAT_JSON}};
+	const char *p = list;
+	size_t i, n;
+
+	*out = 0;
+	while (*p) {
+		n = strcspn(p, ",");
+		for (i = 0; i < sizeof(names) / sizeof(*names); i++)
+			if (strlen(names[i].name) == n &&
+			    !strncmp(names[i].name, p, n))
+				break;
+		if (i == sizeof(names) / sizeof(*names))
+			return err_set(
+			    e, ERR_USAGE,
+			    "--format: unknown or unavailable format "
+			    "'%.*s' (available: json)",
+			    (int)n, p);
+		*out |= names[i].bit;
+		p += n + (p[n] == ',');
+	}
+	if (!*out)
+		return err_set(e, ERR_USAGE, "--format: empty list");
+	return 0;
+}
+
+/* Finds the table entry for argv[*i]; sets *val for options with values
+ * ("--output DIR", "--output=DIR", "-o DIR", "-oDIR"). */
+static int match(int argc, char **argv, int *i, const char **val, struct err *e)
+{
+	const char *a = argv[*i], *eq;
+	size_t k, n;
+
+	for (k = 0; k < sizeof(opts) / sizeof(*opts); k++) {
+		n = strlen(opts[k].lng);
+		eq = NULL;
+		if (!strncmp(a, opts[k].lng, n) &&
+		    (a[n] == '\0' || a[n] == '='))
+			eq = a[n] == '=' ? a + n + 1 : NULL;
+		else if (!(opts[k].shrt && a[0] == '-' && a[1] == opts[k].shrt))
+			continue;
+		else if (a[2] != '\0')
+			eq = opts[k].takes_value ? a + 2 : NULL;
+		if (!opts[k].takes_value) {
+			if (eq || (a[1] != '-' && a[2] != '\0'))
+				return err_set(e, ERR_USAGE,
+				               "%s takes no value",
+				               opts[k].lng);
+			return (int)opts[k].id;
+		}
+		if (!eq && *i + 1 >= argc)
+			return err_set(e, ERR_USAGE, "%s needs a value",
+			               opts[k].lng);
+		*val = eq ? eq : argv[++*i];
+		return (int)opts[k].id;
+	}
+	return err_set(e, ERR_USAGE, "unknown option '%s' (see sdperf --help)",
+	               a);
+}
+
+static int apply(struct options *o, int id, const char *val, struct err *e)
+{
+	switch (id) {
+	case OPT_OUTPUT:
+		o->outdir = val;
+		return 0;
+	case OPT_FORMAT:
+		return parse_formats(val, &o->formats, e);
+	case OPT_RULES:
+		o->rules = val;
+		return 0;
+	case OPT_THRESHOLD:
+		o->thresholds = xrealloc(o->thresholds,
+		                         (o->nthresholds + 1) * sizeof(char *));
+		o->thresholds[o->nthresholds++] = val;
+		return 0;
+	case OPT_STRICT:
+		o->strict = 1;
+		return 0;
+	case OPT_QUIET:
+		o->quiet = 1;
+		return 0;
+	case OPT_HELP:
+		o->cmd = CMD_HELP;
+		return 0;
+	default:
+		o->cmd = o->cmd == CMD_HELP ? CMD_HELP : CMD_VERSION;
+		return 0;
+	}
+}
+
+int cli_parse(int argc, char **argv, struct options *o, struct err *e)
+{
+	const char *val = NULL;
+	int i, id, only_args = 0, nargs = 0;
+	const char *args[2] = {NULL, NULL};
+
+	memset(o, 0, sizeof(*o));
+	o->outdir = "sdperf-report";
+	o->formats = FORMATS_AVAILABLE;
+	for (i = 1; i < argc; i++) {
+		if (only_args || argv[i][0] != '-' || !argv[i][1]) {
+			if (nargs == 2)
+				return err_set(e, ERR_USAGE,
+				               "unexpected argument '%s'",
+				               argv[i]);
+			args[nargs++] = argv[i];
+			continue;
+		}
+		if (!strcmp(argv[i], "--")) {
+			only_args = 1;
+			continue;
+		}
+		if ((id = match(argc, argv, &i, &val, e)) < 0 ||
+		    apply(o, id, val, e))
+			return -1;
+	}
+	if (o->cmd == CMD_HELP || o->cmd == CMD_VERSION)
+		return 0;
+	if (!args[0])
+		return err_set(e, ERR_USAGE,
+		               "no command given (see sdperf --help)");
+	if (strcmp(args[0], "report"))
+		return err_set(e, ERR_USAGE,
+		               "unknown command '%s' (commands: report)",
+		               args[0]);
+	if (!args[1])
+		return err_set(e, ERR_USAGE, "report: no PATH given");
+	o->cmd = CMD_REPORT;
+	o->path = args[1];
+	return 0;
+}
+
+void cli_release(struct options *o)
+{
+	free(o->thresholds);
+	o->thresholds = NULL;
+	o->nthresholds = 0;
+}

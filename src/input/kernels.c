@@ -1,0 +1,739 @@
+/* kernel_details.csv reader. libcsv does the CSV syntax; this file maps
+ * header names to columns, tracks physical line numbers for messages (libcsv
+ * skips empty lines, so its row count drifts from the line count), parses
+ * times exactly, and decides per row: keep, or skip with a reason. */
+#include "input/kernels.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/banned.h"
+#include "util/progress.h"
+#include "util/strbuf.h"
+#include "util/utf8.h"
+#include "util/xalloc.h"
+
+#define READ_CHUNK  (1u << 20)
+#define MAX_FIELD   (1u << 20) /* longer: a runaway quote, not a real value */
+#define MAX_COLUMNS 4096
+#define QUOTE_MAX   60 /* bytes of a bad value quoted in a message */
+
+enum col {
+	COL_IGNORE,
+	COL_NAME,
+	COL_TYPE,
+	COL_CORE,
+	COL_START,
+	COL_DUR,
+	COL_STEP,
+	COL_DEVICE
+};
+
+static const struct {
+	const char *header;
+	enum col col;
+} column_names[] = {
+    {"Name", COL_NAME},
+    {"Type", COL_TYPE},
+    {"Accelerator Core", COL_CORE},
+    {"Start Time(us)", COL_START},
+    {"Duration(us)", COL_DUR},
+    {"Step Id", COL_STEP}, /* also spelled "Step ID": matched ignoring case */
+    {"Device_id", COL_DEVICE},
+};
+
+static const char *const required_columns[] = {"Name", "Start Time(us)",
+                                               "Duration(us)"};
+
+/* Header names that tell the variants apart (see FORMATS.md). */
+enum {
+	HAS_STEP = 1,
+	HAS_DEVICE = 2,
+	HAS_MODEL_ID = 4,
+	HAS_BLOCK_NUM = 8,
+	HAS_BLOCK_DIM = 16,
+	HAS_PMU = 32
+};
+
+struct kreader {
+	const char *name;
+	const struct kernels_opts *o;
+	struct kernel_table *kt;
+	struct kernels_info *info;
+	struct err *e;
+	struct csv_parser p;
+	int failed;
+
+	uint64_t line;     /* physical line being fed, 1-based */
+	uint64_t row_line; /* line where the current row began */
+	int at_line_start;
+	int row_pending; /* the next non-empty line begins a row */
+
+	int in_header;
+	unsigned header_flags;
+	unsigned char *colmap;
+	char **colnames;
+	size_t ncols;
+	size_t fidx; /* index of the next field in the current row */
+
+	/* the current row */
+	struct strbuf kname, type, core, reason, key;
+	int64_t start, dur;
+	int32_t step;
+	int row_bad;
+};
+
+static int is_blank(int c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+int kernels_parse_us(const char *s, size_t len, int64_t *ns)
+{
+	const char *end = s + len;
+	int64_t whole = 0, frac = 0;
+	int nfrac = 0, digits = 0, round_up = 0;
+
+	while (s < end && is_blank((unsigned char)*s))
+		s++;
+	while (end > s && is_blank((unsigned char)end[-1]))
+		end--;
+	for (; s < end && *s >= '0' && *s <= '9'; s++, digits++) {
+		if (whole > (INT64_MAX / 1000 - 9) / 10)
+			return -1; /* would overflow once scaled to ns */
+		whole = whole * 10 + (*s - '0');
+	}
+	if (s < end && *s == '.') {
+		for (s++; s < end && *s >= '0' && *s <= '9'; s++, digits++) {
+			if (nfrac < 3)
+				frac = frac * 10 + (*s - '0');
+			else if (nfrac == 3)
+				round_up = *s >= '5';
+			nfrac++;
+		}
+	}
+	if (s != end || digits == 0)
+		return -1;
+	for (; nfrac < 3; nfrac++)
+		frac *= 10;
+	*ns = whole * 1000 + frac + round_up;
+	return 0;
+}
+
+static int parse_int(const char *s, size_t len, int64_t lo, int64_t hi,
+                     int64_t *out)
+{
+	const char *end = s + len;
+	int neg = 0;
+	int64_t v = 0;
+
+	while (s < end && is_blank((unsigned char)*s))
+		s++;
+	while (end > s && is_blank((unsigned char)end[-1]))
+		end--;
+	if (s < end && *s == '-') {
+		neg = 1;
+		s++;
+	}
+	if (s == end)
+		return -1;
+	for (; s < end; s++) {
+		if (*s < '0' || *s > '9' || v > (INT64_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	v = neg ? -v : v;
+	if (v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int is_na(const char *s, size_t len)
+{
+	while (len && is_blank((unsigned char)s[len - 1]))
+		len--;
+	while (len && is_blank((unsigned char)*s)) {
+		s++;
+		len--;
+	}
+	return len == 0 || (len == 3 && !memcmp(s, "N/A", 3));
+}
+
+static int all_digits(const char *s, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return n > 0;
+}
+
+size_t kernels_type_from_name(const char *name, size_t len, const char **start)
+{
+	const char *s = name, *us;
+	size_t n = len;
+
+	if (n > 5 && !strncmp(s, "aclnn", 5)) {
+		/* aclnn<Api>_<Impl>_<KernelType>: the last part is the type */
+		us = memchr(s, '_', n);
+		if (us) {
+			const char *last = s + n;
+			while (last > s && last[-1] != '_')
+				last--;
+			if (last < s + n) {
+				*start = last;
+				return (size_t)(s + n - last);
+			}
+		}
+		s += 5;
+		n -= 5;
+	}
+	if (n > 6 && !strncmp(s, "trans_", 6)) {
+		s += 6;
+		n -= 6;
+	}
+	/* graph-mode and collective suffixes: MatMul_3, hcom_allReduce__586_0_1
+	 */
+	for (;;) {
+		const char *p = s + n;
+		while (p > s && p[-1] >= '0' && p[-1] <= '9')
+			p--;
+		if (p == s + n || p == s || p[-1] != '_' || p - 1 == s)
+			break;
+		n = (size_t)(p - 1 - s);
+	}
+	/* old single-op names: Conv2D12, Cast16 (but keep version suffixes
+	 * such as MatMulV3) */
+	if (!memchr(s, '_', n)) {
+		const char *p = s + n;
+		while (p > s && p[-1] >= '0' && p[-1] <= '9')
+			p--;
+		if (p > s && p < s + n && !all_digits(s, n))
+			/* a version suffix keeps one digit: AxpyV2111 -> AxpyV2
+			 */
+			n = (size_t)(p - s) + (p[-1] == 'V');
+	}
+	if (n == 0) {
+		s = name;
+		n = len;
+	}
+	*start = s;
+	return n;
+}
+
+/* ---- messages ---------------------------------------------------------- */
+
+static const char *colname(const struct kreader *r, size_t i)
+{
+	return i < r->ncols ? r->colnames[i] : "(beyond header)";
+}
+
+/* Marks the current row bad with a reason naming column i and value. */
+static void row_fail(struct kreader *r, size_t i, const char *what,
+                     const char *v, size_t len)
+{
+	if (r->row_bad)
+		return;
+	r->row_bad = 1;
+	strbuf_reset(&r->reason);
+	strbuf_addf(&r->reason, "column %zu '%s': %s: ", i + 1, colname(r, i),
+	            what);
+	strbuf_add_quoted_value(&r->reason, v, len, QUOTE_MAX);
+}
+
+/* Records the reader's (fatal) error: prefix, then the quoted value. */
+static void fail(struct kreader *r, const char *prefix, const char *v,
+                 size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_adds(&sb, prefix);
+	if (v)
+		strbuf_add_quoted_value(&sb, v, len, QUOTE_MAX);
+	err_set(r->e, ERR_INPUT, "%s", sb.buf);
+	strbuf_release(&sb);
+	r->failed = 1;
+}
+
+/* ---- header ------------------------------------------------------------ */
+
+static void header_field(struct kreader *r, const char *s, size_t len)
+{
+	size_t i = r->ncols, k, bad;
+	enum col c = COL_IGNORE;
+	struct strbuf msg = STRBUF_INIT;
+
+	if (i == 0 && len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3)) {
+		r->info->bom = 1;
+		s += 3;
+		len -= 3;
+	}
+	if (!utf8_is_text(s, len, &bad) || i >= MAX_COLUMNS) {
+		strbuf_addf(&msg,
+		            "%s:1: column %zu: not a CSV text header "
+		            "(binary data?): ",
+		            r->name, i + 1);
+		fail(r, msg.buf, s, len);
+		strbuf_release(&msg);
+		return;
+	}
+	for (k = 0; k < sizeof(column_names) / sizeof(column_names[0]); k++)
+		if (strlen(column_names[k].header) == len &&
+		    !strncasecmp(column_names[k].header, s, len))
+			c = column_names[k].col;
+	for (k = 0; c != COL_IGNORE && k < i; k++)
+		if (r->colmap[k] == c) {
+			strbuf_addf(&msg,
+			            "%s:1: column %zu: duplicate column: ",
+			            r->name, i + 1);
+			fail(r, msg.buf, s, len);
+			strbuf_release(&msg);
+			return;
+		}
+	if (len == 8 && !strncmp(s, "Model ID", 8))
+		r->header_flags |= HAS_MODEL_ID;
+	else if (len >= 9 && !strncmp(s + len - 9, "Block Num", 9))
+		r->header_flags |= HAS_BLOCK_NUM;
+	else if (len >= 9 && !strncmp(s + len - 9, "Block Dim", 9))
+		r->header_flags |= HAS_BLOCK_DIM;
+	else if (len > 6 && strstr(s, "_ratio"))
+		r->header_flags |= HAS_PMU;
+	r->header_flags |= c == COL_STEP ? HAS_STEP : 0;
+	r->header_flags |= c == COL_DEVICE ? HAS_DEVICE : 0;
+	r->colmap = xrealloc(r->colmap, i + 1);
+	r->colnames = xrealloc(r->colnames, (i + 1) * sizeof(char *));
+	r->colmap[i] = (unsigned char)c;
+	r->colnames[i] = xstrndup(s, len);
+	r->ncols++;
+}
+
+static void set_variant(struct kreader *r)
+{
+	unsigned f = r->header_flags;
+	struct strbuf sb = STRBUF_INIT;
+	const char *era;
+
+	r->info->level = (f & HAS_MODEL_ID) ? 1 : 0;
+	if (f & HAS_BLOCK_NUM)
+		era = "2026-02+ header (Device_id, Block Num)";
+	else if (f & HAS_DEVICE)
+		era = "2025-06+ header (Device_id, Block Dim)";
+	else if (f & HAS_STEP)
+		era = "2024-2025 header (Step Id)";
+	else
+		era = "2023 header (no Step Id)";
+	strbuf_addf(&sb, "level%d, %s%s", r->info->level, era,
+	            (f & HAS_PMU) ? ", PMU columns" : "");
+	free(r->info->variant);
+	r->info->variant = strbuf_detach(&sb, NULL);
+}
+
+static void header_done(struct kreader *r)
+{
+	size_t k, i;
+	struct strbuf hdr = STRBUF_INIT, msg = STRBUF_INIT;
+
+	for (k = 0; k < sizeof(required_columns) / sizeof(*required_columns);
+	     k++) {
+		for (i = 0; i < r->ncols; i++)
+			if (!strcasecmp(r->colnames[i], required_columns[k]))
+				break;
+		if (i < r->ncols)
+			continue;
+		for (i = 0; i < r->ncols; i++)
+			strbuf_addf(&hdr, "%s%s", i ? "," : "", r->colnames[i]);
+		strbuf_addf(&msg,
+		            "%s:1: missing required column '%s' "
+		            "(is this a kernel_details.csv?); header: ",
+		            r->name, required_columns[k]);
+		fail(r, msg.buf, hdr.buf, hdr.len);
+		break;
+	}
+	strbuf_release(&hdr);
+	strbuf_release(&msg);
+	set_variant(r);
+	r->in_header = 0;
+}
+
+/* ---- rows -------------------------------------------------------------- */
+
+static void data_field(struct kreader *r, size_t i, const char *s, size_t len)
+{
+	int64_t v;
+
+	switch (r->colmap[i]) {
+	case COL_NAME:
+		strbuf_reset(&r->kname);
+		strbuf_add(&r->kname, s, len);
+		break;
+	case COL_TYPE:
+		strbuf_reset(&r->type);
+		strbuf_add(&r->type, s, len);
+		break;
+	case COL_CORE:
+		strbuf_reset(&r->core);
+		if (!is_na(s, len))
+			strbuf_add(&r->core, s, len);
+		break;
+	case COL_START:
+	case COL_DUR:
+		if (is_na(s, len)) {
+			row_fail(r, i, "no value", s, len);
+		} else if (kernels_parse_us(s, len, &v)) {
+			row_fail(r, i, "not a number", s, len);
+		} else {
+			if (r->colmap[i] == COL_START) {
+				r->start = v;
+				if (len && s[len - 1] == '\t')
+					r->info->start_tab = 1;
+			} else {
+				r->dur = v;
+			}
+		}
+		break;
+	case COL_STEP:
+		if (is_na(s, len))
+			r->step = STEP_NONE;
+		else if (parse_int(s, len, INT32_MIN + 1, INT32_MAX, &v))
+			row_fail(r, i, "not a step number", s, len);
+		else
+			r->step = (int32_t)v;
+		break;
+	case COL_DEVICE:
+		if (r->info->device_id < 0 && !is_na(s, len) &&
+		    !parse_int(s, len, 0, INT32_MAX, &v))
+			r->info->device_id = v;
+		break;
+	default:
+		break;
+	}
+}
+
+static void on_field(void *data, size_t len, void *ctx)
+{
+	struct kreader *r = ctx;
+	size_t i = r->fidx++;
+
+	if (r->failed)
+		return;
+	if (r->in_header) {
+		header_field(r, data, len);
+		return;
+	}
+	if (i < r->ncols && !r->row_bad && r->colmap[i] != COL_IGNORE)
+		data_field(r, i, data, len);
+}
+
+static size_t col_index(const struct kreader *r, enum col c)
+{
+	size_t i;
+	for (i = 0; i < r->ncols; i++)
+		if (r->colmap[i] == c)
+			return i;
+	return 0;
+}
+
+/* Builds the interned key "Type\0Core"; 0, or -1 when not valid text. */
+static int make_key(struct kreader *r, uint32_t *key)
+{
+	const char *t = r->type.buf;
+	size_t tl = r->type.len, bad;
+	size_t ci = col_index(r, is_na(t, tl) ? COL_NAME : COL_TYPE);
+
+	if (is_na(t, tl)) {
+		tl = kernels_type_from_name(r->kname.buf, r->kname.len, &t);
+		r->info->na_type++;
+	}
+	strbuf_reset(&r->key);
+	strbuf_add(&r->key, t, tl);
+	strbuf_addch(&r->key, '\0');
+	strbuf_add(&r->key, r->core.buf, r->core.len);
+	*key = strtab_find(&r->kt->keys, r->key.buf, r->key.len);
+	if (*key != UINT32_MAX)
+		return 0;
+	if (!tl || !utf8_is_text(t, tl, &bad) ||
+	    !utf8_is_text(r->core.buf, r->core.len, &bad)) {
+		row_fail(r, ci, tl ? "not valid UTF-8 text" : "empty", t, tl);
+		return -1;
+	}
+	*key = strtab_intern(&r->kt->keys, r->key.buf, r->key.len);
+	return 0;
+}
+
+static void skip_row(struct kreader *r)
+{
+	struct kernels_info *in = r->info;
+	struct strbuf msg = STRBUF_INIT;
+
+	in->skipped++;
+	if (r->o && r->o->strict) {
+		strbuf_addf(&msg, "%s:%" PRIu64 ": %s (--strict)", r->name,
+		            r->row_line, r->reason.buf);
+		fail(r, msg.buf, NULL, 0);
+		strbuf_release(&msg);
+		return;
+	}
+	if (in->nwarn < KERNELS_MAX_WARNINGS) {
+		in->warn =
+		    xrealloc(in->warn, (in->nwarn + 1) * sizeof(*in->warn));
+		in->warn[in->nwarn].line = r->row_line;
+		in->warn[in->nwarn].reason = xstrdup(r->reason.buf);
+		in->nwarn++;
+	}
+}
+
+static void keep_row(struct kreader *r)
+{
+	struct kernel_table *kt = r->kt;
+	struct kernel *k;
+	uint32_t key;
+
+	if (r->row_bad || make_key(r, &key)) {
+		skip_row(r);
+		return;
+	}
+	if (r->start > INT64_MAX - r->dur) {
+		row_fail(r, col_index(r, COL_DUR), "out of range",
+		         "start + duration", 16);
+		skip_row(r);
+		return;
+	}
+	kt->v = xgrow(kt->v, sizeof(*kt->v), kt->n + 1, &kt->alloc);
+	k = &kt->v[kt->n++];
+	k->start_ns = r->start;
+	k->dur_ns = r->dur;
+	k->key = key;
+	k->step = r->step;
+}
+
+static void on_row(int term, void *ctx)
+{
+	struct kreader *r = ctx;
+	char what[96];
+
+	(void)term;
+	if (r->failed)
+		goto reset;
+	if (r->in_header) {
+		header_done(r);
+		goto reset;
+	}
+	r->info->rows++;
+	if (r->fidx != r->ncols && !r->row_bad) {
+		r->row_bad = 1;
+		snprintf(what, sizeof(what),
+		         "row has %zu fields, header has %zu", r->fidx,
+		         r->ncols);
+		strbuf_reset(&r->reason);
+		strbuf_adds(&r->reason, what);
+	}
+	if (r->row_bad)
+		skip_row(r);
+	else
+		keep_row(r);
+reset:
+	r->fidx = 0;
+	r->row_bad = 0;
+	strbuf_reset(&r->kname);
+	strbuf_reset(&r->type);
+	strbuf_reset(&r->core);
+	r->step = STEP_NONE;
+	r->row_pending = 1;
+}
+
+/* ---- feeding ----------------------------------------------------------- */
+
+static void fail_at_field(struct kreader *r, const char *what)
+{
+	struct strbuf msg = STRBUF_INIT;
+
+	strbuf_addf(&msg, "%s:%" PRIu64 ": column %zu '%s': %s: ", r->name,
+	            r->row_line, r->fidx + 1,
+	            r->in_header ? "header" : colname(r, r->fidx), what);
+	fail(r, msg.buf, (const char *)r->p.entry_buf,
+	     r->p.entry_pos < QUOTE_MAX + 4 ? r->p.entry_pos : QUOTE_MAX + 4);
+	strbuf_release(&msg);
+}
+
+/* Feeds one piece that lies within a single physical line. */
+static void feed_piece(struct kreader *r, const char *s, size_t n)
+{
+	const char *nul;
+	struct strbuf msg = STRBUF_INIT;
+
+	if (r->in_header && (nul = memchr(s, '\0', n))) {
+		/* NUL never occurs in a text header: say so before libcsv
+		 * reports whatever the binary bytes happen to look like */
+		strbuf_addf(&msg,
+		            "%s:%" PRIu64 ": column %zu: not a CSV text "
+		            "header (binary data?): ",
+		            r->name, r->line + 1, r->ncols + 1);
+		fail(r, msg.buf, s, n < QUOTE_MAX ? n : QUOTE_MAX);
+		strbuf_release(&msg);
+		return;
+	}
+	if (r->at_line_start) {
+		r->line++;
+		r->info->lines = r->line;
+		if (r->row_pending && s[0] != '\n' && s[0] != '\r') {
+			r->row_line = r->line;
+			r->row_pending = 0;
+		}
+	}
+	if (r->info->rows == 0 && !r->in_header && memchr(s, '\t', n))
+		/* libcsv trims the unquoted TAB after Start Time; note it here,
+		 * on the first data line, for the inputs table */
+		r->info->start_tab = 1;
+	r->at_line_start = s[n - 1] == '\n';
+	if (n >= 2 && s[n - 1] == '\n' && s[n - 2] == '\r')
+		r->info->crlf = 1;
+	if (csv_parse(&r->p, s, n, on_field, on_row, r) != n && !r->failed) {
+		fail_at_field(r,
+		              "malformed quoting (a quote inside an "
+		              "unquoted field, or text after a closing quote)");
+		return;
+	}
+	if (!r->failed && r->p.entry_pos > MAX_FIELD)
+		fail_at_field(r,
+		              "field longer than 1 MiB (unterminated quote?)");
+}
+
+static void feed(struct kreader *r, const char *buf, size_t len)
+{
+	const char *s = buf, *end = buf + len, *nl;
+	size_t n;
+
+	while (s < end && !r->failed) {
+		nl = memchr(s, '\n', (size_t)(end - s));
+		n = nl ? (size_t)(nl - s + 1) : (size_t)(end - s);
+		feed_piece(r, s, n);
+		s += n;
+	}
+}
+
+static void reader_init(struct kreader *r, const char *name,
+                        const struct kernels_opts *o, struct kernel_table *kt,
+                        struct kernels_info *info, struct err *e)
+{
+	memset(r, 0, sizeof(*r));
+	r->name = name;
+	r->o = o;
+	r->kt = kt;
+	r->info = info;
+	r->e = e;
+	r->in_header = 1;
+	r->at_line_start = 1;
+	r->row_pending = 1;
+	r->step = STEP_NONE;
+	strbuf_init(&r->kname);
+	strbuf_init(&r->type);
+	strbuf_init(&r->core);
+	strbuf_init(&r->reason);
+	strbuf_init(&r->key);
+	info->device_id = -1;
+	if (!info->path)
+		info->path = xstrdup(name);
+	csv_init(&r->p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL);
+}
+
+static int reader_finish(struct kreader *r)
+{
+	struct strbuf msg = STRBUF_INIT;
+
+	if (!r->failed && csv_fini(&r->p, on_field, on_row, r) && !r->failed)
+		fail_at_field(r, "unterminated quoted field");
+	if (!r->failed && r->line == 0) {
+		strbuf_addf(&msg, "%s: empty file (no header, no rows)",
+		            r->name);
+		fail(r, msg.buf, NULL, 0);
+	} else if (!r->failed && r->in_header) {
+		strbuf_addf(&msg, "%s: no header row (only blank lines)",
+		            r->name);
+		fail(r, msg.buf, NULL, 0);
+	} else if (!r->failed && r->info->rows == 0) {
+		strbuf_addf(&msg, "%s:%" PRIu64 ": header only: no kernel rows",
+		            r->name, r->line);
+		fail(r, msg.buf, NULL, 0);
+	} else if (!r->failed && r->info->rows == r->info->skipped) {
+		strbuf_addf(&msg,
+		            "%s: no usable kernel rows: all %" PRIu64
+		            " rows are malformed (first: line %" PRIu64 ": %s)",
+		            r->name, r->info->rows, r->info->warn[0].line,
+		            r->info->warn[0].reason);
+		fail(r, msg.buf, NULL, 0);
+	}
+	strbuf_release(&msg);
+	csv_free(&r->p);
+	while (r->ncols)
+		free(r->colnames[--r->ncols]);
+	free(r->colnames);
+	free(r->colmap);
+	strbuf_release(&r->kname);
+	strbuf_release(&r->type);
+	strbuf_release(&r->core);
+	strbuf_release(&r->reason);
+	strbuf_release(&r->key);
+	return r->failed ? -1 : 0;
+}
+
+int kernels_read_mem(const char *name, const void *data, size_t len,
+                     const struct kernels_opts *o, struct kernel_table *kt,
+                     struct kernels_info *info, struct err *e)
+{
+	struct kreader r;
+
+	reader_init(&r, name, o, kt, info, e);
+	info->size = (int64_t)len;
+	feed(&r, data, len);
+	return reader_finish(&r);
+}
+
+int kernels_read(const char *path, const struct kernels_opts *o,
+                 struct kernel_table *kt, struct kernels_info *info,
+                 struct err *e)
+{
+	struct kreader r;
+	struct progress pg;
+	struct stat st;
+	char *buf = NULL;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return err_set(e, ERR_INPUT, "%s: cannot open: %s", path,
+		               strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return err_set(e, ERR_INPUT, "%s: not a regular file", path);
+	}
+	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	reader_init(&r, path, o, kt, info, e);
+	info->size = (int64_t)st.st_size;
+	progress_start(&pg, "reading kernel_details.csv", info->size,
+	               o && o->progress);
+	buf = xmalloc(READ_CHUNK);
+	while (!r.failed && (n = read(fd, buf, READ_CHUNK)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			err_set(e, ERR_INPUT, "%s: read failed: %s", path,
+			        strerror(errno));
+			r.failed = 1;
+			break;
+		}
+		feed(&r, buf, (size_t)n);
+		progress_add(&pg, n);
+	}
+	progress_stop(&pg);
+	free(buf);
+	close(fd);
+	return reader_finish(&r);
+}

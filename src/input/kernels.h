@@ -1,0 +1,46 @@
+/* kernel_details.csv reader: streams the file through libcsv, one row at a
+ * time, into a compact kernel table. Columns are found by header name, so
+ * every header variant of FORMATS.md reads the same way. */
+#ifndef SDPERF_KERNELS_H
+#define SDPERF_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "input/profile.h"
+#include "util/err.h"
+
+struct kernels_opts {
+	int strict;   /* a malformed row is an error instead of a warning */
+	int progress; /* allow a progress line on stderr (shown on a tty only)
+	               */
+};
+
+/* Reads the file at path, appending its kernels to kt and describing the
+ * file in info (which the caller releases with kernels_info_release, also
+ * on error). Returns 0, or -1 with an ERR_INPUT error naming the file, line,
+ * column and bad value. The file's text is never held in memory: it is read
+ * in fixed-size chunks. */
+int kernels_read(const char *path, const struct kernels_opts *o,
+                 struct kernel_table *kt, struct kernels_info *info,
+                 struct err *e);
+
+/* The same for bytes already in memory; name is used in messages. */
+int kernels_read_mem(const char *name, const void *data, size_t len,
+                     const struct kernels_opts *o, struct kernel_table *kt,
+                     struct kernels_info *info, struct err *e);
+
+/* The kernel type a Name stands for, used when Type is N/A (Level0 files):
+ * "aclnnMatmul_MatMulV3Common_MatMulV3" -> "MatMulV3", "trans_Cast_10" ->
+ * "Cast", "hcom_allReduce__586_0_1" -> "hcom_allReduce_", "Conv2D12" ->
+ * "Conv2D", "AxpyV2111" -> "AxpyV2" (one version digit kept). Returns the
+ * length of the type; *start points into name. */
+size_t kernels_type_from_name(const char *name, size_t len, const char **start);
+
+/* Parses a non-negative decimal number of microseconds ("39.15",
+ * "1736408883704903.918", surrounding blanks and TAB allowed) into integer
+ * nanoseconds, rounding below 1 ns half up. Returns 0, or -1 if the text is
+ * not such a number or does not fit. */
+int kernels_parse_us(const char *s, size_t len, int64_t *ns);
+
+#endif

@@ -1,0 +1,31 @@
+/* sdperf entry point: parse, run, print the error, pick the exit code. */
+#include <stdio.h>
+
+#include "cli.h"
+#include "pipeline.h"
+#include "util/banned.h"
+#include "util/err.h"
+#include "version.h"
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	struct err e = ERR_INIT;
+	int ret = 0;
+
+	if (cli_parse(argc, argv, &o, &e)) {
+		fprintf(stderr, "sdperf: %s\n", e.msg);
+		cli_release(&o);
+		return e.code;
+	}
+	if (o.cmd == CMD_HELP)
+		fputs(cli_usage(), stdout);
+	else if (o.cmd == CMD_VERSION)
+		printf("sdperf %s\n", SDPERF_VERSION);
+	else if (pipeline_report(&o, &e)) {
+		fprintf(stderr, "sdperf: error: %s\n", e.msg);
+		ret = e.code;
+	}
+	cli_release(&o);
+	return ret;
+}

@@ -1,0 +1,15 @@
+/* report.json: the machine-readable result (schema in docs/report-schema.md).
+ * It doubles as the golden file of the analysis tests. */
+#ifndef SDPERF_RENDER_JSON_H
+#define SDPERF_RENDER_JSON_H
+
+#include "analysis/result.h"
+#include "util/strbuf.h"
+
+#define REPORT_SCHEMA_VERSION 1
+
+/* Renders r as pretty-printed JSON (ending in a newline) into out. */
+void render_json(const struct result *r, const char *tool_version,
+                 struct strbuf *out);
+
+#endif

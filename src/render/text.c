@@ -1,0 +1,132 @@
+/* Plain-text summary. Kernel names from the profile are printed with
+ * control characters escaped, so a crafted name cannot drive the terminal. */
+#include "render/text.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "util/banned.h"
+#include "util/numfmt.h"
+
+static void cell(struct strbuf *out, struct strbuf *tmp, size_t width,
+                 int right)
+{
+	size_t pad = tmp->len < width ? width - tmp->len : 0;
+	if (right)
+		strbuf_addchars(out, ' ', pad);
+	strbuf_add(out, tmp->buf, tmp->len);
+	if (!right)
+		strbuf_addchars(out, ' ', pad);
+	strbuf_reset(tmp);
+}
+
+static void stage_table(const struct result *r, struct strbuf *out)
+{
+	struct strbuf t = STRBUF_INIT;
+	int64_t total = 0;
+	int s;
+
+	for (s = 0; s < STAGE_COUNT; s++)
+		total += r->stages[s].kernel_ns;
+	strbuf_adds(
+	    out, "stage           kernels  kernel time    wall time   share\n");
+	for (s = 0; s < STAGE_COUNT; s++) {
+		const struct stage_result *st = &r->stages[s];
+		if (!st->kernels)
+			continue;
+		strbuf_adds(&t, stage_names[s]);
+		cell(out, &t, 13, 0);
+		numfmt_count(&t, st->kernels);
+		cell(out, &t, 10, 1);
+		numfmt_duration(&t, st->kernel_ns);
+		cell(out, &t, 13, 1);
+		numfmt_duration(&t, st->wall_ns);
+		cell(out, &t, 13, 1);
+		strbuf_addf(&t, "%.1f%%", numfmt_pct(st->kernel_ns, total));
+		cell(out, &t, 8, 1);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_release(&t);
+}
+
+static void categories(const struct result *r, struct strbuf *out)
+{
+	int s, c;
+
+	for (s = 0; s < STAGE_COUNT; s++) {
+		const struct stage_result *st = &r->stages[s];
+		if (!st->kernels || s == STAGE_OTHER)
+			continue;
+		strbuf_addf(out, "%-13s", stage_names[s]);
+		for (c = 0; c < CAT_COUNT; c++)
+			strbuf_addf(
+			    out, "  %s %.1f%%", category_names[c],
+			    numfmt_pct(st->cat[c].time_ns, st->kernel_ns));
+		if (st->comm_ns)
+			strbuf_addf(
+			    out, "  (exposed comm %.1f%% of wall)",
+			    numfmt_pct(st->exposed_comm_ns, st->wall_ns));
+		strbuf_addch(out, '\n');
+	}
+}
+
+static void verdicts(const struct result *r, struct strbuf *out)
+{
+	size_t i, d;
+
+	strbuf_adds(out, "\nverdicts:\n");
+	for (i = 0; i < r->nverdicts; i++) {
+		const struct verdict *v = &r->verdicts[i];
+		const char *tag = !v->applicable ? "n/a "
+		                  : v->fired     ? "FIRE"
+		                                 : " ok ";
+		strbuf_addf(out, "  [%s] %-16s ", tag, v->id);
+		if (v->applicable)
+			strbuf_addf(out, "%5.1f%% %s %g%%  %s", v->value,
+			            v->fired ? "> " : "<=", v->threshold,
+			            v->title);
+		else
+			strbuf_addf(out, "no %s kernels",
+			            stage_names[v->stage]);
+		if (v->fired) {
+			strbuf_adds(out, "\n         see:");
+			for (d = 0; d < v->ndocs; d++)
+				strbuf_addf(out, " %s", v->docs[d]);
+		}
+		strbuf_addch(out, '\n');
+	}
+}
+
+void render_text(const struct result *r, const char *tool_version,
+                 struct strbuf *out)
+{
+	size_t i;
+
+	strbuf_addf(out, "sdperf %s: ", tool_version);
+	strbuf_add_quoted_value(out, r->profile_path, strlen(r->profile_path),
+	                        200);
+	strbuf_adds(out, "\n");
+	numfmt_count(out, r->kernels);
+	strbuf_addf(out, " kernels, %zu profiler step%s, ", r->nsteps,
+	            r->nsteps == 1 ? "" : "s");
+	numfmt_duration(out, r->span_end_ns - r->span_start_ns);
+	strbuf_adds(out, " on the device timeline\n\n");
+	stage_table(r, out);
+	strbuf_addch(out, '\n');
+	categories(r, out);
+	verdicts(r, out);
+	if (r->nwarnings)
+		strbuf_addf(out, "\nwarnings (%zu):\n", r->nwarnings);
+	for (i = 0; i < r->nwarnings && i < 10; i++) {
+		strbuf_adds(out, "  - ");
+		if (r->warnings[i].line)
+			strbuf_addf(out, "line %llu: ",
+				    (unsigned long long)r->warnings[i].line);
+		strbuf_add_sanitized(out, r->warnings[i].message,
+		                     strlen(r->warnings[i].message));
+		strbuf_addch(out, '\n');
+	}
+	if (r->nwarnings > 10)
+		strbuf_addf(out, "  ... and %zu more in report.json\n",
+		            r->nwarnings - 10);
+}

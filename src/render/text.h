@@ -1,0 +1,12 @@
+/* The plain-text summary printed on stdout: stage table and verdicts, laid
+ * out for a terminal and a CI log alike (ASCII only, no colour). */
+#ifndef SDPERF_RENDER_TEXT_H
+#define SDPERF_RENDER_TEXT_H
+
+#include "analysis/result.h"
+#include "util/strbuf.h"
+
+void render_text(const struct result *r, const char *tool_version,
+                 struct strbuf *out);
+
+#endif

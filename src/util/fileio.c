@@ -1,0 +1,165 @@
+/* File helpers. The atomic write is what keeps reports whole on any failure. */
+#include "util/fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/banned.h"
+#include "util/xalloc.h"
+
+static int write_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t w = write(fd, p, len);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+int fileio_write_atomic(const char *path, const void *data, size_t len,
+                        struct err *e)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	int fd = -1, ret = -1;
+
+	strbuf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
+	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		err_set(e, ERR_OUTPUT, "%s: cannot create: %s", path,
+		        strerror(errno));
+		goto out;
+	}
+	if (write_all(fd, data, len) || fsync(fd)) {
+		err_set(e, ERR_OUTPUT, "%s: write failed: %s", path,
+		        strerror(errno));
+		goto out;
+	}
+	if (close(fd)) {
+		fd = -1;
+		err_set(e, ERR_OUTPUT, "%s: write failed: %s", path,
+		        strerror(errno));
+		goto out;
+	}
+	fd = -1;
+	if (rename(tmp.buf, path)) {
+		err_set(e, ERR_OUTPUT, "%s: cannot rename into place: %s", path,
+		        strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (ret)
+		unlink(tmp.buf);
+	strbuf_release(&tmp);
+	return ret;
+}
+
+int fileio_mkdirs(const char *path, struct err *e)
+{
+	char *p, *s;
+	int ret = 0;
+
+	if (!*path)
+		return err_set(e, ERR_OUTPUT, "empty output directory name");
+	p = xstrdup(path);
+	for (s = p + 1;; s++) {
+		char c = *s;
+		if (c != '/' && c != '\0')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) && errno != EEXIST) {
+			ret = err_set(e, ERR_OUTPUT,
+			              "%s: cannot create directory: %s", p,
+			              strerror(errno));
+			break;
+		}
+		*s = c;
+		if (!c)
+			break;
+	}
+	if (!ret && fileio_kind(path) != 1)
+		ret = err_set(e, ERR_OUTPUT, "%s: not a directory", path);
+	free(p);
+	return ret;
+}
+
+int fileio_read_small(const char *path, size_t max, struct strbuf *sb,
+                      struct err *e)
+{
+	char buf[65536];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+	int ret = 0;
+
+	if (fd < 0)
+		return err_set(e, ERR_INPUT, "%s: cannot open: %s", path,
+		               strerror(errno));
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			ret = err_set(e, ERR_INPUT, "%s: read failed: %s", path,
+			              strerror(errno));
+			break;
+		}
+		if (sb->len + (size_t)n > max) {
+			ret = err_set(e, ERR_INPUT,
+			              "%s: file too large (limit %zu bytes)",
+			              path, max);
+			break;
+		}
+		strbuf_add(sb, buf, (size_t)n);
+	}
+	close(fd);
+	return ret;
+}
+
+int fileio_kind(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st))
+		return -1;
+	if (S_ISDIR(st.st_mode))
+		return 1;
+	if (S_ISREG(st.st_mode))
+		return 0;
+	errno = EINVAL;
+	return -1;
+}
+
+int64_t fileio_size(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st))
+		return -1;
+	return (int64_t)st.st_size;
+}
+
+char *fileio_join(const char *a, const char *b)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t la = strlen(a);
+
+	while (la > 1 && a[la - 1] == '/')
+		la--;
+	strbuf_add(&sb, a, la);
+	if (!(la == 1 && a[0] == '/'))
+		strbuf_addch(&sb, '/');
+	while (*b == '/')
+		b++;
+	strbuf_adds(&sb, b);
+	return strbuf_detach(&sb, NULL);
+}

@@ -1,0 +1,154 @@
+/* strbuf: the growable string every text builder in sdperf uses. */
+#include "util/strbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/banned.h"
+#include "util/utf8.h"
+#include "util/xalloc.h"
+
+static char strbuf_empty[1];
+
+void strbuf_init(struct strbuf *sb)
+{
+	sb->buf = strbuf_empty;
+	sb->len = 0;
+	sb->alloc = 0;
+}
+
+void strbuf_release(struct strbuf *sb)
+{
+	if (sb->alloc)
+		free(sb->buf);
+	strbuf_init(sb);
+}
+
+void strbuf_reset(struct strbuf *sb)
+{
+	if (!sb->buf)
+		strbuf_init(sb);
+	sb->len = 0;
+	if (sb->alloc)
+		sb->buf[0] = '\0';
+}
+
+char *strbuf_detach(struct strbuf *sb, size_t *len)
+{
+	char *s;
+	strbuf_grow(sb, 0);
+	s = sb->buf;
+	if (len)
+		*len = sb->len;
+	strbuf_init(sb);
+	return s;
+}
+
+void strbuf_grow(struct strbuf *sb, size_t extra)
+{
+	int fresh = !sb->buf || !sb->alloc;
+	if (!sb->buf)
+		strbuf_init(sb);
+	if (sb->len + extra + 1 <= sb->alloc)
+		return;
+	if (fresh)
+		sb->buf = NULL;
+	sb->buf = xgrow(sb->buf, 1, sb->len + extra + 1, &sb->alloc);
+	if (fresh)
+		sb->buf[0] = '\0';
+}
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	strbuf_grow(sb, len);
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_adds(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_addch(struct strbuf *sb, int c)
+{
+	strbuf_grow(sb, 1);
+	sb->buf[sb->len++] = (char)c;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addchars(struct strbuf *sb, int c, size_t n)
+{
+	strbuf_grow(sb, n);
+	memset(sb->buf + sb->len, c, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	strbuf_grow(sb, 64);
+	va_copy(cp, ap);
+	n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sb->alloc - sb->len) {
+		strbuf_grow(sb, (size_t)n);
+		n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap);
+	}
+	sb->len += (size_t)n;
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+void strbuf_add_sanitized(struct strbuf *sb, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len;) {
+		const unsigned char *u = (const unsigned char *)s + i;
+		size_t k = utf8_seq_len(u, len - i);
+		if (!k || u[0] < 0x20 || u[0] == 0x7F) {
+			/* control or invalid byte: show it, keep the text valid
+			 */
+			strbuf_addf(sb, "\\x%02X", u[0]);
+			i++;
+		} else {
+			strbuf_add(sb, u, k);
+			i += k;
+		}
+	}
+}
+
+void strbuf_add_quoted_value(struct strbuf *sb, const char *s, size_t len,
+                             size_t max)
+{
+	size_t n = len;
+	int cut = 0;
+
+	if (n > max) {
+		n = max;
+		/* back up to a UTF-8 lead byte so the message stays valid text
+		 */
+		while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+			n--;
+		cut = 1;
+	}
+	strbuf_addch(sb, '\'');
+	strbuf_add_sanitized(sb, s, n);
+	if (cut)
+		strbuf_adds(sb, "...");
+	strbuf_addch(sb, '\'');
+}

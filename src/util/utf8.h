@@ -1,0 +1,15 @@
+/* UTF-8 validation: input text from profiles is checked before it is kept. */
+#ifndef SDPERF_UTF8_H
+#define SDPERF_UTF8_H
+
+#include <stddef.h>
+
+/* Length (1-4) of the well-formed UTF-8 sequence at s (n bytes available),
+ * or 0 when the bytes there are not well-formed UTF-8. */
+size_t utf8_seq_len(const unsigned char *s, size_t n);
+/* Returns 1 when all n bytes are well-formed UTF-8 with no NUL and no C0
+ * control other than TAB; otherwise 0 and *bad = offset of the first bad
+ * byte. */
+int utf8_is_text(const char *s, size_t n, size_t *bad);
+
+#endif

@@ -1,0 +1,39 @@
+#!/bin/sh
+# Writes the generated profiles (with ground truth) that the stage-separation
+# accuracy test measures against. Every case of the issue is covered: text
+# encoder before the loop (T5 / CLIP), decode-only VAE, VAE encode before and
+# decode after (video-to-video), several pipeline calls per profile, all
+# attention kinds, Level0 files typed from names, multi-card all-to-all.
+# Usage: tests/accuracy/make-cases.sh GEN_BINARY OUTDIR
+set -eu
+GEN=$1
+OUT=$2
+rm -rf "$OUT"
+g() {
+	name=$1
+	shift
+	"$GEN" -o "$OUT/$name" "$@" >"$OUT.log" 2>&1 || {
+		cat "$OUT.log"
+		echo "sdperf-gen failed for $name" >&2
+		exit 1
+	}
+}
+
+g t2i-t5-5steps      --seed 11 --steps 5 --iters 8 --blocks 12 --text-encoder t5
+g t2i-clip-fia       --seed 12 --steps 3 --iters 10 --blocks 8 --text-encoder clip --attention fia
+g t2i-no-te-laser    --seed 13 --steps 2 --iters 6 --blocks 10 --text-encoder none --attention laser --quant
+g v2v-video-encode   --seed 14 --steps 3 --iters 8 --blocks 12 --video --vae-encode --text-encoder t5
+g video-4card-a2a    --seed 15 --steps 2 --iters 6 --blocks 8 --video --ranks 4 --comm alltoall --comm-overlap 0.3 --text-encoder clip
+g video-2card-ag     --seed 16 --steps 2 --iters 5 --blocks 8 --video --ranks 2 --comm allgather --comm-overlap 0.8
+g level0-sparse      --seed 17 --steps 3 --iters 8 --blocks 12 --variant level0 --attention sparse
+g level0-old-vector  --seed 18 --steps 1 --iters 12 --blocks 16 --variant level0-old --mix fa=20,matmul=30,vector=40
+g level1-2024-matmul --seed 19 --steps 4 --iters 4 --blocks 20 --variant level1-2024 --mix fa=15,matmul=65,vector=10
+g long-loop-1step    --seed 20 --steps 1 --iters 28 --blocks 28 --video --vae-encode --text-encoder t5
+# harder shapes: one iteration (no second prologue to match: the host's idle
+# gap marks the loop), a loop whose window count ties CLIP's layer count,
+# a tiny loop after a VAE encode, a text encoder as long as the loop
+g one-iteration      --seed 32 --steps 2 --iters 1 --blocks 12
+g clip-ties-loop     --seed 33 --steps 5 --iters 3 --blocks 4 --text-encoder clip
+g v2v-tiny-loop      --seed 35 --steps 3 --iters 2 --blocks 3 --video --vae-encode --text-encoder clip
+g video-enc-a2a      --seed 34 --steps 2 --iters 4 --blocks 6 --video --vae-encode --ranks 2 --comm alltoall --comm-overlap 0.9
+g short-loop-t5      --seed 101 --steps 2 --iters 3 --blocks 4 --text-encoder t5 --mix fa=42,matmul=38,vector=15

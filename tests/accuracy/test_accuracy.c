@@ -1,0 +1,278 @@
+/* Stage-separation accuracy against generated profiles with ground truth
+ * (tools/gen, written by tests/accuracy/make-cases.sh). For every rank of
+ * every case it prints the share of kernel time attributed to the right
+ * stage and asserts: >= 99% for DiT vs VAE, the text encoder found where
+ * there is one, and category totals equal to the generator's to the
+ * nanosecond (classification is independent of stage separation).
+ * Usage: test_accuracy CASES_DIR */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <cjson/cJSON.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analyse.h"
+#include "input/kernels.h"
+#include "util/fileio.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+static const char *cases_dir;
+
+struct truth {
+	unsigned char *stage; /* enum stage */
+	unsigned char *cat;   /* enum category */
+	size_t n;
+};
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names in dir whose name ends with suffix (or all if NULL). */
+static size_t list_dir(const char *dir, const char *suffix, char ***out)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **v = NULL;
+	size_t n = 0, ls = suffix ? strlen(suffix) : 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		if (de->d_name[0] == '.' ||
+		    (suffix && (l < ls || strcmp(de->d_name + l - ls, suffix))))
+			continue;
+		v = xrealloc(v, (n + 1) * sizeof(*v));
+		v[n++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	qsort(v, n, sizeof(*v), cmp_name);
+	*out = v;
+	return n;
+}
+
+static void free_list(char **v, size_t n)
+{
+	while (n)
+		free(v[--n]);
+	free(v);
+}
+
+static void read_truth(const char *path, struct truth *t)
+{
+	FILE *f = fopen(path, "r");
+	char line[128];
+	size_t alloc = 0;
+	int s, c;
+
+	assert_non_null(f);
+	memset(t, 0, sizeof(*t));
+	assert_non_null(fgets(line, sizeof(line), f)); /* header */
+	while (fgets(line, sizeof(line), f)) {
+		char *comma = strchr(line, ',');
+		assert_non_null(comma);
+		*comma = '\0';
+		comma[strcspn(comma + 1, "\r\n") + 1] = '\0';
+		s = stage_from_name(line);
+		c = category_from_name(comma + 1);
+		assert_true(s >= 0 && c >= 0);
+		if (t->n == alloc) {
+			alloc = alloc ? alloc * 2 : 4096;
+			t->stage = xrealloc(t->stage, alloc);
+			t->cat = xrealloc(t->cat, alloc);
+		}
+		t->stage[t->n] = (unsigned char)s;
+		t->cat[t->n++] = (unsigned char)c;
+	}
+	fclose(f);
+}
+
+/* Prints each run of kernels whose stage is wrong (for debugging). */
+static void show_mismatches(const struct kernel_table *kt,
+                            const unsigned char *stage, const struct truth *t)
+{
+	size_t i, j;
+
+	for (i = 0; i < kt->n; i = j) {
+		int64_t d = 0;
+		for (j = i; j < kt->n && stage[j] != t->stage[j] &&
+		            stage[j] == stage[i] && t->stage[j] == t->stage[i];
+		     j++)
+			d += kt->v[j].dur_ns;
+		if (j == i) {
+			j++;
+			continue;
+		}
+		printf("  kernels %zu-%zu: truth %s, sdperf %s, %.3f ms, first "
+		       "%s\n",
+		       i, j - 1, stage_names[t->stage[i]],
+		       stage_names[stage[i]], (double)d / 1e6,
+		       kernel_key_type(kt, kt->v[i].key));
+	}
+}
+
+/* Per-stage kernel time and exposed communication from the generator's
+ * rank<r>.json must match sdperf's to the microsecond decimals printed. */
+static void check_stage_totals(const char *case_dir, size_t r,
+                               const struct result *res)
+{
+	struct strbuf p = STRBUF_INIT, text = STRBUF_INIT;
+	struct err e = ERR_INIT;
+	const cJSON *stages, *st;
+	cJSON *root;
+	int s;
+
+	strbuf_addf(&p, "%s/ground_truth/rank%zu.json", case_dir, r);
+	assert_int_equal(fileio_read_small(p.buf, 1 << 20, &text, &e), 0);
+	root = cJSON_Parse(text.buf);
+	assert_non_null(root);
+	stages = cJSON_GetObjectItemCaseSensitive(root, "stages");
+	for (s = 0; s < STAGE_OTHER; s++) {
+		const cJSON *kt, *ex;
+		st = cJSON_GetObjectItemCaseSensitive(stages, stage_names[s]);
+		if (!st)
+			continue;
+		kt = cJSON_GetObjectItemCaseSensitive(st, "kernel_time_us");
+		ex = cJSON_GetObjectItemCaseSensitive(st, "exposed_comm_us");
+		assert_true(cJSON_IsNumber(kt) && cJSON_IsNumber(ex));
+		assert_true(fabs(kt->valuedouble -
+		                 (double)res->stages[s].kernel_ns / 1e3) <
+		            0.0015);
+		assert_true(fabs(ex->valuedouble -
+		                 (double)res->stages[s].exposed_comm_ns / 1e3) <
+		            0.0015);
+	}
+	cJSON_Delete(root);
+	strbuf_release(&p);
+	strbuf_release(&text);
+}
+
+struct score {
+	int64_t dv_total, dv_right; /* kernels whose truth is dit or vae */
+	int64_t all_total, all_right;
+	int te_truth, te_found;
+};
+
+static void check_rank(const char *case_dir, const char *rank, size_t r,
+                       struct score *sc)
+{
+	struct kernel_table kt;
+	struct kernels_info info = {0};
+	struct kernels_opts ko = {1, 0}; /* strict: generated files are clean */
+	struct err e = ERR_INIT;
+	struct rules ru;
+	struct result res;
+	struct truth t;
+	unsigned char *stage = NULL;
+	struct strbuf p = STRBUF_INIT;
+	int64_t cat_truth[CAT_COUNT] = {0}, cat_got[CAT_COUNT] = {0};
+	size_t i;
+	int c, s;
+
+	kernel_table_init(&kt);
+	result_init(&res);
+	strbuf_addf(&p, "%s/%s/ASCEND_PROFILER_OUTPUT/kernel_details.csv",
+	            case_dir, rank);
+	assert_int_equal(kernels_read(p.buf, &ko, &kt, &info, &e), 0);
+	assert_int_equal(rules_load_builtin(&ru, &e), 0);
+	analyse(&kt, &ru, &res, &stage);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/ground_truth/rank%zu.kernels.csv", case_dir, r);
+	read_truth(p.buf, &t);
+	/* the generator writes rows sorted by start; sdperf's stable sort
+	 * keeps that order, so row i is kernel i on both sides */
+	assert_int_equal(t.n, kt.n);
+	if (getenv("SDPERF_ACC_VERBOSE"))
+		show_mismatches(&kt, stage, &t);
+	for (i = 0; i < kt.n; i++) {
+		int64_t d = kt.v[i].dur_ns;
+		sc->all_total += d;
+		sc->all_right += stage[i] == t.stage[i] ? d : 0;
+		if (t.stage[i] == STAGE_DIT || t.stage[i] == STAGE_VAE) {
+			sc->dv_total += d;
+			sc->dv_right += stage[i] == t.stage[i] ? d : 0;
+		}
+		sc->te_truth |= t.stage[i] == STAGE_TEXT_ENCODER;
+		cat_truth[t.cat[i]] += d;
+	}
+	sc->te_found |= res.text_encoder_detected;
+	if (sc->all_right == sc->all_total)
+		check_stage_totals(case_dir, r, &res);
+	for (s = 0; s < STAGE_COUNT; s++)
+		for (c = 0; c < CAT_COUNT; c++)
+			cat_got[c] += res.stages[s].cat[c].time_ns;
+	for (c = 0; c < CAT_COUNT; c++) {
+		if (cat_got[c] != cat_truth[c])
+			print_error(
+			    "%s: category %s: sdperf %lld ns, truth %lld ns\n",
+			    rank, category_names[c], (long long)cat_got[c],
+			    (long long)cat_truth[c]);
+		assert_int_equal(cat_got[c], cat_truth[c]);
+	}
+	free(t.stage);
+	free(t.cat);
+	free(stage);
+	strbuf_release(&p);
+	result_release(&res);
+	rules_release(&ru);
+	kernels_info_release(&info);
+	kernel_table_release(&kt);
+}
+
+static void stage_accuracy_on_generated_profiles(void **state)
+{
+	char **cases, **ranks;
+	size_t nc, nr, i, j;
+	double worst = 100.0;
+	int failed = 0;
+
+	(void)state;
+	nc = list_dir(cases_dir, NULL, &cases);
+	assert_true(nc >= 5);
+	printf("%-22s %5s %12s %12s %s\n", "case", "ranks", "DiT-vs-VAE",
+	       "all stages", "text encoder (truth/found)");
+	for (i = 0; i < nc; i++) {
+		struct score sc = {0};
+		char *dir = fileio_join(cases_dir, cases[i]);
+		double dv, all;
+		nr = list_dir(dir, "_ascend_pt", &ranks);
+		assert_true(nr >= 1);
+		for (j = 0; j < nr; j++)
+			check_rank(dir, ranks[j], j, &sc);
+		dv = 100.0 * (double)sc.dv_right / (double)sc.dv_total;
+		all = 100.0 * (double)sc.all_right / (double)sc.all_total;
+		printf("%-22s %5zu %11.3f%% %11.3f%% %d/%d\n", cases[i], nr, dv,
+		       all, sc.te_truth, sc.te_found);
+		worst = dv < worst ? dv : worst;
+		failed |= dv < 99.0 || all < 98.0 || sc.te_truth != sc.te_found;
+		free_list(ranks, nr);
+		free(dir);
+	}
+	printf("worst DiT-vs-VAE accuracy (kernel time): %.3f%% (required: "
+	       ">= 99%%)\n",
+	       worst);
+	free_list(cases, nc);
+	assert_false(failed);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(stage_accuracy_on_generated_profiles),
+	};
+	if (argc != 2) {
+		fprintf(stderr, "usage: test_accuracy CASES_DIR\n");
+		return 2;
+	}
+	cases_dir = argv[1];
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# End-to-end tests of the sdperf binary: exit codes, error messages naming
+# file/line/column/value, atomic report writing, options that change results.
+# Usage: tests/cli/cli_test.sh SDPERF_BINARY
+set -uo pipefail
+SDPERF=$(realpath "$1")
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cd "$T"
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; shift; printf '     %s\n' "$@"; }
+
+# expect NAME RC 'stderr substring' -- sdperf args...
+expect() {
+	local name=$1 rc=$2 msg=$3 got
+	shift 4
+	"$SDPERF" "$@" >"$T/.stdout" 2>"$T/.stderr"
+	got=$?
+	if [ "$got" -ne "$rc" ]; then
+		bad "$name" "exit $got, expected $rc" "$(head -3 "$T/.stderr")"
+	elif [ -n "$msg" ] && ! grep -qF -- "$msg" "$T/.stderr"; then
+		bad "$name" "stderr lacks: $msg" "got: $(head -3 "$T/.stderr")"
+	else
+		ok "$name"
+	fi
+}
+
+crlf() { printf '%s\r\n' "$@"; }
+HDR='Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),Block Dim'
+ROW1='3,aclnnMatmul_MatMulV3Common_MatMulV3,MatMulV3,AI_CORE,1767225600000000.000	,100.5,0,20'
+ROW2='3,aclnnFlashAttentionScore_FlashAttentionScore_FlashAttentionScore,FlashAttentionScore,MIX_AIC,1767225600000200.000	,50.25,0,20'
+
+# --- basics
+expect version 0 "" -- --version
+grep -q '^sdperf [0-9]' "$T/.stdout" && ok version_text || bad version_text "$(cat "$T/.stdout")"
+expect help 0 "" -- --help
+grep -q 'exit codes' "$T/.stdout" && ok help_text || bad help_text
+expect no_command 2 "no command given" --
+expect unknown_option 2 "unknown option '--bogus'" -- --bogus
+expect unknown_command 2 "unknown command 'rport'" -- rport x
+expect no_path 2 "report: no PATH given" -- report
+expect bad_format 2 "unknown or unavailable format 'docx'" -- report x --format docx
+expect missing_path 3 "nope: no such file or folder" -- report nope
+
+# --- a good file, then what each option does
+crlf "$HDR" "$ROW1" "$ROW2" >good.csv
+expect good 0 "" -- report good.csv -o out
+[ -f out/report.json ] && ok good_writes_json || bad good_writes_json
+grep -q 'dit ' "$T/.stdout" && grep -q 'verdicts:' "$T/.stdout" && ok good_summary || bad good_summary "$(cat "$T/.stdout")"
+python3 - out/report.json <<'PY' && ok good_json_values || bad good_json_values
+import json, sys
+d = json.load(open(sys.argv[1]))
+st = d["stages"]["dit"]
+assert d["schema_version"] == 1
+assert st["kernels"] == 2, st
+assert abs(st["kernel_time_us"] - 150.75) < 1e-9, st["kernel_time_us"]
+assert st["categories"]["MatMul"]["time_us"] == 100.5
+assert st["categories"]["FA"]["time_us"] == 50.25
+v = {x["id"]: x for x in d["verdicts"]}
+assert v["matmul_quant"]["fired"] and v["fa_quant_sparse"]["fired"]
+assert not v["vector_fusion"]["fired"]
+PY
+expect quiet 0 "" -- report good.csv -o outq -q
+[ ! -s "$T/.stdout" ] && ok quiet_no_stdout || bad quiet_no_stdout
+expect threshold_override 0 "" -- report good.csv -o out2 -q --threshold matmul_quant=70 -t fa_quant_sparse=40%
+python3 -c "
+import json; v={x['id']:x for x in json.load(open('out2/report.json'))['verdicts']}
+assert not v['matmul_quant']['fired'] and v['matmul_quant']['threshold_pct']==70
+assert not v['fa_quant_sparse']['fired'] and v['fa_quant_sparse']['threshold_pct']==40
+" && ok threshold_changes_verdict || bad threshold_changes_verdict
+expect threshold_unknown 2 "--threshold 'foo=1': unknown name" -- report good.csv -o o3 -t foo=1
+expect threshold_value 2 "expected a percentage from 0 to 100" -- report good.csv -o o3 -t matmul_quant=120
+
+# --- rules files
+printf '{"extends":"builtin","classify":[{"category":"Vector","types":["MatMulV3"]}]}' >ext.json
+expect rules_extend 0 "" -- report good.csv -o o4 -q --rules ext.json
+python3 -c "
+import json; d=json.load(open('o4/report.json'))
+assert d['stages']['dit']['categories']['Vector']['time_us']==100.5, d['stages']['dit']['categories']
+assert d['rules']['source']=='ext.json'
+" && ok rules_extend_wins || bad rules_extend_wins
+printf '{"extends": "builtin", "classify": [\n  {"category": "Bogus", "types": ["x"]}]}' >badcat.json
+expect rules_bad_json_path 3 "badcat.json: 'classify[0].category': unknown category 'Bogus'" -- report good.csv -o o5 --rules badcat.json
+printf '{\n  "classify": [,]\n}' >syntax.json
+expect rules_syntax 3 "syntax.json:2:16: invalid JSON near" -- report good.csv -o o5 --rules syntax.json
+[ ! -e o5 ] && ok rules_error_writes_nothing || bad rules_error_writes_nothing
+
+# --- bad inputs: exit 3, message names file:line, column and value, no report
+: >empty.csv
+expect empty_file 3 "empty.csv: empty file" -- report empty.csv -o e1
+crlf "$HDR" >hdr.csv
+expect header_only 3 "hdr.csv:1: header only: no kernel rows" -- report hdr.csv -o e1
+crlf 'Step Id,Name,Type,Start Time(us),Wait Time(us)' "$ROW1" >nocol.csv
+expect missing_column 3 "nocol.csv:1: missing required column 'Duration(us)'" -- report nocol.csv -o e1
+head -c 300 /dev/urandom | tr -d ',\n\r' | { printf '\x00\xff\xfe'; cat; } >garbage.csv
+expect binary 3 "garbage.csv:1: column 1: not a CSV text header (binary data?)" -- report garbage.csv -o e1
+crlf "$HDR" "$ROW1" '3,"Mul,Mul,AI_CORE,1767225600000300.000,1,0,1' >unterm.csv
+expect unterminated_quote 3 "unterm.csv:3: column 2 'Name': unterminated quoted field: 'Mul,Mul,AI_CORE" -- report unterm.csv -o e1
+crlf "$HDR" "$ROW1" '3,Mu"l,Mul,AI_CORE,1767225600000300.000,1,0,1' >stray.csv
+expect stray_quote 3 "stray.csv:3: column 2 'Name': malformed quoting" -- report stray.csv -o e1
+crlf "$HDR" "$ROW1" '3,Add,Add,AI_VECTOR_CORE,1767225600000300.000,abc,0,1' "$ROW2" >nan.csv
+expect bad_duration_skipped 0 "" -- report nan.csv -o n1
+python3 -c "
+import json; d=json.load(open('n1/report.json')); w=[x for x in d['warnings'] if x['code']=='skipped_row']
+assert d['inputs'][0]['skipped_rows']==1 and d['profile']['kernels']==2
+assert w[0]['line']==3 and w[0]['message']==\"column 6 'Duration(us)': not a number: 'abc'\", w
+" && ok bad_duration_warning || bad bad_duration_warning "$(cat n1/report.json | head -50)"
+expect strict_bad_duration 3 "nan.csv:3: column 6 'Duration(us)': not a number: 'abc' (--strict)" -- report nan.csv -o n2 --strict
+[ ! -e n2/report.json ] && ok strict_writes_nothing || bad strict_writes_nothing
+crlf "$HDR" "$ROW1" '3,Add,Add' "" "$ROW2" >short.csv
+expect short_row_skipped 0 "" -- report short.csv -o s1
+python3 -c "
+import json; d=json.load(open('s1/report.json')); w=[x for x in d['warnings'] if x['code']=='skipped_row']
+assert w[0]['line']==3 and w[0]['message']=='row has 3 fields, header has 8', w
+" && ok short_row_warning || bad short_row_warning
+
+# --- output errors: exit 4, nothing half-written
+touch afile
+expect outdir_is_file 4 "afile" -- report good.csv -o afile/sub
+mkdir ro && chmod 555 ro
+if [ "$(id -u)" -ne 0 ]; then
+	expect outdir_readonly 4 "cannot create" -- report good.csv -o ro
+fi
+ls -A out | grep -q '\.tmp\.' && bad no_temp_files_left || ok no_temp_files_left
+
+# --- the real shapes of PATH
+mkdir -p r/host_1_20260101000000000_ascend_pt/ASCEND_PROFILER_OUTPUT
+cp good.csv r/host_1_20260101000000000_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv
+expect rank_dir 0 "" -- report r/host_1_20260101000000000_ascend_pt -o p1 -q
+expect output_dir 0 "" -- report r/host_1_20260101000000000_ascend_pt/ASCEND_PROFILER_OUTPUT -o p2 -q
+expect parent_one_rank 0 "" -- report r -o p3 -q
+cp -r r/host_1_20260101000000000_ascend_pt r/host_2_20260101000000000_ascend_pt
+expect parent_two_ranks 2 "holds 2 rank folders" -- report r -o p4
+mkdir -p dbonly/ASCEND_PROFILER_OUTPUT
+expect db_only 3 "no kernel_details.csv in its ASCEND_PROFILER_OUTPUT folder" -- report dbonly -o p5
+
+echo
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

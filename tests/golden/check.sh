@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# One golden test: sdperf's report.json for INPUT must equal EXPECTED
+# (default tests/golden/NAME.json).
+# Usage: tests/golden/check.sh SDPERF NAME INPUT [EXPECTED] [--update]
+set -euo pipefail
+sdperf=$(realpath "$1")
+name=$2
+input=$3
+expected=tests/golden/$name.json
+update=
+for a in "${@:4}"; do
+	case "$a" in
+	--update) update=1 ;;
+	*) expected=$a ;;
+	esac
+done
+root=$(cd "$(dirname "$0")/../.." && pwd)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+cd "$root" # paths in the report are relative to the repository root
+"$sdperf" report "$input" -o "$out" --format json --quiet
+if [ -n "$update" ]; then
+	mkdir -p "$(dirname "$expected")"
+	cp "$out/report.json" "$expected"
+	echo "updated $expected"
+	exit 0
+fi
+if ! diff -u "$expected" "$out/report.json"; then
+	echo "golden $name: report.json differs from $expected"
+	echo "(if the change is intended: tests/golden/update.sh BUILD_DIR)"
+	exit 1
+fi
+echo "golden $name: identical"

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Regenerates every golden file from the current build.
+# Usage: tests/golden/update.sh BUILD_DIR
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+grep -v '^#' "$here/cases.txt" | while read -r name input expected; do
+	[ -n "$name" ] && "$here/check.sh" "$1/src/sdperf" "$name" "$input" $expected --update
+done

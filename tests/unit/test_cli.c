@@ -1,0 +1,389 @@
+/* Unit tests of cli.c: the option table parser and its usage errors. */
+#include "unit.h"
+
+#include "analysis/rules.h"
+#include "cli.h"
+
+/* ---- fixture: a mutable argv and the parsed options -------------------- */
+
+struct cl {
+	char *argv[16];
+	int argc;
+	struct options o;
+	struct err e;
+	int rc;
+};
+
+static int cl_setup(void **state)
+{
+	struct cl *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return -1;
+	*state = c;
+	return 0;
+}
+
+static int cl_teardown(void **state)
+{
+	struct cl *c = *state;
+	int i;
+
+	cli_release(&c->o);
+	for (i = 0; i < c->argc; i++)
+		free(c->argv[i]);
+	free(c);
+	return 0;
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, cl_setup, cl_teardown)
+
+/* Parses "sdperf" followed by the NULL-terminated arguments. */
+static void parse(struct cl *c, ...)
+{
+	va_list ap;
+	const char *a;
+	struct err e = ERR_INIT;
+
+	c->argv[c->argc++] = strdup("sdperf");
+	va_start(ap, c);
+	while ((a = va_arg(ap, const char *))) {
+		assert_true(c->argc < (int)ARRAY_LEN(c->argv) - 1);
+		c->argv[c->argc++] = strdup(a);
+	}
+	va_end(ap);
+	c->e = e;
+	c->rc = cli_parse(c->argc, c->argv, &c->o, &c->e);
+}
+
+static void ok(const struct cl *c)
+{
+	if (c->rc)
+		fail_msg("cli_parse failed: %s", c->e.msg);
+	assert_int_equal(c->e.code, ERR_NONE);
+}
+
+static void usage_error(const struct cl *c, const char *msg)
+{
+	assert_int_equal(c->rc, -1);
+	assert_int_equal(c->e.code, ERR_USAGE);
+	assert_string_equal(c->e.msg, msg);
+}
+
+/* ---- happy paths ------------------------------------------------------- */
+
+static void cli_parse_report_with_defaults(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "prof/rank0_ascend_pt", NULL);
+	ok(c);
+	assert_int_equal(c->o.cmd, CMD_REPORT);
+	assert_string_equal(c->o.path, "prof/rank0_ascend_pt");
+	assert_string_equal(c->o.outdir, "sdperf-report");
+	assert_int_equal(c->o.formats, FORMAT_JSON);
+	assert_null(c->o.rules);
+	assert_int_equal(c->o.nthresholds, 0);
+	assert_int_equal(c->o.quiet, 0);
+	assert_int_equal(c->o.strict, 0);
+}
+
+static void cli_parse_report_with_every_option(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "PATH", "-o", "D", "--format", "json", "--rules",
+	      "F", "-t", "a=1", "-t", "b=2", "--strict", "-q", NULL);
+	ok(c);
+	assert_int_equal(c->o.cmd, CMD_REPORT);
+	assert_string_equal(c->o.path, "PATH");
+	assert_string_equal(c->o.outdir, "D");
+	assert_int_equal(c->o.formats, FORMAT_JSON);
+	assert_string_equal(c->o.rules, "F");
+	assert_int_equal(c->o.nthresholds, 2);
+	assert_string_equal(c->o.thresholds[0], "a=1");
+	assert_string_equal(c->o.thresholds[1], "b=2");
+	assert_int_equal(c->o.strict, 1);
+	assert_int_equal(c->o.quiet, 1);
+}
+
+static void cli_parse_options_before_command_and_long_forms(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "--quiet", "--threshold", "matmul_quant=45", "-r", "r.json",
+	      "report", "-f", "json", "p.csv", "--threshold=vector_fusion=10",
+	      NULL);
+	ok(c);
+	assert_int_equal(c->o.cmd, CMD_REPORT);
+	assert_string_equal(c->o.path, "p.csv");
+	assert_string_equal(c->o.rules, "r.json");
+	assert_int_equal(c->o.quiet, 1);
+	assert_int_equal(c->o.nthresholds, 2);
+	assert_string_equal(c->o.thresholds[0], "matmul_quant=45");
+	assert_string_equal(c->o.thresholds[1], "vector_fusion=10");
+}
+
+static void cli_parse_output_equals_form(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "--output=out/dir", NULL);
+	ok(c);
+	assert_string_equal(c->o.outdir, "out/dir");
+}
+
+static void cli_parse_output_attached_short_form(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "-oD", "-tmatmul_quant=1", NULL);
+	ok(c);
+	assert_string_equal(c->o.outdir, "D");
+	assert_int_equal(c->o.nthresholds, 1);
+	assert_string_equal(c->o.thresholds[0], "matmul_quant=1");
+}
+
+static void cli_parse_format_list_with_trailing_comma(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "--format=json,json,", NULL);
+	ok(c);
+	assert_int_equal(c->o.formats, FORMAT_JSON);
+}
+
+static void cli_parse_double_dash_ends_options(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "--", "-odd-name.csv", NULL);
+	ok(c);
+	assert_string_equal(c->o.path, "-odd-name.csv");
+	assert_string_equal(c->o.outdir, "sdperf-report");
+}
+
+static void cli_parse_dash_is_a_path(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "-", NULL);
+	ok(c);
+	assert_string_equal(c->o.path, "-");
+}
+
+static void cli_parse_help(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "--help", NULL);
+	ok(c);
+	assert_int_equal(c->o.cmd, CMD_HELP);
+}
+
+static void cli_parse_help_wins_over_missing_arguments(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "-h", NULL);
+	ok(c);
+	assert_int_equal(c->o.cmd, CMD_HELP);
+}
+
+static void cli_parse_help_wins_over_version(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "--help", "--version", NULL);
+	ok(c);
+	assert_int_equal(c->o.cmd, CMD_HELP);
+}
+
+static void cli_parse_version(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "--version", NULL);
+	ok(c);
+	assert_int_equal(c->o.cmd, CMD_VERSION);
+}
+
+static void cli_parse_version_short(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "-V", NULL);
+	ok(c);
+	assert_int_equal(c->o.cmd, CMD_VERSION);
+}
+
+/* ---- usage errors: exact messages -------------------------------------- */
+
+static void cli_parse_rejects_unknown_option(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "--bogus", NULL);
+	usage_error(c, "unknown option '--bogus' (see sdperf --help)");
+}
+
+static void cli_parse_rejects_option_with_extra_letters(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "--outputs", "D", NULL);
+	usage_error(c, "unknown option '--outputs' (see sdperf --help)");
+}
+
+static void cli_parse_rejects_unknown_short_option(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "-x", NULL);
+	usage_error(c, "unknown option '-x' (see sdperf --help)");
+}
+
+static void cli_parse_rejects_missing_value(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "-o", NULL);
+	usage_error(c, "--output needs a value");
+}
+
+static void cli_parse_rejects_missing_threshold_value(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "--threshold", NULL);
+	usage_error(c, "--threshold needs a value");
+}
+
+static void cli_parse_rejects_unknown_command(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "rport", "P", NULL);
+	usage_error(c, "unknown command 'rport' (commands: report)");
+}
+
+static void cli_parse_rejects_no_command(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "-q", NULL);
+	usage_error(c, "no command given (see sdperf --help)");
+}
+
+static void cli_parse_rejects_report_without_path(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "-o", "D", NULL);
+	usage_error(c, "report: no PATH given");
+}
+
+static void cli_parse_rejects_extra_argument(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "Q", NULL);
+	usage_error(c, "unexpected argument 'Q'");
+}
+
+static void cli_parse_rejects_unknown_format(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "--format", "json,html", NULL);
+	usage_error(c, "--format: unknown or unavailable format 'html' "
+		       "(available: json)");
+}
+
+static void cli_parse_rejects_empty_format_list(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "--format=", NULL);
+	usage_error(c, "--format: empty list");
+}
+
+static void cli_parse_rejects_value_for_flag(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "--quiet=1", NULL);
+	usage_error(c, "--quiet takes no value");
+}
+
+static void cli_parse_rejects_attached_value_for_short_flag(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "-qq", NULL);
+	usage_error(c, "--quiet takes no value");
+}
+
+static void cli_parse_rejects_value_for_strict(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "--strict=yes", NULL);
+	usage_error(c, "--strict takes no value");
+}
+
+/* ---- usage text -------------------------------------------------------- */
+
+static void cli_usage_names_every_builtin_threshold(void **state)
+{
+	struct rules r;
+	struct err e = ERR_INIT;
+	size_t i;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(rules_load_builtin(&r, &e), 0);
+	assert_int_equal(strncmp(cli_usage(), "usage: sdperf report PATH", 25),
+			 0);
+	for (i = 0; i < r.nth; i++)
+		if (!strstr(cli_usage(), r.th[i].id))
+			fail_msg("--help does not name threshold '%s'",
+				 r.th[i].id);
+	rules_release(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(cli_parse_report_with_defaults),
+		T(cli_parse_report_with_every_option),
+		T(cli_parse_options_before_command_and_long_forms),
+		T(cli_parse_output_equals_form),
+		T(cli_parse_output_attached_short_form),
+		T(cli_parse_format_list_with_trailing_comma),
+		T(cli_parse_double_dash_ends_options),
+		T(cli_parse_dash_is_a_path),
+		T(cli_parse_help),
+		T(cli_parse_help_wins_over_missing_arguments),
+		T(cli_parse_help_wins_over_version),
+		T(cli_parse_version),
+		T(cli_parse_version_short),
+		T(cli_parse_rejects_unknown_option),
+		T(cli_parse_rejects_option_with_extra_letters),
+		T(cli_parse_rejects_unknown_short_option),
+		T(cli_parse_rejects_missing_value),
+		T(cli_parse_rejects_missing_threshold_value),
+		T(cli_parse_rejects_unknown_command),
+		T(cli_parse_rejects_no_command),
+		T(cli_parse_rejects_report_without_path),
+		T(cli_parse_rejects_extra_argument),
+		T(cli_parse_rejects_unknown_format),
+		T(cli_parse_rejects_empty_format_list),
+		T(cli_parse_rejects_value_for_flag),
+		T(cli_parse_rejects_attached_value_for_short_flag),
+		T(cli_parse_rejects_value_for_strict),
+		cmocka_unit_test(cli_usage_names_every_builtin_threshold),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

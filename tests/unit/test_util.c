@@ -1,0 +1,648 @@
+/* Unit tests of util/: strbuf, utf8, strtab, numfmt, fileio, err. */
+#include "unit.h"
+
+#include "util/err.h"
+#include "util/fileio.h"
+#include "util/numfmt.h"
+#include "util/strbuf.h"
+#include "util/strtab.h"
+#include "util/utf8.h"
+
+/* ---- strbuf ------------------------------------------------------------ */
+
+static void strbuf_starts_empty_and_nul_terminated(void **state)
+{
+	struct strbuf a = STRBUF_INIT, b;
+
+	(void)state;
+	strbuf_init(&b);
+	assert_string_equal(b.buf, "");
+	assert_int_equal(b.len, 0);
+	strbuf_addch(&a, 'x');
+	assert_string_equal(a.buf, "x");
+	assert_int_equal(a.len, 1);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	/* usable again after release */
+	strbuf_adds(&a, "again");
+	assert_string_equal(a.buf, "again");
+	strbuf_release(&a);
+}
+
+static void strbuf_addf_grows_for_long_output(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char big[5001];
+	size_t i;
+
+	(void)state;
+	memset(big, 'q', 5000);
+	big[5000] = '\0';
+	strbuf_addf(&sb, "<%s>", big); /* far beyond the first 64 bytes */
+	assert_int_equal(sb.len, 5002);
+	assert_true(sb.alloc > sb.len);
+	assert_int_equal(sb.buf[0], '<');
+	assert_int_equal(sb.buf[5001], '>');
+	assert_int_equal(sb.buf[5002], '\0');
+	strbuf_reset(&sb);
+	assert_int_equal(sb.len, 0);
+	assert_string_equal(sb.buf, "");
+	for (i = 0; i < 1000; i++)
+		strbuf_addf(&sb, "%zu,", i % 10);
+	assert_int_equal(sb.len, 2000);
+	assert_memory_equal(sb.buf, "0,1,2,3,4,5,6,7,8,9,0,", 22);
+	assert_memory_equal(sb.buf + 1980, "0,1,2,3,4,5,6,7,8,9,", 21);
+	strbuf_release(&sb);
+}
+
+static void strbuf_add_family(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *s;
+	size_t len = 99;
+
+	(void)state;
+	strbuf_add(&sb, "ab\0cd", 5);
+	assert_int_equal(sb.len, 5);
+	assert_memory_equal(sb.buf, "ab\0cd", 6);
+	strbuf_adds(&sb, "ef");
+	strbuf_addch(&sb, 'g');
+	strbuf_addchars(&sb, '-', 3);
+	assert_int_equal(sb.len, 11);
+	assert_memory_equal(sb.buf, "ab\0cdefg---", 12);
+	strbuf_addchars(&sb, '=', 0);
+	assert_int_equal(sb.len, 11);
+	s = strbuf_detach(&sb, &len);
+	assert_int_equal(len, 11);
+	assert_memory_equal(s, "ab\0cdefg---", 12);
+	/* detach empties the strbuf */
+	assert_int_equal(sb.len, 0);
+	assert_string_equal(sb.buf, "");
+	free(s);
+	s = strbuf_detach(&sb, NULL); /* an empty strbuf detaches as "" */
+	assert_string_equal(s, "");
+	free(s);
+	strbuf_release(&sb);
+}
+
+static void strbuf_add_sanitized_shows_controls_and_bad_bytes(void **state)
+{
+	static const struct {
+		const char *in;
+		size_t len;
+		const char *out;
+	} t[] = {
+		{"plain", 5, "plain"},
+		{"a\tb\nc\x7f", 6, "a\\x09b\\x0Ac\\x7F"},
+		{"nul\0x", 5, "nul\\x00x"},
+		{"\xe4\xbd\xa0\xe5\xa5\xbd", 6, "\xe4\xbd\xa0\xe5\xa5\xbd"},
+		{"bad\xff\xfe", 5, "bad\\xFF\\xFE"},
+		{"cut\xe4\xbd", 5, "cut\\xE4\\xBD"},
+		{"\xc0\x80", 2, "\\xC0\\x80"}, /* overlong NUL */
+		{"\xed\xa0\x80", 3, "\\xED\\xA0\\x80"}, /* surrogate */
+	};
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_LEN(t); i++) {
+		strbuf_reset(&sb);
+		strbuf_add_sanitized(&sb, t[i].in, t[i].len);
+		assert_string_equal(sb.buf, t[i].out);
+	}
+	strbuf_release(&sb);
+}
+
+static void strbuf_add_quoted_value_truncates_at_utf8_boundary(void **state)
+{
+	static const struct {
+		const char *in;
+		size_t max;
+		const char *out;
+	} t[] = {
+		{"abc", 10, "'abc'"},
+		{"abc", 3, "'abc'"}, /* exactly max: not cut */
+		{"abcdef", 3, "'abc...'"},
+		{"", 5, "''"},
+		/* "a" + U+00E9 (2 bytes): cutting after 2 bytes would split it */
+		{"a\xc3\xa9z", 2, "'a...'"},
+		{"a\xc3\xa9z", 3, "'a\xc3\xa9...'"},
+		/* two 3-byte CJK characters, max 4 or 5: only the first fits */
+		{"\xe4\xbd\xa0\xe5\xa5\xbd", 4, "'\xe4\xbd\xa0...'"},
+		{"\xe4\xbd\xa0\xe5\xa5\xbd", 5, "'\xe4\xbd\xa0...'"},
+		{"\xe4\xbd\xa0\xe5\xa5\xbd", 2, "'...'"},
+		/* controls inside the kept part are escaped */
+		{"a\x01" "bcdef", 3, "'a\\x01b...'"},
+		{"tab\t", 10, "'tab\\x09'"},
+	};
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_LEN(t); i++) {
+		strbuf_reset(&sb);
+		strbuf_add_quoted_value(&sb, t[i].in, strlen(t[i].in), t[i].max);
+		assert_string_equal(sb.buf, t[i].out);
+	}
+	strbuf_release(&sb);
+}
+
+/* ---- utf8 -------------------------------------------------------------- */
+
+static void utf8_seq_len_table(void **state)
+{
+	static const struct {
+		const char *s;
+		size_t n, len;
+	} t[] = {
+		{"A", 1, 1},
+		{"\x7f", 1, 1},
+		{"\xc3\xa9", 2, 2},		/* U+00E9 */
+		{"\xdf\xbf", 2, 2},		/* U+07FF */
+		{"\xe4\xbd\xa0", 3, 3},		/* U+4F60 */
+		{"\xe0\xa0\x80", 3, 3},		/* U+0800, smallest 3-byte */
+		{"\xed\x9f\xbf", 3, 3},		/* U+D7FF, below surrogates */
+		{"\xee\x80\x80", 3, 3},		/* U+E000, above surrogates */
+		{"\xf0\x9f\x98\x80", 4, 4},	/* U+1F600 */
+		{"\xf0\x90\x80\x80", 4, 4},	/* U+10000 */
+		{"\xf4\x8f\xbf\xbf", 4, 4},	/* U+10FFFF */
+		{"\xc0\x80", 2, 0},		/* overlong U+0000 */
+		{"\xc1\xbf", 2, 0},		/* overlong U+007F */
+		{"\xe0\x9f\xbf", 3, 0},		/* overlong U+07FF */
+		{"\xf0\x8f\xbf\xbf", 4, 0},	/* overlong U+FFFF */
+		{"\xed\xa0\x80", 3, 0},		/* U+D800 surrogate */
+		{"\xed\xbf\xbf", 3, 0},		/* U+DFFF surrogate */
+		{"\xf4\x90\x80\x80", 4, 0},	/* U+110000 */
+		{"\xf5\x80\x80\x80", 4, 0},	/* lead byte beyond F4 */
+		{"\xff", 1, 0},
+		{"\x80", 1, 0},			/* lone continuation */
+		{"\xc3", 1, 0},			/* truncated */
+		{"\xe4\xbd\xa0", 2, 0},		/* truncated by n */
+		{"\xf0\x9f\x98\x80", 3, 0},
+		{"\xc3\x41", 2, 0},		/* not a continuation */
+		{"", 0, 0},
+	};
+	size_t i, got;
+
+	(void)state;
+	for (i = 0; i < ARRAY_LEN(t); i++) {
+		got = utf8_seq_len((const unsigned char *)t[i].s, t[i].n);
+		if (got != t[i].len)
+			fail_msg("case %zu: utf8_seq_len = %zu, expected %zu", i,
+				 got, t[i].len);
+	}
+}
+
+static void utf8_is_text_table(void **state)
+{
+	static const struct {
+		const char *s;
+		size_t n;
+		int ok;
+		size_t bad;
+	} t[] = {
+		{"", 0, 1, 0},
+		{"hello\tworld", 11, 1, 0},
+		{"\xe4\xbd\xa0\xe5\xa5\xbd", 6, 1, 0},
+		{"a\nb", 3, 0, 1},
+		{"ab\rc", 4, 0, 2},
+		{"ab\0c", 4, 0, 2},
+		{"\x7f", 1, 0, 0},
+		{"ok\xff", 3, 0, 2},
+		{"ok\xc0\x80", 4, 0, 2},
+		{"\xe4\xbd\xa0\xed\xa0\x80", 6, 0, 3},
+		{"\xe4\xbd\xa0\xe5\xa5", 5, 0, 3},
+	};
+	size_t i, bad;
+
+	(void)state;
+	for (i = 0; i < ARRAY_LEN(t); i++) {
+		bad = 12345;
+		assert_int_equal(utf8_is_text(t[i].s, t[i].n, &bad), t[i].ok);
+		if (!t[i].ok && bad != t[i].bad)
+			fail_msg("case %zu: bad = %zu, expected %zu", i, bad,
+				 t[i].bad);
+	}
+	/* bad may be NULL */
+	assert_int_equal(utf8_is_text("\x01", 1, NULL), 0);
+}
+
+/* ---- strtab ------------------------------------------------------------ */
+
+static void strtab_interns_equal_strings_once(void **state)
+{
+	struct strtab t;
+	uint32_t a, b, c;
+
+	(void)state;
+	strtab_init(&t);
+	assert_int_equal(strtab_find(&t, "MatMulV3", 8), UINT32_MAX);
+	a = strtab_intern(&t, "MatMulV3", 8);
+	b = strtab_intern(&t, "Cast", 4);
+	c = strtab_intern(&t, "MatMulV3", 8);
+	assert_int_equal(a, 0);
+	assert_int_equal(b, 1);
+	assert_int_equal(c, a);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(strtab_find(&t, "Cast", 4), b);
+	assert_int_equal(strtab_find(&t, "Cas", 3), UINT32_MAX);
+	assert_string_equal(strtab_str(&t, a), "MatMulV3");
+	/* only len bytes count */
+	assert_int_equal(strtab_intern(&t, "CastXYZ", 4), b);
+	strtab_release(&t);
+	assert_int_equal(t.n, 0);
+}
+
+static void strtab_keeps_embedded_nul_bytes(void **state)
+{
+	struct strtab t;
+	uint32_t ab, ac, a, empty;
+
+	(void)state;
+	strtab_init(&t);
+	ab = strtab_intern(&t, "a\0b", 3);
+	ac = strtab_intern(&t, "a\0c", 3);
+	a = strtab_intern(&t, "a", 1);
+	empty = strtab_intern(&t, "", 0);
+	assert_int_equal(t.n, 4);
+	assert_int_not_equal(ab, ac);
+	assert_int_not_equal(ab, a);
+	assert_int_equal(strtab_find(&t, "a\0b", 3), ab);
+	assert_int_equal(strtab_find(&t, "a\0c", 3), ac);
+	assert_int_equal(strtab_find(&t, "", 0), empty);
+	assert_int_equal(t.lens[ab], 3);
+	assert_memory_equal(strtab_str(&t, ac), "a\0c", 4);
+	strtab_release(&t);
+}
+
+static void strtab_survives_many_rehashes(void **state)
+{
+	struct strtab t;
+	char s[32];
+	uint32_t i, n = 20000;
+	int len;
+
+	(void)state;
+	strtab_init(&t);
+	for (i = 0; i < n; i++) {
+		len = snprintf(s, sizeof(s), "kernel-%u", i);
+		assert_int_equal(strtab_intern(&t, s, (size_t)len), i);
+	}
+	assert_int_equal(t.n, n);
+	assert_true(t.nslots >= 2 * (size_t)n);
+	for (i = 0; i < n; i++) {
+		len = snprintf(s, sizeof(s), "kernel-%u", i);
+		assert_int_equal(strtab_find(&t, s, (size_t)len), i);
+		assert_int_equal(strtab_intern(&t, s, (size_t)len), i);
+		assert_string_equal(strtab_str(&t, i), s);
+	}
+	assert_int_equal(t.n, n);
+	assert_int_equal(strtab_find(&t, "kernel-20000", 12), UINT32_MAX);
+	strtab_release(&t);
+}
+
+/* ---- numfmt ------------------------------------------------------------ */
+
+static void numfmt_us_table(void **state)
+{
+	static const struct {
+		int64_t ns;
+		const char *s;
+	} t[] = {
+		{0, "0.000"},
+		{1, "0.001"},
+		{999, "0.999"},
+		{1000, "1.000"},
+		{1234567, "1234.567"},
+		{-1, "-0.001"},
+		{-1234567, "-1234.567"},
+		{INT64_C(1736413971558972912), "1736413971558972.912"},
+		{INT64_MAX, "9223372036854775.807"},
+		{INT64_MIN, "-9223372036854775.808"},
+	};
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_LEN(t); i++) {
+		strbuf_reset(&sb);
+		numfmt_us(&sb, t[i].ns);
+		assert_string_equal(sb.buf, t[i].s);
+	}
+	/* it appends */
+	strbuf_reset(&sb);
+	strbuf_adds(&sb, "t=");
+	numfmt_us(&sb, 5);
+	assert_string_equal(sb.buf, "t=0.005");
+	strbuf_release(&sb);
+}
+
+static void numfmt_count_table(void **state)
+{
+	static const struct {
+		uint64_t n;
+		const char *s;
+	} t[] = {
+		{0, "0"},
+		{7, "7"},
+		{999, "999"},
+		{1000, "1,000"},
+		{100000, "100,000"},
+		{1000000, "1,000,000"},
+		{12345678, "12,345,678"},
+		{UINT64_MAX, "18,446,744,073,709,551,615"},
+	};
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_LEN(t); i++) {
+		strbuf_reset(&sb);
+		numfmt_count(&sb, t[i].n);
+		assert_string_equal(sb.buf, t[i].s);
+	}
+	strbuf_release(&sb);
+}
+
+static void numfmt_duration_table(void **state)
+{
+	static const struct {
+		int64_t ns;
+		const char *s;
+	} t[] = {
+		{0, "0.0 us"},
+		{812400, "812.4 us"},
+		{812449, "812.4 us"},
+		{999, "1.0 us"},
+		{1000000, "1.00 ms"},
+		{81240000, "81.24 ms"},
+		{1000000000, "1.000 s"},
+		{INT64_C(8124000000), "8.124 s"},
+		{INT64_C(3600000000000), "3600.000 s"},
+	};
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_LEN(t); i++) {
+		strbuf_reset(&sb);
+		numfmt_duration(&sb, t[i].ns);
+		assert_string_equal(sb.buf, t[i].s);
+	}
+	strbuf_release(&sb);
+}
+
+static void numfmt_pct_table(void **state)
+{
+	(void)state;
+	assert_true(numfmt_pct(1, 4) == 25.0);
+	assert_true(numfmt_pct(4, 4) == 100.0);
+	assert_true(numfmt_pct(0, 4) == 0.0);
+	assert_true(numfmt_pct(5, 0) == 0.0);
+	assert_true(numfmt_pct(3, -1) == 0.0);
+}
+
+/* ---- fileio ------------------------------------------------------------ */
+
+struct dir {
+	char path[512];
+};
+
+static int dir_setup(void **state)
+{
+	struct dir *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return -1;
+	unit_tmpdir(d->path, sizeof(d->path));
+	*state = d;
+	return 0;
+}
+
+static int dir_teardown(void **state)
+{
+	struct dir *d = *state;
+
+	unit_rmtree(d->path);
+	free(d);
+	return 0;
+}
+
+#define TD(f) cmocka_unit_test_setup_teardown(f, dir_setup, dir_teardown)
+
+static void read_back(const char *path, struct strbuf *sb)
+{
+	struct err e = ERR_INIT;
+
+	strbuf_reset(sb);
+	if (fileio_read_small(path, 1 << 20, sb, &e))
+		fail_msg("%s", e.msg);
+}
+
+static void fileio_write_atomic_writes_and_leaves_no_temp(void **state)
+{
+	struct dir *d = *state;
+	struct err e = ERR_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	char path[600];
+
+	unit_join(path, sizeof(path), d->path, "report.json");
+	assert_int_equal(fileio_write_atomic(path, "{\"a\": 1}\n", 9, &e), 0);
+	assert_int_equal(e.code, ERR_NONE);
+	read_back(path, &sb);
+	assert_string_equal(sb.buf, "{\"a\": 1}\n");
+	assert_int_equal(unit_count_entries(d->path), 1);
+	/* replacing an existing file */
+	assert_int_equal(fileio_write_atomic(path, "new", 3, &e), 0);
+	read_back(path, &sb);
+	assert_string_equal(sb.buf, "new");
+	assert_int_equal(fileio_size(path), 3);
+	assert_int_equal(unit_count_entries(d->path), 1);
+	/* an empty file */
+	assert_int_equal(fileio_write_atomic(path, "", 0, &e), 0);
+	assert_int_equal(fileio_size(path), 0);
+	assert_int_equal(unit_count_entries(d->path), 1);
+	strbuf_release(&sb);
+}
+
+static void fileio_write_atomic_into_missing_dir_fails_cleanly(void **state)
+{
+	struct dir *d = *state;
+	struct err e = ERR_INIT;
+	char path[600], msg[1200];
+
+	unit_join(path, sizeof(path), d->path, "missing/report.json");
+	assert_int_equal(fileio_write_atomic(path, "x", 1, &e), -1);
+	assert_int_equal(e.code, ERR_OUTPUT);
+	snprintf(msg, sizeof(msg),
+		 "%s: cannot create: No such file or directory", path);
+	assert_string_equal(e.msg, msg);
+	assert_int_equal(unit_count_entries(d->path), 0);
+}
+
+static void fileio_write_atomic_over_a_directory_fails_cleanly(void **state)
+{
+	struct dir *d = *state;
+	struct err e = ERR_INIT;
+	char path[600], msg[1200];
+
+	/* the target is a non-empty directory: rename cannot replace it */
+	unit_join(path, sizeof(path), d->path, "report.json");
+	assert_int_equal(mkdir(path, 0755), 0);
+	unit_join(msg, sizeof(msg), path, "keep");
+	unit_write(msg, "k", 1);
+	assert_int_equal(fileio_write_atomic(path, "x", 1, &e), -1);
+	assert_int_equal(e.code, ERR_OUTPUT);
+	snprintf(msg, sizeof(msg), "%s: cannot rename into place: ", path);
+	assert_memory_equal(e.msg, msg, strlen(msg));
+	/* the temporary file was removed */
+	assert_int_equal(unit_count_entries(d->path), 1);
+	assert_int_equal(fileio_kind(path), 1);
+}
+
+static void fileio_mkdirs_creates_nested_dirs(void **state)
+{
+	struct dir *d = *state;
+	struct err e = ERR_INIT;
+	char path[600];
+
+	unit_join(path, sizeof(path), d->path, "a/b/c");
+	assert_int_equal(fileio_mkdirs(path, &e), 0);
+	assert_int_equal(fileio_kind(path), 1);
+	/* again: nothing to do, no error */
+	assert_int_equal(fileio_mkdirs(path, &e), 0);
+	unit_join(path, sizeof(path), d->path, "a/x//y/");
+	assert_int_equal(fileio_mkdirs(path, &e), 0);
+	unit_join(path, sizeof(path), d->path, "a/x/y");
+	assert_int_equal(fileio_kind(path), 1);
+	assert_int_equal(e.code, ERR_NONE);
+}
+
+static void fileio_mkdirs_fails_on_a_file(void **state)
+{
+	struct dir *d = *state;
+	struct err e = ERR_INIT;
+	char file[600], path[700], msg[1400];
+
+	unit_join(file, sizeof(file), d->path, "file");
+	unit_write(file, "x", 1);
+	assert_int_equal(fileio_mkdirs(file, &e), -1);
+	assert_int_equal(e.code, ERR_OUTPUT);
+	snprintf(msg, sizeof(msg), "%s: not a directory", file);
+	assert_string_equal(e.msg, msg);
+
+	err_clear(&e);
+	unit_join(path, sizeof(path), file, "sub");
+	assert_int_equal(fileio_mkdirs(path, &e), -1);
+	assert_int_equal(e.code, ERR_OUTPUT);
+	snprintf(msg, sizeof(msg), "%s: cannot create directory: Not a directory",
+		 path);
+	assert_string_equal(e.msg, msg);
+
+	err_clear(&e);
+	assert_int_equal(fileio_mkdirs("", &e), -1);
+	assert_int_equal(e.code, ERR_OUTPUT);
+	assert_string_equal(e.msg, "empty output directory name");
+}
+
+static void fileio_read_small_limits_size(void **state)
+{
+	struct dir *d = *state;
+	struct err e = ERR_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	char path[600], msg[1200];
+
+	unit_join(path, sizeof(path), d->path, "r.json");
+	unit_write(path, "0123456789", 10);
+	assert_int_equal(fileio_read_small(path, 10, &sb, &e), 0);
+	assert_string_equal(sb.buf, "0123456789");
+	strbuf_reset(&sb);
+	assert_int_equal(fileio_read_small(path, 9, &sb, &e), -1);
+	assert_int_equal(e.code, ERR_INPUT);
+	snprintf(msg, sizeof(msg), "%s: file too large (limit 9 bytes)", path);
+	assert_string_equal(e.msg, msg);
+
+	err_clear(&e);
+	unit_join(path, sizeof(path), d->path, "none");
+	assert_int_equal(fileio_read_small(path, 9, &sb, &e), -1);
+	snprintf(msg, sizeof(msg), "%s: cannot open: No such file or directory",
+		 path);
+	assert_string_equal(e.msg, msg);
+	strbuf_release(&sb);
+}
+
+static void fileio_kind_size_and_join(void **state)
+{
+	struct dir *d = *state;
+	char path[600];
+	char *j;
+
+	unit_join(path, sizeof(path), d->path, "f");
+	unit_write(path, "12345", 5);
+	assert_int_equal(fileio_kind(path), 0);
+	assert_int_equal(fileio_kind(d->path), 1);
+	assert_int_equal(fileio_size(path), 5);
+	unit_join(path, sizeof(path), d->path, "none");
+	assert_int_equal(fileio_kind(path), -1);
+	assert_int_equal(fileio_size(path), -1);
+
+	j = fileio_join("a", "b");
+	assert_string_equal(j, "a/b");
+	free(j);
+	j = fileio_join("a//", "//b/c");
+	assert_string_equal(j, "a/b/c");
+	free(j);
+	j = fileio_join("/", "x");
+	assert_string_equal(j, "/x");
+	free(j);
+	j = fileio_join("/", "/");
+	assert_string_equal(j, "/");
+	free(j);
+}
+
+/* ---- err --------------------------------------------------------------- */
+
+static void err_set_keeps_the_first_error(void **state)
+{
+	struct err e = ERR_INIT;
+
+	(void)state;
+	assert_int_equal(err_set(&e, ERR_INPUT, "%s:%d: first", "f.csv", 3), -1);
+	assert_int_equal(err_set(&e, ERR_OUTPUT, "second"), -1);
+	assert_int_equal(e.code, ERR_INPUT);
+	assert_string_equal(e.msg, "f.csv:3: first");
+	err_clear(&e);
+	assert_int_equal(e.code, ERR_NONE);
+	assert_string_equal(e.msg, "");
+	assert_int_equal(err_set(NULL, ERR_INPUT, "ignored"), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(strbuf_starts_empty_and_nul_terminated),
+		cmocka_unit_test(strbuf_addf_grows_for_long_output),
+		cmocka_unit_test(strbuf_add_family),
+		cmocka_unit_test(strbuf_add_sanitized_shows_controls_and_bad_bytes),
+		cmocka_unit_test(strbuf_add_quoted_value_truncates_at_utf8_boundary),
+		cmocka_unit_test(utf8_seq_len_table),
+		cmocka_unit_test(utf8_is_text_table),
+		cmocka_unit_test(strtab_interns_equal_strings_once),
+		cmocka_unit_test(strtab_keeps_embedded_nul_bytes),
+		cmocka_unit_test(strtab_survives_many_rehashes),
+		cmocka_unit_test(numfmt_us_table),
+		cmocka_unit_test(numfmt_count_table),
+		cmocka_unit_test(numfmt_duration_table),
+		cmocka_unit_test(numfmt_pct_table),
+		TD(fileio_write_atomic_writes_and_leaves_no_temp),
+		TD(fileio_write_atomic_into_missing_dir_fails_cleanly),
+		TD(fileio_write_atomic_over_a_directory_fails_cleanly),
+		TD(fileio_mkdirs_creates_nested_dirs),
+		TD(fileio_mkdirs_fails_on_a_file),
+		TD(fileio_read_small_limits_size),
+		TD(fileio_kind_size_and_join),
+		cmocka_unit_test(err_set_keeps_the_first_error),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

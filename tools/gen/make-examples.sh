@@ -1,0 +1,27 @@
+#!/bin/sh
+# make-examples.sh: writes the small example profiles shipped in examples/.
+# Usage: tools/gen/make-examples.sh GEN_BINARY OUTDIR
+# Fixed seeds, so the output is the same on every run and machine.
+set -eu
+
+if [ $# -ne 2 ]; then
+	echo "usage: $0 GEN_BINARY OUTDIR" >&2
+	exit 2
+fi
+GEN=$1
+OUT=$2
+
+# Image DiT on one card with a T5 text encoder; FA-heavy (FA > 30%).
+"$GEN" -o "$OUT/image-dit-1card" --seed 101 --steps 2 --iters 3 --blocks 4 \
+	--text-encoder t5 --attention fa --mix fa=42,matmul=38,vector=15 --self-check
+
+# Video DiT on 4 cards with Ulysses all-to-all; MatMul-heavy (> 50%) and comm
+# barely overlapped, so most of it is exposed.
+"$GEN" -o "$OUT/video-dit-4card" --seed 202 --steps 2 --iters 3 --blocks 4 \
+	--video --ranks 4 --comm alltoall --comm-overlap 0.05 \
+	--text-encoder clip --mix fa=8,matmul=51,vector=4 --self-check
+
+# Video-to-video on one card (VAE encode first); vector-heavy (> 20%).
+"$GEN" -o "$OUT/video-v2v-1card" --seed 303 --steps 2 --iters 3 --blocks 4 \
+	--video --vae-encode --text-encoder clip --mix fa=25,matmul=35,vector=35 \
+	--self-check

@@ -1,0 +1,59 @@
+/* opts.h: sdperf-gen's command line: the knobs of the synthetic pipeline. */
+#ifndef GEN_OPTS_H
+#define GEN_OPTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum variant { V_L1_2026, V_L1_2025, V_L1_2024, V_L0, V_L0_OLD };
+enum te_kind { TE_T5, TE_CLIP, TE_NONE };
+enum attn_kind { ATTN_FA, ATTN_FIA, ATTN_LASER, ATTN_SPARSE };
+enum comm_kind { COMM_NONE, COMM_ALLTOALL, COMM_ALLGATHER };
+
+enum {
+	FILE_KERNELS = 1,
+	FILE_STEPS = 2,
+	FILE_TRACE = 4,
+	FILE_COMM = 8,
+	FILE_ALL = 15
+};
+
+struct opts {
+	const char *outdir;
+	uint64_t seed;
+	uint64_t target_bytes; /* 0: exactly `steps` steps */
+	int steps;
+	int first_step;
+	int iters;
+	int blocks;
+	int ranks;
+	int video;
+	int vae_encode;
+	int quant;
+	int lf;
+	int truth;
+	int self_check;
+	enum te_kind te;
+	enum attn_kind attn;
+	enum comm_kind comm;
+	enum variant variant;
+	double overlap; /* --comm-overlap, 0..1 */
+	double mix[3];  /* DiT target shares in percent: FA, MatMul, Vector */
+	int mix_given;
+	unsigned files; /* FILE_* mask */
+};
+
+enum opts_result { OPTS_OK, OPTS_HELP, OPTS_ERROR };
+
+/* Fill `o` from argv. On OPTS_ERROR, `err` holds a one-line message. */
+enum opts_result opts_parse(struct opts *o, int argc, char **argv, char *err,
+                            size_t errlen);
+
+/* Print --help text. */
+void opts_usage(FILE *fp);
+
+/* Printable name of a header variant ("level1-2026", ...). */
+const char *opts_variant_name(enum variant v);
+
+#endif

@@ -1,0 +1,286 @@
+/* timeline.c: one compute stream plus one HCCL stream, placed in integer
+ * nanoseconds. Comm overlap is constructed, not measured: each collective
+ * gets an overlap budget and the compute stream stalls once it is spent. */
+#include "timeline.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xalloc.h"
+#include "banned.h"
+
+/* 2026-01-01T00:00:00Z. */
+#define EPOCH_2026_S 1767225600LL
+#define NS_PER_S     1000000000LL
+#define US           1000LL
+
+int64_t tl_origin_ns(const struct opts *o, int rank)
+{
+	/* Some second of the first ~300 days of 2026, 9:00-17:00 UTC-ish. */
+	uint64_t h = rng_mix(o->seed ^ 0x5eed5eedULL);
+	int64_t day = (int64_t)(h % 300), sec = (int64_t)((h >> 20) % 28800);
+	int64_t ns = (int64_t)((h >> 40) % 1000000) * 1000;
+
+	return (EPOCH_2026_S + day * 86400 + 32400 + sec) * NS_PER_S + ns +
+	       rank * 37 * US + rank * 113;
+}
+
+void tl_init(struct timeline *tl, const struct model *m, const struct opts *o,
+             int rank)
+{
+	memset(tl, 0, sizeof(*tl));
+	tl->m = m;
+	tl->o = o;
+	rng_seed(&tl->rng, o->seed, 0x72616e6b00ULL + (uint64_t)rank);
+	tl->host_cursor = tl_origin_ns(o, rank);
+	tl->task_id = 1000 + (uint32_t)(rng_mix(o->seed) % 20000);
+	tl->comm_no = 12 + (uint32_t)(rng_mix(o->seed + 7) % 500);
+}
+
+void step_free(struct step *s)
+{
+	free(s->k);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Round to 10 ns like real durations, never below 1 us. */
+static int64_t tidy(double ns)
+{
+	int64_t v = (int64_t)llround(ns / 10.0) * 10;
+
+	return v < 1000 ? 1000 : v;
+}
+
+static const struct tmpl *tmpl_of(const struct timeline *tl,
+                                  const struct kern *k)
+{
+	return &tl->m->t[k->tmpl];
+}
+
+/* Pass 1: one kernel per program entry with a jittered natural duration. */
+static void fill_kernels(struct timeline *tl, struct step *s, double *raw)
+{
+	const struct model *m = tl->m;
+	size_t i;
+
+	s->n = 0;
+	for (i = 0; i < m->np; i++) {
+		struct kern *k;
+		const struct tmpl *t;
+		double j;
+
+		if (m->prog[i] == PROG_ITER_MARK)
+			continue;
+		k = &s->k[s->n];
+		memset(k, 0, sizeof(*k));
+		k->tmpl = m->prog[i];
+		t = &m->t[k->tmpl];
+		j = t->op->cat == CAT_COMM ? 0.15 : 0.06;
+		raw[s->n] = (double)t->natural_ns *
+		            (1.0 - j + 2.0 * j * rng_unit(&tl->rng));
+		s->n++;
+	}
+}
+
+/* Pass 2: scale each DiT category so its share of DiT kernel time is the
+ * target exactly (per step, so any number of steps stays on target). */
+static void scale_dit(struct timeline *tl, struct step *s, double *raw)
+{
+	const struct model *m = tl->m;
+	double sum[CAT_COUNT] = {0}, scale[CAT_COUNT], main_sum, main_share,
+	       total;
+	size_t i;
+	int c;
+
+	for (i = 0; i < s->n; i++) {
+		const struct tmpl *t = tmpl_of(tl, &s->k[i]);
+		if (t->stage == ST_DIT)
+			sum[t->op->cat] += raw[i];
+	}
+	main_sum = sum[CAT_FA] + sum[CAT_MATMUL] + sum[CAT_VECTOR];
+	main_share =
+	    m->share[CAT_FA] + m->share[CAT_MATMUL] + m->share[CAT_VECTOR];
+	total = main_sum * 100.0 / main_share;
+	for (c = 0; c < CAT_COUNT; c++)
+		scale[c] =
+		    sum[c] > 0 ? m->share[c] / 100.0 * total / sum[c] : 1.0;
+	for (i = 0; i < s->n; i++) {
+		const struct tmpl *t = tmpl_of(tl, &s->k[i]);
+		double f = t->stage == ST_DIT ? scale[t->op->cat] : 1.0;
+		s->k[i].dur = tidy(raw[i] * f);
+	}
+}
+
+/* Idle time the compute stream sees before a kernel: launch gaps mostly,
+ * host work between iterations and between pipeline stages. */
+static int64_t compute_gap(struct timeline *tl, int stage_change,
+                           int iter_start)
+{
+	struct rng *r = &tl->rng;
+
+	if (stage_change)
+		return rng_between(r, 150 * US, 600 * US);
+	if (iter_start)
+		return rng_between(r, 30 * US, 90 * US);
+	if (rng_unit(r) < 0.03)
+		return rng_between(r, 5 * US, 40 * US);
+	return rng_between(r, 300, 2500);
+}
+
+/* The collective currently running on the HCCL stream. */
+struct comm_state {
+	int active;
+	size_t idx; /* its kernel */
+	int64_t start, end, budget, covered;
+};
+
+static void comm_finish(struct step *s, struct comm_state *cs)
+{
+	if (cs->active)
+		s->k[cs->idx].covered = cs->covered;
+	cs->active = 0;
+}
+
+/* Where a compute kernel of duration `d` may start (>= s0) given the running
+ * collective, and how much of the collective it covers. Once the budget
+ * would be exceeded the stream stalls so that exactly the budget overlaps. */
+static int64_t overlap_start(struct step *s, struct comm_state *cs, int64_t s0,
+                             int64_t d)
+{
+	int64_t avail, ov;
+
+	if (!cs->active)
+		return s0;
+	if (s0 >= cs->end) {
+		comm_finish(s, cs);
+		return s0;
+	}
+	avail = cs->budget - cs->covered;
+	if (d > avail && cs->end - avail > s0)
+		s0 = cs->end - (avail > 0 ? avail : 0);
+	ov = (s0 + d < cs->end ? s0 + d : cs->end) - s0;
+	if (ov > 0)
+		cs->covered += ov;
+	if (s0 + d >= cs->end)
+		comm_finish(s, cs);
+	return s0;
+}
+
+/* Pass 3: place kernels. Compute kernels are serial on one stream; a
+ * collective starts after its producer and lets the following compute run
+ * alongside it for `overlap` of its duration. */
+static void place(struct timeline *tl, struct step *s,
+                  const uint8_t *iter_start)
+{
+	struct comm_state cs = {0, 0, 0, 0, 0, 0};
+	int64_t cur = s->first_start, hccl_free = 0, prev_end = -1;
+	int prev_stage = -1;
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		struct kern *k = &s->k[i];
+		const struct tmpl *t = tmpl_of(tl, k);
+		int change = prev_stage >= 0 && (int)t->stage != prev_stage;
+		int64_t gap =
+		    i == 0 ? 0 : compute_gap(tl, change, iter_start[i]);
+
+		if (t->op->cat == CAT_COMM) {
+			int64_t st = cur + rng_between(&tl->rng, 500, 3000);
+			comm_finish(s, &cs);
+			if (st < hccl_free)
+				st = hccl_free;
+			k->start = st;
+			k->wait = hccl_free ? st - hccl_free : st - cur;
+			k->seq = tl->comm_no++;
+			hccl_free = st + k->dur;
+			cs.active = 1;
+			cs.idx = i;
+			cs.start = st;
+			cs.end = st + k->dur;
+			cs.budget =
+			    (int64_t)llround(tl->o->overlap * (double)k->dur);
+			cs.covered = 0;
+			cur = st;
+			continue;
+		}
+		if (change && cs.active) { /* stages never share a collective */
+			if (cur + gap < cs.end)
+				gap = cs.end - cur;
+			comm_finish(s, &cs);
+		}
+		k->start = overlap_start(s, &cs, cur + gap, k->dur);
+		k->wait = prev_end < 0 ? 0 : k->start - prev_end;
+		k->seq = tl->task_id;
+		tl->task_id = tl->task_id >= 65535 ? 1 : tl->task_id + 1;
+		cur = prev_end = k->start + k->dur;
+		prev_stage = (int)t->stage;
+	}
+	comm_finish(s, &cs);
+}
+
+/* Generation order is already start order (see place()); this stable
+ * insertion sort is a cheap guarantee that costs O(n) when sorted. */
+static void sort_by_start(struct step *s)
+{
+	size_t i, j;
+
+	for (i = 1; i < s->n; i++) {
+		struct kern x = s->k[i];
+		for (j = i; j > 0 && s->k[j - 1].start > x.start; j--)
+			s->k[j] = s->k[j - 1];
+		s->k[j] = x;
+	}
+}
+
+static void mark_iters(const struct model *m, uint8_t *iter_start)
+{
+	size_t i, n = 0;
+	int pending = 0;
+
+	for (i = 0; i < m->np; i++) {
+		if (m->prog[i] == PROG_ITER_MARK) {
+			pending = 1;
+			continue;
+		}
+		iter_start[n++] = (uint8_t)pending;
+		pending = 0;
+	}
+}
+
+static void span(struct step *s)
+{
+	size_t i;
+
+	s->first_start = s->k[0].start;
+	s->last_end = s->k[0].start + s->k[0].dur;
+	for (i = 1; i < s->n; i++)
+		if (s->k[i].start + s->k[i].dur > s->last_end)
+			s->last_end = s->k[i].start + s->k[i].dur;
+}
+
+void tl_next_step(struct timeline *tl, struct step *s, int number)
+{
+	double *raw;
+	uint8_t *iter_start;
+
+	xgrow(&s->k, &s->cap, tl->m->np, sizeof(*s->k));
+	raw = xmalloc(tl->m->np * sizeof(*raw));
+	iter_start = xcalloc(tl->m->np, 1);
+	s->number = number;
+	s->host_start = tl->host_cursor;
+	s->first_start =
+	    s->host_start + rng_between(&tl->rng, 600 * US, 1500 * US);
+	fill_kernels(tl, s, raw);
+	scale_dit(tl, s, raw);
+	mark_iters(tl->m, iter_start);
+	place(tl, s, iter_start);
+	sort_by_start(s);
+	span(s);
+	s->host_dur = s->last_end - s->host_start +
+	              rng_between(&tl->rng, 100 * US, 400 * US);
+	tl->host_cursor = s->host_start + s->host_dur +
+	                  rng_between(&tl->rng, 1000 * US, 3000 * US);
+	free(raw);
+	free(iter_start);
+}

@@ -1,0 +1,190 @@
+/* trace.c: trace_view.json. Like real files it mixes ", " and "," between
+ * events and gives `ts` as a string of microseconds with 3 decimals. */
+#include "trace.h"
+
+#include <string.h>
+
+#include "banned.h"
+
+/* pids of the processes; real files use large encoded numbers, and readers
+ * must find processes by name, so these only need to be distinct. */
+#define PID_CANN(rc)    (40508640 + (rc)->rank * 1024)
+#define PID_HW(rc)      (PID_CANN(rc) + 192)
+#define PID_HCCL(rc)    (PID_CANN(rc) + 256)
+#define PID_OVERLAP(rc) (PID_CANN(rc) + 448)
+#define STREAM          2
+
+/* Separator before an event. trace_begin always writes metadata events
+ * first, so only the very first of those goes without one. */
+static void sep(struct outbuf *ob, int bare)
+{
+	ob_str(ob, bare ? "," : ", ");
+}
+
+static void meta(struct outbuf *ob, const char *what, int pid, int tid,
+                 const char *key, const char *sval, int64_t ival)
+{
+	if (ob->total > 1) /* anything after the opening '[' */
+		sep(ob, 0);
+	ob_str(ob, "{\"name\": \"");
+	ob_str(ob, what);
+	ob_str(ob, "\", \"pid\": ");
+	ob_i64(ob, pid);
+	ob_str(ob, ", \"tid\": ");
+	ob_i64(ob, tid);
+	ob_str(ob, ", \"args\": {\"");
+	ob_str(ob, key);
+	ob_str(ob, "\": ");
+	if (sval) {
+		ob_ch(ob, '"');
+		ob_str(ob, sval);
+		ob_ch(ob, '"');
+	} else {
+		ob_i64(ob, ival);
+	}
+	ob_str(ob, "}, \"ph\": \"M\"}");
+}
+
+static void process(struct outbuf *ob, int pid, const char *name,
+                    const char *label, int sort)
+{
+	meta(ob, "process_name", pid, 0, "name", name, 0);
+	meta(ob, "process_labels", pid, 0, "labels", label, 0);
+	meta(ob, "process_sort_index", pid, 0, "sort_index", NULL, sort);
+}
+
+static void thread(struct outbuf *ob, int pid, int tid, const char *name)
+{
+	meta(ob, "thread_name", pid, tid, "name", name, 0);
+	meta(ob, "thread_sort_index", pid, tid, "sort_index", NULL, tid);
+}
+
+void trace_begin(struct outbuf *ob, const struct rankctx *rc)
+{
+	static const char *const ov_threads[4] = {
+	    "Computing", "Communication", "Communication(Not Overlapped)",
+	    "Free"};
+	char tname[32];
+	int i;
+
+	ob_ch(ob, '[');
+	process(ob, rc->host_pid, "Python", "CPU", 0);
+	snprintf(tname, sizeof(tname), "Thread %d", rc->host_pid);
+	thread(ob, rc->host_pid, rc->host_pid, tname);
+	process(ob, PID_CANN(rc), "CANN", "CPU", 7);
+	thread(ob, PID_CANN(rc), rc->host_pid, tname);
+	process(ob, PID_HW(rc), "Ascend Hardware", "NPU", 13);
+	thread(ob, PID_HW(rc), STREAM, "Stream 2");
+	if (rc->m->sp) {
+		process(ob, PID_HCCL(rc), "HCCL", "NPU", 15);
+		thread(ob, PID_HCCL(rc), 0, "Group 0 Communication");
+		thread(ob, PID_HCCL(rc), 1, "Plane 0");
+	}
+	process(ob, PID_OVERLAP(rc), "Overlap Analysis", "NPU", 21);
+	for (i = 0; i < 4; i++)
+		thread(ob, PID_OVERLAP(rc), i, ov_threads[i]);
+}
+
+/* {"name": "...", "pid": P, "tid": T, "ts": "...", "dur": D */
+static void x_head(struct outbuf *ob, const char *name, size_t nlen, int pid,
+                   int tid, int64_t ts, int64_t dur)
+{
+	ob_str(ob, "{\"name\": \"");
+	ob_mem(ob, name, nlen);
+	ob_str(ob, "\", \"pid\": ");
+	ob_i64(ob, pid);
+	ob_str(ob, ", \"tid\": ");
+	ob_i64(ob, tid);
+	ob_str(ob, ", \"ts\": \"");
+	ob_us3(ob, ts);
+	ob_str(ob, "\", \"dur\": ");
+	ob_us_py(ob, dur);
+}
+
+static void profiler_step(struct outbuf *ob, const struct rankctx *rc,
+                          const struct step *s)
+{
+	char name[40];
+	int n = snprintf(name, sizeof(name), "ProfilerStep#%d", s->number);
+
+	sep(ob, 1); /* the odd bare separator of real files */
+	x_head(ob, name, (size_t)n, rc->host_pid, rc->host_pid, s->host_start,
+	       s->host_dur);
+	ob_str(ob, ", \"cat\": \"cpu_op\", \"args\": {\"Sequence number\": -1, "
+	           "\"Fwd thread id\": 0}, \"ph\": \"X\"}");
+}
+
+static void device_kernel(struct outbuf *ob, const struct rankctx *rc,
+                          const struct kern *k, const struct tmpl *t,
+                          uint64_t conn)
+{
+	sep(ob, 0);
+	x_head(ob, t->name, strlen(t->name), PID_HW(rc), STREAM, k->start,
+	       k->dur);
+	ob_str(ob, ", \"args\": {\"Model Id\": 4294967295, \"Task Type\": \"");
+	ob_str(ob, CORE_NAMES[t->op->core]);
+	ob_str(ob, "\", \"Physic Stream Id\": 2, \"Task Id\": ");
+	ob_u64(ob, k->seq);
+	ob_str(ob, ", \"Batch Id\": 0, \"Subtask Id\": 4294967295, "
+	           "\"connection_id\": ");
+	ob_u64(ob, conn);
+	ob_str(ob, "}, \"ph\": \"X\"}");
+}
+
+static void comm_kernel(struct outbuf *ob, const struct rankctx *rc,
+                        const struct kern *k, const struct tmpl *t,
+                        uint64_t conn)
+{
+	char name[64];
+	int n = snprintf(name, sizeof(name), "%s_%u_0_1", t->op->type,
+	                 (unsigned)k->seq);
+
+	sep(ob, 0);
+	x_head(ob, name, (size_t)n, PID_HCCL(rc), 0, k->start, k->dur);
+	ob_str(ob, ", \"args\": {\"connection_id\": ");
+	ob_u64(ob, conn);
+	ob_str(ob, ", \"model id\": 4294967295, \"data_type\": \"BFP16\", "
+	           "\"alg_type\": \"MESH\", \"count\": ");
+	ob_u64(ob, t->comm_bytes / 2);
+	ob_str(ob, "}, \"ph\": \"X\"}");
+}
+
+static void overlap_events(struct outbuf *ob, const struct rankctx *rc,
+                           const struct ivlist *l, int tid, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		sep(ob, 0);
+		x_head(ob, name, strlen(name), PID_OVERLAP(rc), tid, l->v[i].a,
+		       l->v[i].b - l->v[i].a);
+		ob_str(ob, ", \"ph\": \"X\"}");
+	}
+}
+
+void trace_step(struct outbuf *ob, const struct rankctx *rc,
+                const struct step *s, const struct overlap *ov)
+{
+	size_t i;
+
+	profiler_step(ob, rc, s);
+	for (i = 0; i < s->n; i++) {
+		const struct kern *k = &s->k[i];
+		const struct tmpl *t = &rc->m->t[k->tmpl];
+		uint64_t conn = (uint64_t)s->number * 100000 + i;
+
+		if (t->op->core == CORE_HCCL)
+			comm_kernel(ob, rc, k, t, conn);
+		else
+			device_kernel(ob, rc, k, t, conn);
+	}
+	overlap_events(ob, rc, &ov->comp, 0, "Computing");
+	overlap_events(ob, rc, &ov->comm, 1, "Communication");
+	overlap_events(ob, rc, &ov->commx, 2, "Communication(Not Overlapped)");
+	overlap_events(ob, rc, &ov->freei, 3, "Free");
+}
+
+void trace_end(struct outbuf *ob)
+{
+	ob_ch(ob, ']');
+}

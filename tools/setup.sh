@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# sdperf set-up: installs what is missing (Debian 12 packages), configures,
+# builds, then renders the example report (demo) or runs every test (test).
+#
+#   tools/setup.sh demo    build + render examples/image-dit-1card
+#   tools/setup.sh test    build + the whole test suite (plain, then
+#                          ASan+UBSan, then a short fuzz run)
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+MODE=${1:-demo}
+
+BUILD_PKGS="cmake make gcc pkg-config libcjson-dev libcsv-dev libhpdf-dev libcmocka-dev"
+TEST_PKGS="clang libclang-rt-14-dev python3"
+
+missing_pkgs() {
+	local p out=""
+	for p in "$@"; do
+		if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+			out="$out $p"
+		fi
+	done
+	echo "$out"
+}
+
+ensure_pkgs() {
+	local miss
+	miss=$(missing_pkgs "$@")
+	[ -z "$miss" ] && return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "sdperf setup: missing Debian packages:$miss" >&2
+		echo "run as root:  apt-get update && apt-get install -y$miss" >&2
+		echo "(or run this script as root, which does it for you)" >&2
+		exit 1
+	fi
+	echo "sdperf setup: installing$miss" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $miss >/dev/null
+}
+
+configure_build() { # dir, extra cmake args...
+	local dir=$1
+	shift
+	cmake -S "$ROOT" -B "$dir" -DSDPERF_WERROR=ON "$@" >/dev/null
+	cmake --build "$dir" -j"$(nproc)" -- --no-print-directory >/dev/null
+}
+
+case "$MODE" in
+demo)
+	ensure_pkgs $BUILD_PKGS
+	configure_build build -DCMAKE_BUILD_TYPE=Release
+	build/src/sdperf report examples/image-dit-1card -o build/example-report
+	echo
+	echo "example report written to build/example-report/"
+	;;
+test)
+	ensure_pkgs $BUILD_PKGS $TEST_PKGS
+	echo "== build (warnings are errors)"
+	configure_build build
+	echo "== tests"
+	ctest --test-dir build --output-on-failure -j"$(nproc)"
+	echo "== build with AddressSanitizer + UndefinedBehaviorSanitizer"
+	configure_build build-asan -DSDPERF_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+	echo "== tests under ASan+UBSan"
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		ctest --test-dir build-asan --output-on-failure -j"$(nproc)"
+	echo "== fuzzing (bounded)"
+	CC=clang configure_build build-fuzz -DSDPERF_FUZZ=ON -DSDPERF_TESTS=OFF \
+		-DCMAKE_BUILD_TYPE=Debug
+	"$ROOT/tests/fuzz/run.sh" build-fuzz "${SDPERF_FUZZ_SECONDS:-60}"
+	;;
+*)
+	echo "usage: tools/setup.sh demo|test" >&2
+	exit 2
+	;;
+esac
