@@ -48,6 +48,17 @@ configure_build() { # dir, extra cmake args...
 	cmake --build "$dir" -j"$(nproc)" -- --no-print-directory >/dev/null
 }
 
+PASSED=0
+run_ctest() { # build dir; counts the tests that passed
+	local log n
+	log=$(mktemp)
+	ctest --test-dir "$1" --output-on-failure -j"$(nproc)" | tee "$log"
+	n=$(sed -n 's/.*tests passed, 0 tests failed out of \([0-9]*\).*/\1/p' "$log")
+	rm -f "$log"
+	[ -n "$n" ] || exit 1
+	PASSED=$((PASSED + n))
+}
+
 case "$MODE" in
 demo)
 	ensure_pkgs $BUILD_PKGS
@@ -61,17 +72,20 @@ test)
 	echo "== build (warnings are errors)"
 	configure_build build
 	echo "== tests"
-	ctest --test-dir build --output-on-failure -j"$(nproc)"
+	run_ctest build
 	echo "== build with AddressSanitizer + UndefinedBehaviorSanitizer"
 	configure_build build-asan -DSDPERF_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
 	echo "== tests under ASan+UBSan"
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		ctest --test-dir build-asan --output-on-failure -j"$(nproc)"
+		run_ctest build-asan
 	echo "== fuzzing (bounded)"
 	CC=clang configure_build build-fuzz -DSDPERF_FUZZ=ON -DSDPERF_TESTS=OFF \
 		-DCMAKE_BUILD_TYPE=Debug
 	"$ROOT/tests/fuzz/run.sh" build-fuzz "${SDPERF_FUZZ_SECONDS:-60}"
+	PASSED=$((PASSED + 2)) # the two fuzz targets ran clean
+	echo
+	echo "$PASSED passed, 0 failed"
 	;;
 *)
 	echo "usage: tools/setup.sh demo|test" >&2

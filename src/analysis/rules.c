@@ -319,6 +319,7 @@ static int load_metric(struct loader *L, const cJSON *o, const char *path,
 			ret = bad(L, p.buf, "unknown category");
 		t->cat = (enum category)(c < 0 ? 0 : c);
 	} else if (!ret) {
+		strbuf_reset(&p);
 		strbuf_addf(&p, "%s.metric", path);
 		ret = bad(L, p.buf,
 		          "expected 'category_share' or "
@@ -504,6 +505,14 @@ static int parse_into(struct rules *r, const char *name, const char *text,
 		syntax_error(&L, text, len, cJSON_GetErrorPtr());
 		return -1;
 	}
+	while (end < text + len && strchr(" \t\r\n", *end) && *end)
+		end++;
+	if (end < text + len) {
+		/* a second value after the first: a paste or merge gone wrong */
+		syntax_error(&L, text, len, end);
+		cJSON_Delete(root);
+		return -1;
+	}
 	ext = get(root, "extends");
 	if (ext && (builtin || !cJSON_IsString(ext) ||
 	            strcmp(ext->valuestring, "builtin"))) {
@@ -512,6 +521,7 @@ static int parse_into(struct rules *r, const char *name, const char *text,
 	}
 	if (ext && load_builtin_into(r, e))
 		goto out;
+	r->extended = ext != NULL;
 	ret = load_json(r, &L, root, ext != NULL);
 out:
 	cJSON_Delete(root);
@@ -523,10 +533,15 @@ int rules_load_text(struct rules *r, const char *name, const char *text,
 {
 	int ret;
 
+	struct strbuf src = STRBUF_INIT;
+
 	set_defaults(r);
 	ret = parse_into(r, name, text, len, 0, e);
+	strbuf_adds(&src, name);
+	if (r->extended)
+		strbuf_adds(&src, " + built-in");
 	free(r->source);
-	r->source = xstrdup(name);
+	r->source = strbuf_detach(&src, NULL);
 	if (ret)
 		rules_release(r);
 	return ret;
@@ -596,7 +611,8 @@ int rules_set_threshold(struct rules *r, const char *arg, struct err *e)
 	v = strtod(eq + 1, &end);
 	if (*end == '%')
 		end++;
-	if (errno || end == eq + 1 || *end || !(v >= 0 && v <= 100))
+	if (strspn(eq + 1, "0123456789.%") != strlen(eq + 1) || errno ||
+	    end == eq + 1 || *end || !(v >= 0 && v <= 100))
 		return err_set(e, ERR_USAGE,
 		               "--threshold '%s': expected a percentage from 0 "
 		               "to 100",

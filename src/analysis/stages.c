@@ -221,6 +221,7 @@ struct loop_ctx {
 	size_t nwin;
 	int64_t min_weight;  /* a loop window weighs at least this */
 	uint64_t loop_count; /* and occurs about this often */
+	size_t min_te;       /* fewest kernels that make a text encoder */
 };
 
 static const struct window *find_window(const struct loop_ctx *c, uint64_t h)
@@ -276,9 +277,9 @@ static int cmp_i64(const void *a, const void *b)
 /* Between the text encoder and the denoising loop the host leaves the
  * device idle (it returns to Python, sets up the scheduler and latents).
  * Returns the first kernel after the largest idle gap in [lo, hi] if that
- * gap stands out (10x the median gap there), else hi. This settles the
- * boundary when a single iteration gives no second prologue to match. */
-static size_t idle_split(const struct kernel *k, size_t lo, size_t hi)
+ * gap stands out (10x the median gap there), else `fallback`. */
+static size_t idle_split(const struct kernel *k, size_t lo, size_t hi,
+                         size_t fallback)
 {
 	int64_t gaps[512], end = INT64_MIN, g, best_gap = 0;
 	size_t i, n = 0, best = hi;
@@ -298,9 +299,9 @@ static size_t idle_split(const struct kernel *k, size_t lo, size_t hi)
 			end = k[i].start_ns + k[i].dur_ns;
 	}
 	if (n < 4)
-		return hi;
+		return fallback;
 	qsort(gaps, n, sizeof(gaps[0]), cmp_i64);
-	return best_gap > 10 * gaps[n / 2] ? best : hi;
+	return best_gap > 10 * gaps[n / 2] ? best : fallback;
 }
 
 /* Where the loop begins in DiT range [s, e): its first loop window, moved
@@ -326,9 +327,16 @@ static size_t loop_start(const struct loop_ctx *c, size_t s, size_t e)
 			begin = cs < begin ? cs : begin;
 		}
 	}
+	/* The host's idle gap between encoder and loop settles the boundary
+	 * when there is no second iteration to match (searched before the
+	 * matched prologue) and when the encoder's last layer happens to end
+	 * like an iteration does (searched up to the first loop window, but
+	 * only when an encoder precedes: gaps inside the loop are no
+	 * boundary). */
 	if (begin < e)
-		begin = idle_split(
-		    c->k, begin > s + 4 * c->w ? begin - 4 * c->w : s, begin);
+		begin = idle_split(c->k,
+		                   begin > s + 4 * c->w ? begin - 4 * c->w : s,
+		                   begin - s >= c->min_te ? a0 : begin, begin);
 	return begin;
 }
 
@@ -392,8 +400,8 @@ static void find_text_encoder(const struct kernel *k, size_t n,
                               const unsigned char *key_cat, size_t nkeys,
                               const struct rules *r, struct stages_out *out)
 {
-	struct loop_ctx c = {k, key_cat, (size_t)r->loop_window, 0, NULL, 0,
-	                     0, 0};
+	struct loop_ctx c = {k, key_cat, (size_t)r->loop_window,     0, NULL, 0,
+	                     0, 0,       (size_t)r->min_text_encoder};
 	size_t i, s, e, ls;
 	int64_t maxw = 0;
 

@@ -24,6 +24,9 @@
 #define MAX_FIELD   (1u << 20) /* longer: a runaway quote, not a real value */
 #define MAX_COLUMNS 4096
 #define QUOTE_MAX   60 /* bytes of a bad value quoted in a message */
+/* libcsv trims unquoted TABs; for the first rows it is told to keep them,
+ * so the TAB the profiler writes after Start Time can be seen and reported */
+#define TAB_PROBE_ROWS 16
 
 enum col {
 	COL_IGNORE,
@@ -265,6 +268,25 @@ static void fail(struct kreader *r, const char *prefix, const char *v,
 
 /* ---- header ------------------------------------------------------------ */
 
+/* PMU counter columns (ignored, but they tell the variant apart): with the
+ * aic_/aiv_ prefixes of newer chips, or unprefixed on older ones. */
+static int is_pmu_column(const char *s, size_t len)
+{
+	static const char *const marks[] = {"aic_", "aiv_", "aicore_time",
+	                                    "_ratio", "total_cycles", "_bw("};
+	char name[128];
+	size_t k;
+
+	if (len >= sizeof(name))
+		return 0;
+	memcpy(name, s, len);
+	name[len] = '\0';
+	for (k = 0; k < sizeof(marks) / sizeof(marks[0]); k++)
+		if (strstr(name, marks[k]))
+			return 1;
+	return 0;
+}
+
 static void header_field(struct kreader *r, const char *s, size_t len)
 {
 	size_t i = r->ncols, k, bad;
@@ -276,11 +298,20 @@ static void header_field(struct kreader *r, const char *s, size_t len)
 		s += 3;
 		len -= 3;
 	}
-	if (!utf8_is_text(s, len, &bad) || i >= MAX_COLUMNS) {
+	if (i >= MAX_COLUMNS) {
 		strbuf_addf(&msg,
-		            "%s:1: column %zu: not a CSV text header "
+		            "%s:%" PRIu64 ": column %zu: too many columns "
+		            "(limit %d): ",
+		            r->name, r->row_line, i + 1, MAX_COLUMNS);
+		fail(r, msg.buf, s, len);
+		strbuf_release(&msg);
+		return;
+	}
+	if (!utf8_is_text(s, len, &bad)) {
+		strbuf_addf(&msg,
+		            "%s:%" PRIu64 ": column %zu: not a CSV text header "
 		            "(binary data?): ",
-		            r->name, i + 1);
+		            r->name, r->row_line, i + 1);
 		fail(r, msg.buf, s, len);
 		strbuf_release(&msg);
 		return;
@@ -292,8 +323,9 @@ static void header_field(struct kreader *r, const char *s, size_t len)
 	for (k = 0; c != COL_IGNORE && k < i; k++)
 		if (r->colmap[k] == c) {
 			strbuf_addf(&msg,
-			            "%s:1: column %zu: duplicate column: ",
-			            r->name, i + 1);
+			            "%s:%" PRIu64 ": column %zu: duplicate "
+			            "column: ",
+			            r->name, r->row_line, i + 1);
 			fail(r, msg.buf, s, len);
 			strbuf_release(&msg);
 			return;
@@ -304,7 +336,7 @@ static void header_field(struct kreader *r, const char *s, size_t len)
 		r->header_flags |= HAS_BLOCK_NUM;
 	else if (len >= 9 && !strncmp(s + len - 9, "Block Dim", 9))
 		r->header_flags |= HAS_BLOCK_DIM;
-	else if (len > 6 && strstr(s, "_ratio"))
+	else if (is_pmu_column(s, len))
 		r->header_flags |= HAS_PMU;
 	r->header_flags |= c == COL_STEP ? HAS_STEP : 0;
 	r->header_flags |= c == COL_DEVICE ? HAS_DEVICE : 0;
@@ -351,9 +383,9 @@ static void header_done(struct kreader *r)
 		for (i = 0; i < r->ncols; i++)
 			strbuf_addf(&hdr, "%s%s", i ? "," : "", r->colnames[i]);
 		strbuf_addf(&msg,
-		            "%s:1: missing required column '%s' "
+		            "%s:%" PRIu64 ": missing required column '%s' "
 		            "(is this a kernel_details.csv?); header: ",
-		            r->name, required_columns[k]);
+		            r->name, r->row_line, required_columns[k]);
 		fail(r, msg.buf, hdr.buf, hdr.len);
 		break;
 	}
@@ -566,17 +598,26 @@ static void fail_at_field(struct kreader *r, const char *what)
 /* Feeds one piece that lies within a single physical line. */
 static void feed_piece(struct kreader *r, const char *s, size_t n)
 {
-	const char *nul;
+	const char *nul, *p;
 	struct strbuf msg = STRBUF_INIT;
 
 	if (r->in_header && (nul = memchr(s, '\0', n))) {
 		/* NUL never occurs in a text header: say so before libcsv
-		 * reports whatever the binary bytes happen to look like */
+		 * reports whatever the binary bytes happen to look like,
+		 * quoting the comma-separated field that holds it */
+		const char *a = nul, *b = nul;
+		size_t col = r->ncols + 1;
+		while (a > s && a[-1] != ',')
+			a--;
+		while (b < s + n && *b != ',' && *b != '\n' && *b != '\r')
+			b++;
+		for (p = s; p < a; p++)
+			col += *p == ',';
 		strbuf_addf(&msg,
 		            "%s:%" PRIu64 ": column %zu: not a CSV text "
 		            "header (binary data?): ",
-		            r->name, r->line + 1, r->ncols + 1);
-		fail(r, msg.buf, s, n < QUOTE_MAX ? n : QUOTE_MAX);
+		            r->name, r->line + 1, col);
+		fail(r, msg.buf, a, (size_t)(b - a));
 		strbuf_release(&msg);
 		return;
 	}
@@ -588,10 +629,9 @@ static void feed_piece(struct kreader *r, const char *s, size_t n)
 			r->row_pending = 0;
 		}
 	}
-	if (r->info->rows == 0 && !r->in_header && memchr(s, '\t', n))
-		/* libcsv trims the unquoted TAB after Start Time; note it here,
-		 * on the first data line, for the inputs table */
-		r->info->start_tab = 1;
+	if (r->info->rows == TAB_PROBE_ROWS && r->p.is_space)
+		/* seen enough rows: back to libcsv's own (faster) trimming */
+		csv_set_space_func(&r->p, NULL);
 	r->at_line_start = s[n - 1] == '\n';
 	if (n >= 2 && s[n - 1] == '\n' && s[n - 2] == '\r')
 		r->info->crlf = 1;
@@ -619,6 +659,11 @@ static void feed(struct kreader *r, const char *buf, size_t len)
 	}
 }
 
+static int space_only(unsigned char c)
+{
+	return c == ' ';
+}
+
 static void reader_init(struct kreader *r, const char *name,
                         const struct kernels_opts *o, struct kernel_table *kt,
                         struct kernels_info *info, struct err *e)
@@ -642,6 +687,9 @@ static void reader_init(struct kreader *r, const char *name,
 	if (!info->path)
 		info->path = xstrdup(name);
 	csv_init(&r->p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL);
+	csv_set_space_func(&r->p, space_only);
+	/* grow field buffers in larger steps than libcsv's 128 bytes */
+	csv_set_blk_size(&r->p, 4096);
 }
 
 static int reader_finish(struct kreader *r)

@@ -40,6 +40,15 @@ static void add_i64(cJSON *o, const char *key, int64_t v)
 	strbuf_release(&sb);
 }
 
+/* An integer, or null when it is unknown (present == 0). */
+static void add_opt_i64(cJSON *o, const char *key, int64_t v, int present)
+{
+	if (present)
+		add_i64(o, key, v);
+	else
+		cJSON_AddNullToObject(o, key);
+}
+
 static void add_pct(cJSON *o, const char *key, double v)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -117,10 +126,7 @@ static void inputs_json(cJSON *root, const struct result *r)
 		add_str(o, "line_endings", in->crlf ? "CRLF" : "LF");
 		cJSON_AddBoolToObject(o, "utf8_bom", in->bom);
 		cJSON_AddBoolToObject(o, "start_time_tab", in->start_tab);
-		if (in->device_id >= 0)
-			add_i64(o, "device_id", in->device_id);
-		else
-			cJSON_AddNullToObject(o, "device_id");
+		add_opt_i64(o, "device_id", in->device_id, in->device_id >= 0);
 		add_u64(o, "rows", in->rows);
 		add_u64(o, "kernels", in->kernels);
 		add_u64(o, "skipped_rows", in->skipped);
@@ -167,10 +173,7 @@ static void stages_json(cJSON *root, const struct result *r)
 		const struct segment *g = &r->segs[i];
 		cJSON *o = cJSON_CreateObject();
 		add_str(o, "stage", stage_names[g->stage]);
-		if (g->step == INT32_MIN)
-			cJSON_AddNullToObject(o, "step");
-		else
-			add_i64(o, "step", g->step);
+		add_opt_i64(o, "step", g->step, g->step != INT32_MIN);
 		add_us(o, "start_us", g->start_ns);
 		add_us(o, "end_us", g->end_ns);
 		add_u64(o, "kernels", g->kernels);
@@ -225,10 +228,7 @@ static void misc_json(cJSON *root, const struct result *r)
 		cJSON *o = cJSON_CreateObject();
 		add_str(o, "code", x->code);
 		add_str(o, "file", x->file);
-		if (x->line)
-			add_u64(o, "line", x->line);
-		else
-			cJSON_AddNullToObject(o, "line");
+		add_opt_i64(o, "line", (int64_t)x->line, x->line != 0);
 		add_str(o, "message", x->message);
 		cJSON_AddItemToArray(w, o);
 	}

@@ -17,9 +17,11 @@ void numfmt_us(struct strbuf *sb, int64_t ns)
 void numfmt_duration(struct strbuf *sb, int64_t ns)
 {
 	double v = (double)ns;
-	if (ns < 1000000)
+	/* the unit is chosen on the rounded value: 999999 ns is "1.00 ms",
+	 * not "1000.0 us" */
+	if (ns < 999950)
 		strbuf_addf(sb, "%.1f us", v / 1e3);
-	else if (ns < 1000000000)
+	else if (ns < 999995000)
 		strbuf_addf(sb, "%.2f ms", v / 1e6);
 	else
 		strbuf_addf(sb, "%.3f s", v / 1e9);

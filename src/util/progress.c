@@ -21,7 +21,8 @@ void progress_start(struct progress *p, const char *label, int64_t total,
 	p->label = label;
 	p->total = total;
 	p->done = 0;
-	p->t0 = p->last = p->enabled ? now() : 0;
+	p->t0 = p->enabled ? now() : 0;
+	p->last = p->t0 - 1.0; /* draw at the first chunk, then 4 times a second */
 }
 
 void progress_add(struct progress *p, int64_t n)

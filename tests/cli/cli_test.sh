@@ -75,13 +75,23 @@ assert not v['fa_quant_sparse']['fired'] and v['fa_quant_sparse']['threshold_pct
 expect threshold_unknown 2 "--threshold 'foo=1': unknown name" -- report good.csv -o o3 -t foo=1
 expect threshold_value 2 "expected a percentage from 0 to 100" -- report good.csv -o o3 -t matmul_quant=120
 
+# --- progress: on stderr only when it is a terminal, never with --quiet
+if command -v script >/dev/null; then
+	script -qec "'$SDPERF' report good.csv -o pt1 >/dev/null" /dev/null >tty.txt 2>&1
+	grep -q 'reading kernel_details.csv.*MB/s' tty.txt && ok progress_on_tty || bad progress_on_tty "$(od -c tty.txt | head -3)"
+	script -qec "'$SDPERF' report good.csv -o pt2 --quiet" /dev/null >ttyq.txt 2>&1
+	[ ! -s ttyq.txt ] && ok progress_quiet_on_tty || bad progress_quiet_on_tty "$(od -c ttyq.txt | head -3)"
+fi
+"$SDPERF" report good.csv -o pt3 >/dev/null 2>notty.txt
+[ ! -s notty.txt ] && ok no_progress_without_tty || bad no_progress_without_tty "$(head -2 notty.txt)"
+
 # --- rules files
 printf '{"extends":"builtin","classify":[{"category":"Vector","types":["MatMulV3"]}]}' >ext.json
 expect rules_extend 0 "" -- report good.csv -o o4 -q --rules ext.json
 python3 -c "
 import json; d=json.load(open('o4/report.json'))
 assert d['stages']['dit']['categories']['Vector']['time_us']==100.5, d['stages']['dit']['categories']
-assert d['rules']['source']=='ext.json'
+assert d['rules']['source']=='ext.json + built-in', d['rules']
 " && ok rules_extend_wins || bad rules_extend_wins
 printf '{"extends": "builtin", "classify": [\n  {"category": "Bogus", "types": ["x"]}]}' >badcat.json
 expect rules_bad_json_path 3 "badcat.json: 'classify[0].category': unknown category 'Bogus'" -- report good.csv -o o5 --rules badcat.json

@@ -297,7 +297,7 @@ static void cli_parse_rejects_unknown_format(void **state)
 
 	parse(c, "report", "P", "--format", "json,html", NULL);
 	usage_error(c, "--format: unknown or unavailable format 'html' "
-		       "(available: json)");
+	               "(available: json)");
 }
 
 static void cli_parse_rejects_empty_format_list(void **state)
@@ -344,45 +344,45 @@ static void cli_usage_names_every_builtin_threshold(void **state)
 	memset(&r, 0, sizeof(r));
 	assert_int_equal(rules_load_builtin(&r, &e), 0);
 	assert_int_equal(strncmp(cli_usage(), "usage: sdperf report PATH", 25),
-			 0);
+	                 0);
 	for (i = 0; i < r.nth; i++)
 		if (!strstr(cli_usage(), r.th[i].id))
 			fail_msg("--help does not name threshold '%s'",
-				 r.th[i].id);
+			         r.th[i].id);
 	rules_release(&r);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		T(cli_parse_report_with_defaults),
-		T(cli_parse_report_with_every_option),
-		T(cli_parse_options_before_command_and_long_forms),
-		T(cli_parse_output_equals_form),
-		T(cli_parse_output_attached_short_form),
-		T(cli_parse_format_list_with_trailing_comma),
-		T(cli_parse_double_dash_ends_options),
-		T(cli_parse_dash_is_a_path),
-		T(cli_parse_help),
-		T(cli_parse_help_wins_over_missing_arguments),
-		T(cli_parse_help_wins_over_version),
-		T(cli_parse_version),
-		T(cli_parse_version_short),
-		T(cli_parse_rejects_unknown_option),
-		T(cli_parse_rejects_option_with_extra_letters),
-		T(cli_parse_rejects_unknown_short_option),
-		T(cli_parse_rejects_missing_value),
-		T(cli_parse_rejects_missing_threshold_value),
-		T(cli_parse_rejects_unknown_command),
-		T(cli_parse_rejects_no_command),
-		T(cli_parse_rejects_report_without_path),
-		T(cli_parse_rejects_extra_argument),
-		T(cli_parse_rejects_unknown_format),
-		T(cli_parse_rejects_empty_format_list),
-		T(cli_parse_rejects_value_for_flag),
-		T(cli_parse_rejects_attached_value_for_short_flag),
-		T(cli_parse_rejects_value_for_strict),
-		cmocka_unit_test(cli_usage_names_every_builtin_threshold),
+	    T(cli_parse_report_with_defaults),
+	    T(cli_parse_report_with_every_option),
+	    T(cli_parse_options_before_command_and_long_forms),
+	    T(cli_parse_output_equals_form),
+	    T(cli_parse_output_attached_short_form),
+	    T(cli_parse_format_list_with_trailing_comma),
+	    T(cli_parse_double_dash_ends_options),
+	    T(cli_parse_dash_is_a_path),
+	    T(cli_parse_help),
+	    T(cli_parse_help_wins_over_missing_arguments),
+	    T(cli_parse_help_wins_over_version),
+	    T(cli_parse_version),
+	    T(cli_parse_version_short),
+	    T(cli_parse_rejects_unknown_option),
+	    T(cli_parse_rejects_option_with_extra_letters),
+	    T(cli_parse_rejects_unknown_short_option),
+	    T(cli_parse_rejects_missing_value),
+	    T(cli_parse_rejects_missing_threshold_value),
+	    T(cli_parse_rejects_unknown_command),
+	    T(cli_parse_rejects_no_command),
+	    T(cli_parse_rejects_report_without_path),
+	    T(cli_parse_rejects_extra_argument),
+	    T(cli_parse_rejects_unknown_format),
+	    T(cli_parse_rejects_empty_format_list),
+	    T(cli_parse_rejects_value_for_flag),
+	    T(cli_parse_rejects_attached_value_for_short_flag),
+	    T(cli_parse_rejects_value_for_strict),
+	    cmocka_unit_test(cli_usage_names_every_builtin_threshold),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -49,8 +49,8 @@ static void rd_bytes(struct rd *r, const char *text, size_t len, int strict)
 	struct err e = ERR_INIT;
 
 	r->e = e;
-	r->rc = kernels_read_mem("k.csv", text, len, &o, &r->kt, &r->info,
-				 &r->e);
+	r->rc =
+	    kernels_read_mem("k.csv", text, len, &o, &r->kt, &r->info, &r->e);
 }
 
 static void rd_text(struct rd *r, const char *text)
@@ -92,17 +92,19 @@ static const char *core_of(const struct rd *r, size_t i)
 
 /* Asserts warning i: physical line and reason. */
 static void warned(const struct rd *r, size_t i, uint64_t line,
-		   const char *reason)
+                   const char *reason)
 {
 	assert_true(i < r->info.nwarn);
 	assert_int_equal(r->info.warn[i].line, line);
 	assert_string_equal(r->info.warn[i].reason, reason);
 }
 
-#define H_L0_OLD "Name,Type,Accelerator Core,Start Time(us),Duration(us),"   \
-		 "Wait Time(us),Block Dim"
-#define H_L0_2024 "Step Id,Name,Type,Accelerator Core,Start Time(us),"      \
-		  "Duration(us),Wait Time(us),Block Dim"
+#define H_L0_OLD                                                               \
+	"Name,Type,Accelerator Core,Start Time(us),Duration(us),"              \
+	"Wait Time(us),Block Dim"
+#define H_L0_2024                                                              \
+	"Step Id,Name,Type,Accelerator Core,Start Time(us),"                   \
+	"Duration(us),Wait Time(us),Block Dim"
 #define H_MIN "Name,Start Time(us),Duration(us)"
 
 /* ---- header variants --------------------------------------------------- */
@@ -111,11 +113,13 @@ static void kernels_read_level0_2023_header(void **state)
 {
 	struct rd *r = *state;
 
-	rd_text(r, H_L0_OLD "\n"
-		   "Cast16,N/A,N/A,1702866902796675,932.0498,0,0\n"
-		   "trans_Cast_19,N/A,N/A,1702866902996859,5.86,199251.9502,0\n");
+	rd_text(r, H_L0_OLD
+	        "\n"
+	        "Cast16,N/A,N/A,1702866902796675,932.0498,0,0\n"
+	        "trans_Cast_19,N/A,N/A,1702866902996859,5.86,199251.9502,0\n");
 	ok(r, 2);
-	assert_string_equal(r->info.variant, "level0, 2023 header (no Step Id)");
+	assert_string_equal(r->info.variant,
+	                    "level0, 2023 header (no Step Id)");
 	assert_int_equal(r->info.level, 0);
 	assert_int_equal(r->info.rows, 2);
 	assert_int_equal(r->info.skipped, 0);
@@ -143,13 +147,14 @@ static void kernels_read_level0_2024_header_with_step_id(void **state)
 {
 	struct rd *r = *state;
 
-	rd_text(r, H_L0_2024 "\r\n"
-		   "50,trans_Cast_10,N/A,N/A,1727592872435309.637\t,39.98,0,0\r\n"
-		   "50,hcom_allReduce__586_0_1,N/A,HCCL,1727592872435349.728\t,"
-		   "42.68,0.11,0\r\n");
+	rd_text(r, H_L0_2024
+	        "\r\n"
+	        "50,trans_Cast_10,N/A,N/A,1727592872435309.637\t,39.98,0,0\r\n"
+	        "50,hcom_allReduce__586_0_1,N/A,HCCL,1727592872435349.728\t,"
+	        "42.68,0.11,0\r\n");
 	ok(r, 2);
 	assert_string_equal(r->info.variant,
-			    "level0, 2024-2025 header (Step Id)");
+	                    "level0, 2024-2025 header (Step Id)");
 	assert_int_equal(r->info.level, 0);
 	assert_int_equal(r->info.crlf, 1);
 	assert_int_equal(r->info.start_tab, 1);
@@ -166,11 +171,11 @@ static void kernels_read_accepts_step_ID_spelling(void **state)
 	struct rd *r = *state;
 
 	rd_text(r, "Step ID,Name,Type,Accelerator Core,Start Time(us),"
-		   "Duration(us),Wait Time(us),Block Dim\n"
-		   "7,MatMul_3,MatMul,AI_CORE,100.5,2,0,20\n");
+	           "Duration(us),Wait Time(us),Block Dim\n"
+	           "7,MatMul_3,MatMul,AI_CORE,100.5,2,0,20\n");
 	ok(r, 1);
 	assert_string_equal(r->info.variant,
-			    "level0, 2024-2025 header (Step Id)");
+	                    "level0, 2024-2025 header (Step Id)");
 	assert_int_equal(r->kt.v[0].step, 7);
 	assert_int_equal(r->kt.v[0].start_ns, 100500);
 	assert_string_equal(type_of(r, 0), "MatMul");
@@ -182,13 +187,14 @@ static void kernels_read_2025_header_with_device_id(void **state)
 {
 	struct rd *r = *state;
 
-	rd_text(r, "Step Id,Device_id,Name,Type,Accelerator Core,Start Time(us),"
-		   "Duration(us),Wait Time(us),Block Dim\n"
-		   "3,6,MatMul_1,MatMul,AI_CORE,1.000,2.000,0,24\n"
-		   "3,7,MatMul_2,MatMul,AI_CORE,5.000,2.000,0,24\n");
+	rd_text(r,
+	        "Step Id,Device_id,Name,Type,Accelerator Core,Start Time(us),"
+	        "Duration(us),Wait Time(us),Block Dim\n"
+	        "3,6,MatMul_1,MatMul,AI_CORE,1.000,2.000,0,24\n"
+	        "3,7,MatMul_2,MatMul,AI_CORE,5.000,2.000,0,24\n");
 	ok(r, 2);
 	assert_string_equal(r->info.variant,
-			    "level0, 2025-06+ header (Device_id, Block Dim)");
+	                    "level0, 2025-06+ header (Device_id, Block Dim)");
 	assert_int_equal(r->info.level, 0);
 	/* the first Device_id value */
 	assert_int_equal(r->info.device_id, 6);
@@ -199,13 +205,14 @@ static void kernels_read_2026_header_with_block_num(void **state)
 {
 	struct rd *r = *state;
 
-	rd_text(r, "Step Id,Device_id,Name,Type,Accelerator Core,Start Time(us),"
-		   "Duration(us),Wait Time(us),Block Num,Mix Block Num\n"
-		   "0,2,Range,Range,AI_VECTOR_CORE,1785954086256138.985\t,"
-		   "10.480,51.110000,48,0\n");
+	rd_text(r,
+	        "Step Id,Device_id,Name,Type,Accelerator Core,Start Time(us),"
+	        "Duration(us),Wait Time(us),Block Num,Mix Block Num\n"
+	        "0,2,Range,Range,AI_VECTOR_CORE,1785954086256138.985\t,"
+	        "10.480,51.110000,48,0\n");
 	ok(r, 1);
 	assert_string_equal(r->info.variant,
-			    "level0, 2026-02+ header (Device_id, Block Num)");
+	                    "level0, 2026-02+ header (Device_id, Block Num)");
 	assert_int_equal(r->info.device_id, 2);
 	assert_int_equal(r->kt.v[0].start_ns, INT64_C(1785954086256138985));
 	assert_int_equal(r->kt.v[0].dur_ns, 10480);
@@ -216,20 +223,21 @@ static void kernels_read_2026_level1_header_with_pmu_columns(void **state)
 	struct rd *r = *state;
 
 	/* header and a row of paddleocrvl-910b-decode-2026, shortened */
-	rd_text(r, "Step Id,Device_id,Model ID,Task ID,Stream ID,Name,Type,"
-		   "OP State,Accelerator Core,Start Time(us),Duration(us),"
-		   "Wait Time(us),Block Num,Mix Block Num,HF32 Eligible,"
-		   "Input Shapes,Input Data Types,Input Formats,Output Shapes,"
-		   "Output Data Types,Output Formats,Context ID,aicore_time(us),"
-		   "aic_mac_ratio,aiv_vec_ratio\r\n"
-		   "0,6,2,0,6,Range,Range,static,AI_VECTOR_CORE,"
-		   "1785954086256138.985\t,10.480,51.110000,48,0,NO,\"\"\";;\"\"\","
-		   "INT32;FLOAT;INT32,NCHW;NCHW;NCHW,\"\"\"4096\"\"\",FLOAT,NCHW,"
-		   "N/A,0.0,0.0,0.01\r\n");
+	rd_text(
+	    r, "Step Id,Device_id,Model ID,Task ID,Stream ID,Name,Type,"
+	       "OP State,Accelerator Core,Start Time(us),Duration(us),"
+	       "Wait Time(us),Block Num,Mix Block Num,HF32 Eligible,"
+	       "Input Shapes,Input Data Types,Input Formats,Output Shapes,"
+	       "Output Data Types,Output Formats,Context ID,aicore_time(us),"
+	       "aic_mac_ratio,aiv_vec_ratio\r\n"
+	       "0,6,2,0,6,Range,Range,static,AI_VECTOR_CORE,"
+	       "1785954086256138.985\t,10.480,51.110000,48,0,NO,\"\"\";;\"\"\","
+	       "INT32;FLOAT;INT32,NCHW;NCHW;NCHW,\"\"\"4096\"\"\",FLOAT,NCHW,"
+	       "N/A,0.0,0.0,0.01\r\n");
 	ok(r, 1);
 	assert_string_equal(
-		r->info.variant,
-		"level1, 2026-02+ header (Device_id, Block Num), PMU columns");
+	    r->info.variant,
+	    "level1, 2026-02+ header (Device_id, Block Num), PMU columns");
 	assert_int_equal(r->info.level, 1);
 	assert_int_equal(r->info.device_id, 6);
 	assert_int_equal(r->info.crlf, 1);
@@ -244,19 +252,19 @@ static void kernels_read_level1_header_with_quoted_shapes(void **state)
 	struct rd *r = *state;
 
 	/* header and first row of msinsight-alexnet level1 rank0 */
-	rd_text(r,
-		"Step Id,Model ID,Task ID,Stream ID,Name,Type,OP State,"
-		"Accelerator Core,Start Time(us),Duration(us),Wait Time(us),"
-		"Block Dim,HF32 Eligible,Input Shapes,Input Data Types,"
-		"Input Formats,Output Shapes,Output Data Types,Output Formats,"
-		"aicore_time(us),total_cycles,vec_time(us),vec_ratio\r\n"
-		"50,4294967295,44017,1,trans_Cast_10,Cast,dynamic,AI_CORE,"
-		"1727593954640599.301\t,39.15,0,32,NO,\"\"\"32,3,224,224\"\"\","
-		"FLOAT,NCHW,\"\"\"32,3,224,224\"\"\",FLOAT16,NCHW,37.63,1204074,"
-		"2.64,0.07\r\n");
+	rd_text(
+	    r, "Step Id,Model ID,Task ID,Stream ID,Name,Type,OP State,"
+	       "Accelerator Core,Start Time(us),Duration(us),Wait Time(us),"
+	       "Block Dim,HF32 Eligible,Input Shapes,Input Data Types,"
+	       "Input Formats,Output Shapes,Output Data Types,Output Formats,"
+	       "aicore_time(us),total_cycles,vec_time(us),vec_ratio\r\n"
+	       "50,4294967295,44017,1,trans_Cast_10,Cast,dynamic,AI_CORE,"
+	       "1727593954640599.301\t,39.15,0,32,NO,\"\"\"32,3,224,224\"\"\","
+	       "FLOAT,NCHW,\"\"\"32,3,224,224\"\"\",FLOAT16,NCHW,37.63,1204074,"
+	       "2.64,0.07\r\n");
 	ok(r, 1);
 	assert_string_equal(r->info.variant,
-			    "level1, 2024-2025 header (Step Id), PMU columns");
+	                    "level1, 2024-2025 header (Step Id), PMU columns");
 	assert_int_equal(r->info.level, 1);
 	assert_int_equal(r->info.skipped, 0);
 	assert_int_equal(r->kt.v[0].start_ns, INT64_C(1727593954640599301));
@@ -271,26 +279,26 @@ static void kernels_read_level1_without_pmu_columns(void **state)
 	struct rd *r = *state;
 
 	rd_text(r, "Step Id,Model ID,Task ID,Stream ID,Name,Type,"
-		   "Accelerator Core,Start Time(us),Duration(us),Wait Time(us),"
-		   "Block Dim,Mix Block Dim\n"
-		   "1,4294967295,1259,16,ZerosLike46,ZerosLike,AI_VECTOR_CORE,"
-		   "1699529622790614.8,607.98,0,48,0\n");
+	           "Accelerator Core,Start Time(us),Duration(us),Wait Time(us),"
+	           "Block Dim,Mix Block Dim\n"
+	           "1,4294967295,1259,16,ZerosLike46,ZerosLike,AI_VECTOR_CORE,"
+	           "1699529622790614.8,607.98,0,48,0\n");
 	ok(r, 1);
 	assert_string_equal(r->info.variant,
-			    "level1, 2024-2025 header (Step Id)");
+	                    "level1, 2024-2025 header (Step Id)");
 	assert_int_equal(r->info.level, 1);
 	/* one decimal: .8 us = 800 ns */
 	assert_int_equal(r->kt.v[0].start_ns, INT64_C(1699529622790614800));
 	assert_int_equal(r->kt.v[0].dur_ns, 607980);
 }
 
-static void kernels_read_matches_header_names_ignoring_case_and_order(
-	void **state)
+static void
+kernels_read_matches_header_names_ignoring_case_and_order(void **state)
 {
 	struct rd *r = *state;
 
 	rd_text(r, "duration(us),Extra,start time(us),NAME\n"
-		   "2.5,x,10,Foo\n");
+	           "2.5,x,10,Foo\n");
 	ok(r, 1);
 	assert_int_equal(r->kt.v[0].start_ns, 10000);
 	assert_int_equal(r->kt.v[0].dur_ns, 2500);
@@ -337,12 +345,12 @@ static void kernels_read_strips_utf8_bom(void **state)
 	/* the BOM sits in front of the first column name, which must still
 	 * be recognised */
 	rd_text(r, "\xEF\xBB\xBF"
-		   "Step Id,Name,Start Time(us),Duration(us)\r\n4,A,1,2\r\n");
+	           "Step Id,Name,Start Time(us),Duration(us)\r\n4,A,1,2\r\n");
 	ok(r, 1);
 	assert_int_equal(r->info.bom, 1);
 	assert_int_equal(r->kt.v[0].step, 4);
 	assert_string_equal(r->info.variant,
-			    "level0, 2024-2025 header (Step Id)");
+	                    "level0, 2024-2025 header (Step Id)");
 }
 
 static void kernels_read_reports_no_bom_when_absent(void **state)
@@ -372,12 +380,25 @@ static void kernels_read_start_time_with_quoted_tab(void **state)
 
 	/* as in mstt compute_advice_data/kernel_details.csv */
 	rd_text(r, H_MIN "\naclnnMatmul_MatMulCommon_MatMulV2,"
-		   "\"1736413971558972.912\t\",185.504\n");
+	                 "\"1736413971558972.912\t\",185.504\n");
 	ok(r, 1);
 	assert_int_equal(r->info.start_tab, 1);
 	assert_int_equal(r->kt.v[0].start_ns, INT64_C(1736413971558972912));
 	assert_int_equal(r->kt.v[0].dur_ns, 185504);
 	assert_string_equal(type_of(r, 0), "MatMulV2");
+}
+
+/* Regression (was a bug: kernels.c feed_piece sets start_tab when ANY field of
+ * the first data line holds a TAB, here Duration; kernels.h says it means
+ * the Start Time values carried the TAB). */
+static void kernels_read_start_tab_comes_from_start_time_only(void **state)
+{
+	struct rd *r = *state;
+
+	rd_text(r, H_MIN "\nA,1736408883704903.918,39.15\t\n");
+	ok(r, 1);
+	assert_int_equal(r->kt.v[0].dur_ns, 39150);
+	assert_int_equal(r->info.start_tab, 0);
 }
 
 /* ---- types and keys ---------------------------------------------------- */
@@ -386,12 +407,13 @@ static void kernels_read_types_na_rows_from_name(void **state)
 {
 	struct rd *r = *state;
 
-	rd_text(r, H_L0_2024 "\n"
-		   "1,aclnnMatmul_MatMulV3Common_MatMulV3,N/A,N/A,1,2,0,0\n"
-		   "1,aclnnFlashAttentionScore_FlashAttentionScore_"
-		   "FlashAttentionScore,N/A,N/A,3,4,0,0\n"
-		   "1,Conv2D12,N/A,N/A,5,6,0,0\n"
-		   "1,MatMulV3,MatMulV3,AI_CORE,7,8,0,0\n");
+	rd_text(r, H_L0_2024
+	        "\n"
+	        "1,aclnnMatmul_MatMulV3Common_MatMulV3,N/A,N/A,1,2,0,0\n"
+	        "1,aclnnFlashAttentionScore_FlashAttentionScore_"
+	        "FlashAttentionScore,N/A,N/A,3,4,0,0\n"
+	        "1,Conv2D12,N/A,N/A,5,6,0,0\n"
+	        "1,MatMulV3,MatMulV3,AI_CORE,7,8,0,0\n");
 	ok(r, 4);
 	assert_string_equal(type_of(r, 0), "MatMulV3");
 	assert_string_equal(type_of(r, 1), "FlashAttentionScore");
@@ -410,8 +432,8 @@ static void kernels_read_keeps_hccl_core(void **state)
 	struct rd *r = *state;
 
 	rd_text(r, H_L0_2024 "\n"
-		   "1,hcom_allReduce__586_0_1,N/A,HCCL,1,2,0,0\n"
-		   "1,hcom_broadcast__483_0,N/A,HCCL,3,4,0,0\n");
+	                     "1,hcom_allReduce__586_0_1,N/A,HCCL,1,2,0,0\n"
+	                     "1,hcom_broadcast__483_0,N/A,HCCL,3,4,0,0\n");
 	ok(r, 2);
 	assert_string_equal(type_of(r, 0), "hcom_allReduce_");
 	assert_string_equal(core_of(r, 0), "HCCL");
@@ -424,25 +446,24 @@ static void kernels_read_empty_or_na_step_is_step_none(void **state)
 	struct rd *r = *state;
 
 	rd_text(r, "Step Id,Name,Start Time(us),Duration(us)\n"
-		   ",A,1,2\n"
-		   "N/A,B,3,4\n"
-		   "12,C,5,6\n");
+	           ",A,1,2\n"
+	           "N/A,B,3,4\n"
+	           "12,C,5,6\n");
 	ok(r, 3);
 	assert_int_equal(r->kt.v[0].step, STEP_NONE);
 	assert_int_equal(r->kt.v[1].step, STEP_NONE);
 	assert_int_equal(r->kt.v[2].step, 12);
 }
 
-static void kernels_read_quoted_shape_fields_keep_columns_aligned(
-	void **state)
+static void kernels_read_quoted_shape_fields_keep_columns_aligned(void **state)
 {
 	struct rd *r = *state;
 
 	rd_text(r, "Name,Input Shapes,Type,Start Time(us),Output Shapes,"
-		   "Duration(us)\n"
-		   "C,\"\"\"32,3,224,224\"\"\",Conv2D,10,\"\"\";;\"\"\",20\n"
-		   "D,\"\"\"8192,2,640;8192,2,640;;1,1,8192,8192\"\"\",FA,30,"
-		   "\"\"\"\"\"\",40\n");
+	           "Duration(us)\n"
+	           "C,\"\"\"32,3,224,224\"\"\",Conv2D,10,\"\"\";;\"\"\",20\n"
+	           "D,\"\"\"8192,2,640;8192,2,640;;1,1,8192,8192\"\"\",FA,30,"
+	           "\"\"\"\"\"\",40\n");
 	ok(r, 2);
 	assert_int_equal(r->info.skipped, 0);
 	assert_string_equal(type_of(r, 0), "Conv2D");
@@ -462,9 +483,9 @@ static void kernels_read_appends_to_an_existing_table(void **state)
 	ok(r, 1);
 	memset(&info2, 0, sizeof(info2));
 	assert_int_equal(kernels_read_mem("k2.csv", H_MIN ",Type\nB,3,4,X\n",
-					  strlen(H_MIN ",Type\nB,3,4,X\n"),
-					  NULL, &r->kt, &info2, &e),
-			 0);
+	                                  strlen(H_MIN ",Type\nB,3,4,X\n"),
+	                                  NULL, &r->kt, &info2, &e),
+	                 0);
 	assert_int_equal(r->kt.n, 2);
 	assert_int_equal(r->kt.v[0].key, r->kt.v[1].key);
 	assert_int_equal(r->kt.v[1].start_ns, 3000);
@@ -480,24 +501,24 @@ static void kernels_parse_us_accepts_decimal_microseconds(void **state)
 		const char *in;
 		int64_t ns;
 	} t[] = {
-		{"39.15", 39150},
-		{"51.110000", 51110},
-		{"0", 0},
-		{"0.000", 0},
-		{"00012", 12000},
-		{"5.", 5000},
-		{".5", 500},
-		{"1736408883704903.918", INT64_C(1736408883704903918)},
-		{"1736408883704903.918\t", INT64_C(1736408883704903918)},
-		{" \t39.15\t ", 39150},
-		{"1.2344", 1234},
-		{"1.2345", 1235}, /* half up */
-		{"1.23449999", 1234},
-		{"0.0005", 1},
-		{"0.00049", 0},
-		{"0.9995", 1000},
-		{"2.99999", 3000},
-		{"9223372036854769.999", INT64_C(9223372036854769999)},
+	    {"39.15", 39150},
+	    {"51.110000", 51110},
+	    {"0", 0},
+	    {"0.000", 0},
+	    {"00012", 12000},
+	    {"5.", 5000},
+	    {".5", 500},
+	    {"1736408883704903.918", INT64_C(1736408883704903918)},
+	    {"1736408883704903.918\t", INT64_C(1736408883704903918)},
+	    {" \t39.15\t ", 39150},
+	    {"1.2344", 1234},
+	    {"1.2345", 1235}, /* half up */
+	    {"1.23449999", 1234},
+	    {"0.0005", 1},
+	    {"0.00049", 0},
+	    {"0.9995", 1000},
+	    {"2.99999", 3000},
+	    {"9223372036854769.999", INT64_C(9223372036854769999)},
 	};
 	size_t i;
 	int64_t ns;
@@ -509,17 +530,31 @@ static void kernels_parse_us_accepts_decimal_microseconds(void **state)
 			fail_msg("'%s' rejected", t[i].in);
 		if (ns != t[i].ns)
 			fail_msg("'%s' -> %lld, expected %lld", t[i].in,
-				 (long long)ns, (long long)t[i].ns);
+			         (long long)ns, (long long)t[i].ns);
 	}
 }
 
 static void kernels_parse_us_rejects_non_numbers_and_overflow(void **state)
 {
 	static const char *const bad[] = {
-		"", " ", "\t", "abc", "N/A", "1e3", "-1", "+1", "1.2.3", "1 2",
-		".", "0x10", "1,5", "12abc", "inf", "nan",
-		"9223372036854770", /* * 1000 no longer fits in int64 */
-		"99999999999999999999.5",
+	    "",
+	    " ",
+	    "\t",
+	    "abc",
+	    "N/A",
+	    "1e3",
+	    "-1",
+	    "+1",
+	    "1.2.3",
+	    "1 2",
+	    ".",
+	    "0x10",
+	    "1,5",
+	    "12abc",
+	    "inf",
+	    "nan",
+	    "9223372036854770", /* * 1000 no longer fits in int64 */
+	    "99999999999999999999.5",
 	};
 	size_t i;
 	int64_t ns;
@@ -527,7 +562,8 @@ static void kernels_parse_us_rejects_non_numbers_and_overflow(void **state)
 	(void)state;
 	for (i = 0; i < ARRAY_LEN(bad); i++)
 		if (!kernels_parse_us(bad[i], strlen(bad[i]), &ns))
-			fail_msg("'%s' accepted as %lld", bad[i], (long long)ns);
+			fail_msg("'%s' accepted as %lld", bad[i],
+			         (long long)ns);
 }
 
 static void kernels_parse_us_uses_only_len_bytes(void **state)
@@ -547,28 +583,28 @@ static void kernels_type_from_name_table(void **state)
 	static const struct {
 		const char *name, *type;
 	} t[] = {
-		{"aclnnMatmul_MatMulV3Common_MatMulV3", "MatMulV3"},
-		{"aclnnAddmm_MatMulCommon_MatMulV2", "MatMulV2"},
-		{"aclnnFlashAttentionScore_FlashAttentionScore_"
-		 "FlashAttentionScore",
-		 "FlashAttentionScore"},
-		{"aclnnNLLLoss_NLLLossAiCore_MemSet", "MemSet"},
-		{"trans_Cast_10", "Cast"},
-		{"trans_TransData_11", "TransData"},
-		{"hcom_allReduce__586_0_1", "hcom_allReduce_"},
-		{"hcom_broadcast__483_0", "hcom_broadcast_"},
-		{"Conv2D12", "Conv2D"},
-		{"Cast16", "Cast"},
-		{"MatMul_3", "MatMul"},
-		{"SwishMul_3", "SwishMul"},
-		{"ApplyRotaryPosEmb_1", "ApplyRotaryPosEmb"},
-		{"AxpyV2111", "AxpyV2"},
-		{"MatMulV3", "MatMulV3"},
-		{"FlashAttentionScore", "FlashAttentionScore"},
-		{"IncreFlashAttention", "IncreFlashAttention"},
-		{"UpdateModelParam_static_bin", "UpdateModelParam_static_bin"},
-		{"atomic_memset-1_18_186609_1", "atomic_memset-1"},
-		{"12345", "12345"},
+	    {"aclnnMatmul_MatMulV3Common_MatMulV3", "MatMulV3"},
+	    {"aclnnAddmm_MatMulCommon_MatMulV2", "MatMulV2"},
+	    {"aclnnFlashAttentionScore_FlashAttentionScore_"
+	     "FlashAttentionScore",
+	     "FlashAttentionScore"},
+	    {"aclnnNLLLoss_NLLLossAiCore_MemSet", "MemSet"},
+	    {"trans_Cast_10", "Cast"},
+	    {"trans_TransData_11", "TransData"},
+	    {"hcom_allReduce__586_0_1", "hcom_allReduce_"},
+	    {"hcom_broadcast__483_0", "hcom_broadcast_"},
+	    {"Conv2D12", "Conv2D"},
+	    {"Cast16", "Cast"},
+	    {"MatMul_3", "MatMul"},
+	    {"SwishMul_3", "SwishMul"},
+	    {"ApplyRotaryPosEmb_1", "ApplyRotaryPosEmb"},
+	    {"AxpyV2111", "AxpyV2"},
+	    {"MatMulV3", "MatMulV3"},
+	    {"FlashAttentionScore", "FlashAttentionScore"},
+	    {"IncreFlashAttention", "IncreFlashAttention"},
+	    {"UpdateModelParam_static_bin", "UpdateModelParam_static_bin"},
+	    {"atomic_memset-1_18_186609_1", "atomic_memset-1"},
+	    {"12345", "12345"},
 	};
 	size_t i, n;
 	const char *start;
@@ -576,14 +612,15 @@ static void kernels_type_from_name_table(void **state)
 	(void)state;
 	for (i = 0; i < ARRAY_LEN(t); i++) {
 		start = NULL;
-		n = kernels_type_from_name(t[i].name, strlen(t[i].name), &start);
+		n = kernels_type_from_name(t[i].name, strlen(t[i].name),
+		                           &start);
 		assert_non_null(start);
 		/* the type is a slice of the name */
 		assert_true(start >= t[i].name &&
-			    start + n <= t[i].name + strlen(t[i].name));
+		            start + n <= t[i].name + strlen(t[i].name));
 		if (n != strlen(t[i].type) || memcmp(start, t[i].type, n))
 			fail_msg("'%s' -> '%.*s', expected '%s'", t[i].name,
-				 (int)n, start, t[i].type);
+			         (int)n, start, t[i].type);
 	}
 }
 
@@ -594,24 +631,35 @@ static void kernels_read_rejects_missing_required_column(void **state)
 	struct rd *r = *state;
 
 	rd_text(r, "Name,Type,Accelerator Core,Start Time(us),Wait Time(us)\n"
-		   "A,B,C,1,2\n");
+	           "A,B,C,1,2\n");
 	fails(r, "k.csv:1: missing required column 'Duration(us)' (is this a "
-		 "kernel_details.csv?); header: 'Name,Type,Accelerator Core,"
-		 "Start Time(us),Wait Time(us)'");
+	         "kernel_details.csv?); header: 'Name,Type,Accelerator Core,"
+	         "Start Time(us),Wait Time(us)'");
 	assert_int_equal(r->kt.n, 0);
 }
 
-static void kernels_read_rejects_missing_name_column_quoting_long_header(
-	void **state)
+/* Regression (was a bug: kernels.c header_done writes line 1 into the message
+ * whatever line the header is on; blank lines before it are skipped). */
+static void kernels_read_header_error_names_the_header_line(void **state)
+{
+	struct rd *r = *state;
+
+	rd_text(r, "\n\r\nName,Start Time(us)\nA,1\n");
+	fails(r, "k.csv:3: missing required column 'Duration(us)' (is this a "
+	         "kernel_details.csv?); header: 'Name,Start Time(us)'");
+}
+
+static void
+kernels_read_rejects_missing_name_column_quoting_long_header(void **state)
 {
 	struct rd *r = *state;
 
 	/* the header is quoted up to 60 bytes, then "..." */
 	rd_text(r, "Step Id,Kernel,Type,Accelerator Core,Start Time(us),"
-		   "Duration(us),Wait Time(us),Block Dim\n1,A,B,C,1,2,3,4\n");
+	           "Duration(us),Wait Time(us),Block Dim\n1,A,B,C,1,2,3,4\n");
 	fails(r, "k.csv:1: missing required column 'Name' (is this a "
-		 "kernel_details.csv?); header: 'Step Id,Kernel,Type,"
-		 "Accelerator Core,Start Time(us),Duration...'");
+	         "kernel_details.csv?); header: 'Step Id,Kernel,Type,"
+	         "Accelerator Core,Start Time(us),Duration...'");
 }
 
 static void kernels_read_rejects_empty_file(void **state)
@@ -637,7 +685,8 @@ static void kernels_read_rejects_header_only(void **state)
 
 	rd_text(r, H_L0_OLD "\r\n");
 	fails(r, "k.csv:1: header only: no kernel rows");
-	assert_string_equal(r->info.variant, "level0, 2023 header (no Step Id)");
+	assert_string_equal(r->info.variant,
+	                    "level0, 2023 header (no Step Id)");
 }
 
 static void kernels_read_rejects_binary_png(void **state)
@@ -647,7 +696,7 @@ static void kernels_read_rejects_binary_png(void **state)
 
 	rd_bytes(r, png, sizeof(png) - 1, 0);
 	fails(r, "k.csv:1: column 1: not a CSV text header (binary data?): "
-		 "'\\x89PNG'");
+	         "'\\x89PNG'");
 }
 
 static void kernels_read_rejects_binary_with_nul_bytes(void **state)
@@ -657,7 +706,7 @@ static void kernels_read_rejects_binary_with_nul_bytes(void **state)
 
 	rd_bytes(r, gz, sizeof(gz) - 1, 0);
 	fails(r, "k.csv:1: column 1: not a CSV text header (binary data?): "
-		 "'\\x1F\\x8B\\x08\\x00\\x00\\x00\\x00\\x00\\x00\\x03'");
+	         "'\\x1F\\x8B\\x08\\x00\\x00\\x00\\x00\\x00\\x00\\x03'");
 }
 
 static void kernels_read_binary_header_names_the_bad_column(void **state)
@@ -667,21 +716,21 @@ static void kernels_read_binary_header_names_the_bad_column(void **state)
 
 	rd_bytes(r, ff, sizeof(ff) - 1, 0);
 	fails(r, "k.csv:1: column 2: not a CSV text header (binary data?): "
-		 "'Sta\\xFF\\xFErt'");
+	         "'Sta\\xFF\\xFErt'");
 }
 
-/* FAILS: see report (kernels.c feed_piece: a NUL byte in the header is
+/* Regression (was a bug: kernels.c feed_piece: a NUL byte in the header is
  * reported as column 1 whatever column holds it, quoting the whole line,
  * unlike the same header with 0xFF instead of NUL just above). */
-static void kernels_read_binary_header_with_nul_names_the_bad_column(
-	void **state)
+static void
+kernels_read_binary_header_with_nul_names_the_bad_column(void **state)
 {
 	struct rd *r = *state;
 	static const char nul[] = "Name,Sta\x00\xff\xfert,Duration(us)\n";
 
 	rd_bytes(r, nul, sizeof(nul) - 1, 0);
 	fails(r, "k.csv:1: column 2: not a CSV text header (binary data?): "
-		 "'Sta\\x00\\xFF\\xFErt'");
+	         "'Sta\\x00\\xFF\\xFErt'");
 }
 
 static void kernels_read_rejects_unterminated_quote(void **state)
@@ -690,7 +739,7 @@ static void kernels_read_rejects_unterminated_quote(void **state)
 
 	rd_text(r, H_MIN "\nA,1,2\nB,\"3,4\n");
 	fails(r, "k.csv:3: column 2 'Start Time(us)': unterminated quoted "
-		 "field: '3,4\\x0A'");
+	         "field: '3,4\\x0A'");
 }
 
 static void kernels_read_rejects_stray_quote_in_unquoted_field(void **state)
@@ -699,7 +748,7 @@ static void kernels_read_rejects_stray_quote_in_unquoted_field(void **state)
 
 	rd_text(r, H_MIN "\nA,1,2\nMat\"Mul,3,4\n");
 	fails(r, "k.csv:3: column 1 'Name': malformed quoting (a quote inside "
-		 "an unquoted field, or text after a closing quote): 'Mat'");
+	         "an unquoted field, or text after a closing quote): 'Mat'");
 }
 
 static void kernels_read_rejects_text_after_closing_quote(void **state)
@@ -708,8 +757,8 @@ static void kernels_read_rejects_text_after_closing_quote(void **state)
 
 	rd_text(r, H_MIN "\nA,\"1\"2,3\n");
 	fails(r, "k.csv:2: column 2 'Start Time(us)': malformed quoting (a "
-		 "quote inside an unquoted field, or text after a closing "
-		 "quote): '1\"'");
+	         "quote inside an unquoted field, or text after a closing "
+	         "quote): '1\"'");
 }
 
 static void kernels_read_rejects_duplicate_column(void **state)
@@ -717,16 +766,39 @@ static void kernels_read_rejects_duplicate_column(void **state)
 	struct rd *r = *state;
 
 	rd_text(r, "Step Id,Step ID,Name,Start Time(us),Duration(us)\n"
-		   "1,1,A,1,2\n");
+	           "1,1,A,1,2\n");
 	fails(r, "k.csv:1: column 2: duplicate column: 'Step ID'");
+}
+
+/* Regression (was a bug: kernels.c header_field reports the 4097th column of
+ * a text header as "not a CSV text header (binary data?)"). */
+static void kernels_read_too_many_columns_is_not_called_binary(void **state)
+{
+	struct rd *r = *state;
+	char *text = malloc(64 * 1024);
+	size_t n = 0;
+	int i;
+
+	assert_non_null(text);
+	for (i = 0; i < 5000; i++)
+		n += (size_t)snprintf(text + n, 64, "c%d,", i);
+	n += (size_t)snprintf(text + n, 64, "%s\nA,1,2\n", H_MIN);
+	rd_bytes(r, text, n, 0);
+	free(text);
+	assert_int_equal(r->rc, -1);
+	assert_int_equal(r->e.code, ERR_INPUT);
+	assert_memory_equal(r->e.msg, "k.csv:1: column 4097: ", 22);
+	if (strstr(r->e.msg, "binary"))
+		fail_msg("a 5000-column text header called binary: %s",
+		         r->e.msg);
 }
 
 static void kernels_read_rejects_runaway_quote_over_1_mib(void **state)
 {
 	struct rd *r = *state;
 	static const char line[] = "0123456789012345678901234567890123456789"
-				   "0123456789012345678901234567890123456789"
-				   "01234567890123456789\n"; /* 101 bytes */
+	                           "0123456789012345678901234567890123456789"
+	                           "01234567890123456789\n"; /* 101 bytes */
 	size_t lines = 30000, i, n = 0;
 	char *buf = malloc(64 + lines * 101);
 
@@ -736,9 +808,10 @@ static void kernels_read_rejects_runaway_quote_over_1_mib(void **state)
 		memcpy(buf + n, line, 101);
 	rd_bytes(r, buf, n, 0);
 	free(buf);
-	fails(r, "k.csv:2: column 2 'Start Time(us)': field longer than 1 MiB "
-		 "(unterminated quote?): '10123456789012345678901234567890123456"
-		 "7890123456789012345678...'");
+	fails(r,
+	      "k.csv:2: column 2 'Start Time(us)': field longer than 1 MiB "
+	      "(unterminated quote?): '10123456789012345678901234567890123456"
+	      "7890123456789012345678...'");
 	/* it stopped soon after the limit instead of reading everything */
 	assert_true(r->info.lines > 10000);
 	assert_true(r->info.lines < 12000);
@@ -746,8 +819,7 @@ static void kernels_read_rejects_runaway_quote_over_1_mib(void **state)
 
 /* The same through kernels_read, whose memory must stay bounded although
  * the whole file is one unterminated field on one line. */
-static void kernels_read_file_runaway_quote_keeps_memory_bounded(
-	void **state)
+static void kernels_read_file_runaway_quote_keeps_memory_bounded(void **state)
 {
 	struct rd *r = *state;
 	struct kernels_opts o = {0, 0};
@@ -766,24 +838,26 @@ static void kernels_read_file_runaway_quote_keeps_memory_bounded(
 	memset(chunk, 'x', sizeof(chunk));
 	for (i = 0; i < 1024; i++) /* 64 MiB, no newline */
 		assert_int_equal(fwrite(chunk, 1, sizeof(chunk), f),
-				 sizeof(chunk));
+		                 sizeof(chunk));
 	assert_int_equal(fclose(f), 0);
 
 	assert_int_equal(getrusage(RUSAGE_SELF, &before), 0);
 	r->e = e;
 	r->rc = kernels_read(path, &o, &r->kt, &r->info, &r->e);
 	assert_int_equal(getrusage(RUSAGE_SELF, &after), 0);
-	snprintf(msg, sizeof(msg),
-		 "%s:2: column 2 'Start Time(us)': field longer than 1 MiB "
-		 "(unterminated quote?): '1xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
-		 "xxxxxxxxxxxxxxxxxxxxxx...'",
-		 path);
+	snprintf(
+	    msg, sizeof(msg),
+	    "%s:2: column 2 'Start Time(us)': field longer than 1 MiB "
+	    "(unterminated quote?): '1xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+	    "xxxxxxxxxxxxxxxxxxxxxx...'",
+	    path);
 	fails(r, msg);
 	/* ru_maxrss is in KiB: the peak may grow by a few read chunks, not by
-	 * the 64 MiB of the field */
-	if (after.ru_maxrss - before.ru_maxrss > 32 * 1024)
+	 * the 64 MiB of the field. (Not under ASan: its quarantine keeps every
+	 * buffer libcsv outgrew, which says nothing about the reader.) */
+	if (!UNIT_ASAN && after.ru_maxrss - before.ru_maxrss > 32 * 1024)
 		fail_msg("peak memory grew by %ld KiB reading a 64 MiB field",
-			 after.ru_maxrss - before.ru_maxrss);
+		         after.ru_maxrss - before.ru_maxrss);
 }
 
 /* ---- row-level problems: skipped with a warning ------------------------ */
@@ -837,7 +911,7 @@ static void kernels_read_skips_na_start_time(void **state)
 	struct rd *r = *state;
 
 	rd_text(r, "Name,Type,Start Time(us),Duration(us)\nA,X,N/A,2\n"
-		   "B,X,1,2\n");
+	           "B,X,1,2\n");
 	ok(r, 1);
 	warned(r, 0, 2, "column 3 'Start Time(us)': no value: 'N/A'");
 }
@@ -847,7 +921,7 @@ static void kernels_read_skips_bad_step_id(void **state)
 	struct rd *r = *state;
 
 	rd_text(r, "Step Id,Name,Start Time(us),Duration(us)\nx,A,1,2\n"
-		   "-3,C,1,2\n");
+	           "-3,C,1,2\n");
 	ok(r, 1);
 	warned(r, 0, 2, "column 1 'Step Id': not a step number: 'x'");
 	assert_int_equal(r->kt.v[0].step, -3);
@@ -858,7 +932,7 @@ static void kernels_read_skips_row_with_empty_name_and_na_type(void **state)
 	struct rd *r = *state;
 
 	rd_text(r, "Name,Type,Start Time(us),Duration(us)\n,N/A,1,2\n"
-		   "B,X,1,2\n");
+	           "B,X,1,2\n");
 	ok(r, 1);
 	warned(r, 0, 2, "column 1 'Name': empty: ''");
 }
@@ -868,7 +942,7 @@ static void kernels_read_skips_type_that_is_not_utf8(void **state)
 	struct rd *r = *state;
 
 	rd_text(r, "Name,Type,Start Time(us),Duration(us)\nA,\xff,1,2\n"
-		   "B,X,1,2\n");
+	           "B,X,1,2\n");
 	ok(r, 1);
 	warned(r, 0, 2, "column 2 'Type': not valid UTF-8 text: '\\xFF'");
 	assert_int_equal(r->kt.keys.n, 1);
@@ -879,7 +953,7 @@ static void kernels_read_skips_end_time_overflow(void **state)
 	struct rd *r = *state;
 
 	rd_text(r, H_MIN "\nA,9223372036854769.999,9223372036854769\n"
-		   "B,1,2\n");
+	                 "B,1,2\n");
 	ok(r, 1);
 	warned(r, 0, 2,
 	       "column 3 'Duration(us)': out of range: 'start + duration'");
@@ -890,8 +964,8 @@ static void kernels_read_quotes_long_bad_value_shortened(void **state)
 	struct rd *r = *state;
 
 	rd_text(r, H_MIN "\nA,1,"
-		   "abcdefghijabcdefghijabcdefghijabcdefghijabcdefghij"
-		   "abcdefghijabcdefghij\nB,1,2\n");
+	                 "abcdefghijabcdefghijabcdefghijabcdefghijabcdefghij"
+	                 "abcdefghijabcdefghij\nB,1,2\n");
 	ok(r, 1);
 	warned(r, 0, 2,
 	       "column 3 'Duration(us)': not a number: '"
@@ -906,14 +980,14 @@ static void kernels_read_warns_with_physical_line_numbers(void **state)
 	/* blank lines (LF and CRLF) and a quoted field spanning two lines:
 	 * libcsv's row count would say row 3, the file says line 9 */
 	rd_text(r, "Name,Input Shapes,Start Time(us),Duration(us)\n"
-		   "\n"
-		   "A,,1,2\n"
-		   "\r\n"
-		   "M,\"\"\"1,\n2\"\"\",3,4\n"
-		   "\n"
-		   "\n"
-		   "B,,5,x\n"
-		   "C,,6,7\n");
+	           "\n"
+	           "A,,1,2\n"
+	           "\r\n"
+	           "M,\"\"\"1,\n2\"\"\",3,4\n"
+	           "\n"
+	           "\n"
+	           "B,,5,x\n"
+	           "C,,6,7\n");
 	ok(r, 3);
 	assert_int_equal(r->info.rows, 4);
 	assert_int_equal(r->info.lines, 10);
@@ -931,7 +1005,7 @@ static void kernels_read_counts_all_skips_but_lists_50(void **state)
 	n = (size_t)snprintf(text, sizeof(text), "%s\nOK,1,2\n", H_MIN);
 	for (i = 0; i < 60; i++)
 		n += (size_t)snprintf(text + n, sizeof(text) - n, "B%zu,1,x\n",
-				      i);
+		                      i);
 	assert_true(n < sizeof(text));
 	rd_text(r, text);
 	ok(r, 1);
@@ -948,7 +1022,7 @@ static void kernels_read_rejects_when_all_rows_are_malformed(void **state)
 
 	rd_text(r, H_MIN "\nA,1,x\n\nB,3\n");
 	fails(r, "k.csv: no usable kernel rows: all 2 rows are malformed "
-		 "(first: line 2: column 3 'Duration(us)': not a number: 'x')");
+	         "(first: line 2: column 3 'Duration(us)': not a number: 'x')");
 	assert_int_equal(r->info.skipped, 2);
 	assert_int_equal(r->kt.n, 0);
 }
@@ -959,7 +1033,7 @@ static void kernels_read_strict_turns_bad_row_into_error(void **state)
 
 	rd_strict(r, H_MIN "\nA,1,2\n\nB,3,x\nC,4,5\n");
 	fails(r, "k.csv:4: column 3 'Duration(us)': not a number: 'x' "
-		 "(--strict)");
+	         "(--strict)");
 }
 
 static void kernels_read_strict_rejects_short_row(void **state)
@@ -985,9 +1059,10 @@ static void kernels_read_strict_accepts_clean_file(void **state)
 static void kernels_read_file_matches_read_mem(void **state)
 {
 	struct rd *r = *state;
-	static const char text[] = H_L0_2024 "\r\n"
-				   "1,MatMul_3,MatMul,AI_CORE,10.5\t,2,0,0\r\n"
-				   "1,hcom_allReduce__1_0,N/A,HCCL,11,3,0,0\r\n";
+	static const char text[] =
+	    H_L0_2024 "\r\n"
+	              "1,MatMul_3,MatMul,AI_CORE,10.5\t,2,0,0\r\n"
+	              "1,hcom_allReduce__1_0,N/A,HCCL,11,3,0,0\r\n";
 	struct kernels_opts o = {0, 0};
 	char path[600];
 
@@ -1024,7 +1099,7 @@ static void kernels_read_file_counts_lines_across_read_chunks(void **state)
 			fputs("BAD,1,x\r\n", f);
 		else
 			fprintf(f, "Kern%c,%zu.125\t,%zu.5\r\n",
-				(char)('a' + i % 7), 1000000 + i, i % 100);
+			        (char)('a' + i % 7), 1000000 + i, i % 100);
 		want += i == 30000 ? 0 : (int64_t)(i % 100) * 1000 + 500;
 	}
 	assert_int_equal(fclose(f), 0);
@@ -1038,7 +1113,7 @@ static void kernels_read_file_counts_lines_across_read_chunks(void **state)
 		sum += r->kt.v[i].dur_ns;
 	assert_int_equal(sum, want);
 	assert_int_equal(r->kt.v[nrows - 2].start_ns,
-			 (int64_t)(1000000 + nrows - 1) * 1000 + 125);
+	                 (int64_t)(1000000 + nrows - 1) * 1000 + 125);
 	assert_int_equal(r->kt.keys.n, 7);
 }
 
@@ -1052,7 +1127,7 @@ static void kernels_read_file_reports_missing_file(void **state)
 	unit_join(path, sizeof(path), r->dir, "nope.csv");
 	r->rc = kernels_read(path, &o, &r->kt, &r->info, &r->e);
 	snprintf(msg, sizeof(msg), "%s: cannot open: No such file or directory",
-		 path);
+	         path);
 	fails(r, msg);
 }
 
@@ -1071,66 +1146,69 @@ static void kernels_read_file_rejects_directory(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		/* first, while the process's peak memory is still small */
-		T(kernels_read_file_runaway_quote_keeps_memory_bounded),
-		T(kernels_read_level0_2023_header),
-		T(kernels_read_level0_2024_header_with_step_id),
-		T(kernels_read_accepts_step_ID_spelling),
-		T(kernels_read_2025_header_with_device_id),
-		T(kernels_read_2026_header_with_block_num),
-		T(kernels_read_2026_level1_header_with_pmu_columns),
-		T(kernels_read_level1_header_with_quoted_shapes),
-		T(kernels_read_level1_without_pmu_columns),
-		T(kernels_read_matches_header_names_ignoring_case_and_order),
-		T(kernels_read_lf_and_crlf_give_the_same_kernels),
-		T(kernels_read_last_line_without_newline),
-		T(kernels_read_strips_utf8_bom),
-		T(kernels_read_reports_no_bom_when_absent),
-		T(kernels_read_start_time_with_unquoted_tab),
-		T(kernels_read_start_time_with_quoted_tab),
-		T(kernels_read_types_na_rows_from_name),
-		T(kernels_read_keeps_hccl_core),
-		T(kernels_read_empty_or_na_step_is_step_none),
-		T(kernels_read_quoted_shape_fields_keep_columns_aligned),
-		T(kernels_read_appends_to_an_existing_table),
-		cmocka_unit_test(kernels_parse_us_accepts_decimal_microseconds),
-		cmocka_unit_test(kernels_parse_us_rejects_non_numbers_and_overflow),
-		cmocka_unit_test(kernels_parse_us_uses_only_len_bytes),
-		cmocka_unit_test(kernels_type_from_name_table),
-		T(kernels_read_rejects_missing_required_column),
-		T(kernels_read_rejects_missing_name_column_quoting_long_header),
-		T(kernels_read_rejects_empty_file),
-		T(kernels_read_rejects_blank_lines_only),
-		T(kernels_read_rejects_header_only),
-		T(kernels_read_rejects_binary_png),
-		T(kernels_read_rejects_binary_with_nul_bytes),
-		T(kernels_read_binary_header_names_the_bad_column),
-		T(kernels_read_binary_header_with_nul_names_the_bad_column),
-		T(kernels_read_rejects_unterminated_quote),
-		T(kernels_read_rejects_stray_quote_in_unquoted_field),
-		T(kernels_read_rejects_text_after_closing_quote),
-		T(kernels_read_rejects_duplicate_column),
-		T(kernels_read_rejects_runaway_quote_over_1_mib),
-		T(kernels_read_skips_short_row_with_warning),
-		T(kernels_read_skips_long_row_with_warning),
-		T(kernels_read_skips_non_numeric_duration),
-		T(kernels_read_skips_na_duration),
-		T(kernels_read_skips_na_start_time),
-		T(kernels_read_skips_bad_step_id),
-		T(kernels_read_skips_row_with_empty_name_and_na_type),
-		T(kernels_read_skips_type_that_is_not_utf8),
-		T(kernels_read_skips_end_time_overflow),
-		T(kernels_read_quotes_long_bad_value_shortened),
-		T(kernels_read_warns_with_physical_line_numbers),
-		T(kernels_read_counts_all_skips_but_lists_50),
-		T(kernels_read_rejects_when_all_rows_are_malformed),
-		T(kernels_read_strict_turns_bad_row_into_error),
-		T(kernels_read_strict_rejects_short_row),
-		T(kernels_read_strict_accepts_clean_file),
-		T(kernels_read_file_matches_read_mem),
-		T(kernels_read_file_counts_lines_across_read_chunks),
-		T(kernels_read_file_reports_missing_file),
-		T(kernels_read_file_rejects_directory),
+	    /* first, while the process's peak memory is still small */
+	    T(kernels_read_file_runaway_quote_keeps_memory_bounded),
+	    T(kernels_read_level0_2023_header),
+	    T(kernels_read_level0_2024_header_with_step_id),
+	    T(kernels_read_accepts_step_ID_spelling),
+	    T(kernels_read_2025_header_with_device_id),
+	    T(kernels_read_2026_header_with_block_num),
+	    T(kernels_read_2026_level1_header_with_pmu_columns),
+	    T(kernels_read_level1_header_with_quoted_shapes),
+	    T(kernels_read_level1_without_pmu_columns),
+	    T(kernels_read_matches_header_names_ignoring_case_and_order),
+	    T(kernels_read_lf_and_crlf_give_the_same_kernels),
+	    T(kernels_read_last_line_without_newline),
+	    T(kernels_read_strips_utf8_bom),
+	    T(kernels_read_reports_no_bom_when_absent),
+	    T(kernels_read_start_time_with_unquoted_tab),
+	    T(kernels_read_start_time_with_quoted_tab),
+	    T(kernels_read_start_tab_comes_from_start_time_only),
+	    T(kernels_read_types_na_rows_from_name),
+	    T(kernels_read_keeps_hccl_core),
+	    T(kernels_read_empty_or_na_step_is_step_none),
+	    T(kernels_read_quoted_shape_fields_keep_columns_aligned),
+	    T(kernels_read_appends_to_an_existing_table),
+	    cmocka_unit_test(kernels_parse_us_accepts_decimal_microseconds),
+	    cmocka_unit_test(kernels_parse_us_rejects_non_numbers_and_overflow),
+	    cmocka_unit_test(kernels_parse_us_uses_only_len_bytes),
+	    cmocka_unit_test(kernels_type_from_name_table),
+	    T(kernels_read_rejects_missing_required_column),
+	    T(kernels_read_rejects_missing_name_column_quoting_long_header),
+	    T(kernels_read_header_error_names_the_header_line),
+	    T(kernels_read_rejects_empty_file),
+	    T(kernels_read_rejects_blank_lines_only),
+	    T(kernels_read_rejects_header_only),
+	    T(kernels_read_rejects_binary_png),
+	    T(kernels_read_rejects_binary_with_nul_bytes),
+	    T(kernels_read_binary_header_names_the_bad_column),
+	    T(kernels_read_binary_header_with_nul_names_the_bad_column),
+	    T(kernels_read_rejects_unterminated_quote),
+	    T(kernels_read_rejects_stray_quote_in_unquoted_field),
+	    T(kernels_read_rejects_text_after_closing_quote),
+	    T(kernels_read_rejects_duplicate_column),
+	    T(kernels_read_too_many_columns_is_not_called_binary),
+	    T(kernels_read_rejects_runaway_quote_over_1_mib),
+	    T(kernels_read_skips_short_row_with_warning),
+	    T(kernels_read_skips_long_row_with_warning),
+	    T(kernels_read_skips_non_numeric_duration),
+	    T(kernels_read_skips_na_duration),
+	    T(kernels_read_skips_na_start_time),
+	    T(kernels_read_skips_bad_step_id),
+	    T(kernels_read_skips_row_with_empty_name_and_na_type),
+	    T(kernels_read_skips_type_that_is_not_utf8),
+	    T(kernels_read_skips_end_time_overflow),
+	    T(kernels_read_quotes_long_bad_value_shortened),
+	    T(kernels_read_warns_with_physical_line_numbers),
+	    T(kernels_read_counts_all_skips_but_lists_50),
+	    T(kernels_read_rejects_when_all_rows_are_malformed),
+	    T(kernels_read_strict_turns_bad_row_into_error),
+	    T(kernels_read_strict_rejects_short_row),
+	    T(kernels_read_strict_accepts_clean_file),
+	    T(kernels_read_file_matches_read_mem),
+	    T(kernels_read_file_counts_lines_across_read_chunks),
+	    T(kernels_read_file_reports_missing_file),
+	    T(kernels_read_file_rejects_directory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,10 +5,13 @@
 #include "analysis/overlap.h"
 #include "analysis/result.h"
 
-#define IV(a, b) {(a), (b)}
+#define IV(a, b)                                                               \
+	{                                                                      \
+		(a), (b)                                                       \
+	}
 
 static void assert_intervals(const struct interval *v, size_t n,
-			     const struct interval *want, size_t nwant)
+                             const struct interval *want, size_t nwant)
 {
 	size_t i;
 
@@ -16,9 +19,9 @@ static void assert_intervals(const struct interval *v, size_t n,
 	for (i = 0; i < n; i++)
 		if (v[i].a != want[i].a || v[i].b != want[i].b)
 			fail_msg("interval %zu: [%lld, %lld), expected "
-				 "[%lld, %lld)",
-				 i, (long long)v[i].a, (long long)v[i].b,
-				 (long long)want[i].a, (long long)want[i].b);
+			         "[%lld, %lld)",
+			         i, (long long)v[i].a, (long long)v[i].b,
+			         (long long)want[i].a, (long long)want[i].b);
 }
 
 /* ---- overlap_union / overlap_length ------------------------------------ */
@@ -38,7 +41,7 @@ static void overlap_union_sorts_disjoint_intervals(void **state)
 {
 	struct interval v[] = {IV(10, 20), IV(0, 5), IV(30, 40)};
 	static const struct interval want[] = {IV(0, 5), IV(10, 20),
-					       IV(30, 40)};
+	                                       IV(30, 40)};
 	size_t n;
 
 	(void)state;
@@ -73,8 +76,8 @@ static void overlap_union_merges_touching_intervals(void **state)
 
 static void overlap_union_merges_a_chain_of_overlaps(void **state)
 {
-	struct interval v[] = {IV(0, 10), IV(5, 15), IV(14, 30), IV(0, 3),
-			       IV(40, 50), IV(45, 46)};
+	struct interval v[] = {IV(0, 10), IV(5, 15),  IV(14, 30),
+	                       IV(0, 3),  IV(40, 50), IV(45, 46)};
 	static const struct interval want[] = {IV(0, 30), IV(40, 50)};
 	size_t n;
 
@@ -115,13 +118,13 @@ static void overlap_union_handles_epoch_nanoseconds(void **state)
 static void overlap_intersection_table(void **state)
 {
 	static const struct interval x1[] = {IV(0, 10), IV(20, 30)},
-				     y1[] = {IV(5, 25)};
+	                             y1[] = {IV(5, 25)};
 	static const struct interval x2[] = {IV(0, 10)}, y2[] = {IV(10, 20)};
 	static const struct interval x3[] = {IV(0, 100)},
-				     y3[] = {IV(10, 20), IV(30, 40),
-					     IV(95, 120)};
+	                             y3[] = {IV(10, 20), IV(30, 40),
+	                                     IV(95, 120)};
 	static const struct interval x4[] = {IV(0, 5), IV(10, 15), IV(20, 25)},
-				     y4[] = {IV(0, 5), IV(10, 15), IV(20, 25)};
+	                             y4[] = {IV(0, 5), IV(10, 15), IV(20, 25)};
 	static const struct interval x5[] = {IV(0, 5)}, y5[] = {IV(6, 9)};
 
 	(void)state;
@@ -166,14 +169,14 @@ static void overlap_stage_comm_measures_exposed_time_per_stage(void **state)
 	 *   VAE: comm [1000,1100) alone: union 100, exposed 100.
 	 *   text encoder: compute only. other: no kernels. */
 	struct kernel k[] = {
-		kern(0, 100, K_MATMUL),	   kern(50, 180, K_COMM),
-		kern(150, 200, K_VEC),	   kern(170, 260, K_COMM),
-		kern(190, 195, K_MATMUL),  kern(200, 260, K_MATMUL),
-		kern(1000, 1100, K_COMM),  kern(2000, 2100, K_MATMUL),
+	    kern(0, 100, K_MATMUL),   kern(50, 180, K_COMM),
+	    kern(150, 200, K_VEC),    kern(170, 260, K_COMM),
+	    kern(190, 195, K_MATMUL), kern(200, 260, K_MATMUL),
+	    kern(1000, 1100, K_COMM), kern(2000, 2100, K_MATMUL),
 	};
 	static const unsigned char stage[] = {
-		STAGE_DIT, STAGE_DIT, STAGE_DIT,	  STAGE_DIT,
-		STAGE_DIT, STAGE_VAE, STAGE_VAE, STAGE_TEXT_ENCODER,
+	    STAGE_DIT, STAGE_DIT, STAGE_DIT, STAGE_DIT,
+	    STAGE_DIT, STAGE_VAE, STAGE_VAE, STAGE_TEXT_ENCODER,
 	};
 	struct result r;
 
@@ -194,9 +197,9 @@ static void overlap_stage_comm_measures_exposed_time_per_stage(void **state)
 static void overlap_stage_comm_fully_hidden_comm_is_not_exposed(void **state)
 {
 	struct kernel k[] = {
-		kern(0, 1000, K_MATMUL),
-		kern(100, 200, K_COMM),
-		kern(150, 900, K_COMM),
+	    kern(0, 1000, K_MATMUL),
+	    kern(100, 200, K_COMM),
+	    kern(150, 900, K_COMM),
 	};
 	static const unsigned char stage[] = {STAGE_DIT, STAGE_DIT, STAGE_DIT};
 	struct result r;
@@ -209,19 +212,19 @@ static void overlap_stage_comm_fully_hidden_comm_is_not_exposed(void **state)
 	result_release(&r);
 }
 
-static void overlap_stage_comm_unsorted_kernels_give_the_same_result(
-	void **state)
+static void
+overlap_stage_comm_unsorted_kernels_give_the_same_result(void **state)
 {
 	/* comm [0,50) [40,100) [300,400); compute [90,320) -> union 200,
 	 * hidden [90,100) + [300,320) = 30, exposed 170 */
 	struct kernel k[] = {
-		kern(300, 400, K_COMM),
-		kern(90, 320, K_VEC),
-		kern(40, 100, K_COMM),
-		kern(0, 50, K_COMM),
+	    kern(300, 400, K_COMM),
+	    kern(90, 320, K_VEC),
+	    kern(40, 100, K_COMM),
+	    kern(0, 50, K_COMM),
 	};
 	static const unsigned char stage[] = {STAGE_OTHER, STAGE_OTHER,
-					      STAGE_OTHER, STAGE_OTHER};
+	                                      STAGE_OTHER, STAGE_OTHER};
 	struct result r;
 
 	(void)state;
@@ -251,18 +254,22 @@ static void overlap_stage_comm_with_no_kernels(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(overlap_union_of_nothing_is_empty),
-		cmocka_unit_test(overlap_union_sorts_disjoint_intervals),
-		cmocka_unit_test(overlap_union_swallows_nested_intervals),
-		cmocka_unit_test(overlap_union_merges_touching_intervals),
-		cmocka_unit_test(overlap_union_merges_a_chain_of_overlaps),
-		cmocka_unit_test(overlap_union_keeps_zero_length_intervals_harmless),
-		cmocka_unit_test(overlap_union_handles_epoch_nanoseconds),
-		cmocka_unit_test(overlap_intersection_table),
-		cmocka_unit_test(overlap_stage_comm_measures_exposed_time_per_stage),
-		cmocka_unit_test(overlap_stage_comm_fully_hidden_comm_is_not_exposed),
-		cmocka_unit_test(overlap_stage_comm_unsorted_kernels_give_the_same_result),
-		cmocka_unit_test(overlap_stage_comm_with_no_kernels),
+	    cmocka_unit_test(overlap_union_of_nothing_is_empty),
+	    cmocka_unit_test(overlap_union_sorts_disjoint_intervals),
+	    cmocka_unit_test(overlap_union_swallows_nested_intervals),
+	    cmocka_unit_test(overlap_union_merges_touching_intervals),
+	    cmocka_unit_test(overlap_union_merges_a_chain_of_overlaps),
+	    cmocka_unit_test(
+	        overlap_union_keeps_zero_length_intervals_harmless),
+	    cmocka_unit_test(overlap_union_handles_epoch_nanoseconds),
+	    cmocka_unit_test(overlap_intersection_table),
+	    cmocka_unit_test(
+	        overlap_stage_comm_measures_exposed_time_per_stage),
+	    cmocka_unit_test(
+	        overlap_stage_comm_fully_hidden_comm_is_not_exposed),
+	    cmocka_unit_test(
+	        overlap_stage_comm_unsorted_kernels_give_the_same_result),
+	    cmocka_unit_test(overlap_stage_comm_with_no_kernels),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -70,7 +70,7 @@ static const struct threshold *th(const struct rules *r, const char *id)
 /* A valid threshold entry with the given id and value. */
 #define TH(id, above)                                                          \
 	"{\"id\": \"" id "\", \"title\": \"t\", \"recommendation\": \"r\", "   \
-	"\"stage\": \"dit\", \"metric\": \"category_share\", "                \
+	"\"stage\": \"dit\", \"metric\": \"category_share\", "                 \
 	"\"category\": \"MatMul\", \"above\": " above ", \"docs\": []}"
 
 /* ---- rules_glob -------------------------------------------------------- */
@@ -81,33 +81,33 @@ static void rules_glob_table(void **state)
 		const char *pattern, *s;
 		int match;
 	} t[] = {
-		{"", "", 1},
-		{"", "a", 0},
-		{"*", "", 1},
-		{"*", "anything", 1},
-		{"**", "x", 1},
-		{"?", "", 0},
-		{"?", "x", 1},
-		{"a?c", "abc", 1},
-		{"a?c", "ac", 0},
-		{"a*", "abc", 1},
-		{"*c", "abc", 1},
-		{"*c", "abcd", 0},
-		{"a*b*c", "aXbYc", 1},
-		{"a*b*c", "aXcYb", 0},
-		{"*aab", "aaab", 1}, /* needs backtracking */
-		{"*MatMul*", "BatchMatMulV2", 1},
-		{"matmul*", "MatMulV3", 1}, /* case-insensitive */
-		{"MATMUL*", "matmulv3", 1},
-		{"*NormV?", "LayerNormV3", 1},
-		{"*NormV?", "LayerNormV30", 0},
-		{"Mm", "mm", 1},
-		{"Mm", "Mmx", 0},
-		{"Mm", "M", 0},
-		{"hcom_*", "hcom_allReduce_", 1},
-		{"hcom_*", "xhcom_allReduce_", 0},
-		{"*broadcast_", "hcom_broadcast_", 1},
-		{"*broadcast_", "BroadcastTo", 0},
+	    {"", "", 1},
+	    {"", "a", 0},
+	    {"*", "", 1},
+	    {"*", "anything", 1},
+	    {"**", "x", 1},
+	    {"?", "", 0},
+	    {"?", "x", 1},
+	    {"a?c", "abc", 1},
+	    {"a?c", "ac", 0},
+	    {"a*", "abc", 1},
+	    {"*c", "abc", 1},
+	    {"*c", "abcd", 0},
+	    {"a*b*c", "aXbYc", 1},
+	    {"a*b*c", "aXcYb", 0},
+	    {"*aab", "aaab", 1}, /* needs backtracking */
+	    {"*MatMul*", "BatchMatMulV2", 1},
+	    {"matmul*", "MatMulV3", 1}, /* case-insensitive */
+	    {"MATMUL*", "matmulv3", 1},
+	    {"*NormV?", "LayerNormV3", 1},
+	    {"*NormV?", "LayerNormV30", 0},
+	    {"Mm", "mm", 1},
+	    {"Mm", "Mmx", 0},
+	    {"Mm", "M", 0},
+	    {"hcom_*", "hcom_allReduce_", 1},
+	    {"hcom_*", "xhcom_allReduce_", 0},
+	    {"*broadcast_", "hcom_broadcast_", 1},
+	    {"*broadcast_", "BroadcastTo", 0},
 	};
 	size_t i;
 
@@ -115,7 +115,7 @@ static void rules_glob_table(void **state)
 	for (i = 0; i < ARRAY_LEN(t); i++)
 		if (rules_glob(t[i].pattern, t[i].s) != t[i].match)
 			fail_msg("rules_glob('%s', '%s') != %d", t[i].pattern,
-				 t[i].s, t[i].match);
+			         t[i].s, t[i].match);
 }
 
 /* ---- built-in rules ---------------------------------------------------- */
@@ -156,65 +156,65 @@ static void rules_classify_builtin_table(void **state)
 		const char *type, *core;
 		enum category cat;
 	} t[] = {
-		{"FlashAttentionScore", "MIX_AIC", CAT_FA},
-		{"FlashAttentionScoreGrad", "MIX_AIC", CAT_FA},
-		{"FusedInferAttentionScore", "", CAT_FA},
-		{"PromptFlashAttention", "", CAT_FA},
-		{"IncreFlashAttention", "MIX_AIC", CAT_FA},
-		{"LaserAttention", "", CAT_FA},
-		{"AscendLaserAttention", "", CAT_FA},
-		{"AdaBlockSparseAttention", "", CAT_FA},
-		{"SparseBlockEstimate", "", CAT_FA},
-		{"LaPreprocess", "", CAT_FA},
-		{"MatMulV3", "AI_CORE", CAT_MATMUL},
-		{"MatMulV2", "AI_CORE", CAT_MATMUL},
-		{"MatMul", "AI_CORE", CAT_MATMUL},
-		{"BatchMatMulV2", "AI_CORE", CAT_MATMUL},
-		{"QuantBatchMatmulV3", "", CAT_MATMUL},
-		{"GroupedMatmul", "", CAT_MATMUL},
-		{"DequantGemm", "", CAT_MATMUL},
-		{"MatmulAllReduce", "", CAT_MATMUL}, /* MC2 before Comm */
-		{"Conv2D", "AI_CORE", CAT_CONV},
-		{"Conv3D", "", CAT_CONV},
-		{"Conv2DBackpropInput", "", CAT_CONV},
-		{"Conv2DBackpropFilterD", "AI_CORE", CAT_CONV},
-		{"GeluV2", "", CAT_VECTOR},
-		{"FastGelu", "", CAT_VECTOR},
-		{"Silu", "", CAT_VECTOR},
-		{"Swish", "", CAT_VECTOR},
-		{"RmsNorm", "", CAT_VECTOR},
-		{"InplaceAddRmsNorm", "", CAT_VECTOR},
-		{"LayerNorm", "", CAT_VECTOR},
-		{"LayerNormV3", "", CAT_VECTOR},
-		{"AdaLayerNorm", "", CAT_VECTOR},
-		{"GroupNorm", "", CAT_VECTOR},
-		{"GroupNormSilu", "", CAT_VECTOR},
-		{"RotaryPositionEmbedding", "", CAT_VECTOR},
-		{"ApplyRotaryPosEmb", "", CAT_VECTOR},
-		{"Mul", "", CAT_VECTOR},
-		{"Add", "", CAT_VECTOR},
-		{"Cast", "AI_CPU", CAT_VECTOR},
-		{"Transpose", "", CAT_VECTOR},
-		{"TransData", "", CAT_VECTOR},
-		{"ResizeNearestNeighborV2", "", CAT_VECTOR},
-		{"SoftmaxV2", "", CAT_VECTOR},
-		{"BroadcastTo", "", CAT_VECTOR},
-		{"MemSet", "AI_VECTOR_CORE", CAT_VECTOR},
-		{"AutomaticBufferFusionOp", "", CAT_VECTOR},
-		{"hcom_allReduce_", "HCCL", CAT_COMM},
-		{"hcom_allReduce_", "", CAT_COMM}, /* by name alone too */
-		{"hcom_alltoall_", "", CAT_COMM},
-		{"hcom_alltoallv_", "", CAT_COMM},
-		{"hcom_allGather_", "", CAT_COMM},
-		{"hcom_reduceScatter_", "", CAT_COMM},
-		{"hcom_broadcast_", "", CAT_COMM},
-		{"hcom_send_", "", CAT_COMM},
-		{"hcom_receive_", "", CAT_COMM},
-		{"NonZero", "MIX_AIV", CAT_OTHER},
-		{"StatelessRandomNormalV2", "", CAT_OTHER},
-		{"ApplyAdamW", "", CAT_OTHER},
-		{"0", "AI_VECTOR_CORE", CAT_OTHER},
-		{"", "", CAT_OTHER},
+	    {"FlashAttentionScore", "MIX_AIC", CAT_FA},
+	    {"FlashAttentionScoreGrad", "MIX_AIC", CAT_FA},
+	    {"FusedInferAttentionScore", "", CAT_FA},
+	    {"PromptFlashAttention", "", CAT_FA},
+	    {"IncreFlashAttention", "MIX_AIC", CAT_FA},
+	    {"LaserAttention", "", CAT_FA},
+	    {"AscendLaserAttention", "", CAT_FA},
+	    {"AdaBlockSparseAttention", "", CAT_FA},
+	    {"SparseBlockEstimate", "", CAT_FA},
+	    {"LaPreprocess", "", CAT_FA},
+	    {"MatMulV3", "AI_CORE", CAT_MATMUL},
+	    {"MatMulV2", "AI_CORE", CAT_MATMUL},
+	    {"MatMul", "AI_CORE", CAT_MATMUL},
+	    {"BatchMatMulV2", "AI_CORE", CAT_MATMUL},
+	    {"QuantBatchMatmulV3", "", CAT_MATMUL},
+	    {"GroupedMatmul", "", CAT_MATMUL},
+	    {"DequantGemm", "", CAT_MATMUL},
+	    {"MatmulAllReduce", "", CAT_MATMUL}, /* MC2 before Comm */
+	    {"Conv2D", "AI_CORE", CAT_CONV},
+	    {"Conv3D", "", CAT_CONV},
+	    {"Conv2DBackpropInput", "", CAT_CONV},
+	    {"Conv2DBackpropFilterD", "AI_CORE", CAT_CONV},
+	    {"GeluV2", "", CAT_VECTOR},
+	    {"FastGelu", "", CAT_VECTOR},
+	    {"Silu", "", CAT_VECTOR},
+	    {"Swish", "", CAT_VECTOR},
+	    {"RmsNorm", "", CAT_VECTOR},
+	    {"InplaceAddRmsNorm", "", CAT_VECTOR},
+	    {"LayerNorm", "", CAT_VECTOR},
+	    {"LayerNormV3", "", CAT_VECTOR},
+	    {"AdaLayerNorm", "", CAT_VECTOR},
+	    {"GroupNorm", "", CAT_VECTOR},
+	    {"GroupNormSilu", "", CAT_VECTOR},
+	    {"RotaryPositionEmbedding", "", CAT_VECTOR},
+	    {"ApplyRotaryPosEmb", "", CAT_VECTOR},
+	    {"Mul", "", CAT_VECTOR},
+	    {"Add", "", CAT_VECTOR},
+	    {"Cast", "AI_CPU", CAT_VECTOR},
+	    {"Transpose", "", CAT_VECTOR},
+	    {"TransData", "", CAT_VECTOR},
+	    {"ResizeNearestNeighborV2", "", CAT_VECTOR},
+	    {"SoftmaxV2", "", CAT_VECTOR},
+	    {"BroadcastTo", "", CAT_VECTOR},
+	    {"MemSet", "AI_VECTOR_CORE", CAT_VECTOR},
+	    {"AutomaticBufferFusionOp", "", CAT_VECTOR},
+	    {"hcom_allReduce_", "HCCL", CAT_COMM},
+	    {"hcom_allReduce_", "", CAT_COMM}, /* by name alone too */
+	    {"hcom_alltoall_", "", CAT_COMM},
+	    {"hcom_alltoallv_", "", CAT_COMM},
+	    {"hcom_allGather_", "", CAT_COMM},
+	    {"hcom_reduceScatter_", "", CAT_COMM},
+	    {"hcom_broadcast_", "", CAT_COMM},
+	    {"hcom_send_", "", CAT_COMM},
+	    {"hcom_receive_", "", CAT_COMM},
+	    {"NonZero", "MIX_AIV", CAT_OTHER},
+	    {"StatelessRandomNormalV2", "", CAT_OTHER},
+	    {"ApplyAdamW", "", CAT_OTHER},
+	    {"0", "AI_VECTOR_CORE", CAT_OTHER},
+	    {"", "", CAT_OTHER},
 	};
 	struct rules r;
 	struct err e = ERR_INIT;
@@ -227,8 +227,8 @@ static void rules_classify_builtin_table(void **state)
 		enum category c = rules_classify(&r, t[i].type, t[i].core);
 		if (c != t[i].cat)
 			fail_msg("'%s' on '%s': %s, expected %s", t[i].type,
-				 t[i].core, category_names[c],
-				 category_names[t[i].cat]);
+			         t[i].core, category_names[c],
+			         category_names[t[i].cat]);
 	}
 	rules_release(&r);
 }
@@ -240,10 +240,12 @@ static void rules_classify_any_type_on_comm_core_is_comm(void **state)
 	load_builtin(r);
 	assert_int_equal(rules_classify(r, "MatMulV3", "HCCL"), CAT_COMM);
 	assert_int_equal(rules_classify(r, "FlashAttentionScore", "HCCL"),
-			 CAT_COMM);
+	                 CAT_COMM);
 	assert_int_equal(rules_classify(r, "Cast", "hccl"), CAT_COMM);
-	assert_int_equal(rules_classify(r, "NonZero", "COMMUNICATION"), CAT_COMM);
-	assert_int_equal(rules_classify(r, "Whatever", "HCCL_AI_CPU"), CAT_COMM);
+	assert_int_equal(rules_classify(r, "NonZero", "COMMUNICATION"),
+	                 CAT_COMM);
+	assert_int_equal(rules_classify(r, "Whatever", "HCCL_AI_CPU"),
+	                 CAT_COMM);
 	/* other cores do not make a kernel Comm */
 	assert_int_equal(rules_classify(r, "MatMulV3", "AI_CORE"), CAT_MATMUL);
 	assert_int_equal(rules_classify(r, "NonZero", "AI_CPU"), CAT_OTHER);
@@ -256,32 +258,32 @@ static void rules_signature_builtin_table(void **state)
 		const char *type;
 		enum sig sig;
 	} t[] = {
-		{"FlashAttentionScore", SIG_DIT},
-		{"FusedInferAttentionScore", SIG_DIT},
-		{"LaserAttention", SIG_DIT},
-		{"MatMulV3", SIG_DIT},
-		{"BatchMatMulV2", SIG_DIT},
-		{"DequantGemm", SIG_DIT},
-		{"LayerNorm", SIG_DIT},
-		{"AdaLayerNorm", SIG_DIT},
-		{"RmsNorm", SIG_DIT},
-		{"RotaryPositionEmbedding", SIG_DIT},
-		{"ApplyRotaryPosEmb", SIG_DIT},
-		{"Conv2D", SIG_VAE},
-		{"Conv3D", SIG_VAE},
-		{"Conv2DBackpropInput", SIG_VAE},
-		{"GroupNorm", SIG_VAE},
-		{"GroupNormSilu", SIG_VAE},
-		{"ResizeNearestNeighborV2", SIG_VAE},
-		{"UpsampleNearest3d", SIG_VAE},
-		{"Add", SIG_NONE},
-		{"Mul", SIG_NONE},
-		{"Cast", SIG_NONE},
-		{"GeluV2", SIG_NONE},
-		{"Silu", SIG_NONE},
-		{"SoftmaxV2", SIG_NONE},
-		{"hcom_allReduce_", SIG_NONE},
-		{"NonZero", SIG_NONE},
+	    {"FlashAttentionScore", SIG_DIT},
+	    {"FusedInferAttentionScore", SIG_DIT},
+	    {"LaserAttention", SIG_DIT},
+	    {"MatMulV3", SIG_DIT},
+	    {"BatchMatMulV2", SIG_DIT},
+	    {"DequantGemm", SIG_DIT},
+	    {"LayerNorm", SIG_DIT},
+	    {"AdaLayerNorm", SIG_DIT},
+	    {"RmsNorm", SIG_DIT},
+	    {"RotaryPositionEmbedding", SIG_DIT},
+	    {"ApplyRotaryPosEmb", SIG_DIT},
+	    {"Conv2D", SIG_VAE},
+	    {"Conv3D", SIG_VAE},
+	    {"Conv2DBackpropInput", SIG_VAE},
+	    {"GroupNorm", SIG_VAE},
+	    {"GroupNormSilu", SIG_VAE},
+	    {"ResizeNearestNeighborV2", SIG_VAE},
+	    {"UpsampleNearest3d", SIG_VAE},
+	    {"Add", SIG_NONE},
+	    {"Mul", SIG_NONE},
+	    {"Cast", SIG_NONE},
+	    {"GeluV2", SIG_NONE},
+	    {"Silu", SIG_NONE},
+	    {"SoftmaxV2", SIG_NONE},
+	    {"hcom_allReduce_", SIG_NONE},
+	    {"NonZero", SIG_NONE},
 	};
 	struct rules r;
 	struct err e = ERR_INIT;
@@ -292,8 +294,9 @@ static void rules_signature_builtin_table(void **state)
 	assert_int_equal(rules_load_builtin(&r, &e), 0);
 	for (i = 0; i < ARRAY_LEN(t); i++)
 		if (rules_signature(&r, t[i].type) != t[i].sig)
-			fail_msg("signature of '%s': %d, expected %d", t[i].type,
-				 rules_signature(&r, t[i].type), t[i].sig);
+			fail_msg("signature of '%s': %d, expected %d",
+			         t[i].type, rules_signature(&r, t[i].type),
+			         t[i].sig);
 	rules_release(&r);
 }
 
@@ -304,12 +307,13 @@ static void rules_load_text_complete_file_replaces_builtin(void **state)
 	struct rules *r = *state;
 	struct err e;
 
-	e = load_text(r, "{\"schema\": \"sdperf-rules/1\", \"comment\": \"x\",\n"
-			 " \"classify\": [{\"category\": \"conv\", \"types\": "
-			 "[\"My*\", \"Other?\"]}],\n"
-			 " \"signatures\": [{\"stage\": \"vae\", \"types\": "
-			 "[\"My*\"]}],\n"
-			 " \"thresholds\": [" TH("only", "10") "]}");
+	e = load_text(r,
+	              "{\"schema\": \"sdperf-rules/1\", \"comment\": \"x\",\n"
+	              " \"classify\": [{\"category\": \"conv\", \"types\": "
+	              "[\"My*\", \"Other?\"]}],\n"
+	              " \"signatures\": [{\"stage\": \"vae\", \"types\": "
+	              "[\"My*\"]}],\n"
+	              " \"thresholds\": [" TH("only", "10") "]}");
 	if (e.code)
 		fail_msg("%s", e.msg);
 	assert_string_equal(r->source, "u.json");
@@ -321,8 +325,10 @@ static void rules_load_text_complete_file_replaces_builtin(void **state)
 	assert_int_equal(rules_classify(r, "MyConv", ""), CAT_CONV);
 	assert_int_equal(rules_classify(r, "OtherX", ""), CAT_CONV);
 	/* nothing built-in is left */
-	assert_int_equal(rules_classify(r, "FlashAttentionScore", ""), CAT_OTHER);
-	assert_int_equal(rules_classify(r, "hcom_allReduce_", "HCCL"), CAT_OTHER);
+	assert_int_equal(rules_classify(r, "FlashAttentionScore", ""),
+	                 CAT_OTHER);
+	assert_int_equal(rules_classify(r, "hcom_allReduce_", "HCCL"),
+	                 CAT_OTHER);
 	assert_int_equal(rules_signature(r, "MyConv"), SIG_VAE);
 	assert_int_equal(rules_signature(r, "MatMulV3"), SIG_NONE);
 	assert_int_equal(r->window, 16);
@@ -330,8 +336,8 @@ static void rules_load_text_complete_file_replaces_builtin(void **state)
 	assert_true(th(r, "only")->above == 10.0);
 }
 
-static void rules_load_text_extends_builtin_puts_user_patterns_first(
-	void **state)
+static void
+rules_load_text_extends_builtin_puts_user_patterns_first(void **state)
 {
 	struct rules *r = *state;
 	struct rules b;
@@ -339,17 +345,18 @@ static void rules_load_text_extends_builtin_puts_user_patterns_first(
 
 	memset(&b, 0, sizeof(b));
 	assert_int_equal(rules_load_builtin(&b, &e), 0);
-	e = load_text(r, "{\"extends\": \"builtin\",\n"
-			 " \"classify\": [{\"category\": \"Vector\", \"types\": "
-			 "[\"MatMulV3\"]}],\n"
-			 " \"signatures\": [{\"stage\": \"none\", \"types\": "
-			 "[\"MatMulV3\"]}],\n"
-			 " \"segmentation\": {\"window\": 8},\n"
-			 " \"thresholds\": [{\"id\": \"matmul_quant\", \"title\": "
-			 "\"Mine\", \"recommendation\": \"r\", \"stage\": \"vae\", "
-			 "\"metric\": \"category_share\", \"category\": \"Conv\", "
-			 "\"above\": 42.5, \"docs\": [\"cache\"]},\n"
-			 "  " TH("extra", "99") "]}");
+	e = load_text(
+	    r, "{\"extends\": \"builtin\",\n"
+	       " \"classify\": [{\"category\": \"Vector\", \"types\": "
+	       "[\"MatMulV3\"]}],\n"
+	       " \"signatures\": [{\"stage\": \"none\", \"types\": "
+	       "[\"MatMulV3\"]}],\n"
+	       " \"segmentation\": {\"window\": 8},\n"
+	       " \"thresholds\": [{\"id\": \"matmul_quant\", \"title\": "
+	       "\"Mine\", \"recommendation\": \"r\", \"stage\": \"vae\", "
+	       "\"metric\": \"category_share\", \"category\": \"Conv\", "
+	       "\"above\": 42.5, \"docs\": [\"cache\"]},\n"
+	       "  " TH("extra", "99") "]}");
 	if (e.code)
 		fail_msg("%s", e.msg);
 	/* the user's pattern wins over the built-in *MatMul* */
@@ -379,7 +386,7 @@ static void rules_load_text_extends_builtin_puts_user_patterns_first(
 	rules_release(&b);
 }
 
-/* FAILS: see report (rules.h says the source of an extending file is the
+/* Regression (was a bug: rules.h says the source of an extending file is the
  * path "with + built-in"; rules_load_text stores the bare name). */
 static void rules_load_text_extends_names_both_sources(void **state)
 {
@@ -393,17 +400,19 @@ static void rules_load_text_extends_names_both_sources(void **state)
 static void rules_load_text_rejects_invalid_json(void **state)
 {
 	load_fails(*state,
-		   "{\"extends\": \"builtin\",\n \"classify\": [\n"
-		   "  {\"category\": \"FA\" \"types\": []}\n]}",
-		   "u.json:3:21: invalid JSON near '\"types\": []}\\x0A]}'");
+	           "{\"extends\": \"builtin\",\n \"classify\": [\n"
+	           "  {\"category\": \"FA\" \"types\": []}\n]}",
+	           "u.json:3:21: invalid JSON near '\"types\": []}\\x0A]}'");
 }
 
-static void rules_load_text_rejects_invalid_json_shortening_the_quote(
-	void **state)
+static void
+rules_load_text_rejects_invalid_json_shortening_the_quote(void **state)
 {
-	load_fails(*state, "{\"extends\": tru, \"about\": \"abcdefghijklmnopqrstuvwxyz\"}",
-		   "u.json:1:13: invalid JSON near 'tru, \"about\": \"abcdefghij"
-		   "klmno...'");
+	load_fails(
+	    *state,
+	    "{\"extends\": tru, \"about\": \"abcdefghijklmnopqrstuvwxyz\"}",
+	    "u.json:1:13: invalid JSON near 'tru, \"about\": \"abcdefghij"
+	    "klmno...'");
 }
 
 static void rules_load_text_rejects_empty_text(void **state)
@@ -411,85 +420,88 @@ static void rules_load_text_rejects_empty_text(void **state)
 	load_fails(*state, "", "u.json:1:1: invalid JSON near ''");
 }
 
-/* FAILS: see report (rules.c parse_into ignores text after the JSON
+/* Regression (was a bug: rules.c parse_into ignores text after the JSON
  * value, so a file with a stray second object or bracket loads). */
 static void rules_load_text_rejects_text_after_the_object(void **state)
 {
 	load_fails(*state, "{\"extends\": \"builtin\"}\n}",
-		   "u.json:2:1: invalid JSON near '}'");
+	           "u.json:2:1: invalid JSON near '}'");
 }
 
 static void rules_load_text_rejects_top_level_array(void **state)
 {
 	load_fails(*state, "[]",
-		   "u.json: '(top level)': expected a JSON object");
+	           "u.json: '(top level)': expected a JSON object");
 }
 
 static void rules_load_text_rejects_unknown_category(void **state)
 {
-	load_fails(*state,
-		   "{\"extends\": \"builtin\", \"classify\": [{\"category\": "
-		   "\"Vector\", \"types\": [\"A\"]}, {\"category\": \"Matmul2\", "
-		   "\"types\": [\"X\"]}]}",
-		   "u.json: 'classify[1].category': unknown category 'Matmul2' "
-		   "(expected FA, MatMul, Conv, Vector, Comm or Other)");
+	load_fails(
+	    *state,
+	    "{\"extends\": \"builtin\", \"classify\": [{\"category\": "
+	    "\"Vector\", \"types\": [\"A\"]}, {\"category\": \"Matmul2\", "
+	    "\"types\": [\"X\"]}]}",
+	    "u.json: 'classify[1].category': unknown category 'Matmul2' "
+	    "(expected FA, MatMul, Conv, Vector, Comm or Other)");
 }
 
-static void rules_load_text_rejects_classify_entry_without_category(
-	void **state)
+static void
+rules_load_text_rejects_classify_entry_without_category(void **state)
 {
-	load_fails(*state,
-		   "{\"extends\": \"builtin\", \"classify\": [{\"types\": "
-		   "[\"X\"]}]}",
-		   "u.json: 'classify[0].category': expected a non-empty string");
+	load_fails(
+	    *state,
+	    "{\"extends\": \"builtin\", \"classify\": [{\"types\": "
+	    "[\"X\"]}]}",
+	    "u.json: 'classify[0].category': expected a non-empty string");
 }
 
 static void rules_load_text_rejects_empty_types(void **state)
 {
 	load_fails(*state,
-		   "{\"extends\": \"builtin\", \"classify\": [{\"category\": "
-		   "\"FA\", \"types\": []}]}",
-		   "u.json: 'classify[0].types': expected a non-empty array of "
-		   "patterns");
+	           "{\"extends\": \"builtin\", \"classify\": [{\"category\": "
+	           "\"FA\", \"types\": []}]}",
+	           "u.json: 'classify[0].types': expected a non-empty array of "
+	           "patterns");
 }
 
 static void rules_load_text_rejects_non_string_pattern(void **state)
 {
-	load_fails(*state,
-		   "{\"extends\": \"builtin\", \"signatures\": [{\"stage\": "
-		   "\"dit\", \"types\": [\"A\", 3]}]}",
-		   "u.json: 'signatures[0].types[1]': expected a non-empty string");
+	load_fails(
+	    *state,
+	    "{\"extends\": \"builtin\", \"signatures\": [{\"stage\": "
+	    "\"dit\", \"types\": [\"A\", 3]}]}",
+	    "u.json: 'signatures[0].types[1]': expected a non-empty string");
 }
 
 static void rules_load_text_rejects_unknown_signature_stage(void **state)
 {
 	load_fails(*state,
-		   "{\"extends\": \"builtin\", \"signatures\": [{\"stage\": "
-		   "\"unet\", \"types\": [\"x\"]}]}",
-		   "u.json: 'signatures[0].stage': expected 'dit', 'vae' or "
-		   "'none'");
+	           "{\"extends\": \"builtin\", \"signatures\": [{\"stage\": "
+	           "\"unet\", \"types\": [\"x\"]}]}",
+	           "u.json: 'signatures[0].stage': expected 'dit', 'vae' or "
+	           "'none'");
 }
 
 static void rules_load_text_rejects_unknown_doc_key(void **state)
 {
-	load_fails(*state,
-		   "{\"extends\": \"builtin\", \"thresholds\": [{\"id\": \"x\", "
-		   "\"title\": \"t\", \"recommendation\": \"r\", \"stage\": "
-		   "\"dit\", \"metric\": \"category_share\", \"category\": "
-		   "\"FA\", \"above\": 10, \"docs\": [\"sparse\", \"nope\"]}]}",
-		   "u.json: 'thresholds[0].docs': unknown feature doc (expected "
-		   "one of: sparse quantization cache cpu_offload share_memory "
-		   "parallelism compilation core_layers DyEPLB)");
+	load_fails(
+	    *state,
+	    "{\"extends\": \"builtin\", \"thresholds\": [{\"id\": \"x\", "
+	    "\"title\": \"t\", \"recommendation\": \"r\", \"stage\": "
+	    "\"dit\", \"metric\": \"category_share\", \"category\": "
+	    "\"FA\", \"above\": 10, \"docs\": [\"sparse\", \"nope\"]}]}",
+	    "u.json: 'thresholds[0].docs': unknown feature doc (expected "
+	    "one of: sparse quantization cache cpu_offload share_memory "
+	    "parallelism compilation core_layers DyEPLB)");
 }
 
-static void rules_load_text_rejects_missing_classify_without_extends(
-	void **state)
+static void
+rules_load_text_rejects_missing_classify_without_extends(void **state)
 {
-	load_fails(*state,
-		   "{\"signatures\": [], \"thresholds\": []}",
-		   "u.json: '(top level)': a complete rules file needs "
-		   "'classify', 'signatures' and 'thresholds' (or add "
-		   "\"extends\": \"builtin\")");
+	load_fails(*state, "{\"signatures\": [], \"thresholds\": []}",
+	           "u.json: '(top level)': a complete rules file needs "
+	           "'classify', 'signatures' and 'thresholds' (or add "
+	           "\"extends\": \"builtin\")");
 }
 
 static void rules_load_text_rejects_bad_extends_value(void **state)
@@ -497,67 +509,74 @@ static void rules_load_text_rejects_bad_extends_value(void **state)
 	struct rules *r = *state;
 
 	load_fails(r, "{\"extends\": \"builtins\"}",
-		   "u.json: 'extends': the only value allowed is \"builtin\"");
+	           "u.json: 'extends': the only value allowed is \"builtin\"");
 	load_fails(r, "{\"extends\": true}",
-		   "u.json: 'extends': the only value allowed is \"builtin\"");
+	           "u.json: 'extends': the only value allowed is \"builtin\"");
 }
 
 static void rules_load_text_rejects_unknown_top_level_key(void **state)
 {
 	load_fails(*state, "{\"extends\": \"builtin\", \"classfy\": []}",
-		   "u.json: 'classfy': unknown key");
+	           "u.json: 'classfy': unknown key");
 }
 
 static void rules_load_text_rejects_threshold_above_100(void **state)
 {
-	load_fails(*state,
-		   "{\"extends\": \"builtin\", \"thresholds\": [" TH("matmul_quant",
-								   "150") "]}",
-		   "u.json: 'thresholds[0].above': expected a percentage from 0 "
-		   "to 100");
+	load_fails(
+	    *state,
+	    "{\"extends\": \"builtin\", \"thresholds\": [" TH("matmul_quant",
+	                                                      "150") "]}",
+	    "u.json: 'thresholds[0].above': expected a percentage from 0 "
+	    "to 100");
 }
 
 static void rules_load_text_rejects_unknown_threshold_stage(void **state)
 {
-	load_fails(*state,
-		   "{\"extends\": \"builtin\", \"thresholds\": [{\"id\": \"a\", "
-		   "\"title\": \"t\", \"recommendation\": \"r\", \"stage\": "
-		   "\"unet\", \"metric\": \"category_share\", \"category\": "
-		   "\"FA\", \"above\": 1, \"docs\": []}]}",
-		   "u.json: 'thresholds[0].stage': expected dit, vae, "
-		   "text_encoder or other");
+	load_fails(
+	    *state,
+	    "{\"extends\": \"builtin\", \"thresholds\": [{\"id\": \"a\", "
+	    "\"title\": \"t\", \"recommendation\": \"r\", \"stage\": "
+	    "\"unet\", \"metric\": \"category_share\", \"category\": "
+	    "\"FA\", \"above\": 1, \"docs\": []}]}",
+	    "u.json: 'thresholds[0].stage': expected dit, vae, "
+	    "text_encoder or other");
 }
 
-/* FAILS: see report (rules.c load_metric appends '.metric' to the path
+/* Regression (was a bug: rules.c load_metric appends '.metric' to the path
  * buffer that already holds '...stage', without resetting it). */
 static void rules_load_text_rejects_unknown_metric(void **state)
 {
-	load_fails(*state,
-		   "{\"extends\": \"builtin\", \"thresholds\": [{\"id\": \"a\", "
-		   "\"title\": \"t\", \"recommendation\": \"r\", \"stage\": "
-		   "\"dit\", \"metric\": \"share\", \"above\": 1, \"docs\": []}]}",
-		   "u.json: 'thresholds[0].metric': expected 'category_share' or "
-		   "'exposed_comm_share'");
+	load_fails(
+	    *state,
+	    "{\"extends\": \"builtin\", \"thresholds\": [{\"id\": \"a\", "
+	    "\"title\": \"t\", \"recommendation\": \"r\", \"stage\": "
+	    "\"dit\", \"metric\": \"share\", \"above\": 1, \"docs\": []}]}",
+	    "u.json: 'thresholds[0].metric': expected 'category_share' or "
+	    "'exposed_comm_share'");
 }
 
 static void rules_load_text_rejects_bad_segmentation_value(void **state)
 {
 	struct rules *r = *state;
 
-	load_fails(r, "{\"extends\": \"builtin\", \"segmentation\": "
-		      "{\"window\": 0}}",
-		   "u.json: 'segmentation.window': expected a whole number from 1 "
-		   "to 100000");
-	load_fails(r, "{\"extends\": \"builtin\", \"segmentation\": "
-		      "{\"loop_window\": 2.5}}",
-		   "u.json: 'segmentation.loop_window': expected a whole number "
-		   "from 2 to 4096");
+	load_fails(
+	    r,
+	    "{\"extends\": \"builtin\", \"segmentation\": "
+	    "{\"window\": 0}}",
+	    "u.json: 'segmentation.window': expected a whole number from 1 "
+	    "to 100000");
+	load_fails(
+	    r,
+	    "{\"extends\": \"builtin\", \"segmentation\": "
+	    "{\"loop_window\": 2.5}}",
+	    "u.json: 'segmentation.loop_window': expected a whole number "
+	    "from 2 to 4096");
 }
 
 static void rules_load_text_rejects_non_string_comm_core(void **state)
 {
 	load_fails(*state, "{\"extends\": \"builtin\", \"comm_cores\": [1]}",
-		   "u.json: 'comm_cores': expected an array of strings");
+	           "u.json: 'comm_cores': expected an array of strings");
 }
 
 static void rules_load_file_reads_and_names_the_file(void **state)
@@ -566,20 +585,21 @@ static void rules_load_file_reads_and_names_the_file(void **state)
 	struct err e = ERR_INIT;
 	char dir[512], path[600], msg[1200];
 	static const char text[] =
-		"{\"extends\": \"builtin\", \"classify\": [{\"category\": "
-		"\"Other\", \"types\": [\"FlashAttentionScore\"]}]}";
+	    "{\"extends\": \"builtin\", \"classify\": [{\"category\": "
+	    "\"Other\", \"types\": [\"FlashAttentionScore\"]}]}";
 
 	unit_tmpdir(dir, sizeof(dir));
 	unit_join(path, sizeof(path), dir, "rules.json");
 	unit_write(path, text, sizeof(text) - 1);
 	assert_int_equal(rules_load_file(r, path, &e), 0);
-	assert_int_equal(rules_classify(r, "FlashAttentionScore", ""), CAT_OTHER);
+	assert_int_equal(rules_classify(r, "FlashAttentionScore", ""),
+	                 CAT_OTHER);
 	rules_release(r);
 
 	unit_write(path, "{\"extends\": 1}", 14);
 	assert_int_equal(rules_load_file(r, path, &e), -1);
 	snprintf(msg, sizeof(msg),
-		 "%s: 'extends': the only value allowed is \"builtin\"", path);
+	         "%s: 'extends': the only value allowed is \"builtin\"", path);
 	assert_int_equal(e.code, ERR_INPUT);
 	assert_string_equal(e.msg, msg);
 	unit_rmtree(dir);
@@ -595,7 +615,7 @@ static void rules_load_file_reports_missing_file(void **state)
 	unit_join(path, sizeof(path), dir, "none.json");
 	assert_int_equal(rules_load_file(r, path, &e), -1);
 	snprintf(msg, sizeof(msg), "%s: cannot open: No such file or directory",
-		 path);
+	         path);
 	assert_int_equal(e.code, ERR_INPUT);
 	assert_string_equal(e.msg, msg);
 	unit_rmtree(dir);
@@ -619,7 +639,7 @@ static void rules_load_file_rejects_files_over_4_mib(void **state)
 	free(big);
 	assert_int_equal(rules_load_file(r, path, &e), -1);
 	snprintf(msg, sizeof(msg), "%s: file too large (limit 4194304 bytes)",
-		 path);
+	         path);
 	assert_int_equal(e.code, ERR_INPUT);
 	assert_string_equal(e.msg, msg);
 	unit_rmtree(dir);
@@ -635,7 +655,8 @@ static void rules_set_threshold_sets_value(void **state)
 	load_builtin(r);
 	assert_int_equal(rules_set_threshold(r, "matmul_quant=45", &e), 0);
 	assert_true(th(r, "matmul_quant")->above == 45.0);
-	assert_int_equal(rules_set_threshold(r, "fa_quant_sparse=12.5%", &e), 0);
+	assert_int_equal(rules_set_threshold(r, "fa_quant_sparse=12.5%", &e),
+	                 0);
 	assert_true(th(r, "fa_quant_sparse")->above == 12.5);
 	assert_int_equal(rules_set_threshold(r, "comm_overlap=0", &e), 0);
 	assert_true(th(r, "comm_overlap")->above == 0.0);
@@ -661,26 +682,27 @@ static void rules_set_threshold_rejects_unknown_name(void **state)
 
 	load_builtin(r);
 	set_fails(r, "matmul=45",
-		  "--threshold 'matmul=45': unknown name (known: matmul_quant, "
-		  "fa_quant_sparse, vector_fusion, comm_overlap)");
+	          "--threshold 'matmul=45': unknown name (known: matmul_quant, "
+	          "fa_quant_sparse, vector_fusion, comm_overlap)");
 }
 
 static void rules_set_threshold_rejects_bad_values(void **state)
 {
 	struct rules *r = *state;
 	static const char *const bad[] = {
-		"matmul_quant=101", "matmul_quant=-1", "matmul_quant=",
-		"matmul_quant=abc", "matmul_quant=45%%", "matmul_quant=45 %",
-		"matmul_quant=nan", "matmul_quant=inf",
+	    "matmul_quant=101", "matmul_quant=-1",   "matmul_quant=",
+	    "matmul_quant=abc", "matmul_quant=45%%", "matmul_quant=45 %",
+	    "matmul_quant=nan", "matmul_quant=inf",
 	};
 	char msg[256];
 	size_t i;
 
 	load_builtin(r);
 	for (i = 0; i < ARRAY_LEN(bad); i++) {
-		snprintf(msg, sizeof(msg),
-			 "--threshold '%s': expected a percentage from 0 to 100",
-			 bad[i]);
+		snprintf(
+		    msg, sizeof(msg),
+		    "--threshold '%s': expected a percentage from 0 to 100",
+		    bad[i]);
 		set_fails(r, bad[i], msg);
 	}
 }
@@ -691,47 +713,47 @@ static void rules_set_threshold_rejects_missing_equals(void **state)
 
 	load_builtin(r);
 	set_fails(r, "matmul_quant",
-		  "--threshold 'matmul_quant': expected NAME=PERCENT");
+	          "--threshold 'matmul_quant': expected NAME=PERCENT");
 	set_fails(r, "=45", "--threshold '=45': expected NAME=PERCENT");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(rules_glob_table),
-		T(rules_builtin_loads_defaults),
-		cmocka_unit_test(rules_classify_builtin_table),
-		T(rules_classify_any_type_on_comm_core_is_comm),
-		cmocka_unit_test(rules_signature_builtin_table),
-		T(rules_load_text_complete_file_replaces_builtin),
-		T(rules_load_text_extends_builtin_puts_user_patterns_first),
-		T(rules_load_text_extends_names_both_sources),
-		T(rules_load_text_rejects_invalid_json),
-		T(rules_load_text_rejects_invalid_json_shortening_the_quote),
-		T(rules_load_text_rejects_empty_text),
-		T(rules_load_text_rejects_text_after_the_object),
-		T(rules_load_text_rejects_top_level_array),
-		T(rules_load_text_rejects_unknown_category),
-		T(rules_load_text_rejects_classify_entry_without_category),
-		T(rules_load_text_rejects_empty_types),
-		T(rules_load_text_rejects_non_string_pattern),
-		T(rules_load_text_rejects_unknown_signature_stage),
-		T(rules_load_text_rejects_unknown_doc_key),
-		T(rules_load_text_rejects_missing_classify_without_extends),
-		T(rules_load_text_rejects_bad_extends_value),
-		T(rules_load_text_rejects_unknown_top_level_key),
-		T(rules_load_text_rejects_threshold_above_100),
-		T(rules_load_text_rejects_unknown_threshold_stage),
-		T(rules_load_text_rejects_unknown_metric),
-		T(rules_load_text_rejects_bad_segmentation_value),
-		T(rules_load_text_rejects_non_string_comm_core),
-		T(rules_load_file_reads_and_names_the_file),
-		T(rules_load_file_reports_missing_file),
-		T(rules_load_file_rejects_files_over_4_mib),
-		T(rules_set_threshold_sets_value),
-		T(rules_set_threshold_rejects_unknown_name),
-		T(rules_set_threshold_rejects_bad_values),
-		T(rules_set_threshold_rejects_missing_equals),
+	    cmocka_unit_test(rules_glob_table),
+	    T(rules_builtin_loads_defaults),
+	    cmocka_unit_test(rules_classify_builtin_table),
+	    T(rules_classify_any_type_on_comm_core_is_comm),
+	    cmocka_unit_test(rules_signature_builtin_table),
+	    T(rules_load_text_complete_file_replaces_builtin),
+	    T(rules_load_text_extends_builtin_puts_user_patterns_first),
+	    T(rules_load_text_extends_names_both_sources),
+	    T(rules_load_text_rejects_invalid_json),
+	    T(rules_load_text_rejects_invalid_json_shortening_the_quote),
+	    T(rules_load_text_rejects_empty_text),
+	    T(rules_load_text_rejects_text_after_the_object),
+	    T(rules_load_text_rejects_top_level_array),
+	    T(rules_load_text_rejects_unknown_category),
+	    T(rules_load_text_rejects_classify_entry_without_category),
+	    T(rules_load_text_rejects_empty_types),
+	    T(rules_load_text_rejects_non_string_pattern),
+	    T(rules_load_text_rejects_unknown_signature_stage),
+	    T(rules_load_text_rejects_unknown_doc_key),
+	    T(rules_load_text_rejects_missing_classify_without_extends),
+	    T(rules_load_text_rejects_bad_extends_value),
+	    T(rules_load_text_rejects_unknown_top_level_key),
+	    T(rules_load_text_rejects_threshold_above_100),
+	    T(rules_load_text_rejects_unknown_threshold_stage),
+	    T(rules_load_text_rejects_unknown_metric),
+	    T(rules_load_text_rejects_bad_segmentation_value),
+	    T(rules_load_text_rejects_non_string_comm_core),
+	    T(rules_load_file_reads_and_names_the_file),
+	    T(rules_load_file_reports_missing_file),
+	    T(rules_load_file_rejects_files_over_4_mib),
+	    T(rules_set_threshold_sets_value),
+	    T(rules_set_threshold_rejects_unknown_name),
+	    T(rules_set_threshold_rejects_bad_values),
+	    T(rules_set_threshold_rejects_missing_equals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

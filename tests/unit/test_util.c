@@ -92,14 +92,14 @@ static void strbuf_add_sanitized_shows_controls_and_bad_bytes(void **state)
 		size_t len;
 		const char *out;
 	} t[] = {
-		{"plain", 5, "plain"},
-		{"a\tb\nc\x7f", 6, "a\\x09b\\x0Ac\\x7F"},
-		{"nul\0x", 5, "nul\\x00x"},
-		{"\xe4\xbd\xa0\xe5\xa5\xbd", 6, "\xe4\xbd\xa0\xe5\xa5\xbd"},
-		{"bad\xff\xfe", 5, "bad\\xFF\\xFE"},
-		{"cut\xe4\xbd", 5, "cut\\xE4\\xBD"},
-		{"\xc0\x80", 2, "\\xC0\\x80"}, /* overlong NUL */
-		{"\xed\xa0\x80", 3, "\\xED\\xA0\\x80"}, /* surrogate */
+	    {"plain", 5, "plain"},
+	    {"a\tb\nc\x7f", 6, "a\\x09b\\x0Ac\\x7F"},
+	    {"nul\0x", 5, "nul\\x00x"},
+	    {"\xe4\xbd\xa0\xe5\xa5\xbd", 6, "\xe4\xbd\xa0\xe5\xa5\xbd"},
+	    {"bad\xff\xfe", 5, "bad\\xFF\\xFE"},
+	    {"cut\xe4\xbd", 5, "cut\\xE4\\xBD"},
+	    {"\xc0\x80", 2, "\\xC0\\x80"},          /* overlong NUL */
+	    {"\xed\xa0\x80", 3, "\\xED\\xA0\\x80"}, /* surrogate */
 	};
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
@@ -120,20 +120,22 @@ static void strbuf_add_quoted_value_truncates_at_utf8_boundary(void **state)
 		size_t max;
 		const char *out;
 	} t[] = {
-		{"abc", 10, "'abc'"},
-		{"abc", 3, "'abc'"}, /* exactly max: not cut */
-		{"abcdef", 3, "'abc...'"},
-		{"", 5, "''"},
-		/* "a" + U+00E9 (2 bytes): cutting after 2 bytes would split it */
-		{"a\xc3\xa9z", 2, "'a...'"},
-		{"a\xc3\xa9z", 3, "'a\xc3\xa9...'"},
-		/* two 3-byte CJK characters, max 4 or 5: only the first fits */
-		{"\xe4\xbd\xa0\xe5\xa5\xbd", 4, "'\xe4\xbd\xa0...'"},
-		{"\xe4\xbd\xa0\xe5\xa5\xbd", 5, "'\xe4\xbd\xa0...'"},
-		{"\xe4\xbd\xa0\xe5\xa5\xbd", 2, "'...'"},
-		/* controls inside the kept part are escaped */
-		{"a\x01" "bcdef", 3, "'a\\x01b...'"},
-		{"tab\t", 10, "'tab\\x09'"},
+	    {"abc", 10, "'abc'"},
+	    {"abc", 3, "'abc'"}, /* exactly max: not cut */
+	    {"abcdef", 3, "'abc...'"},
+	    {"", 5, "''"},
+	    /* "a" + U+00E9 (2 bytes): cutting after 2 bytes would split it */
+	    {"a\xc3\xa9z", 2, "'a...'"},
+	    {"a\xc3\xa9z", 3, "'a\xc3\xa9...'"},
+	    /* two 3-byte CJK characters, max 4 or 5: only the first fits */
+	    {"\xe4\xbd\xa0\xe5\xa5\xbd", 4, "'\xe4\xbd\xa0...'"},
+	    {"\xe4\xbd\xa0\xe5\xa5\xbd", 5, "'\xe4\xbd\xa0...'"},
+	    {"\xe4\xbd\xa0\xe5\xa5\xbd", 2, "'...'"},
+	    /* controls inside the kept part are escaped */
+	    {"a\x01"
+	     "bcdef",
+	     3, "'a\\x01b...'"},
+	    {"tab\t", 10, "'tab\\x09'"},
 	};
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
@@ -141,7 +143,8 @@ static void strbuf_add_quoted_value_truncates_at_utf8_boundary(void **state)
 	(void)state;
 	for (i = 0; i < ARRAY_LEN(t); i++) {
 		strbuf_reset(&sb);
-		strbuf_add_quoted_value(&sb, t[i].in, strlen(t[i].in), t[i].max);
+		strbuf_add_quoted_value(&sb, t[i].in, strlen(t[i].in),
+		                        t[i].max);
 		assert_string_equal(sb.buf, t[i].out);
 	}
 	strbuf_release(&sb);
@@ -155,32 +158,32 @@ static void utf8_seq_len_table(void **state)
 		const char *s;
 		size_t n, len;
 	} t[] = {
-		{"A", 1, 1},
-		{"\x7f", 1, 1},
-		{"\xc3\xa9", 2, 2},		/* U+00E9 */
-		{"\xdf\xbf", 2, 2},		/* U+07FF */
-		{"\xe4\xbd\xa0", 3, 3},		/* U+4F60 */
-		{"\xe0\xa0\x80", 3, 3},		/* U+0800, smallest 3-byte */
-		{"\xed\x9f\xbf", 3, 3},		/* U+D7FF, below surrogates */
-		{"\xee\x80\x80", 3, 3},		/* U+E000, above surrogates */
-		{"\xf0\x9f\x98\x80", 4, 4},	/* U+1F600 */
-		{"\xf0\x90\x80\x80", 4, 4},	/* U+10000 */
-		{"\xf4\x8f\xbf\xbf", 4, 4},	/* U+10FFFF */
-		{"\xc0\x80", 2, 0},		/* overlong U+0000 */
-		{"\xc1\xbf", 2, 0},		/* overlong U+007F */
-		{"\xe0\x9f\xbf", 3, 0},		/* overlong U+07FF */
-		{"\xf0\x8f\xbf\xbf", 4, 0},	/* overlong U+FFFF */
-		{"\xed\xa0\x80", 3, 0},		/* U+D800 surrogate */
-		{"\xed\xbf\xbf", 3, 0},		/* U+DFFF surrogate */
-		{"\xf4\x90\x80\x80", 4, 0},	/* U+110000 */
-		{"\xf5\x80\x80\x80", 4, 0},	/* lead byte beyond F4 */
-		{"\xff", 1, 0},
-		{"\x80", 1, 0},			/* lone continuation */
-		{"\xc3", 1, 0},			/* truncated */
-		{"\xe4\xbd\xa0", 2, 0},		/* truncated by n */
-		{"\xf0\x9f\x98\x80", 3, 0},
-		{"\xc3\x41", 2, 0},		/* not a continuation */
-		{"", 0, 0},
+	    {"A", 1, 1},
+	    {"\x7f", 1, 1},
+	    {"\xc3\xa9", 2, 2},         /* U+00E9 */
+	    {"\xdf\xbf", 2, 2},         /* U+07FF */
+	    {"\xe4\xbd\xa0", 3, 3},     /* U+4F60 */
+	    {"\xe0\xa0\x80", 3, 3},     /* U+0800, smallest 3-byte */
+	    {"\xed\x9f\xbf", 3, 3},     /* U+D7FF, below surrogates */
+	    {"\xee\x80\x80", 3, 3},     /* U+E000, above surrogates */
+	    {"\xf0\x9f\x98\x80", 4, 4}, /* U+1F600 */
+	    {"\xf0\x90\x80\x80", 4, 4}, /* U+10000 */
+	    {"\xf4\x8f\xbf\xbf", 4, 4}, /* U+10FFFF */
+	    {"\xc0\x80", 2, 0},         /* overlong U+0000 */
+	    {"\xc1\xbf", 2, 0},         /* overlong U+007F */
+	    {"\xe0\x9f\xbf", 3, 0},     /* overlong U+07FF */
+	    {"\xf0\x8f\xbf\xbf", 4, 0}, /* overlong U+FFFF */
+	    {"\xed\xa0\x80", 3, 0},     /* U+D800 surrogate */
+	    {"\xed\xbf\xbf", 3, 0},     /* U+DFFF surrogate */
+	    {"\xf4\x90\x80\x80", 4, 0}, /* U+110000 */
+	    {"\xf5\x80\x80\x80", 4, 0}, /* lead byte beyond F4 */
+	    {"\xff", 1, 0},
+	    {"\x80", 1, 0},         /* lone continuation */
+	    {"\xc3", 1, 0},         /* truncated */
+	    {"\xe4\xbd\xa0", 2, 0}, /* truncated by n */
+	    {"\xf0\x9f\x98\x80", 3, 0},
+	    {"\xc3\x41", 2, 0}, /* not a continuation */
+	    {"", 0, 0},
 	};
 	size_t i, got;
 
@@ -188,8 +191,8 @@ static void utf8_seq_len_table(void **state)
 	for (i = 0; i < ARRAY_LEN(t); i++) {
 		got = utf8_seq_len((const unsigned char *)t[i].s, t[i].n);
 		if (got != t[i].len)
-			fail_msg("case %zu: utf8_seq_len = %zu, expected %zu", i,
-				 got, t[i].len);
+			fail_msg("case %zu: utf8_seq_len = %zu, expected %zu",
+			         i, got, t[i].len);
 	}
 }
 
@@ -201,17 +204,17 @@ static void utf8_is_text_table(void **state)
 		int ok;
 		size_t bad;
 	} t[] = {
-		{"", 0, 1, 0},
-		{"hello\tworld", 11, 1, 0},
-		{"\xe4\xbd\xa0\xe5\xa5\xbd", 6, 1, 0},
-		{"a\nb", 3, 0, 1},
-		{"ab\rc", 4, 0, 2},
-		{"ab\0c", 4, 0, 2},
-		{"\x7f", 1, 0, 0},
-		{"ok\xff", 3, 0, 2},
-		{"ok\xc0\x80", 4, 0, 2},
-		{"\xe4\xbd\xa0\xed\xa0\x80", 6, 0, 3},
-		{"\xe4\xbd\xa0\xe5\xa5", 5, 0, 3},
+	    {"", 0, 1, 0},
+	    {"hello\tworld", 11, 1, 0},
+	    {"\xe4\xbd\xa0\xe5\xa5\xbd", 6, 1, 0},
+	    {"a\nb", 3, 0, 1},
+	    {"ab\rc", 4, 0, 2},
+	    {"ab\0c", 4, 0, 2},
+	    {"\x7f", 1, 0, 0},
+	    {"ok\xff", 3, 0, 2},
+	    {"ok\xc0\x80", 4, 0, 2},
+	    {"\xe4\xbd\xa0\xed\xa0\x80", 6, 0, 3},
+	    {"\xe4\xbd\xa0\xe5\xa5", 5, 0, 3},
 	};
 	size_t i, bad;
 
@@ -221,7 +224,7 @@ static void utf8_is_text_table(void **state)
 		assert_int_equal(utf8_is_text(t[i].s, t[i].n, &bad), t[i].ok);
 		if (!t[i].ok && bad != t[i].bad)
 			fail_msg("case %zu: bad = %zu, expected %zu", i, bad,
-				 t[i].bad);
+			         t[i].bad);
 	}
 	/* bad may be NULL */
 	assert_int_equal(utf8_is_text("\x01", 1, NULL), 0);
@@ -309,16 +312,16 @@ static void numfmt_us_table(void **state)
 		int64_t ns;
 		const char *s;
 	} t[] = {
-		{0, "0.000"},
-		{1, "0.001"},
-		{999, "0.999"},
-		{1000, "1.000"},
-		{1234567, "1234.567"},
-		{-1, "-0.001"},
-		{-1234567, "-1234.567"},
-		{INT64_C(1736413971558972912), "1736413971558972.912"},
-		{INT64_MAX, "9223372036854775.807"},
-		{INT64_MIN, "-9223372036854775.808"},
+	    {0, "0.000"},
+	    {1, "0.001"},
+	    {999, "0.999"},
+	    {1000, "1.000"},
+	    {1234567, "1234.567"},
+	    {-1, "-0.001"},
+	    {-1234567, "-1234.567"},
+	    {INT64_C(1736413971558972912), "1736413971558972.912"},
+	    {INT64_MAX, "9223372036854775.807"},
+	    {INT64_MIN, "-9223372036854775.808"},
 	};
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
@@ -343,14 +346,14 @@ static void numfmt_count_table(void **state)
 		uint64_t n;
 		const char *s;
 	} t[] = {
-		{0, "0"},
-		{7, "7"},
-		{999, "999"},
-		{1000, "1,000"},
-		{100000, "100,000"},
-		{1000000, "1,000,000"},
-		{12345678, "12,345,678"},
-		{UINT64_MAX, "18,446,744,073,709,551,615"},
+	    {0, "0"},
+	    {7, "7"},
+	    {999, "999"},
+	    {1000, "1,000"},
+	    {100000, "100,000"},
+	    {1000000, "1,000,000"},
+	    {12345678, "12,345,678"},
+	    {UINT64_MAX, "18,446,744,073,709,551,615"},
 	};
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
@@ -370,15 +373,15 @@ static void numfmt_duration_table(void **state)
 		int64_t ns;
 		const char *s;
 	} t[] = {
-		{0, "0.0 us"},
-		{812400, "812.4 us"},
-		{812449, "812.4 us"},
-		{999, "1.0 us"},
-		{1000000, "1.00 ms"},
-		{81240000, "81.24 ms"},
-		{1000000000, "1.000 s"},
-		{INT64_C(8124000000), "8.124 s"},
-		{INT64_C(3600000000000), "3600.000 s"},
+	    {0, "0.0 us"},
+	    {812400, "812.4 us"},
+	    {812449, "812.4 us"},
+	    {999, "1.0 us"},
+	    {1000000, "1.00 ms"},
+	    {81240000, "81.24 ms"},
+	    {1000000000, "1.000 s"},
+	    {INT64_C(8124000000), "8.124 s"},
+	    {INT64_C(3600000000000), "3600.000 s"},
 	};
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
@@ -475,7 +478,7 @@ static void fileio_write_atomic_into_missing_dir_fails_cleanly(void **state)
 	assert_int_equal(fileio_write_atomic(path, "x", 1, &e), -1);
 	assert_int_equal(e.code, ERR_OUTPUT);
 	snprintf(msg, sizeof(msg),
-		 "%s: cannot create: No such file or directory", path);
+	         "%s: cannot create: No such file or directory", path);
 	assert_string_equal(e.msg, msg);
 	assert_int_equal(unit_count_entries(d->path), 0);
 }
@@ -535,8 +538,8 @@ static void fileio_mkdirs_fails_on_a_file(void **state)
 	unit_join(path, sizeof(path), file, "sub");
 	assert_int_equal(fileio_mkdirs(path, &e), -1);
 	assert_int_equal(e.code, ERR_OUTPUT);
-	snprintf(msg, sizeof(msg), "%s: cannot create directory: Not a directory",
-		 path);
+	snprintf(msg, sizeof(msg),
+	         "%s: cannot create directory: Not a directory", path);
 	assert_string_equal(e.msg, msg);
 
 	err_clear(&e);
@@ -566,7 +569,7 @@ static void fileio_read_small_limits_size(void **state)
 	unit_join(path, sizeof(path), d->path, "none");
 	assert_int_equal(fileio_read_small(path, 9, &sb, &e), -1);
 	snprintf(msg, sizeof(msg), "%s: cannot open: No such file or directory",
-		 path);
+	         path);
 	assert_string_equal(e.msg, msg);
 	strbuf_release(&sb);
 }
@@ -607,7 +610,8 @@ static void err_set_keeps_the_first_error(void **state)
 	struct err e = ERR_INIT;
 
 	(void)state;
-	assert_int_equal(err_set(&e, ERR_INPUT, "%s:%d: first", "f.csv", 3), -1);
+	assert_int_equal(err_set(&e, ERR_INPUT, "%s:%d: first", "f.csv", 3),
+	                 -1);
 	assert_int_equal(err_set(&e, ERR_OUTPUT, "second"), -1);
 	assert_int_equal(e.code, ERR_INPUT);
 	assert_string_equal(e.msg, "f.csv:3: first");
@@ -620,28 +624,29 @@ static void err_set_keeps_the_first_error(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(strbuf_starts_empty_and_nul_terminated),
-		cmocka_unit_test(strbuf_addf_grows_for_long_output),
-		cmocka_unit_test(strbuf_add_family),
-		cmocka_unit_test(strbuf_add_sanitized_shows_controls_and_bad_bytes),
-		cmocka_unit_test(strbuf_add_quoted_value_truncates_at_utf8_boundary),
-		cmocka_unit_test(utf8_seq_len_table),
-		cmocka_unit_test(utf8_is_text_table),
-		cmocka_unit_test(strtab_interns_equal_strings_once),
-		cmocka_unit_test(strtab_keeps_embedded_nul_bytes),
-		cmocka_unit_test(strtab_survives_many_rehashes),
-		cmocka_unit_test(numfmt_us_table),
-		cmocka_unit_test(numfmt_count_table),
-		cmocka_unit_test(numfmt_duration_table),
-		cmocka_unit_test(numfmt_pct_table),
-		TD(fileio_write_atomic_writes_and_leaves_no_temp),
-		TD(fileio_write_atomic_into_missing_dir_fails_cleanly),
-		TD(fileio_write_atomic_over_a_directory_fails_cleanly),
-		TD(fileio_mkdirs_creates_nested_dirs),
-		TD(fileio_mkdirs_fails_on_a_file),
-		TD(fileio_read_small_limits_size),
-		TD(fileio_kind_size_and_join),
-		cmocka_unit_test(err_set_keeps_the_first_error),
+	    cmocka_unit_test(strbuf_starts_empty_and_nul_terminated),
+	    cmocka_unit_test(strbuf_addf_grows_for_long_output),
+	    cmocka_unit_test(strbuf_add_family),
+	    cmocka_unit_test(strbuf_add_sanitized_shows_controls_and_bad_bytes),
+	    cmocka_unit_test(
+	        strbuf_add_quoted_value_truncates_at_utf8_boundary),
+	    cmocka_unit_test(utf8_seq_len_table),
+	    cmocka_unit_test(utf8_is_text_table),
+	    cmocka_unit_test(strtab_interns_equal_strings_once),
+	    cmocka_unit_test(strtab_keeps_embedded_nul_bytes),
+	    cmocka_unit_test(strtab_survives_many_rehashes),
+	    cmocka_unit_test(numfmt_us_table),
+	    cmocka_unit_test(numfmt_count_table),
+	    cmocka_unit_test(numfmt_duration_table),
+	    cmocka_unit_test(numfmt_pct_table),
+	    TD(fileio_write_atomic_writes_and_leaves_no_temp),
+	    TD(fileio_write_atomic_into_missing_dir_fails_cleanly),
+	    TD(fileio_write_atomic_over_a_directory_fails_cleanly),
+	    TD(fileio_mkdirs_creates_nested_dirs),
+	    TD(fileio_mkdirs_fails_on_a_file),
+	    TD(fileio_read_small_limits_size),
+	    TD(fileio_kind_size_and_join),
+	    cmocka_unit_test(err_set_keeps_the_first_error),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

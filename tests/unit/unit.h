@@ -29,6 +29,19 @@
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
+/* 1 in an AddressSanitizer build (GCC defines the first, clang the
+ * second), where memory use is not the program's own. */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNIT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNIT_ASAN 1
+#endif
+#endif
+#ifndef UNIT_ASAN
+#define UNIT_ASAN 0
+#endif
+
 /* A fresh empty directory under the build tree's scratch folder; the
  * caller removes it with unit_rmtree. */
 static inline void unit_tmpdir(char *out, size_t n)
@@ -36,14 +49,15 @@ static inline void unit_tmpdir(char *out, size_t n)
 	int len;
 
 	if (mkdir(SDPERF_TEST_TMP, 0755) && errno != EEXIST)
-		fail_msg("cannot create %s: %s", SDPERF_TEST_TMP, strerror(errno));
+		fail_msg("cannot create %s: %s", SDPERF_TEST_TMP,
+		         strerror(errno));
 	len = snprintf(out, n, "%s/t-XXXXXX", SDPERF_TEST_TMP);
 	assert_true(len > 0 && (size_t)len < n);
 	assert_non_null(mkdtemp(out));
 }
 
 static inline void unit_join(char *out, size_t n, const char *dir,
-			     const char *name)
+                             const char *name)
 {
 	int len = snprintf(out, n, "%s/%s", dir, name);
 	assert_true(len > 0 && (size_t)len < n);
