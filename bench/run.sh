@@ -11,10 +11,13 @@ size=${2:-1000000000}
 work=$root/bench/out
 mkdir -p "$work"
 
-if [ ! -x "$build/src/sdperf" ] || [ ! -x "$build/tools/gen/sdperf-gen" ]; then
-	cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DSDPERF_TESTS=OFF >/dev/null
-	cmake --build "$build" -j"$(nproc)" >/dev/null
-fi
+for need in /usr/bin/time /usr/bin/python3; do
+	[ -x "$need" ] || { echo "bench: $need missing: apt-get install -y time python3-pandas" >&2; exit 1; }
+done
+/usr/bin/python3 -c 'import pandas' 2>/dev/null ||
+	{ echo "bench: pandas missing: apt-get install -y python3-pandas" >&2; exit 1; }
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DSDPERF_TESTS=OFF >/dev/null
+cmake --build "$build" -j"$(nproc)" >/dev/null
 csv=$(ls "$work"/gen/*_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv 2>/dev/null | head -n 1 || true)
 if [ -z "$csv" ] || [ "$(stat -c %s "$csv")" -lt "$size" ]; then
 	rm -rf "$work/gen"

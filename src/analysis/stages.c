@@ -23,6 +23,10 @@
 #include "util/banned.h"
 #include "util/xalloc.h"
 
+/* A host-side switch of pipeline stage idles the device far longer than a
+ * kernel launch does: 20 us. */
+#define IDLE_MIN_NS 20000
+
 struct run {
 	unsigned char label; /* SIG_DIT or SIG_VAE */
 	size_t a, b;         /* signature indices [a, b) */
@@ -140,9 +144,9 @@ static size_t split_point(const struct kernel *k, size_t a, size_t b)
 
 	for (i = a; i < b; i++) {
 		int64_t e = k[i].start_ns + k[i].dur_ns;
+		/* a new profiler step is a new pipeline call */
 		if (k[i].step != k[i + 1].step)
-			return i; /* a new profiler step is a new pipeline call
-			           */
+			return i;
 		end = e > end ? e : end;
 		gap = k[i + 1].start_ns - end;
 		if (gap > best_gap) {
@@ -277,7 +281,8 @@ static int cmp_i64(const void *a, const void *b)
 /* Between the text encoder and the denoising loop the host leaves the
  * device idle (it returns to Python, sets up the scheduler and latents).
  * Returns the first kernel after the largest idle gap in [lo, hi] if that
- * gap stands out (10x the median gap there), else `fallback`. */
+ * gap stands out (10x the median gap there, and at least IDLE_MIN_NS),
+ * else `fallback`. */
 static size_t idle_split(const struct kernel *k, size_t lo, size_t hi,
                          size_t fallback)
 {
@@ -301,7 +306,9 @@ static size_t idle_split(const struct kernel *k, size_t lo, size_t hi,
 	if (n < 4)
 		return fallback;
 	qsort(gaps, n, sizeof(gaps[0]), cmp_i64);
-	return best_gap > 10 * gaps[n / 2] ? best : fallback;
+	return best_gap > 10 * gaps[n / 2] && best_gap >= IDLE_MIN_NS
+	           ? best
+	           : fallback;
 }
 
 /* Where the loop begins in DiT range [s, e): its first loop window, moved
