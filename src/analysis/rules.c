@@ -508,7 +508,8 @@ static int parse_into(struct rules *r, const char *name, const char *text,
 	while (end < text + len && strchr(" \t\r\n", *end) && *end)
 		end++;
 	if (end < text + len) {
-		/* a second value after the first: a paste or merge gone wrong */
+		/* a second value after the first: a paste or merge gone wrong
+		 */
 		syntax_error(&L, text, len, end);
 		cJSON_Delete(root);
 		return -1;

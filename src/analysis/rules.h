@@ -28,8 +28,8 @@ struct threshold {
 };
 
 struct rules {
-	char *source;  /* "built-in", "FILE", or "FILE + built-in" (extends) */
-	int extended;  /* the file extends the built-in rules */
+	char *source; /* "built-in", "FILE", or "FILE + built-in" (extends) */
+	int extended; /* the file extends the built-in rules */
 	struct pattern_rule *cls;
 	size_t ncls;
 	struct pattern_rule *sig;

@@ -272,8 +272,8 @@ static void fail(struct kreader *r, const char *prefix, const char *v,
  * aic_/aiv_ prefixes of newer chips, or unprefixed on older ones. */
 static int is_pmu_column(const char *s, size_t len)
 {
-	static const char *const marks[] = {"aic_", "aiv_", "aicore_time",
-	                                    "_ratio", "total_cycles", "_bw("};
+	static const char *const marks[] = {
+	    "aic_", "aiv_", "aicore_time", "_ratio", "total_cycles", "_bw("};
 	char name[128];
 	size_t k;
 

@@ -121,7 +121,7 @@ void render_text(const struct result *r, const char *tool_version,
 		strbuf_adds(out, "  - ");
 		if (r->warnings[i].line)
 			strbuf_addf(out, "line %llu: ",
-				    (unsigned long long)r->warnings[i].line);
+			            (unsigned long long)r->warnings[i].line);
 		strbuf_add_sanitized(out, r->warnings[i].message,
 		                     strlen(r->warnings[i].message));
 		strbuf_addch(out, '\n');

@@ -22,7 +22,8 @@ void progress_start(struct progress *p, const char *label, int64_t total,
 	p->total = total;
 	p->done = 0;
 	p->t0 = p->enabled ? now() : 0;
-	p->last = p->t0 - 1.0; /* draw at the first chunk, then 4 times a second */
+	p->last =
+	    p->t0 - 1.0; /* draw at the first chunk, then 4 times a second */
 }
 
 void progress_add(struct progress *p, int64_t n)
