@@ -43,7 +43,7 @@ static void note_input(struct result *r, const struct kernels_info *in,
 {
 	struct input_desc *d;
 	struct strbuf sb = STRBUF_INIT;
-	size_t i;
+	size_t i, k;
 
 	r->inputs = xrealloc(r->inputs, (r->ninputs + 1) * sizeof(*r->inputs));
 	d = &r->inputs[r->ninputs++];
@@ -67,11 +67,17 @@ static void note_input(struct result *r, const struct kernels_info *in,
 		            (unsigned long long)in->skipped,
 		            in->skipped == 1 ? "" : "s",
 		            in->skipped > in->nwarn ? ", the first ones" : "");
-		result_warn(r, "skipped_rows", in->path, 0, sb.buf);
+		result_warn(r, "skipped_rows", in->path, 0, sb.buf)->args[0] =
+		    xstrfmt("%llu", (unsigned long long)in->skipped);
 	}
-	for (i = 0; i < in->nwarn; i++)
-		result_warn(r, "skipped_row", in->path, in->warn[i].line,
-		            in->warn[i].reason);
+	for (i = 0; i < in->nwarn; i++) {
+		const struct row_warning *rw = &in->warn[i];
+		struct warning *w = result_warn(r, "skipped_row", in->path,
+		                                rw->line, rw->reason);
+		w->reason = xstrdup(rw->code);
+		for (k = 0; k < 3; k++)
+			w->args[k] = rw->args[k] ? xstrdup(rw->args[k]) : NULL;
+	}
 	strbuf_release(&sb);
 }
 

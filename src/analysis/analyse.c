@@ -98,7 +98,8 @@ static void step_warnings(struct result *r)
 		            "guide asks for 2 warm-up steps, then 5 or more "
 		            "timed steps, so these figures may be noisy",
 		            r->nsteps, r->nsteps == 1 ? "" : "s");
-		result_warn(r, "few_steps", NULL, 0, sb.buf);
+		result_warn(r, "few_steps", NULL, 0, sb.buf)->args[0] =
+		    xstrfmt("%zu", r->nsteps);
 	}
 	strbuf_release(&sb);
 }

@@ -92,13 +92,17 @@ void result_release(struct result *r)
 		free(r->warnings[i].code);
 		free(r->warnings[i].file);
 		free(r->warnings[i].message);
+		free(r->warnings[i].reason);
+		for (k = 0; k < 3; k++)
+			free(r->warnings[i].args[k]);
 	}
 	free(r->warnings);
 	result_init(r);
 }
 
-void result_warn(struct result *r, const char *code, const char *file,
-                 uint64_t line, const char *message)
+struct warning *result_warn(struct result *r, const char *code,
+                            const char *file, uint64_t line,
+                            const char *message)
 {
 	struct warning *w;
 
@@ -109,4 +113,7 @@ void result_warn(struct result *r, const char *code, const char *file,
 	w->file = file ? xstrdup(file) : NULL;
 	w->line = line;
 	w->message = xstrdup(message);
+	w->reason = NULL;
+	w->args[0] = w->args[1] = w->args[2] = NULL;
+	return w;
 }

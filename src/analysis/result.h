@@ -85,7 +85,11 @@ struct warning {
 	char *code;    /* stable machine-readable id, e.g. "skipped_rows" */
 	char *file;    /* NULL when not about one file */
 	uint64_t line; /* 0 when not about one line */
-	char *message;
+	char *message; /* English */
+	char *reason;  /* skipped_row: why ("not_a_number", ...), else NULL */
+	/* arguments of the message, for catalogues in other languages
+	 * (their meaning depends on code; unused ones are NULL) */
+	char *args[3];
 };
 
 struct input_desc {
@@ -128,8 +132,10 @@ struct result {
 
 void result_init(struct result *r);
 void result_release(struct result *r);
-/* Appends a warning (copies the strings; file may be NULL). */
-void result_warn(struct result *r, const char *code, const char *file,
-                 uint64_t line, const char *message);
+/* Appends a warning (copies the strings; file may be NULL) and returns it,
+ * so the caller can set its args (xstrdup'ed; freed with the result). */
+struct warning *result_warn(struct result *r, const char *code,
+                            const char *file, uint64_t line,
+                            const char *message);
 
 #endif

@@ -88,6 +88,9 @@ struct kreader {
 
 	/* the current row */
 	struct strbuf kname, type, core, reason, key;
+	const char *reason_code;     /* see struct row_warning */
+	size_t reason_col;	     /* column index of the reason */
+	struct strbuf reason_value;  /* the bad value, quoted */
 	int64_t start, dur;
 	int32_t step;
 	int row_bad;
@@ -239,17 +242,22 @@ static const char *colname(const struct kreader *r, size_t i)
 	return i < r->ncols ? r->colnames[i] : "(beyond header)";
 }
 
-/* Marks the current row bad with a reason naming column i and value. */
-static void row_fail(struct kreader *r, size_t i, const char *what,
-                     const char *v, size_t len)
+/* Marks the current row bad with a reason naming column i and value;
+ * code is the reason's stable name (see struct row_warning). */
+static void row_fail(struct kreader *r, size_t i, const char *code,
+                     const char *what, const char *v, size_t len)
 {
 	if (r->row_bad)
 		return;
 	r->row_bad = 1;
+	r->reason_code = code;
 	strbuf_reset(&r->reason);
 	strbuf_addf(&r->reason, "column %zu '%s': %s: ", i + 1, colname(r, i),
 	            what);
-	strbuf_add_quoted_value(&r->reason, v, len, QUOTE_MAX);
+	strbuf_reset(&r->reason_value);
+	strbuf_add_quoted_value(&r->reason_value, v, len, QUOTE_MAX);
+	strbuf_addbuf(&r->reason, &r->reason_value);
+	r->reason_col = i;
 }
 
 /* Records the reader's (fatal) error: prefix, then the quoted value. */
@@ -418,9 +426,9 @@ static void data_field(struct kreader *r, size_t i, const char *s, size_t len)
 	case COL_START:
 	case COL_DUR:
 		if (is_na(s, len)) {
-			row_fail(r, i, "no value", s, len);
+			row_fail(r, i, "no_value", "no value", s, len);
 		} else if (kernels_parse_us(s, len, &v)) {
-			row_fail(r, i, "not a number", s, len);
+			row_fail(r, i, "not_a_number", "not a number", s, len);
 		} else {
 			if (r->colmap[i] == COL_START) {
 				r->start = v;
@@ -435,7 +443,7 @@ static void data_field(struct kreader *r, size_t i, const char *s, size_t len)
 		if (is_na(s, len))
 			r->step = STEP_NONE;
 		else if (parse_int(s, len, INT32_MIN + 1, INT32_MAX, &v))
-			row_fail(r, i, "not a step number", s, len);
+			row_fail(r, i, "not_a_step", "not a step number", s, len);
 		else
 			r->step = (int32_t)v;
 		break;
@@ -493,7 +501,8 @@ static int make_key(struct kreader *r, uint32_t *key)
 		return 0;
 	if (!tl || !utf8_is_text(t, tl, &bad) ||
 	    !utf8_is_text(r->core.buf, r->core.len, &bad)) {
-		row_fail(r, ci, tl ? "not valid UTF-8 text" : "empty", t, tl);
+		row_fail(r, ci, tl ? "not_text" : "empty",
+		         tl ? "not valid UTF-8 text" : "empty", t, tl);
 		return -1;
 	}
 	*key = strtab_intern(&r->kt->keys, r->key.buf, r->key.len);
@@ -516,9 +525,19 @@ static void skip_row(struct kreader *r)
 	if (in->nwarn < KERNELS_MAX_WARNINGS) {
 		in->warn =
 		    xrealloc(in->warn, (in->nwarn + 1) * sizeof(*in->warn));
-		in->warn[in->nwarn].line = r->row_line;
-		in->warn[in->nwarn].reason = xstrdup(r->reason.buf);
-		in->nwarn++;
+		struct row_warning *w = &in->warn[in->nwarn++];
+		memset(w, 0, sizeof(*w));
+		w->line = r->row_line;
+		w->reason = xstrdup(r->reason.buf);
+		w->code = r->reason_code;
+		if (!strcmp(w->code, "field_count")) {
+			w->args[0] = xstrfmt("%zu", r->fidx);
+			w->args[1] = xstrfmt("%zu", r->ncols);
+		} else {
+			w->args[0] = xstrfmt("%zu", r->reason_col + 1);
+			w->args[1] = xstrdup(colname(r, r->reason_col));
+			w->args[2] = xstrdup(r->reason_value.buf);
+		}
 	}
 }
 
@@ -533,8 +552,8 @@ static void keep_row(struct kreader *r)
 		return;
 	}
 	if (r->start > INT64_MAX - r->dur) {
-		row_fail(r, col_index(r, COL_DUR), "out of range",
-		         "start + duration", 16);
+		row_fail(r, col_index(r, COL_DUR), "out_of_range",
+		         "out of range", "start + duration", 16);
 		skip_row(r);
 		return;
 	}
@@ -561,6 +580,7 @@ static void on_row(int term, void *ctx)
 	r->info->rows++;
 	if (r->fidx != r->ncols && !r->row_bad) {
 		r->row_bad = 1;
+		r->reason_code = "field_count";
 		snprintf(what, sizeof(what),
 		         "row has %zu fields, header has %zu", r->fidx,
 		         r->ncols);
@@ -682,6 +702,7 @@ static void reader_init(struct kreader *r, const char *name,
 	strbuf_init(&r->type);
 	strbuf_init(&r->core);
 	strbuf_init(&r->reason);
+	strbuf_init(&r->reason_value);
 	strbuf_init(&r->key);
 	info->device_id = -1;
 	if (!info->path)
@@ -728,6 +749,7 @@ static int reader_finish(struct kreader *r)
 	strbuf_release(&r->type);
 	strbuf_release(&r->core);
 	strbuf_release(&r->reason);
+	strbuf_release(&r->reason_value);
 	strbuf_release(&r->key);
 	return r->failed ? -1 : 0;
 }

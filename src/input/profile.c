@@ -33,8 +33,12 @@ const char *kernel_key_core(const struct kernel_table *kt, uint32_t key)
 void kernels_info_release(struct kernels_info *info)
 {
 	size_t i;
-	for (i = 0; i < info->nwarn; i++)
+	for (i = 0; i < info->nwarn; i++) {
 		free(info->warn[i].reason);
+		free(info->warn[i].args[0]);
+		free(info->warn[i].args[1]);
+		free(info->warn[i].args[2]);
+	}
 	free(info->warn);
 	free(info->path);
 	free(info->variant);

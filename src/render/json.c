@@ -229,6 +229,8 @@ static void misc_json(cJSON *root, const struct result *r)
 		add_str(o, "code", x->code);
 		add_str(o, "file", x->file);
 		add_opt_i64(o, "line", (int64_t)x->line, x->line != 0);
+		if (x->reason)
+			add_str(o, "reason", x->reason);
 		add_str(o, "message", x->message);
 		cJSON_AddItemToArray(w, o);
 	}

@@ -72,6 +72,22 @@ void strbuf_adds(struct strbuf *sb, const char *s)
 	strbuf_add(sb, s, strlen(s));
 }
 
+void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other)
+{
+	strbuf_add(sb, other->buf, other->len);
+}
+
+char *xstrfmt(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return strbuf_detach(&sb, NULL);
+}
+
 void strbuf_addch(struct strbuf *sb, int c)
 {
 	strbuf_grow(sb, 1);

@@ -26,11 +26,14 @@ char *strbuf_detach(struct strbuf *sb, size_t *len);
 void strbuf_grow(struct strbuf *sb, size_t extra);
 void strbuf_add(struct strbuf *sb, const void *data, size_t len);
 void strbuf_adds(struct strbuf *sb, const char *s);
+void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other);
 void strbuf_addch(struct strbuf *sb, int c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
     __attribute__((format(printf, 2, 0)));
+/* A new string printed from fmt (caller frees). */
+char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Appends n characters c. */
 void strbuf_addchars(struct strbuf *sb, int c, size_t n);
 /* Appends s with control characters and invalid UTF-8 bytes shown as
