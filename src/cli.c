@@ -8,38 +8,48 @@
 #include "util/banned.h"
 #include "util/xalloc.h"
 
+/* clang-format off */
 static const char usage[] =
-    "usage: sdperf report PATH [-o OUTDIR] [--format LIST] [--rules FILE]\n"
-    "                          [--threshold NAME=PERCENT]... [--strict] "
-    "[--quiet]\n"
-    "       sdperf --help | --version\n"
-    "\n"
-    "Reads an Ascend profiler output (torch_npu.profiler) of a diffusion\n"
-    "model and writes a performance report: DiT / VAE / text-encoder stages,\n"
-    "FA / MatMul / Conv / Vector / Comm / Other time per stage, exposed\n"
-    "communication, and the MindIE-SD tuning verdicts.\n"
-    "\n"
-    "PATH   a rank folder (*_ascend_pt), its ASCEND_PROFILER_OUTPUT folder,\n"
-    "       a kernel_details.csv file, or a folder holding one rank folder\n"
-    "\n"
-    "options:\n"
-    "  -o, --output OUTDIR      where reports go (default ./sdperf-report)\n"
-    "  -f, --format LIST        comma-separated output formats (default: all\n"
-    "                           available; available now: json)\n"
-    "  -r, --rules FILE         classification/threshold rules replacing the\n"
-    "                           built-in ones, or extending them with\n"
-    "                           \"extends\": \"builtin\" (see README)\n"
-    "  -t, --threshold NAME=PERCENT\n"
-    "                           override a verdict threshold, e.g.\n"
-    "                           matmul_quant=45 (names: matmul_quant,\n"
-    "                           fa_quant_sparse, vector_fusion, comm_overlap)\n"
-    "      --strict             a malformed row is an error, not a warning\n"
-    "  -q, --quiet              no summary on stdout, no progress on stderr\n"
-    "  -h, --help               this text\n"
-    "  -V, --version            the version\n"
-    "\n"
-    "exit codes: 0 ok, 2 usage error, 3 input error (unreadable or invalid\n"
-    "profile or rules), 4 output error (report not written), 70 internal\n";
+	"usage: sdperf report PATH [-o OUTDIR] [--format LIST] [--rules FILE]\n"
+	"                   [--threshold NAME=PERCENT]... [--strict] [--quiet]\n"
+	"                   [--title TEXT] [--lang en|zh] [--docs-base URL]\n"
+	"                   [--templates DIR]\n"
+	"       sdperf --help | --version\n"
+	"\n"
+	"Reads an Ascend profiler output (torch_npu.profiler) of a diffusion\n"
+	"model and writes a performance report: DiT / VAE / text-encoder stages,\n"
+	"FA / MatMul / Conv / Vector / Comm / Other time per stage, exposed\n"
+	"communication, and the MindIE-SD tuning verdicts.\n"
+	"\n"
+	"PATH   a rank folder (*_ascend_pt), its ASCEND_PROFILER_OUTPUT folder,\n"
+	"       a kernel_details.csv file, or a folder holding one rank folder\n"
+	"\n"
+	"options:\n"
+	"  -o, --output OUTDIR      where reports go (default ./sdperf-report)\n"
+	"  -f, --format LIST        comma-separated output formats: html, md,\n"
+	"                           json (default: all three)\n"
+	"  -r, --rules FILE         classification/threshold rules replacing the\n"
+	"                           built-in ones, or extending them with\n"
+	"                           \"extends\": \"builtin\" (see README)\n"
+	"  -t, --threshold NAME=PERCENT\n"
+	"                           override a verdict threshold, e.g.\n"
+	"                           matmul_quant=45 (names: matmul_quant,\n"
+	"                           fa_quant_sparse, vector_fusion, comm_overlap)\n"
+	"      --strict             a malformed row is an error, not a warning\n"
+	"      --title TEXT         title of the HTML and Markdown reports\n"
+	"  -l, --lang en|zh         language of the HTML and Markdown reports\n"
+	"      --docs-base URL      base of the MindIE-SD feature doc links\n"
+	"                           (default https://gitcode.com/Ascend/MindIE-SD)\n"
+	"      --templates DIR      templates (and report.css) in DIR replace\n"
+	"                           the built-in ones of the same name\n"
+	"  -q, --quiet              no summary on stdout, no progress on stderr\n"
+	"  -h, --help               this text\n"
+	"  -V, --version            the version\n"
+	"\n"
+	"exit codes: 0 ok, 2 usage error, 3 input error (unreadable or invalid\n"
+	"profile, rules or template), 4 output error (report not written),\n"
+	"70 internal\n";
+/* clang-format on */
 
 const char *cli_usage(void)
 {
@@ -47,6 +57,10 @@ const char *cli_usage(void)
 }
 
 enum opt_id {
+	OPT_TITLE,
+	OPT_LANG,
+	OPT_DOCS_BASE,
+	OPT_TEMPLATES,
 	OPT_OUTPUT,
 	OPT_FORMAT,
 	OPT_RULES,
@@ -63,10 +77,18 @@ static const struct {
 	int takes_value;
 	enum opt_id id;
 } opts[] = {
-    {"--output", 'o', 1, OPT_OUTPUT}, {"--format", 'f', 1, OPT_FORMAT},
-    {"--rules", 'r', 1, OPT_RULES},   {"--threshold", 't', 1, OPT_THRESHOLD},
-    {"--strict", 0, 0, OPT_STRICT},   {"--quiet", 'q', 0, OPT_QUIET},
-    {"--help", 'h', 0, OPT_HELP},     {"--version", 'V', 0, OPT_VERSION},
+    {"--output", 'o', 1, OPT_OUTPUT},
+    {"--format", 'f', 1, OPT_FORMAT},
+    {"--rules", 'r', 1, OPT_RULES},
+    {"--threshold", 't', 1, OPT_THRESHOLD},
+    {"--strict", 0, 0, OPT_STRICT},
+    {"--quiet", 'q', 0, OPT_QUIET},
+    {"--help", 'h', 0, OPT_HELP},
+    {"--version", 'V', 0, OPT_VERSION},
+    {"--title", 0, 1, OPT_TITLE},
+    {"--lang", 'l', 1, OPT_LANG},
+    {"--docs-base", 0, 1, OPT_DOCS_BASE},
+    {"--templates", 0, 1, OPT_TEMPLATES},
 };
 
 static int parse_formats(const char *list, unsigned *out, struct err *e)
@@ -74,7 +96,10 @@ static int parse_formats(const char *list, unsigned *out, struct err *e)
 	static const struct {
 		const char *name;
 		unsigned bit;
-	} names[] = {{"json", FORMAT_JSON}};
+	} names[] = {{"json", FORMAT_JSON},
+	             {"html", FORMAT_HTML},
+	             {"md", FORMAT_MD},
+	             {"markdown", FORMAT_MD}};
 	const char *p = list;
 	size_t i, n;
 
@@ -89,7 +114,7 @@ static int parse_formats(const char *list, unsigned *out, struct err *e)
 			return err_set(
 			    e, ERR_USAGE,
 			    "--format: unknown or unavailable format "
-			    "'%.*s' (available: json)",
+			    "'%.*s' (available: html, md, json)",
 			    (int)n, p);
 		*out |= names[i].bit;
 		p += n + (p[n] == ',');
@@ -148,6 +173,18 @@ static int apply(struct options *o, int id, const char *val, struct err *e)
 		o->thresholds = xrealloc(o->thresholds,
 		                         (o->nthresholds + 1) * sizeof(char *));
 		o->thresholds[o->nthresholds++] = val;
+		return 0;
+	case OPT_TITLE:
+		o->title = val;
+		return 0;
+	case OPT_LANG:
+		o->lang = val;
+		return 0;
+	case OPT_DOCS_BASE:
+		o->docs_base = val;
+		return 0;
+	case OPT_TEMPLATES:
+		o->templates_dir = val;
 		return 0;
 	case OPT_STRICT:
 		o->strict = 1;

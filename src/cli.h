@@ -6,8 +6,8 @@
 
 #include "util/err.h"
 
-enum output_format { FORMAT_JSON = 1 };
-#define FORMATS_AVAILABLE FORMAT_JSON
+enum output_format { FORMAT_JSON = 1, FORMAT_HTML = 2, FORMAT_MD = 4 };
+#define FORMATS_AVAILABLE (FORMAT_JSON | FORMAT_HTML | FORMAT_MD)
 
 enum command { CMD_NONE, CMD_REPORT, CMD_HELP, CMD_VERSION };
 
@@ -21,6 +21,10 @@ struct options {
 	size_t nthresholds;
 	int quiet;
 	int strict;
+	const char *title;         /* report title, NULL: the catalogue's */
+	const char *lang;          /* "en" (default) or "zh" */
+	const char *docs_base;     /* MindIE-SD doc link base, NULL: default */
+	const char *templates_dir; /* user's templates, NULL: embedded */
 };
 
 /* Parses argv. Returns 0, or -1 with an ERR_USAGE error. o->thresholds

@@ -1,7 +1,8 @@
 /* The pipeline, one page: this IS the architecture diagram.
  *
  *   PATH --discover--> profiler files --read--> kernel table
- *        --analyse--> result --render--> report.json + stdout summary
+ *        --analyse--> result --render--> report.json, report.html,
+ *                                         report.md + stdout summary
  *
  * Readers know nothing of the report, the analysis nothing of rendering,
  * renderers nothing of file formats. */
@@ -16,6 +17,7 @@
 #include "input/discover.h"
 #include "input/kernels.h"
 #include "render/json.h"
+#include "render/report.h"
 #include "render/text.h"
 #include "util/banned.h"
 #include "util/fileio.h"
@@ -52,6 +54,9 @@ static void note_input(struct result *r, const struct kernels_info *in,
 	d->path = xstrdup(in->path);
 	d->size = in->size;
 	d->variant = xstrdup(in->variant ? in->variant : "unknown");
+	d->level = in->level;
+	d->era = in->era;
+	d->pmu = in->pmu;
 	d->crlf = in->crlf;
 	d->bom = in->bom;
 	d->start_tab = in->start_tab;
@@ -81,33 +86,72 @@ static void note_input(struct result *r, const struct kernels_info *in,
 	strbuf_release(&sb);
 }
 
+/* Renders report format `bit` of r into out. */
+static int render_one(const struct options *o, const struct result *r,
+                      unsigned bit, const char *date, struct strbuf *out,
+                      struct err *e)
+{
+	struct report_opts ro = {
+	    o->lang, o->title,       o->docs_base, o->templates_dir,
+	    date,    SDPERF_VERSION, NULL};
+
+	if (bit == FORMAT_JSON) {
+		render_json(r, SDPERF_VERSION, out);
+		return 0;
+	}
+	return report_render(
+	    r, bit == FORMAT_HTML ? REPORT_HTML : REPORT_MARKDOWN, &ro, out, e);
+}
+
+/* Renders every requested format first, then writes each atomically: a
+ * template error leaves no report of this run behind. */
 static int write_outputs(const struct options *o, const struct result *r,
                          struct err *e)
 {
-	struct strbuf text = STRBUF_INIT;
-	char *path = NULL;
+	static const struct {
+		unsigned bit;
+		const char *file;
+	} formats[] = {{FORMAT_JSON, "report.json"},
+	               {FORMAT_HTML, "report.html"},
+	               {FORMAT_MD, "report.md"}};
+	enum { NF = sizeof(formats) / sizeof(formats[0]) };
+	struct strbuf text[NF], summary = STRBUF_INIT;
+	char *date = report_date(), *paths[NF] = {NULL};
+	size_t i;
 	int ret = -1;
 
+	for (i = 0; i < NF; i++)
+		strbuf_init(&text[i]);
+	for (i = 0; i < NF; i++)
+		if ((o->formats & formats[i].bit) &&
+		    render_one(o, r, formats[i].bit, date, &text[i], e))
+			goto out;
 	if (fileio_mkdirs(o->outdir, e))
 		goto out;
-	if (o->formats & FORMAT_JSON) {
-		render_json(r, SDPERF_VERSION, &text);
-		path = fileio_join(o->outdir, "report.json");
-		if (fileio_write_atomic(path, text.buf, text.len, e))
+	for (i = 0; i < NF; i++) {
+		if (!(o->formats & formats[i].bit))
+			continue;
+		paths[i] = fileio_join(o->outdir, formats[i].file);
+		if (fileio_write_atomic(paths[i], text[i].buf, text[i].len, e))
 			goto out;
 	}
 	if (!o->quiet) {
-		strbuf_reset(&text);
-		render_text(r, SDPERF_VERSION, &text);
-		if (path)
-			strbuf_addf(&text, "\nreport: %s\n", path);
-		fputs(text.buf, stdout);
+		render_text(r, SDPERF_VERSION, &summary);
+		strbuf_addch(&summary, '\n');
+		for (i = 0; i < NF; i++)
+			if (paths[i])
+				strbuf_addf(&summary, "wrote %s\n", paths[i]);
+		fputs(summary.buf, stdout);
 		fflush(stdout);
 	}
 	ret = 0;
 out:
-	free(path);
-	strbuf_release(&text);
+	for (i = 0; i < NF; i++) {
+		strbuf_release(&text[i]);
+		free(paths[i]);
+	}
+	strbuf_release(&summary);
+	free(date);
 	return ret;
 }
 

@@ -151,6 +151,9 @@ void analyse(struct kernel_table *kt, const struct rules *ru, struct result *r,
 	collect_steps(kt->v, kt->n, r);
 	stages_assign(kt->v, kt->n, key_sig, key_cat, ru, &so);
 	r->text_encoder_detected = so.text_encoder_detected;
+	r->loop_found = so.loop_found;
+	r->seg_window = ru->window;
+	r->seg_min_segment = ru->min_segment;
 	r->stage_method = method_text(&so, ru);
 	r->nsegs = stages_segments(kt->v, kt->n, so.stage, &r->segs);
 	breakdown_compute(kt, key_cat, so.stage, r->segs, r->nsegs, r);

@@ -96,7 +96,10 @@ struct input_desc {
 	char *role; /* "kernel_details" */
 	char *path;
 	int64_t size;
-	char *variant;
+	char *variant;   /* English description of the header variant */
+	int level;       /* 0 or 1 */
+	const char *era; /* "2023", "2024", "2025-06", "2026-02" (static) */
+	int pmu;         /* PMU columns present */
 	int crlf, bom, start_tab;
 	int64_t device_id;
 	uint64_t rows, skipped, kernels, typed_from_name;
@@ -117,6 +120,8 @@ struct result {
 	struct segment *segs;
 	size_t nsegs;
 	int text_encoder_detected;
+	int loop_found; /* a repeating denoising loop was recognised */
+	int seg_window, seg_min_segment; /* segmentation parameters used */
 	char *stage_method; /* how stages were found, for the Method section */
 
 	struct type_stat *unmatched; /* Other-category types, by time */

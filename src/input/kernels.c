@@ -88,9 +88,9 @@ struct kreader {
 
 	/* the current row */
 	struct strbuf kname, type, core, reason, key;
-	const char *reason_code;     /* see struct row_warning */
-	size_t reason_col;	     /* column index of the reason */
-	struct strbuf reason_value;  /* the bad value, quoted */
+	const char *reason_code;    /* see struct row_warning */
+	size_t reason_col;          /* column index of the reason */
+	struct strbuf reason_value; /* the bad value, quoted */
 	int64_t start, dur;
 	int32_t step;
 	int row_bad;
@@ -362,14 +362,20 @@ static void set_variant(struct kreader *r)
 	const char *era;
 
 	r->info->level = (f & HAS_MODEL_ID) ? 1 : 0;
-	if (f & HAS_BLOCK_NUM)
+	r->info->pmu = (f & HAS_PMU) != 0;
+	if (f & HAS_BLOCK_NUM) {
 		era = "2026-02+ header (Device_id, Block Num)";
-	else if (f & HAS_DEVICE)
+		r->info->era = "2026-02";
+	} else if (f & HAS_DEVICE) {
 		era = "2025-06+ header (Device_id, Block Dim)";
-	else if (f & HAS_STEP)
+		r->info->era = "2025-06";
+	} else if (f & HAS_STEP) {
 		era = "2024-2025 header (Step Id)";
-	else
+		r->info->era = "2024";
+	} else {
 		era = "2023 header (no Step Id)";
+		r->info->era = "2023";
+	}
 	strbuf_addf(&sb, "level%d, %s%s", r->info->level, era,
 	            (f & HAS_PMU) ? ", PMU columns" : "");
 	free(r->info->variant);
@@ -443,7 +449,8 @@ static void data_field(struct kreader *r, size_t i, const char *s, size_t len)
 		if (is_na(s, len))
 			r->step = STEP_NONE;
 		else if (parse_int(s, len, INT32_MIN + 1, INT32_MAX, &v))
-			row_fail(r, i, "not_a_step", "not a step number", s, len);
+			row_fail(r, i, "not_a_step", "not a step number", s,
+			         len);
 		else
 			r->step = (int32_t)v;
 		break;

@@ -42,8 +42,11 @@ struct kernels_info {
 	char *
 	    variant; /* e.g. "level1, 2026-02+ header (Device_id, Block Num)" */
 	int level;   /* 0 or 1 */
-	int crlf;    /* line ends seen */
-	int bom;     /* UTF-8 byte order mark present */
+	const char *era;   /* header generation: "2023", "2024", "2025-06",
+	                    * "2026-02" (a static string) */
+	int pmu;           /* PMU counter columns present */
+	int crlf;          /* line ends seen */
+	int bom;           /* UTF-8 byte order mark present */
 	int start_tab;     /* Start Time values carried the trailing TAB */
 	int64_t device_id; /* first Device_id value, or -1 */
 	uint64_t lines;    /* physical lines */

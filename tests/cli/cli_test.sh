@@ -43,7 +43,7 @@ expect no_command 2 "no command given" --
 expect unknown_option 2 "unknown option '--bogus'" -- --bogus
 expect unknown_command 2 "unknown command 'rport'" -- rport x
 expect no_path 2 "report: no PATH given" -- report
-expect bad_format 2 "unknown or unavailable format 'docx'" -- report x --format docx
+expect bad_format 2 "unknown or unavailable format 'docx' (available: html, md, json)" -- report x --format docx
 expect missing_path 3 "nope: no such file or folder" -- report nope
 
 # --- a good file, then what each option does
@@ -74,6 +74,24 @@ assert not v['fa_quant_sparse']['fired'] and v['fa_quant_sparse']['threshold_pct
 " && ok threshold_changes_verdict || bad threshold_changes_verdict
 expect threshold_unknown 2 "--threshold 'foo=1': unknown name" -- report good.csv -o o3 -t foo=1
 expect threshold_value 2 "expected a percentage from 0 to 100" -- report good.csv -o o3 -t matmul_quant=120
+
+# --- the templated reports
+expect all_formats 0 "" -- report good.csv -o f1
+[ -s f1/report.json ] && [ -s f1/report.html ] && [ -s f1/report.md ] && ok all_formats_written || bad all_formats_written "$(ls f1)"
+grep -q "^wrote f1/report.html$" "$T/.stdout" && grep -q "^wrote f1/report.md$" "$T/.stdout" && ok prints_written_paths || bad prints_written_paths "$(tail -4 "$T/.stdout")"
+expect md_only 0 "" -- report good.csv -o f2 --format md -q
+[ -s f2/report.md ] && [ ! -e f2/report.html ] && [ ! -e f2/report.json ] && ok md_only_written || bad md_only_written "$(ls f2)"
+expect title_lang 0 "" -- report good.csv -o f3 --format html --title 'Flux <nightly> & co' --lang zh -q
+grep -q '<title>Flux &lt;nightly&gt; &amp; co</title>' f3/report.html && grep -q '<html lang="zh">' f3/report.html && ok title_and_lang || bad title_and_lang
+expect docs_base 0 "" -- report good.csv -o f4 --format md --docs-base https://mirror.example/MindIE-SD -q
+grep -q '(https://mirror.example/MindIE-SD/blob/master/docs/en/features/sparse.md)' f4/report.md && ok docs_base_used || bad docs_base_used
+expect bad_lang 2 "--lang 'fr': no such language (available: en, zh)" -- report good.csv -o f5 --lang fr
+mkdir tpl && printf 'Kernels: <TMPL_VAR kernels fmt="int">\n' >tpl/report.md.tmpl
+expect user_template 0 "" -- report good.csv -o f6 --templates tpl --format md,html -q
+[ "$(cat f6/report.md)" = "Kernels: 2" ] && grep -q 'verdict-card' f6/report.html && ok user_template_overrides_builtin_only || bad user_template_overrides_builtin_only "$(head -3 f6/report.md)"
+mkdir tplbad && printf 'line one\n  <TMPL_IF kernels>\n<TMPL_FOO>\n' >tplbad/report.md.tmpl
+expect user_template_error 3 "report.md.tmpl:3:1: unknown tag 'TMPL_FOO'" -- report good.csv -o f7 --templates tplbad
+[ ! -e f7 ] && ok template_error_writes_nothing || bad template_error_writes_nothing "$(ls f7)"
 
 # --- progress: on stderr only when it is a terminal, never with --quiet
 if command -v script >/dev/null; then

@@ -16,7 +16,19 @@ cp "$root/assets/rules.json" "$work/rules/"
 find "$root/tests/data" -name '*.json' -size -64k \
 	-exec cp --backup=numbered {} "$work/rules/" \; 2>/dev/null || true
 
-for t in kernels rules; do
+# templates: a few hand-written seeds covering every tag and spelling
+mkdir -p "$work/template"
+printf '%s' '<h1><TMPL_VAR title></h1><TMPL_LOOP rows><TMPL_VAR __index__>/<TMPL_VAR __count__>: <TMPL_VAR name fmt=html> <TMPL_VAR n fmt=int default="0"><TMPL_UNLESS __last__>, </TMPL_UNLESS></TMPL_LOOP>' \
+	>"$work/template/loop.tmpl"
+printf '%s' '<!-- TMPL_IF name="x" value="X" -->a<!-- TMPL_ELSIF zero -->b<!-- TMPL_ELSE -->c<!-- /TMPL_IF --><TMPL_UNLESS empty>u<TMPL_ELSE>v</TMPL_UNLESS>' \
+	>"$work/template/if.tmpl"
+printf '%s\n' '<* comment *>\' '<TMPL_INCLUDE name="a.tmpl">\' '<TMPL_INCLUDE b.tmpl>' \
+	'<TMPL_LOOP rows><TMPL_LOOP cells><TMPL_IF v value=1><TMPL_BREAK level=2></TMPL_IF><TMPL_CONTINUE></TMPL_LOOP></TMPL_LOOP>' \
+	>"$work/template/include.tmpl"
+printf '%s' '<a href="<TMPL_VAR url fmt=href>"><TMPL_VAR html fmt=md><TMPL_VAR n fmt=dur><TMPL_VAR n fmt=pct1><TMPL_VAR n fmt=url><TMPL_VAR n fmt=js><TMPL_VAR n fmt=raw/></a>' \
+	>"$work/template/fmt.tmpl"
+
+for t in kernels rules template; do
 	echo "fuzz_$t: ${secs}s"
 	"$build/tests/fuzz/fuzz_$t" "$work/$t" -max_total_time="$secs" \
 		-max_len=65536 -rss_limit_mb=2048 -timeout=10 \

@@ -6,3 +6,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 grep -v '^#' "$here/cases.txt" | while read -r name input expected; do
 	[ -n "$name" ] && "$here/check.sh" "$1/src/sdperf" "$name" "$input" $expected --update
 done
+grep -v '^#' "$here/reports.txt" | while read -r name input lang; do
+	[ -n "$name" ] && "$here/check_reports.sh" "$1/src/sdperf" "$name" "$input" "$lang" --update
+done

@@ -81,7 +81,7 @@ static void cli_parse_report_with_defaults(void **state)
 	assert_int_equal(c->o.cmd, CMD_REPORT);
 	assert_string_equal(c->o.path, "prof/rank0_ascend_pt");
 	assert_string_equal(c->o.outdir, "sdperf-report");
-	assert_int_equal(c->o.formats, FORMAT_JSON);
+	assert_int_equal(c->o.formats, FORMAT_JSON | FORMAT_HTML | FORMAT_MD);
 	assert_null(c->o.rules);
 	assert_int_equal(c->o.nthresholds, 0);
 	assert_int_equal(c->o.quiet, 0);
@@ -291,13 +291,28 @@ static void cli_parse_rejects_extra_argument(void **state)
 	usage_error(c, "unexpected argument 'Q'");
 }
 
+static void cli_parse_report_options(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "--format", "html,md", "--title", "T <x>", "-l",
+	      "zh", "--docs-base=https://m.example/", "--templates", "DIR",
+	      NULL);
+	ok(c);
+	assert_int_equal(c->o.formats, FORMAT_HTML | FORMAT_MD);
+	assert_string_equal(c->o.title, "T <x>");
+	assert_string_equal(c->o.lang, "zh");
+	assert_string_equal(c->o.docs_base, "https://m.example/");
+	assert_string_equal(c->o.templates_dir, "DIR");
+}
+
 static void cli_parse_rejects_unknown_format(void **state)
 {
 	struct cl *c = *state;
 
-	parse(c, "report", "P", "--format", "json,html", NULL);
-	usage_error(c, "--format: unknown or unavailable format 'html' "
-	               "(available: json)");
+	parse(c, "report", "P", "--format", "json,pdf", NULL);
+	usage_error(c, "--format: unknown or unavailable format 'pdf' "
+	               "(available: html, md, json)");
 }
 
 static void cli_parse_rejects_empty_format_list(void **state)
@@ -377,6 +392,7 @@ int main(void)
 	    T(cli_parse_rejects_no_command),
 	    T(cli_parse_rejects_report_without_path),
 	    T(cli_parse_rejects_extra_argument),
+	    T(cli_parse_report_options),
 	    T(cli_parse_rejects_unknown_format),
 	    T(cli_parse_rejects_empty_format_list),
 	    T(cli_parse_rejects_value_for_flag),

@@ -1,0 +1,480 @@
+/* View model: result -> template variables. One function per report
+ * section, in the order the report shows them. */
+#include "render/model.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/svg.h"
+#include "util/banned.h"
+#include "util/numfmt.h"
+#include "util/xalloc.h"
+
+struct ctx {
+	const struct result *r;
+	const struct model_opts *o;
+	struct strbuf sb; /* scratch */
+};
+
+static const char *t(const struct ctx *c, const char *key)
+{
+	return i18n_get(c->o->cat, key);
+}
+
+/* Catalogue message `prefix` + `name`, e.g. "stage_" "dit". */
+static const char *tk(const struct ctx *c, const char *prefix, const char *name)
+{
+	char key[128];
+	snprintf(key, sizeof(key), "%s%s", prefix, name);
+	return i18n_get(c->o->cat, key);
+}
+
+static void set_ns(struct tmpl_vars *v, const char *name, int64_t ns)
+{
+	tmpl_setf(v, name, "%" PRId64, ns);
+}
+
+static void set_pct(struct tmpl_vars *v, const char *name, int64_t part,
+                    int64_t whole)
+{
+	tmpl_setf(v, name, "%.3f", numfmt_pct(part, whole));
+}
+
+static void set_u64(struct tmpl_vars *v, const char *name, uint64_t n)
+{
+	tmpl_setf(v, name, "%" PRIu64, n);
+}
+
+/* Sets `name` to catalogue message key with {placeholders} filled. */
+static void set_msg(struct ctx *c, struct tmpl_vars *v, const char *name,
+                    const char *key, const char *const *names,
+                    const char *const *values, size_t n)
+{
+	strbuf_reset(&c->sb);
+	i18n_format(c->o->cat, key, &c->sb, names, values, n);
+	tmpl_set(v, name, c->sb.buf);
+}
+
+static int64_t total_kernel_ns(const struct result *r)
+{
+	int64_t t = 0;
+	int s;
+	for (s = 0; s < STAGE_COUNT; s++)
+		t += r->stages[s].kernel_ns;
+	return t;
+}
+
+static void header(struct ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	const char *names[] = {"date", "version"};
+	const char *values[] = {c->o->date, c->o->version};
+	size_t i;
+
+	for (i = 0; i < i18n_count(c->o->cat); i++) {
+		const char *key = i18n_key(c->o->cat, i);
+		char *var = xstrfmt("t_%s", key);
+		tmpl_set(v, var, i18n_get(c->o->cat, key));
+		free(var);
+	}
+	tmpl_set(v, "lang", i18n_lang(c->o->cat));
+	tmpl_set(v, "title", c->o->title ? c->o->title : t(c, "title_default"));
+	tmpl_set(v, "version", c->o->version);
+	tmpl_set(v, "date", c->o->date);
+	set_msg(c, v, "generated", "generated", names, values, 2);
+	tmpl_set(v, "profile", r->profile_path ? r->profile_path : "");
+	tmpl_set(v, "rank_dir", r->rank_dir ? r->rank_dir : "");
+	tmpl_set(v, "ranks", "1");
+	set_u64(v, "kernels", r->kernels);
+	set_u64(v, "steps", r->nsteps);
+	set_ns(v, "span_ns", r->span_end_ns - r->span_start_ns);
+	tmpl_set(v, "rules_source", r->rules_source ? r->rules_source : "");
+	tmpl_set(v, "css", c->o->css ? c->o->css : "");
+	names[0] = "version";
+	set_msg(c, v, "footer", "footer", names, values + 1, 1);
+}
+
+/* ---- verdicts ---------------------------------------------------------- */
+
+static void verdict_docs(struct ctx *c, struct tmpl_vars *row,
+                         const struct verdict *vd)
+{
+	size_t d;
+
+	for (d = 0; d < vd->ndocs; d++) {
+		struct tmpl_vars *doc = tmpl_add_row(row, "docs");
+		char *url = model_doc_url(c->o->docs_base, i18n_lang(c->o->cat),
+		                          vd->docs[d]);
+		tmpl_set(doc, "name", vd->docs[d]);
+		tmpl_set(doc, "url", url);
+		free(url);
+	}
+}
+
+/* Title, metric and recommendation from the catalogue when it knows the
+ * verdict id (the built-in ones), else the rules file's own text. */
+static void verdict_text(struct ctx *c, struct tmpl_vars *row,
+                         const struct verdict *vd)
+{
+	static const struct {
+		const char *var, *suffix;
+	} parts[] = {{"title", "_title"},
+	             {"metric", "_metric"},
+	             {"recommendation", "_rec"}};
+	const char *fallback[] = {vd->title, vd->metric, vd->recommendation};
+	char key[160];
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		const char *s;
+		snprintf(key, sizeof(key), "verdict_%s%s", vd->id,
+		         parts[i].suffix);
+		s = i18n_find(c->o->cat, key);
+		tmpl_set(row, parts[i].var, s ? s : fallback[i]);
+	}
+}
+
+static void verdicts(struct ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	size_t i, fired = 0;
+	const char *names[] = {"stage"};
+	const char *values[1];
+
+	values[0] = tk(c, "stage_", stage_names[STAGE_DIT]);
+	set_msg(c, v, "verdicts_intro", "sec_verdicts_intro", names, values, 1);
+	/* fired verdicts first, then the others, each in rules order */
+	for (i = 0; i < 2 * r->nverdicts; i++) {
+		const struct verdict *vd = &r->verdicts[i % r->nverdicts];
+		struct tmpl_vars *row;
+		if ((i < r->nverdicts) != (vd->fired != 0))
+			continue;
+		row = tmpl_add_row(v, "verdicts");
+		const char *state = !vd->applicable ? "na"
+		                    : vd->fired     ? "fired"
+		                                    : "ok";
+		tmpl_set(row, "id", vd->id);
+		verdict_text(c, row, vd);
+		tmpl_set(row, "state", state);
+		tmpl_set(row, "state_label", tk(c, "verdict_", state));
+		tmpl_set(row, "fired", vd->fired ? "1" : "");
+		tmpl_set(row, "applicable", vd->applicable ? "1" : "");
+		tmpl_setf(row, "value", "%.3f", vd->value);
+		tmpl_setf(row, "threshold", "%.3f", vd->threshold);
+		values[0] = tk(c, "stage_", stage_names[vd->stage]);
+		set_msg(c, row, "no_stage", "verdict_no_stage", names, values,
+		        1);
+		verdict_docs(c, row, vd);
+		fired += vd->fired;
+	}
+	tmpl_set(v, "any_fired", fired ? "1" : "");
+}
+
+/* ---- stages ------------------------------------------------------------ */
+
+static void categories(struct ctx *c, struct tmpl_vars *row,
+                       const struct stage_result *st, const char *stage_label)
+{
+	struct svg_part parts[CAT_COUNT];
+	const char *names[] = {"stage"};
+	const char *values[] = {stage_label};
+	int k;
+
+	for (k = 0; k < CAT_COUNT; k++) {
+		struct tmpl_vars *cr = tmpl_add_row(row, "categories");
+		tmpl_set(cr, "cat", category_names[k]);
+		tmpl_set(cr, "label", tk(c, "cat_", category_names[k]));
+		strbuf_reset(&c->sb);
+		strbuf_addf(&c->sb, "cat_%s_about", category_names[k]);
+		tmpl_set(cr, "about", t(c, c->sb.buf));
+		set_ns(cr, "time_ns", st->cat[k].time_ns);
+		set_u64(cr, "count", st->cat[k].count);
+		set_pct(cr, "share", st->cat[k].time_ns, st->kernel_ns);
+		parts[k].label = tk(c, "cat_", category_names[k]);
+		parts[k].css = k == CAT_FA       ? "c-FA"
+		               : k == CAT_MATMUL ? "c-MatMul"
+		               : k == CAT_CONV   ? "c-Conv"
+		               : k == CAT_VECTOR ? "c-Vector"
+		               : k == CAT_COMM   ? "c-Comm"
+		                                 : "c-Other";
+		parts[k].value = st->cat[k].time_ns;
+	}
+	strbuf_reset(&c->sb);
+	i18n_format(c->o->cat, "chart_stacked_title", &c->sb, names, values, 1);
+	{
+		struct strbuf svg = STRBUF_INIT;
+		svg_stacked_bar(&svg, c->sb.buf, parts, CAT_COUNT);
+		tmpl_set(row, "chart", svg.buf);
+		strbuf_release(&svg);
+	}
+}
+
+static void top_kernels(const struct ctx *c, struct tmpl_vars *row,
+                        const struct stage_result *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->ntop; i++) {
+		const struct type_stat *ts = &st->top[i];
+		struct tmpl_vars *tr = tmpl_add_row(row, "top");
+		tmpl_set(tr, "type", ts->type);
+		tmpl_set(tr, "cat", category_names[ts->cat]);
+		tmpl_set(tr, "cat_label",
+		         tk(c, "cat_", category_names[ts->cat]));
+		set_u64(tr, "count", ts->count);
+		set_ns(tr, "total_ns", ts->total_ns);
+		set_ns(tr, "avg_ns",
+		       ts->count ? ts->total_ns / (int64_t)ts->count : 0);
+		set_ns(tr, "min_ns", ts->min_ns);
+		set_ns(tr, "max_ns", ts->max_ns);
+		set_pct(tr, "share", ts->total_ns, st->kernel_ns);
+	}
+}
+
+static void stages(struct ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	int64_t total = total_kernel_ns(r);
+	int s, comm = 0;
+
+	for (s = 0; s < STAGE_COUNT; s++) {
+		const struct stage_result *st = &r->stages[s];
+		struct tmpl_vars *row;
+		if (!st->kernels)
+			continue;
+		row = tmpl_add_row(v, "stages");
+		tmpl_set(row, "id", stage_names[s]);
+		tmpl_set(row, "label", tk(c, "stage_", stage_names[s]));
+		set_u64(row, "kernels", st->kernels);
+		set_u64(row, "segments", st->segments);
+		set_ns(row, "kernel_ns", st->kernel_ns);
+		set_ns(row, "wall_ns", st->wall_ns);
+		set_pct(row, "share", st->kernel_ns, total);
+		set_ns(row, "comm_ns", st->comm_ns);
+		set_ns(row, "busy_ns", st->comm_union_ns);
+		set_ns(row, "exposed_ns", st->exposed_comm_ns);
+		set_pct(row, "exposed_share", st->exposed_comm_ns, st->wall_ns);
+		tmpl_set(row, "has_comm", st->comm_ns ? "1" : "");
+		comm |= st->comm_ns > 0;
+		categories(c, row, st, tk(c, "stage_", stage_names[s]));
+		top_kernels(c, row, st);
+	}
+	tmpl_set(v, "has_comm", comm ? "1" : "");
+}
+
+static void timeline(struct ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	struct svg_span *spans =
+	    xcalloc(r->nsegs ? r->nsegs : 1, sizeof(*spans));
+	struct svg_part legend[STAGE_COUNT];
+	struct strbuf labels = STRBUF_INIT, svg = STRBUF_INIT;
+	size_t i, *offs = xcalloc(r->nsegs ? r->nsegs : 1, sizeof(*offs));
+	const char *names[] = {"n"};
+	const char *values[1];
+	char n[32];
+	int s, nl = 0;
+
+	for (i = 0; i < r->nsegs; i++) { /* tooltips: "VAE 118.49 ms" */
+		offs[i] = labels.len;
+		strbuf_adds(&labels,
+		            tk(c, "stage_", stage_names[r->segs[i].stage]));
+		strbuf_addch(&labels, ' ');
+		numfmt_duration(&labels,
+		                r->segs[i].end_ns - r->segs[i].start_ns);
+		strbuf_addch(&labels, '\0');
+	}
+	for (i = 0; i < r->nsegs; i++) {
+		spans[i].label = labels.buf + offs[i];
+		spans[i].css = r->segs[i].stage == STAGE_DIT   ? "s-dit"
+		               : r->segs[i].stage == STAGE_VAE ? "s-vae"
+		               : r->segs[i].stage == STAGE_TEXT_ENCODER
+		                   ? "s-text_encoder"
+		                   : "s-other";
+		spans[i].start = r->segs[i].start_ns;
+		spans[i].end = r->segs[i].end_ns;
+	}
+	for (s = 0; s < STAGE_COUNT; s++) {
+		if (!r->stages[s].kernels)
+			continue;
+		legend[nl].label = tk(c, "stage_", stage_names[s]);
+		legend[nl].css = s == STAGE_DIT            ? "s-dit"
+		                 : s == STAGE_VAE          ? "s-vae"
+		                 : s == STAGE_TEXT_ENCODER ? "s-text_encoder"
+		                                           : "s-other";
+		legend[nl++].value = 0;
+	}
+	svg_timeline(&svg, t(c, "chart_timeline_title"), spans, r->nsegs,
+	             r->span_start_ns, r->span_end_ns, legend, (size_t)nl);
+	tmpl_set(v, "timeline", svg.buf);
+	snprintf(n, sizeof(n), "%zu", r->nsegs);
+	values[0] = n;
+	set_msg(c, v, "segments_note", "segments_note", names, values, 1);
+	strbuf_release(&labels);
+	strbuf_release(&svg);
+	free(offs);
+	free(spans);
+}
+
+/* ---- warnings, unmatched ------------------------------------------------ */
+
+static void warnings(struct ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	const char *names[] = {"line", "1", "2", "3"};
+	size_t i;
+
+	for (i = 0; i < r->nwarnings; i++) {
+		const struct warning *w = &r->warnings[i];
+		struct tmpl_vars *row = tmpl_add_row(v, "warnings");
+		char line[32], key[96];
+		const char *values[4];
+		snprintf(line, sizeof(line), "%" PRIu64, w->line);
+		values[0] = line;
+		values[1] = w->args[0];
+		values[2] = w->args[1];
+		values[3] = w->args[2];
+		if (w->reason)
+			snprintf(key, sizeof(key), "warn_%s_%s", w->code,
+			         w->reason);
+		else
+			snprintf(key, sizeof(key), "warn_%s", w->code);
+		if (i18n_find(c->o->cat, key))
+			set_msg(c, row, "text", key, names, values, 4);
+		else
+			tmpl_set(row, "text", w->message);
+		tmpl_set(row, "file", w->file ? w->file : "");
+	}
+}
+
+static void unmatched(const struct ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	int64_t total = total_kernel_ns(r);
+	size_t i;
+
+	for (i = 0; i < r->nunmatched; i++) {
+		struct tmpl_vars *row = tmpl_add_row(v, "unmatched");
+		tmpl_set(row, "type", r->unmatched[i].type);
+		set_u64(row, "count", r->unmatched[i].count);
+		set_ns(row, "total_ns", r->unmatched[i].total_ns);
+		set_pct(row, "share", r->unmatched[i].total_ns, total);
+	}
+}
+
+/* ---- method, inputs, docs ---------------------------------------------- */
+
+static void method(struct ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	const char *names[] = {"rules", "window", "min_segment", "n"};
+	char window[16], min_seg[16], n[16];
+	const char *values[4];
+	size_t i;
+
+	snprintf(window, sizeof(window), "%d", r->seg_window);
+	snprintf(min_seg, sizeof(min_seg), "%d", r->seg_min_segment);
+	snprintf(n, sizeof(n), "%zu", r->nsteps);
+	values[0] = r->rules_source ? r->rules_source : "";
+	values[1] = window;
+	values[2] = min_seg;
+	values[3] = n;
+	set_msg(c, v, "method_categories", "method_categories", names, values,
+	        4);
+	set_msg(c, v, "method_stages", "method_stages", names, values, 4);
+	set_msg(c, v, "method_steps", "method_steps", names, values, 4);
+	tmpl_set(v, "method_text_encoder",
+	         t(c, r->text_encoder_detected ? "method_text_encoder_found"
+	              : r->loop_found          ? "method_text_encoder_none"
+	                              : "method_text_encoder_unknown"));
+	for (i = 0; i < r->nverdicts; i++) {
+		struct tmpl_vars *row = tmpl_add_row(v, "thresholds");
+		tmpl_set(row, "id", r->verdicts[i].id);
+		verdict_text(c, row, &r->verdicts[i]);
+		tmpl_setf(row, "threshold", "%.3f", r->verdicts[i].threshold);
+	}
+}
+
+static void inputs(struct ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	size_t i;
+
+	for (i = 0; i < r->ninputs; i++) {
+		const struct input_desc *in = &r->inputs[i];
+		struct tmpl_vars *row = tmpl_add_row(v, "inputs");
+		tmpl_set(row, "role", in->role);
+		tmpl_set(row, "path", in->path);
+		tmpl_setf(row, "size", "%" PRId64, in->size);
+		if (in->era) {
+			const char *names[] = {"level", "era", "pmu"};
+			const char *values[3];
+			char level[8];
+			snprintf(level, sizeof(level), "%d", in->level);
+			values[0] = level;
+			values[1] = tk(c, "era_", in->era);
+			values[2] = in->pmu ? t(c, "variant_pmu") : "";
+			set_msg(c, row, "variant", "variant", names, values, 3);
+		} else {
+			tmpl_set(row, "variant", in->variant);
+		}
+		tmpl_set(row, "line_endings", in->crlf ? "CRLF" : "LF");
+		tmpl_set(row, "bom", t(c, in->bom ? "yes" : "no"));
+		tmpl_set(row, "tab", t(c, in->start_tab ? "yes" : "no"));
+		if (in->device_id >= 0)
+			tmpl_setf(row, "device", "%" PRId64, in->device_id);
+		set_u64(row, "rows", in->rows);
+		set_u64(row, "kernels", in->kernels);
+		set_u64(row, "skipped", in->skipped);
+		set_u64(row, "typed_from_name", in->typed_from_name);
+	}
+}
+
+static void docs(struct ctx *c, struct tmpl_vars *v)
+{
+	size_t i;
+
+	for (i = 0; i < feature_doc_count; i++) {
+		const char *name = feature_doc_keys[i];
+		struct tmpl_vars *row = tmpl_add_row(v, "docs");
+		char *url =
+		    model_doc_url(c->o->docs_base, i18n_lang(c->o->cat), name);
+		tmpl_set(row, "name", name);
+		tmpl_set(row, "url", url);
+		tmpl_set(row, "summary", tk(c, "doc_", name));
+		strbuf_reset(&c->sb);
+		strbuf_addf(&c->sb, "doc_%s_when", name);
+		tmpl_set(row, "when", t(c, c->sb.buf));
+		free(url);
+	}
+}
+
+char *model_doc_url(const char *base, const char *lang, const char *name)
+{
+	size_t n = strlen(base);
+	while (n && base[n - 1] == '/')
+		n--;
+	return xstrfmt("%.*s/blob/master/docs/%s/features/%s.md", (int)n, base,
+	               lang, name);
+}
+
+struct tmpl_vars *model_build(const struct result *r,
+                              const struct model_opts *o)
+{
+	struct ctx c = {r, o, STRBUF_INIT};
+	struct tmpl_vars *v = tmpl_vars_new();
+
+	header(&c, v);
+	verdicts(&c, v);
+	stages(&c, v);
+	timeline(&c, v);
+	warnings(&c, v);
+	unmatched(&c, v);
+	method(&c, v);
+	inputs(&c, v);
+	docs(&c, v);
+	strbuf_release(&c.sb);
+	return v;
+}

@@ -1,0 +1,145 @@
+/* Report rendering: catalogue + view model + templates + formatters. The
+ * templates and the CSS are embedded; with --templates DIR, a template or
+ * report.css found in DIR replaces the built-in one of the same name (only
+ * plain file names, no paths). */
+#include "render/report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "render/escape.h"
+#include "render/i18n.h"
+#include "render/model.h"
+#include "render/template.h"
+#include "util/banned.h"
+#include "util/embed.h"
+#include "util/fileio.h"
+#include "util/xalloc.h"
+
+#define TEMPLATE_MAX_BYTES (4u << 20)
+
+struct loader {
+	const char *dir;
+};
+
+static int plain_name(const char *name)
+{
+	return *name && !strchr(name, '/') && !strchr(name, '\\') &&
+	       strcmp(name, ".") && strcmp(name, "..");
+}
+
+/* Loads templates/<name> from the user's folder or the embedded table. */
+static int load(void *ctx, const char *name, struct strbuf *text, struct err *e)
+{
+	const struct loader *l = ctx;
+	const struct embedded_file *f;
+	char *path;
+	int ret;
+
+	if (!plain_name(name))
+		return err_set(
+		    e, ERR_INPUT,
+		    "template name '%s': only a file name is allowed", name);
+	if (l->dir) {
+		/* the user's file wins; the built-in one fills any gap */
+		path = fileio_join(l->dir, name);
+		ret = fileio_kind(path) == 0
+		          ? fileio_read_small(path, TEMPLATE_MAX_BYTES, text, e)
+		          : 1;
+		free(path);
+		if (ret <= 0)
+			return ret;
+	}
+	path = xstrfmt("templates/%s", name);
+	f = embed_find(path);
+	free(path);
+	if (!f)
+		return err_set(e, ERR_INPUT, "template '%s': no such template",
+		               name);
+	strbuf_add(text, f->data, f->len);
+	return 0;
+}
+
+/* The stylesheet: the user's report.css when their folder has one. */
+static void load_css(const char *dir, struct strbuf *css)
+{
+	const struct embedded_file *f;
+	struct err ignore = ERR_INIT;
+
+	if (dir) {
+		char *path = fileio_join(dir, "report.css");
+		int ok =
+		    fileio_kind(path) == 0 &&
+		    !fileio_read_small(path, TEMPLATE_MAX_BYTES, css, &ignore);
+		free(path);
+		if (ok)
+			return;
+		strbuf_reset(css);
+	}
+	f = embed_find("assets/report.css");
+	if (f)
+		strbuf_add(css, f->data, f->len);
+}
+
+int report_render(const struct result *r, enum report_kind kind,
+                  const struct report_opts *o, struct strbuf *out,
+                  struct err *e)
+{
+	struct catalog *cat = NULL;
+	struct strbuf css = STRBUF_INIT;
+	struct loader l = {o->templates_dir};
+	struct model_opts mo;
+	struct tmpl_env env;
+	struct tmpl_vars *vars;
+	size_t nfmt;
+	int ret;
+
+	if (i18n_load(o->lang ? o->lang : "en", &cat, e))
+		return -1;
+	if (kind == REPORT_HTML)
+		load_css(o->templates_dir, &css);
+	mo.cat = cat;
+	mo.title = o->title;
+	mo.docs_base = o->docs_base ? o->docs_base : MODEL_DOCS_BASE;
+	mo.date = o->date;
+	mo.version = o->version;
+	mo.css = css.buf;
+	vars = model_build(r, &mo);
+	env.formatters = escape_formatters(&nfmt);
+	env.nformatters = nfmt;
+	env.default_fmt = kind == REPORT_HTML ? "html" : "md";
+	env.load = load;
+	env.load_ctx = &l;
+	ret = tmpl_render(
+	    &env, kind == REPORT_HTML ? "report.html.tmpl" : "report.md.tmpl",
+	    vars, out, e);
+	tmpl_vars_free(vars);
+	strbuf_release(&css);
+	if (o->missing_keys)
+		*o->missing_keys = i18n_misses(cat);
+	i18n_free(cat);
+	return ret;
+}
+
+char *report_date(void)
+{
+	const char *env = getenv("SOURCE_DATE_EPOCH");
+	time_t now = time(NULL);
+	struct tm tm;
+	char buf[64];
+
+	if (env && *env) {
+		char *end;
+		long long v;
+		errno = 0;
+		v = strtoll(env, &end, 10);
+		if (!errno && !*end && v >= 0)
+			now = (time_t)v;
+	}
+	if (!gmtime_r(&now, &tm) ||
+	    !strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M UTC", &tm))
+		return xstrdup("unknown date");
+	return xstrdup(buf);
+}

@@ -1,0 +1,123 @@
+/* SVG charts. Geometry is computed in integers of a fixed view box, so the
+ * markup is byte-stable for golden tests. */
+#include "render/svg.h"
+
+#include <inttypes.h>
+#include <string.h>
+#include <stdlib.h>
+
+#include "render/escape.h"
+#include "util/banned.h"
+
+#define BAR_W      960
+#define BAR_H      28
+#define LEGEND_ROW 22
+
+/* Text inside SVG: the HTML escaper is also correct XML escaping. */
+static void xml_text(struct strbuf *out, const char *s)
+{
+	escape_html(out, s, strlen(s));
+}
+
+static void open_svg(struct strbuf *out, const char *title, int h)
+{
+	strbuf_addf(out,
+	            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" "
+	            "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"",
+	            BAR_W, h);
+	xml_text(out, title);
+	strbuf_adds(out, "\"><title>");
+	xml_text(out, title);
+	strbuf_adds(out, "</title>");
+}
+
+/* Legend entries, four to a row, below y. */
+static void legend(struct strbuf *out, const struct svg_part *parts, size_t n,
+                   int64_t total, int y)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		int x, row;
+		if (total > 0 && parts[i].value <= 0)
+			continue;
+		x = (int)(k % 4) * (BAR_W / 4);
+		row = y + (int)(k / 4) * LEGEND_ROW;
+		strbuf_addf(out,
+		            "<rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"12\" "
+		            "height=\"12\"/><text x=\"%d\" y=\"%d\">",
+		            parts[i].css, x, row, x + 18, row + 11);
+		xml_text(out, parts[i].label);
+		if (total > 0)
+			strbuf_addf(out, " %.1f%%",
+			            100.0 * (double)parts[i].value /
+			                (double)total);
+		strbuf_adds(out, "</text>");
+		k++;
+	}
+}
+
+static int legend_rows(const struct svg_part *parts, size_t n, int skip_zero)
+{
+	size_t i, k = 0;
+	for (i = 0; i < n; i++)
+		k += !skip_zero || parts[i].value > 0;
+	return (int)((k + 3) / 4);
+}
+
+void svg_stacked_bar(struct strbuf *out, const char *title,
+                     const struct svg_part *parts, size_t n)
+{
+	int64_t total = 0, acc = 0;
+	size_t i;
+	int h = BAR_H + 10 + legend_rows(parts, n, 1) * LEGEND_ROW;
+
+	for (i = 0; i < n; i++)
+		total += parts[i].value > 0 ? parts[i].value : 0;
+	open_svg(out, title, h);
+	for (i = 0; i < n && total > 0; i++) {
+		int x0, x1;
+		if (parts[i].value <= 0)
+			continue;
+		x0 = (int)(acc * BAR_W / total);
+		acc += parts[i].value;
+		x1 = (int)(acc * BAR_W / total);
+		strbuf_addf(out,
+		            "<rect class=\"%s\" x=\"%d\" y=\"0\" width=\"%d\" "
+		            "height=\"%d\"><title>",
+		            parts[i].css, x0, x1 - x0, BAR_H);
+		xml_text(out, parts[i].label);
+		strbuf_addf(out, " %.1f%%</title></rect>",
+		            100.0 * (double)parts[i].value / (double)total);
+	}
+	legend(out, parts, n, total, BAR_H + 10);
+	strbuf_adds(out, "</svg>");
+}
+
+void svg_timeline(struct strbuf *out, const char *title,
+                  const struct svg_span *spans, size_t n, int64_t t0,
+                  int64_t t1, const struct svg_part *legend_parts,
+                  size_t nlegend)
+{
+	int64_t range = t1 > t0 ? t1 - t0 : 1;
+	size_t i;
+	int h = BAR_H + 10 + legend_rows(legend_parts, nlegend, 0) * LEGEND_ROW;
+
+	open_svg(out, title, h);
+	strbuf_addf(out,
+	            "<rect class=\"track\" x=\"0\" y=\"0\" width=\"%d\" "
+	            "height=\"%d\"/>",
+	            BAR_W, BAR_H);
+	for (i = 0; i < n; i++) {
+		int x0 = (int)((spans[i].start - t0) * BAR_W / range);
+		int x1 = (int)((spans[i].end - t0) * BAR_W / range);
+		strbuf_addf(out,
+		            "<rect class=\"%s\" x=\"%d\" y=\"0\" width=\"%d\" "
+		            "height=\"%d\"><title>",
+		            spans[i].css, x0, x1 > x0 ? x1 - x0 : 1, BAR_H);
+		xml_text(out, spans[i].label);
+		strbuf_adds(out, "</title></rect>");
+	}
+	legend(out, legend_parts, nlegend, 0, BAR_H + 10);
+	strbuf_adds(out, "</svg>");
+}

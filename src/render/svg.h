@@ -1,0 +1,34 @@
+/* Inline SVG charts for the HTML report: built here as markup, inserted
+ * with fmt="raw". Every text that goes in is XML-escaped here. */
+#ifndef SDPERF_SVG_H
+#define SDPERF_SVG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/strbuf.h"
+
+struct svg_part {
+	const char *label; /* legend text */
+	const char *css;   /* class giving its colour, e.g. "c-FA" */
+	int64_t value;     /* share of the whole is value / sum */
+};
+
+/* A 100% stacked horizontal bar with a legend (label and percent of each
+ * part with a value); title is the accessible name. */
+void svg_stacked_bar(struct strbuf *out, const char *title,
+                     const struct svg_part *parts, size_t n);
+
+struct svg_span {
+	const char *label; /* tooltip text */
+	const char *css;   /* class giving its colour, e.g. "s-dit" */
+	int64_t start, end;
+};
+
+/* A strip of spans placed on [t0, t1] (e.g. stage segments along the
+ * device timeline), with the legend given as parts (value unused). */
+void svg_timeline(struct strbuf *out, const char *title,
+                  const struct svg_span *spans, size_t n, int64_t t0,
+                  int64_t t1, const struct svg_part *legend, size_t nlegend);
+
+#endif

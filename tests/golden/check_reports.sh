@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Golden test of the templated reports: report.html and report.md for
+# INPUT in LANG must equal tests/golden/NAME.html and NAME.md, with the date
+# fixed (SOURCE_DATE_EPOCH=0) and the version written as VERSION.
+# Usage: tests/golden/check_reports.sh SDPERF NAME INPUT LANG [--update]
+set -euo pipefail
+sdperf=$(realpath "$1")
+name=$2
+input=$3
+lang=$4
+root=$(cd "$(dirname "$0")/../.." && pwd)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+cd "$root"
+version=$("$sdperf" --version | sed 's/^sdperf //')
+SOURCE_DATE_EPOCH=0 "$sdperf" report "$input" -o "$out" --format html,md \
+	--lang "$lang" --quiet
+status=0
+for ext in html md; do
+	sed "s/sdperf $version/sdperf VERSION/g" "$out/report.$ext" >"$out/norm.$ext"
+	if [ "${5:-}" = "--update" ]; then
+		cp "$out/norm.$ext" "tests/golden/$name.$ext"
+		echo "updated tests/golden/$name.$ext"
+	elif ! diff -u "tests/golden/$name.$ext" "$out/norm.$ext" >"$out/diff"; then
+		head -80 "$out/diff"
+		echo "golden $name.$ext: differs (intended? tests/golden/update.sh BUILD_DIR)"
+		status=1
+	else
+		echo "golden $name.$ext: identical"
+	fi
+done
+exit $status
