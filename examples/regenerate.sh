@@ -12,5 +12,5 @@ tools/gen/make-examples.sh "$build/tools/gen/sdperf-gen" examples >/dev/null 2>&
 for d in image-dit-1card video-dit-4card video-v2v-1card; do
 	rank=$(ls -d examples/$d/*_ascend_pt | head -n 1)
 	"$build/src/sdperf" report "$rank" -o "examples/$d/report" --quiet
-	echo "examples/$d/report/ (report.html, report.md, report.json)"
+	echo "examples/$d/report/ (report.html, report.pdf, report.md, report.json)"
 done

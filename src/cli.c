@@ -13,7 +13,7 @@ static const char usage[] =
 	"usage: sdperf report PATH [-o OUTDIR] [--format LIST] [--rules FILE]\n"
 	"                   [--threshold NAME=PERCENT]... [--strict] [--quiet]\n"
 	"                   [--title TEXT] [--lang en|zh] [--docs-base URL]\n"
-	"                   [--templates DIR]\n"
+	"                   [--templates DIR] [--font FILE] [--cjk-font FILE]\n"
 	"       sdperf --help | --version\n"
 	"\n"
 	"Reads an Ascend profiler output (torch_npu.profiler) of a diffusion\n"
@@ -26,8 +26,8 @@ static const char usage[] =
 	"\n"
 	"options:\n"
 	"  -o, --output OUTDIR      where reports go (default ./sdperf-report)\n"
-	"  -f, --format LIST        comma-separated output formats: html, md,\n"
-	"                           json (default: all three)\n"
+	"  -f, --format LIST        comma-separated output formats: html, pdf,\n"
+	"                           md, json (default: all four)\n"
 	"  -r, --rules FILE         classification/threshold rules replacing the\n"
 	"                           built-in ones, or extending them with\n"
 	"                           \"extends\": \"builtin\" (see README)\n"
@@ -42,6 +42,11 @@ static const char usage[] =
 	"                           (default https://gitcode.com/Ascend/MindIE-SD)\n"
 	"      --templates DIR      templates (and report.css) in DIR replace\n"
 	"                           the built-in ones of the same name\n"
+	"      --font FILE          TrueType font of the PDF's Latin text\n"
+	"                           (default: DejaVu Sans, fonts-dejavu-core)\n"
+	"      --cjk-font FILE      TrueType font (.ttf, or .ttc: first face) of\n"
+	"                           the PDF's Chinese text (default: WenQuanYi\n"
+	"                           Zen Hei, fonts-wqy-zenhei)\n"
 	"  -q, --quiet              no summary on stdout, no progress on stderr\n"
 	"  -h, --help               this text\n"
 	"  -V, --version            the version\n"
@@ -61,6 +66,8 @@ enum opt_id {
 	OPT_LANG,
 	OPT_DOCS_BASE,
 	OPT_TEMPLATES,
+	OPT_FONT,
+	OPT_CJK_FONT,
 	OPT_OUTPUT,
 	OPT_FORMAT,
 	OPT_RULES,
@@ -89,6 +96,8 @@ static const struct {
     {"--lang", 'l', 1, OPT_LANG},
     {"--docs-base", 0, 1, OPT_DOCS_BASE},
     {"--templates", 0, 1, OPT_TEMPLATES},
+    {"--font", 0, 1, OPT_FONT},
+    {"--cjk-font", 0, 1, OPT_CJK_FONT},
 };
 
 static int parse_formats(const char *list, unsigned *out, struct err *e)
@@ -99,7 +108,8 @@ static int parse_formats(const char *list, unsigned *out, struct err *e)
 	} names[] = {{"json", FORMAT_JSON},
 	             {"html", FORMAT_HTML},
 	             {"md", FORMAT_MD},
-	             {"markdown", FORMAT_MD}};
+	             {"markdown", FORMAT_MD},
+	             {"pdf", FORMAT_PDF}};
 	const char *p = list;
 	size_t i, n;
 
@@ -114,7 +124,7 @@ static int parse_formats(const char *list, unsigned *out, struct err *e)
 			return err_set(
 			    e, ERR_USAGE,
 			    "--format: unknown or unavailable format "
-			    "'%.*s' (available: html, md, json)",
+			    "'%.*s' (available: html, pdf, md, json)",
 			    (int)n, p);
 		*out |= names[i].bit;
 		p += n + (p[n] == ',');
@@ -185,6 +195,12 @@ static int apply(struct options *o, int id, const char *val, struct err *e)
 		return 0;
 	case OPT_TEMPLATES:
 		o->templates_dir = val;
+		return 0;
+	case OPT_FONT:
+		o->font = val;
+		return 0;
+	case OPT_CJK_FONT:
+		o->cjk_font = val;
 		return 0;
 	case OPT_STRICT:
 		o->strict = 1;

@@ -6,8 +6,13 @@
 
 #include "util/err.h"
 
-enum output_format { FORMAT_JSON = 1, FORMAT_HTML = 2, FORMAT_MD = 4 };
-#define FORMATS_AVAILABLE (FORMAT_JSON | FORMAT_HTML | FORMAT_MD)
+enum output_format {
+	FORMAT_JSON = 1,
+	FORMAT_HTML = 2,
+	FORMAT_MD = 4,
+	FORMAT_PDF = 8
+};
+#define FORMATS_AVAILABLE (FORMAT_JSON | FORMAT_HTML | FORMAT_MD | FORMAT_PDF)
 
 enum command { CMD_NONE, CMD_REPORT, CMD_HELP, CMD_VERSION };
 
@@ -25,6 +30,8 @@ struct options {
 	const char *lang;          /* "en" (default) or "zh" */
 	const char *docs_base;     /* MindIE-SD doc link base, NULL: default */
 	const char *templates_dir; /* user's templates, NULL: embedded */
+	const char *font;          /* PDF Latin font file, NULL: DejaVu Sans */
+	const char *cjk_font;      /* PDF CJK font file, NULL: WenQuanYi */
 };
 
 /* Parses argv. Returns 0, or -1 with an ERR_USAGE error. o->thresholds

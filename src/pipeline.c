@@ -88,19 +88,22 @@ static void note_input(struct result *r, const struct kernels_info *in,
 
 /* Renders report format `bit` of r into out. */
 static int render_one(const struct options *o, const struct result *r,
-                      unsigned bit, const char *date, struct strbuf *out,
+                      unsigned bit, time_t date, struct strbuf *out,
                       struct err *e)
 {
 	struct report_opts ro = {
-	    o->lang, o->title,       o->docs_base, o->templates_dir,
-	    date,    SDPERF_VERSION, NULL};
+	    o->lang,        o->title, o->docs_base, o->templates_dir, date,
+	    SDPERF_VERSION, NULL,     o->font,      o->cjk_font};
 
 	if (bit == FORMAT_JSON) {
 		render_json(r, SDPERF_VERSION, out);
 		return 0;
 	}
-	return report_render(
-	    r, bit == FORMAT_HTML ? REPORT_HTML : REPORT_MARKDOWN, &ro, out, e);
+	return report_render(r,
+	                     bit == FORMAT_HTML ? REPORT_HTML
+	                     : bit == FORMAT_MD ? REPORT_MARKDOWN
+	                                        : REPORT_PDF,
+	                     &ro, out, e);
 }
 
 /* Renders every requested format first, then writes each atomically: a
@@ -113,10 +116,12 @@ static int write_outputs(const struct options *o, const struct result *r,
 		const char *file;
 	} formats[] = {{FORMAT_JSON, "report.json"},
 	               {FORMAT_HTML, "report.html"},
-	               {FORMAT_MD, "report.md"}};
+	               {FORMAT_MD, "report.md"},
+	               {FORMAT_PDF, "report.pdf"}};
 	enum { NF = sizeof(formats) / sizeof(formats[0]) };
 	struct strbuf text[NF], summary = STRBUF_INIT;
-	char *date = report_date(), *paths[NF] = {NULL};
+	time_t date = report_time();
+	char *paths[NF] = {NULL};
 	size_t i;
 	int ret = -1;
 
@@ -151,7 +156,6 @@ out:
 		free(paths[i]);
 	}
 	strbuf_release(&summary);
-	free(date);
 	return ret;
 }
 

@@ -7,7 +7,9 @@
 #include "analysis/result.h"
 #include "input/profile.h"
 
-#define BREAKDOWN_TOP       15 /* kernel types listed per stage */
+/* kernel types kept per stage, by time: all of them, up to a bound that
+ * keeps a pathological profile's reports readable */
+#define BREAKDOWN_TOP       2000
 #define BREAKDOWN_UNMATCHED 20 /* unmatched (Other) types listed */
 
 /* Fills r->stages[*] (kernels, kernel_ns, wall_ns, segments, cat[],

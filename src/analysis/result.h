@@ -55,7 +55,8 @@ struct stage_result {
 	int64_t kernel_ns; /* T_k: sum of kernel durations */
 	int64_t wall_ns; /* T_w: sum over segments of last end - first start */
 	struct cat_stat cat[CAT_COUNT];
-	struct type_stat *top; /* by total time, descending */
+	struct type_stat *top; /* every kernel type (up to BREAKDOWN_TOP), by
+	                        * total time, descending */
 	size_t ntop;
 	int64_t comm_ns;         /* sum of Comm kernel durations */
 	int64_t comm_union_ns;   /* time covered by Comm kernels */

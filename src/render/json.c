@@ -10,6 +10,10 @@
 #include "util/banned.h"
 #include "util/numfmt.h"
 
+/* report.json lists the heaviest kernel types of each stage; the HTML,
+ * Markdown and PDF reports list them all */
+#define JSON_TOP_KERNELS 15
+
 static void add_raw(cJSON *o, const char *key, struct strbuf *sb)
 {
 	cJSON_AddItemToObject(o, key, cJSON_CreateRaw(sb->buf));
@@ -105,7 +109,7 @@ static cJSON *stage_json(const struct stage_result *st, int64_t total_ns)
 	add_pct(comm, "exposed_share_of_wall_pct",
 	        numfmt_pct(st->exposed_comm_ns, st->wall_ns));
 	top = cJSON_AddArrayToObject(o, "top_kernels");
-	for (i = 0; i < st->ntop; i++)
+	for (i = 0; i < st->ntop && i < JSON_TOP_KERNELS; i++)
 		cJSON_AddItemToArray(
 		    top, type_stat_json(&st->top[i], st->kernel_ns));
 	return o;

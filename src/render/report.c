@@ -12,6 +12,7 @@
 #include "render/escape.h"
 #include "render/i18n.h"
 #include "render/model.h"
+#include "render/pdf.h"
 #include "render/template.h"
 #include "util/banned.h"
 #include "util/embed.h"
@@ -93,6 +94,7 @@ int report_render(const struct result *r, enum report_kind kind,
 	struct model_opts mo;
 	struct tmpl_env env;
 	struct tmpl_vars *vars;
+	char *date;
 	size_t nfmt;
 	int ret;
 
@@ -103,7 +105,8 @@ int report_render(const struct result *r, enum report_kind kind,
 	mo.cat = cat;
 	mo.title = o->title;
 	mo.docs_base = o->docs_base ? o->docs_base : MODEL_DOCS_BASE;
-	mo.date = o->date;
+	date = report_date_text(o->time);
+	mo.date = date;
 	mo.version = o->version;
 	mo.css = css.buf;
 	vars = model_build(r, &mo);
@@ -112,10 +115,19 @@ int report_render(const struct result *r, enum report_kind kind,
 	env.default_fmt = kind == REPORT_HTML ? "html" : "md";
 	env.load = load;
 	env.load_ctx = &l;
-	ret = tmpl_render(
-	    &env, kind == REPORT_HTML ? "report.html.tmpl" : "report.md.tmpl",
-	    vars, out, e);
+	if (kind == REPORT_PDF) {
+		struct pdf_opts po = {o->font,     NULL,
+		                      o->cjk_font, tmpl_get(vars, "title"),
+		                      o->version,  o->time};
+		ret = pdf_render(vars, &po, out, e);
+	} else {
+		ret = tmpl_render(&env,
+		                  kind == REPORT_HTML ? "report.html.tmpl"
+		                                      : "report.md.tmpl",
+		                  vars, out, e);
+	}
 	tmpl_vars_free(vars);
+	free(date);
 	strbuf_release(&css);
 	if (o->missing_keys)
 		*o->missing_keys = i18n_misses(cat);
@@ -123,22 +135,27 @@ int report_render(const struct result *r, enum report_kind kind,
 	return ret;
 }
 
-char *report_date(void)
+time_t report_time(void)
 {
 	const char *env = getenv("SOURCE_DATE_EPOCH");
-	time_t now = time(NULL);
-	struct tm tm;
-	char buf[64];
+	char *end;
+	long long v;
 
 	if (env && *env) {
-		char *end;
-		long long v;
 		errno = 0;
 		v = strtoll(env, &end, 10);
 		if (!errno && !*end && v >= 0)
-			now = (time_t)v;
+			return (time_t)v;
 	}
-	if (!gmtime_r(&now, &tm) ||
+	return time(NULL);
+}
+
+char *report_date_text(time_t t)
+{
+	struct tm tm;
+	char buf[64];
+
+	if (!gmtime_r(&t, &tm) ||
 	    !strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M UTC", &tm))
 		return xstrdup("unknown date");
 	return xstrdup(buf);

@@ -1,21 +1,26 @@
-/* The templated reports: HTML and Markdown from the same view model. */
+/* The human-readable reports: HTML and Markdown (templated) and PDF (laid
+ * out by pdf.c), all from the same view model. */
 #ifndef SDPERF_REPORT_H
 #define SDPERF_REPORT_H
+
+#include <time.h>
 
 #include "analysis/result.h"
 #include "util/err.h"
 #include "util/strbuf.h"
 
-enum report_kind { REPORT_HTML, REPORT_MARKDOWN };
+enum report_kind { REPORT_HTML, REPORT_MARKDOWN, REPORT_PDF };
 
 struct report_opts {
 	const char *lang;          /* "en" or "zh" */
 	const char *title;         /* NULL: the catalogue's default */
 	const char *docs_base;     /* NULL: MindIE-SD on gitcode */
 	const char *templates_dir; /* NULL: the embedded templates */
-	const char *date;          /* shown in the header */
+	time_t time;               /* the report's date (report_time()) */
 	const char *version;
 	size_t *missing_keys; /* if set: catalogue lookups that found nothing */
+	const char *font;     /* PDF: Latin TrueType font, NULL: DejaVu Sans */
+	const char *cjk_font; /* PDF: CJK font, NULL: WenQuanYi Zen Hei */
 };
 
 /* Renders report `kind` of r into out. Errors: ERR_USAGE (unknown
@@ -25,8 +30,10 @@ int report_render(const struct result *r, enum report_kind kind,
                   const struct report_opts *o, struct strbuf *out,
                   struct err *e);
 
-/* "YYYY-MM-DD HH:MM UTC" for now, or for SOURCE_DATE_EPOCH when it is set
- * (reproducible reports). Caller frees. */
-char *report_date(void);
+/* The report time: now, or SOURCE_DATE_EPOCH when it is set (reproducible
+ * reports); report_date_text formats it "YYYY-MM-DD HH:MM UTC" (caller
+ * frees). */
+time_t report_time(void);
+char *report_date_text(time_t t);
 
 #endif

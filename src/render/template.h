@@ -46,6 +46,15 @@ struct tmpl_vars *tmpl_add_row(struct tmpl_vars *v, const char *loop);
 
 /* Appends value (len bytes, any bytes) to out, transformed for one output
  * context. Must not fail. */
+/* Reading a tree back (for renderers that lay out the same view model
+ * without a template, such as the PDF): the value of name in v's own scope
+ * ("" when unset or a loop), the number of rows of loop (0 when it is not a
+ * loop), and row i of loop (NULL when out of range). */
+const char *tmpl_get(const struct tmpl_vars *v, const char *name);
+size_t tmpl_nrows(const struct tmpl_vars *v, const char *loop);
+const struct tmpl_vars *tmpl_row(const struct tmpl_vars *v, const char *loop,
+                                 size_t i);
+
 typedef void (*tmpl_fmt_fn)(struct strbuf *out, const char *value, size_t len);
 struct tmpl_formatter {
 	const char *name;

@@ -155,3 +155,22 @@ struct tmpl_vars *tmpl_add_row(struct tmpl_vars *v, const char *loop)
 	en->rows[en->nrows] = tmpl_vars_new();
 	return en->rows[en->nrows++];
 }
+
+const char *tmpl_get(const struct tmpl_vars *v, const char *name)
+{
+	const struct entry *en = tmpl_vars_find(v, name, tmpl_hash_name(name));
+	return en && en->value ? en->value : "";
+}
+
+size_t tmpl_nrows(const struct tmpl_vars *v, const char *loop)
+{
+	const struct entry *en = tmpl_vars_find(v, loop, tmpl_hash_name(loop));
+	return en && !en->value ? en->nrows : 0;
+}
+
+const struct tmpl_vars *tmpl_row(const struct tmpl_vars *v, const char *loop,
+                                 size_t i)
+{
+	const struct entry *en = tmpl_vars_find(v, loop, tmpl_hash_name(loop));
+	return en && !en->value && i < en->nrows ? en->rows[i] : NULL;
+}

@@ -43,7 +43,7 @@ expect no_command 2 "no command given" --
 expect unknown_option 2 "unknown option '--bogus'" -- --bogus
 expect unknown_command 2 "unknown command 'rport'" -- rport x
 expect no_path 2 "report: no PATH given" -- report
-expect bad_format 2 "unknown or unavailable format 'docx' (available: html, md, json)" -- report x --format docx
+expect bad_format 2 "unknown or unavailable format 'docx' (available: html, pdf, md, json)" -- report x --format docx
 expect missing_path 3 "nope: no such file or folder" -- report nope
 
 # --- a good file, then what each option does
@@ -77,7 +77,7 @@ expect threshold_value 2 "expected a percentage from 0 to 100" -- report good.cs
 
 # --- the templated reports
 expect all_formats 0 "" -- report good.csv -o f1
-[ -s f1/report.json ] && [ -s f1/report.html ] && [ -s f1/report.md ] && ok all_formats_written || bad all_formats_written "$(ls f1)"
+[ -s f1/report.json ] && [ -s f1/report.html ] && [ -s f1/report.md ] && [ -s f1/report.pdf ] && ok all_formats_written || bad all_formats_written "$(ls f1)"
 grep -q "^wrote f1/report.html$" "$T/.stdout" && grep -q "^wrote f1/report.md$" "$T/.stdout" && ok prints_written_paths || bad prints_written_paths "$(tail -4 "$T/.stdout")"
 expect md_only 0 "" -- report good.csv -o f2 --format md -q
 [ -s f2/report.md ] && [ ! -e f2/report.html ] && [ ! -e f2/report.json ] && ok md_only_written || bad md_only_written "$(ls f2)"
@@ -92,6 +92,10 @@ expect user_template 0 "" -- report good.csv -o f6 --templates tpl --format md,h
 mkdir tplbad && printf 'line one\n  <TMPL_IF kernels>\n<TMPL_FOO>\n' >tplbad/report.md.tmpl
 expect user_template_error 3 "report.md.tmpl:3:1: unknown tag 'TMPL_FOO'" -- report good.csv -o f7 --templates tplbad
 [ ! -e f7 ] && ok template_error_writes_nothing || bad template_error_writes_nothing "$(ls f7)"
+
+expect font_missing 3 "nope.ttf" -- report good.csv -o f8 --format pdf --font nope.ttf
+grep -q 'fonts-dejavu-core' "$T/.stderr" && ok font_error_names_package || bad font_error_names_package "$(cat "$T/.stderr")"
+[ ! -e f8 ] && ok font_error_writes_nothing || bad font_error_writes_nothing
 
 # --- progress: on stderr only when it is a terminal, never with --quiet
 if command -v script >/dev/null; then

@@ -81,7 +81,8 @@ static void cli_parse_report_with_defaults(void **state)
 	assert_int_equal(c->o.cmd, CMD_REPORT);
 	assert_string_equal(c->o.path, "prof/rank0_ascend_pt");
 	assert_string_equal(c->o.outdir, "sdperf-report");
-	assert_int_equal(c->o.formats, FORMAT_JSON | FORMAT_HTML | FORMAT_MD);
+	assert_int_equal(c->o.formats,
+	                 FORMAT_JSON | FORMAT_HTML | FORMAT_MD | FORMAT_PDF);
 	assert_null(c->o.rules);
 	assert_int_equal(c->o.nthresholds, 0);
 	assert_int_equal(c->o.quiet, 0);
@@ -310,9 +311,9 @@ static void cli_parse_rejects_unknown_format(void **state)
 {
 	struct cl *c = *state;
 
-	parse(c, "report", "P", "--format", "json,pdf", NULL);
-	usage_error(c, "--format: unknown or unavailable format 'pdf' "
-	               "(available: html, md, json)");
+	parse(c, "report", "P", "--format", "json,docx", NULL);
+	usage_error(c, "--format: unknown or unavailable format 'docx' "
+	               "(available: html, pdf, md, json)");
 }
 
 static void cli_parse_rejects_empty_format_list(void **state)

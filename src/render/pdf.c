@@ -1,0 +1,957 @@
+/* PDF report: the view model laid out with libharu on A4 pages, section by
+ * section in the HTML report's order (templates/report.html.tmpl). */
+#include "render/pdf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/escape.h"
+#include "render/pdf_text.h"
+#include "util/xalloc.h"
+#include "util/banned.h"
+
+#define BAR_H 14.0f
+
+#define DEFAULT_FONT "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+#define DEFAULT_CJK  "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
+
+static const struct pdf_style S_BODY = {9.0f, 0, PDF_FG};
+static const struct pdf_style S_SMALL = {7.5f, 0, PDF_MUTED};
+static const struct pdf_style S_H1 = {18.0f, 1, PDF_FG};
+static const struct pdf_style S_H2 = {14.0f, 1, PDF_FG};
+static const struct pdf_style S_H3 = {11.0f, 1, PDF_FG};
+static const struct pdf_style S_LINK = {9.0f, 0, PDF_LINK};
+
+struct ctx {
+	struct pdf_doc d;
+	const struct tmpl_vars *m;
+	const struct pdf_opts *o;
+	HPDF_Encoder utf8;
+	tmpl_fmt_fn fdur, fpct, fint;
+	struct strbuf bytes;
+	struct strbuf val[PDF_MAX_COLS]; /* formatted cell values */
+};
+
+/* ---- basics ------------------------------------------------------------ */
+
+static const char *v(const struct ctx *c, const char *name)
+{
+	return tmpl_get(c->m, name);
+}
+
+/* value formatted by fn into buf (reset first); returns the text. */
+static const char *fmt(tmpl_fmt_fn fn, struct strbuf *buf, const char *value)
+{
+	strbuf_reset(buf);
+	fn(buf, value, strlen(value));
+	return buf->buf;
+}
+
+/* spec with each heading variable name replaced by its text, in out. */
+static const struct pdf_col *heads(const struct ctx *c,
+                                   const struct pdf_col *spec, size_t n,
+                                   struct pdf_col *out)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		out[i] = spec[i];
+		out[i].head = v(c, spec[i].head);
+	}
+	return out;
+}
+
+/* ---- text blocks ------------------------------------------------------- */
+
+static void para(struct ctx *c, const char *s)
+{
+	pt_para(&c->d, s, &S_BODY, MARGIN, CONTENT_W, 12.0f);
+	c->d.y -= 5.0f;
+}
+
+/* A list item: a bullet, then s; sub (if any) in small grey under it. */
+static void bullet(struct ctx *c, const char *s, const char *sub)
+{
+	pt_need(&c->d, 12.0f);
+	pt_draw_str(&c->d, c->d.page, &S_BODY, MARGIN + 4, c->d.y - 12 * 0.72f,
+	            "\xE2\x80\xA2");
+	pt_para(&c->d, s, &S_BODY, MARGIN + 14, CONTENT_W - 14, 12.0f);
+	if (sub && *sub)
+		pt_para(&c->d, sub, &S_SMALL, MARGIN + 14, CONTENT_W - 14,
+		        10.0f);
+	c->d.y -= 2.0f;
+}
+
+/* A section heading with its outline entry (bookmark). */
+static void section(struct ctx *c, const char *var)
+{
+	const char *title = v(c, var);
+	HPDF_Outline ol;
+	HPDF_Destination dst;
+
+	if (c->d.y < TOP)
+		c->d.y -= 12.0f;
+	pt_need(&c->d, 72.0f); /* never a heading alone at the foot of a page */
+	dst = HPDF_Page_CreateDestination(c->d.page);
+	HPDF_Destination_SetFitH(dst, c->d.y + 4);
+	strbuf_reset(&c->d.sb);
+	pt_clean(&c->d.sb, title);
+	ol = HPDF_CreateOutline(c->d.pdf, NULL, c->d.sb.buf, c->utf8);
+	HPDF_Outline_SetDestination(ol, dst);
+	pt_para(&c->d, title, &S_H2, MARGIN, CONTENT_W, 18.0f);
+	pt_hline(c->d.page, MARGIN, MARGIN + CONTENT_W, c->d.y - 2, 0.6f,
+	         PDF_LINE);
+	c->d.y -= 8.0f;
+}
+
+static void subheading(struct ctx *c, const char *s)
+{
+	c->d.y -= 4.0f;
+	pt_need(&c->d, 50.0f);
+	pt_para(&c->d, s, &S_H3, MARGIN, CONTENT_W, 15.0f);
+	c->d.y -= 3.0f;
+}
+
+/* ---- tables ------------------------------------------------------------ */
+
+static void table_end(struct ctx *c)
+{
+	c->d.y -= 10.0f;
+}
+
+/* cells[0..n) reset to plain text from c->val. */
+static void cells_init(struct ctx *c, struct pdf_cell *cells, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		strbuf_reset(&c->val[i]);
+		cells[i].text = c->val[i].buf ? c->val[i].buf : "";
+		cells[i].sub = cells[i].url = NULL;
+		cells[i].dot = -1;
+	}
+}
+
+/* ---- charts ------------------------------------------------------------ */
+
+static long cat_rgb(const char *cat)
+{
+	static const struct {
+		const char *name;
+		long rgb;
+	} map[] = {{"FA", 0xe4572e},     {"MatMul", 0x4c78a8},
+	           {"Conv", 0x72b7b2},   {"Vector", 0xf2a541},
+	           {"Comm", 0xb279a2},   {"dit", 0x4c78a8},
+	           {"vae", 0x54a24b},    {"text_encoder", 0xf58518},
+	           {"s-other", 0xbab0ac}};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(cat, map[i].name))
+			return map[i].rgb;
+	return 0x9d9d9d; /* Other */
+}
+
+static long stage_rgb(const char *id)
+{
+	return !strcmp(id, "other") ? cat_rgb("s-other") : cat_rgb(id);
+}
+
+struct part {
+	const char *label;
+	double value;
+	long rgb;
+};
+
+/* A legend: swatch + label (+ percent of total when total > 0) per part,
+ * flowing over as many lines as needed. */
+static void legend(struct ctx *c, const struct part *p, size_t n, double total)
+{
+	float x = MARGIN;
+	char num[64];
+	size_t i;
+
+	pt_need(&c->d, 12.0f);
+	c->d.y -= 12.0f;
+	for (i = 0; i < n; i++) {
+		float w;
+		if (total > 0 && p[i].value <= 0)
+			continue;
+		strbuf_reset(&c->val[0]);
+		strbuf_adds(&c->val[0], p[i].label);
+		if (total > 0) {
+			snprintf(num, sizeof(num), "%.6f",
+			         100.0 * p[i].value / total);
+			strbuf_addch(&c->val[0], ' ');
+			c->fpct(&c->val[0], num, strlen(num));
+		}
+		w = 10 + pt_text_width(&c->d, c->val[0].buf, &S_SMALL) + 12;
+		if (x > MARGIN && x + w > MARGIN + CONTENT_W) {
+			x = MARGIN;
+			pt_need(&c->d, 12.0f);
+			c->d.y -= 12.0f;
+		}
+		pt_rect(&c->d, x, c->d.y + 2, 7, 7, (unsigned long)p[i].rgb);
+		pt_draw_str(&c->d, c->d.page, &S_SMALL, x + 10, c->d.y + 2.5f,
+		            c->val[0].buf);
+		x += w;
+	}
+	c->d.y -= 6.0f;
+}
+
+/* A 100% stacked horizontal bar of the parts, with its legend. */
+static void stacked_bar(struct ctx *c, const struct part *p, size_t n)
+{
+	double total = 0, acc = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		total += p[i].value > 0 ? p[i].value : 0;
+	pt_need(&c->d, BAR_H + 30.0f);
+	c->d.y -= BAR_H;
+	pt_rect(&c->d, MARGIN, c->d.y, CONTENT_W, BAR_H, PDF_TRACK);
+	for (i = 0; total > 0 && i < n; i++) {
+		float x0, x1;
+		if (p[i].value <= 0)
+			continue;
+		x0 = MARGIN + (float)(acc / total) * CONTENT_W;
+		acc += p[i].value;
+		x1 = MARGIN + (float)(acc / total) * CONTENT_W;
+		pt_rect(&c->d, x0, c->d.y, x1 - x0 > 0.5f ? x1 - x0 : 0.5f,
+		        BAR_H, (unsigned long)p[i].rgb);
+	}
+	legend(c, p, n, total);
+}
+
+/* Integer value of attribute name (e.g. "x") inside the tag [p, end). */
+static int svg_attr(const char *p, const char *end, const char *name, long *out)
+{
+	char key[16];
+	const char *a;
+
+	snprintf(key, sizeof(key), " %s=\"", name);
+	a = strstr(p, key);
+	if (!a || a >= end)
+		return -1;
+	*out = strtol(a + strlen(key), NULL, 10);
+	return 0;
+}
+
+/* The stage timeline. The model holds it only as the HTML report's SVG
+ * (svg_timeline: a track rect, then one rect class="s-<stage>" x= width=
+ * at y="0" per segment, then the legend); rather than add a second copy of
+ * the segments to the model, the spans are read back from that markup.
+ * Should the markup ever change shape, the strip stays an empty track and
+ * the legend and the segment note still show. */
+static void timeline(struct ctx *c)
+{
+	const char *svg = v(c, "timeline"), *p, *end;
+	struct part legend_parts[8];
+	long track = 0, x, w, y;
+	size_t i, n = tmpl_nrows(c->m, "stages");
+
+	pt_need(&c->d, BAR_H + 40.0f);
+	c->d.y -= BAR_H;
+	pt_rect(&c->d, MARGIN, c->d.y, CONTENT_W, BAR_H, PDF_TRACK);
+	p = strstr(svg, "<rect class=\"track\"");
+	if (p && (end = strchr(p, '>')) && !svg_attr(p, end, "width", &track))
+		p = end;
+	for (; track > 0 && (p = strstr(p, "<rect class=\"s-")); p = end) {
+		const char *cls = p + 15, *q = strchr(cls, '"');
+		end = strchr(p, '>');
+		if (!q || !end || svg_attr(p, end, "x", &x) ||
+		    svg_attr(p, end, "width", &w) ||
+		    svg_attr(p, end, "y", &y) || y != 0)
+			break;
+		strbuf_reset(&c->d.sb);
+		strbuf_add(&c->d.sb, cls, (size_t)(q - cls));
+		pt_rect(&c->d, MARGIN + (float)x * CONTENT_W / (float)track,
+		        c->d.y, (float)w * CONTENT_W / (float)track, BAR_H,
+		        (unsigned long)stage_rgb(c->d.sb.buf));
+	}
+	for (i = 0; i < n && i < 8; i++) {
+		const struct tmpl_vars *s = tmpl_row(c->m, "stages", i);
+		legend_parts[i].label = tmpl_get(s, "label");
+		legend_parts[i].value = 0;
+		legend_parts[i].rgb = stage_rgb(tmpl_get(s, "id"));
+	}
+	legend(c, legend_parts, i, 0);
+	pt_para(&c->d, v(c, "segments_note"), &S_SMALL, MARGIN, CONTENT_W,
+	        10.0f);
+	c->d.y -= 6.0f;
+}
+
+/* ---- sections ---------------------------------------------------------- */
+
+/* One "label: value" line of the title block. */
+static void meta(struct ctx *c, const char *label, const char *value)
+{
+	pt_need(&c->d, 12.0f);
+	pt_draw_str(&c->d, c->d.page, &S_SMALL, MARGIN, c->d.y - 12 * 0.72f,
+	            label);
+	pt_para(&c->d, value, &S_BODY, MARGIN + 110, CONTENT_W - 110, 12.0f);
+}
+
+static void title_block(struct ctx *c)
+{
+	struct strbuf *b = &c->val[0];
+
+	pt_para(&c->d, v(c, "title"), &S_H1, MARGIN, CONTENT_W, 24.0f);
+	c->d.y -= 6.0f;
+	meta(c, v(c, "t_meta_profile"), v(c, "profile"));
+	if (*v(c, "rank_dir"))
+		meta(c, v(c, "t_meta_rank"), v(c, "rank_dir"));
+	meta(c, v(c, "t_meta_ranks"), v(c, "ranks"));
+	meta(c, v(c, "t_meta_kernels"), fmt(c->fint, b, v(c, "kernels")));
+	meta(c, v(c, "t_meta_steps"), v(c, "steps"));
+	meta(c, v(c, "t_meta_span"), fmt(c->fdur, b, v(c, "span_ns")));
+	meta(c, v(c, "t_meta_date"), v(c, "date"));
+	strbuf_reset(b);
+	strbuf_addf(b, "sdperf %s", v(c, "version"));
+	meta(c, v(c, "t_meta_version"), b->buf);
+	c->d.y -= 6.0f;
+}
+
+static unsigned long state_rgb(const char *state)
+{
+	return !strcmp(state, "fired") ? PDF_FIRED
+	       : !strcmp(state, "ok")  ? PDF_OK
+	                               : PDF_NA;
+}
+
+/* "42.0% > 30.0%" of a verdict row, into c->val[1]. */
+static const char *measure(struct ctx *c, const struct tmpl_vars *r)
+{
+	struct strbuf *b = &c->val[1];
+
+	fmt(c->fpct, b, tmpl_get(r, "value"));
+	strbuf_adds(b, *tmpl_get(r, "fired") ? " > " : " \xE2\x89\xA4 ");
+	c->fpct(b, tmpl_get(r, "threshold"), strlen(tmpl_get(r, "threshold")));
+	return b->buf;
+}
+
+/* "Read: a, b, c" with each name a link; dry: only counts the lines. */
+static size_t doc_links(struct ctx *c, const struct tmpl_vars *r, float x0,
+                        float width, int dry)
+{
+	size_t i, n = tmpl_nrows(r, "docs"), lines = 1;
+	float x = x0;
+
+	strbuf_reset(&c->val[2]);
+	strbuf_addf(&c->val[2], "%s: ", v(c, "t_verdict_docs"));
+	if (!dry) {
+		pt_need(&c->d, 12.0f);
+		c->d.y -= 12.0f;
+	}
+	x += dry ? pt_text_width(&c->d, c->val[2].buf, &S_BODY)
+	         : pt_draw_str(&c->d, c->d.page, &S_BODY, x, c->d.y + 3.4f,
+	                       c->val[2].buf);
+	for (i = 0; i < n; i++) {
+		const struct tmpl_vars *d = tmpl_row(r, "docs", i);
+		const char *name = tmpl_get(d, "name");
+		float w = pt_text_width(&c->d, name, &S_LINK);
+		if (x > x0 && x + w > x0 + width) {
+			lines++;
+			x = x0;
+			if (!dry) {
+				pt_need(&c->d, 12.0f);
+				c->d.y -= 12.0f;
+			}
+		}
+		if (!dry) {
+			pt_draw_str(&c->d, c->d.page, &S_LINK, x, c->d.y + 3.4f,
+			            name);
+			pt_link(&c->d, x, c->d.y, w, 12.0f, tmpl_get(d, "url"));
+		}
+		x += w;
+		if (i + 1 < n)
+			x += dry ? pt_text_width(&c->d, ", ", &S_BODY)
+			         : pt_draw_str(&c->d, c->d.page, &S_BODY, x,
+			                       c->d.y + 3.4f, ", ");
+	}
+	return lines;
+}
+
+/* Height of a verdict card with inner width w. */
+static float card_height(struct ctx *c, const struct tmpl_vars *r, float w)
+{
+	float h =
+	    8 + 17 +
+	    14.0f * (float)pt_nlines(&c->d, tmpl_get(r, "title"), &S_H3, w);
+
+	if (*tmpl_get(r, "applicable"))
+		h += 22 +
+		     10.0f * (float)pt_nlines(&c->d, tmpl_get(r, "metric"),
+		                              &S_SMALL, w) +
+		     12;
+	else
+		h += 10.0f * (float)pt_nlines(&c->d, tmpl_get(r, "no_stage"),
+		                              &S_SMALL, w);
+	h += 3 + 12.0f * (float)pt_nlines(&c->d, tmpl_get(r, "recommendation"),
+	                                  &S_BODY, w);
+	return h + 3 + 12.0f * (float)doc_links(c, r, 0, w, 1) + 8;
+}
+
+/* The value bar of a verdict card: fill to value, a mark at threshold. */
+static void meter(struct ctx *c, const struct tmpl_vars *r, float x, float w,
+                  unsigned long rgb)
+{
+	double val = strtod(tmpl_get(r, "value"), NULL);
+	double thr = strtod(tmpl_get(r, "threshold"), NULL);
+
+	val = val < 0 ? 0 : val > 100 ? 100 : val;
+	thr = thr < 0 ? 0 : thr > 100 ? 100 : thr;
+	pt_need(&c->d, 12.0f);
+	c->d.y -= 12.0f;
+	pt_rect(&c->d, x, c->d.y + 3, w, 6, PDF_TRACK);
+	pt_rect(&c->d, x, c->d.y + 3, (float)(val / 100) * w, 6, rgb);
+	pt_rect(&c->d, x + (float)(thr / 100) * w - 1, c->d.y, 2, 12, PDF_FG);
+}
+
+static void card(struct ctx *c, const struct tmpl_vars *r)
+{
+	const char *state = tmpl_get(r, "state");
+	unsigned long rgb = state_rgb(state);
+	struct pdf_style badge = {7.5f, 1, PDF_WHITE};
+	struct pdf_style big = {15.0f, 1, PDF_FG};
+	float x = MARGIN + 12, w = CONTENT_W - 22;
+	float h = card_height(c, r, w), bw;
+
+	if (h <= TOP - BOTTOM) { /* else it flows, without its panel */
+		pt_need(&c->d, h);
+		pt_rect(&c->d, MARGIN, c->d.y - h, CONTENT_W, h, PDF_PANEL);
+		pt_rect(&c->d, MARGIN, c->d.y - h, 3, h, rgb);
+	}
+	c->d.y -= 8;
+	pt_need(&c->d, 17.0f);
+	bw = pt_text_width(&c->d, tmpl_get(r, "state_label"), &badge) + 12;
+	pt_rect(&c->d, x, c->d.y - 13, bw, 13, rgb);
+	pt_draw_str(&c->d, c->d.page, &badge, x + 6, c->d.y - 9.5f,
+	            tmpl_get(r, "state_label"));
+	c->d.y -= 17;
+	pt_para(&c->d, tmpl_get(r, "title"), &S_H3, x, w, 14.0f);
+	if (*tmpl_get(r, "applicable")) {
+		pt_para(&c->d, measure(c, r), &big, x, w, 22.0f);
+		pt_para(&c->d, tmpl_get(r, "metric"), &S_SMALL, x, w, 10.0f);
+		meter(c, r, x, w < 240 ? w : 240, rgb);
+	} else {
+		pt_para(&c->d, tmpl_get(r, "no_stage"), &S_SMALL, x, w, 10.0f);
+	}
+	c->d.y -= 3;
+	pt_para(&c->d, tmpl_get(r, "recommendation"), &S_BODY, x, w, 12.0f);
+	c->d.y -= 3;
+	doc_links(c, r, x, w, 0);
+	c->d.y -= 8 + 6;
+}
+
+static void verdicts(struct ctx *c)
+{
+	size_t i, n = tmpl_nrows(c->m, "verdicts");
+
+	section(c, "t_sec_verdicts");
+	para(c, v(c, "verdicts_intro"));
+	if (!*v(c, "any_fired")) {
+		struct pdf_style ok = {9.0f, 1, PDF_OK};
+		pt_para(&c->d, v(c, "t_verdicts_none_fired"), &ok, MARGIN,
+		        CONTENT_W, 12.0f);
+		c->d.y -= 6;
+	}
+	for (i = 0; i < n; i++)
+		card(c, tmpl_row(c->m, "verdicts", i));
+}
+
+static void stages(struct ctx *c)
+{
+	static const struct pdf_col spec[] = {
+	    {"t_col_stage", 0.30f, 0},     {"t_col_kernels", 0.12f, 1},
+	    {"t_col_segments", 0.12f, 1},  {"t_col_kernel_time", 0.16f, 1},
+	    {"t_col_wall_time", 0.16f, 1}, {"t_col_share", 0.14f, 1}};
+	struct pdf_cell cl[6];
+	struct pdf_col cols[6];
+	size_t i, n = tmpl_nrows(c->m, "stages");
+
+	section(c, "t_sec_stages");
+	para(c, v(c, "t_sec_stages_intro"));
+	pt_table_head(&c->d, heads(c, spec, 6, cols), 6);
+	for (i = 0; i < n; i++) {
+		const struct tmpl_vars *r = tmpl_row(c->m, "stages", i);
+		cells_init(c, cl, 6);
+		cl[0].text = tmpl_get(r, "label");
+		cl[0].dot = stage_rgb(tmpl_get(r, "id"));
+		cl[1].text = fmt(c->fint, &c->val[1], tmpl_get(r, "kernels"));
+		cl[2].text = tmpl_get(r, "segments");
+		cl[3].text = fmt(c->fdur, &c->val[3], tmpl_get(r, "kernel_ns"));
+		cl[4].text = fmt(c->fdur, &c->val[4], tmpl_get(r, "wall_ns"));
+		cl[5].text = fmt(c->fpct, &c->val[5], tmpl_get(r, "share"));
+		pt_table_row(&c->d, cols, 6, cl, 0);
+	}
+	table_end(c);
+	subheading(c, v(c, "t_sec_timeline"));
+	timeline(c);
+}
+
+static void category_chart(struct ctx *c, const struct tmpl_vars *st)
+{
+	struct part parts[8];
+	size_t i, n = tmpl_nrows(st, "categories");
+
+	for (i = 0; i < n && i < 8; i++) {
+		const struct tmpl_vars *r = tmpl_row(st, "categories", i);
+		parts[i].label = tmpl_get(r, "label");
+		parts[i].value = strtod(tmpl_get(r, "time_ns"), NULL);
+		parts[i].rgb = cat_rgb(tmpl_get(r, "cat"));
+	}
+	stacked_bar(c, parts, i);
+}
+
+static void categories(struct ctx *c)
+{
+	static const struct pdf_col spec[] = {{"t_col_category", 0.52f, 0},
+	                                      {"t_col_time", 0.18f, 1},
+	                                      {"t_col_count", 0.15f, 1},
+	                                      {"t_col_share", 0.15f, 1}};
+	struct pdf_cell cl[4];
+	struct pdf_col cols[4];
+	size_t s, i, ns = tmpl_nrows(c->m, "stages");
+
+	section(c, "t_sec_categories");
+	for (s = 0; s < ns; s++) {
+		const struct tmpl_vars *st = tmpl_row(c->m, "stages", s);
+		strbuf_reset(&c->val[7]);
+		strbuf_addf(&c->val[7], "%s \xE2\x80\x94 ",
+		            tmpl_get(st, "label"));
+		c->fdur(&c->val[7], tmpl_get(st, "kernel_ns"),
+		        strlen(tmpl_get(st, "kernel_ns")));
+		subheading(c, c->val[7].buf);
+		category_chart(c, st);
+		pt_table_head(&c->d, heads(c, spec, 4, cols), 4);
+		for (i = 0; i < tmpl_nrows(st, "categories"); i++) {
+			const struct tmpl_vars *r =
+			    tmpl_row(st, "categories", i);
+			cells_init(c, cl, 4);
+			cl[0].text = tmpl_get(r, "label");
+			cl[0].sub = tmpl_get(r, "about");
+			cl[0].dot = cat_rgb(tmpl_get(r, "cat"));
+			cl[1].text =
+			    fmt(c->fdur, &c->val[1], tmpl_get(r, "time_ns"));
+			cl[2].text =
+			    fmt(c->fint, &c->val[2], tmpl_get(r, "count"));
+			cl[3].text =
+			    fmt(c->fpct, &c->val[3], tmpl_get(r, "share"));
+			pt_table_row(&c->d, cols, 4, cl, 0);
+		}
+		table_end(c);
+	}
+}
+
+static void top_table(struct ctx *c, const struct tmpl_vars *st)
+{
+	static const struct pdf_col spec[] = {
+	    {"t_col_type", 0.31f, 0},  {"t_col_category", 0.11f, 0},
+	    {"t_col_count", 0.08f, 1}, {"t_col_total", 0.11f, 1},
+	    {"t_col_avg", 0.10f, 1},   {"t_col_min", 0.10f, 1},
+	    {"t_col_max", 0.10f, 1},   {"t_col_share", 0.09f, 1}};
+	static const char *const ns[] = {"total_ns", "avg_ns", "min_ns",
+	                                 "max_ns"};
+	struct pdf_cell cl[8];
+	struct pdf_col cols[8];
+	size_t i, k;
+
+	pt_table_head(&c->d, heads(c, spec, 8, cols), 8);
+	for (i = 0; i < tmpl_nrows(st, "top"); i++) {
+		const struct tmpl_vars *r = tmpl_row(st, "top", i);
+		cells_init(c, cl, 8);
+		cl[0].text = tmpl_get(r, "type");
+		cl[1].text = tmpl_get(r, "cat_label");
+		cl[1].dot = cat_rgb(tmpl_get(r, "cat"));
+		cl[2].text = fmt(c->fint, &c->val[2], tmpl_get(r, "count"));
+		for (k = 0; k < 4; k++)
+			cl[3 + k].text =
+			    fmt(c->fdur, &c->val[3 + k], tmpl_get(r, ns[k]));
+		cl[7].text = fmt(c->fpct, &c->val[7], tmpl_get(r, "share"));
+		pt_table_row(&c->d, cols, 8, cl, 0);
+	}
+	table_end(c);
+}
+
+static void unmatched(struct ctx *c)
+{
+	static const struct pdf_col spec[] = {{"t_col_type", 0.55f, 0},
+	                                      {"t_col_count", 0.13f, 1},
+	                                      {"t_col_total", 0.18f, 1},
+	                                      {"t_col_share", 0.14f, 1}};
+	struct pdf_cell cl[4];
+	struct pdf_col cols[4];
+	size_t i, n = tmpl_nrows(c->m, "unmatched");
+
+	subheading(c, v(c, "t_sec_unmatched"));
+	if (!n) {
+		para(c, v(c, "t_no_unmatched"));
+		return;
+	}
+	para(c, v(c, "t_sec_unmatched_intro"));
+	pt_table_head(&c->d, heads(c, spec, 4, cols), 4);
+	for (i = 0; i < n; i++) {
+		const struct tmpl_vars *r = tmpl_row(c->m, "unmatched", i);
+		cells_init(c, cl, 4);
+		cl[0].text = tmpl_get(r, "type");
+		cl[1].text = fmt(c->fint, &c->val[1], tmpl_get(r, "count"));
+		cl[2].text = fmt(c->fdur, &c->val[2], tmpl_get(r, "total_ns"));
+		cl[3].text = fmt(c->fpct, &c->val[3], tmpl_get(r, "share"));
+		pt_table_row(&c->d, cols, 4, cl, 0);
+	}
+	table_end(c);
+}
+
+static void top(struct ctx *c)
+{
+	size_t s, ns = tmpl_nrows(c->m, "stages");
+
+	section(c, "t_sec_top");
+	for (s = 0; s < ns; s++) {
+		const struct tmpl_vars *st = tmpl_row(c->m, "stages", s);
+		subheading(c, tmpl_get(st, "label"));
+		top_table(c, st);
+	}
+	unmatched(c);
+}
+
+static void comm(struct ctx *c)
+{
+	static const struct pdf_col spec[] = {
+	    {"t_col_stage", 0.25f, 0},     {"t_col_comm_time", 0.15f, 1},
+	    {"t_col_comm_busy", 0.15f, 1}, {"t_col_exposed", 0.15f, 1},
+	    {"t_col_wall_time", 0.15f, 1}, {"t_col_exposed_share", 0.15f, 1}};
+	static const char *const ns[] = {"comm_ns", "busy_ns", "exposed_ns",
+	                                 "wall_ns"};
+	struct pdf_cell cl[6];
+	struct pdf_col cols[6];
+	size_t i, k, n = tmpl_nrows(c->m, "stages");
+
+	section(c, "t_sec_comm");
+	if (!*v(c, "has_comm")) {
+		para(c, v(c, "t_no_comm"));
+		return;
+	}
+	para(c, v(c, "t_sec_comm_intro"));
+	pt_table_head(&c->d, heads(c, spec, 6, cols), 6);
+	for (i = 0; i < n; i++) {
+		const struct tmpl_vars *r = tmpl_row(c->m, "stages", i);
+		if (!*tmpl_get(r, "has_comm"))
+			continue;
+		cells_init(c, cl, 6);
+		cl[0].text = tmpl_get(r, "label");
+		for (k = 0; k < 4; k++)
+			cl[1 + k].text =
+			    fmt(c->fdur, &c->val[1 + k], tmpl_get(r, ns[k]));
+		cl[5].text =
+		    fmt(c->fpct, &c->val[5], tmpl_get(r, "exposed_share"));
+		pt_table_row(&c->d, cols, 6, cl, 0);
+	}
+	table_end(c);
+}
+
+static void warnings(struct ctx *c)
+{
+	size_t i, n = tmpl_nrows(c->m, "warnings");
+
+	section(c, "t_sec_warnings");
+	if (!n)
+		para(c, v(c, "t_no_warnings"));
+	for (i = 0; i < n; i++) {
+		const struct tmpl_vars *r = tmpl_row(c->m, "warnings", i);
+		bullet(c, tmpl_get(r, "text"), tmpl_get(r, "file"));
+	}
+	c->d.y -= 4;
+}
+
+static void method(struct ctx *c)
+{
+	static const char *const paras[] = {
+	    "method_categories", "method_stages", "method_text_encoder",
+	    "t_method_times",    "t_method_comm", "method_steps"};
+	size_t i, n = tmpl_nrows(c->m, "thresholds");
+
+	section(c, "t_sec_method");
+	for (i = 0; i < sizeof(paras) / sizeof(paras[0]); i++)
+		para(c, v(c, paras[i]));
+	subheading(c, v(c, "t_method_thresholds"));
+	for (i = 0; i < n; i++) {
+		const struct tmpl_vars *r = tmpl_row(c->m, "thresholds", i);
+		strbuf_reset(&c->val[0]);
+		strbuf_addf(&c->val[0], "%s: %s > ", tmpl_get(r, "id"),
+		            tmpl_get(r, "metric"));
+		c->fpct(&c->val[0], tmpl_get(r, "threshold"),
+		        strlen(tmpl_get(r, "threshold")));
+		bullet(c, c->val[0].buf, NULL);
+	}
+	c->d.y -= 4;
+}
+
+static void inputs(struct ctx *c)
+{
+	static const struct pdf_col spec[] = {
+	    {"t_col_file", 0.30f, 0},        {"t_col_size", 0.13f, 1},
+	    {"t_col_variant", 0.17f, 0},     {"t_col_rows", 0.09f, 1},
+	    {"t_col_kernels", 0.09f, 1},     {"t_col_skipped", 0.10f, 1},
+	    {"t_col_line_endings", 0.12f, 0}};
+	static const char *const ints[] = {"rows", "kernels", "skipped"};
+	struct pdf_cell cl[7];
+	struct pdf_col cols[7];
+	size_t i, k, n = tmpl_nrows(c->m, "inputs");
+
+	section(c, "t_sec_inputs");
+	pt_table_head(&c->d, heads(c, spec, 7, cols), 7);
+	for (i = 0; i < n; i++) {
+		const struct tmpl_vars *r = tmpl_row(c->m, "inputs", i);
+		cells_init(c, cl, 7);
+		cl[0].text = tmpl_get(r, "path");
+		fmt(c->fint, &c->val[1], tmpl_get(r, "size"));
+		strbuf_addf(&c->val[1], " %s", v(c, "t_bytes"));
+		cl[1].text = c->val[1].buf;
+		cl[2].text = tmpl_get(r, "variant");
+		for (k = 0; k < 3; k++)
+			cl[3 + k].text =
+			    fmt(c->fint, &c->val[3 + k], tmpl_get(r, ints[k]));
+		cl[6].text = tmpl_get(r, "line_endings");
+		pt_table_row(&c->d, cols, 7, cl, 0);
+	}
+	table_end(c);
+	strbuf_reset(&c->val[0]);
+	strbuf_addf(&c->val[0], "%s: %s", v(c, "t_meta_rules"),
+	            v(c, "rules_source"));
+	pt_para(&c->d, c->val[0].buf, &S_SMALL, MARGIN, CONTENT_W, 10.0f);
+}
+
+static void docs(struct ctx *c)
+{
+	static const struct pdf_col spec[] = {{"t_col_doc", 0.55f, 0},
+	                                      {"t_col_when", 0.45f, 0}};
+	struct pdf_cell cl[2];
+	struct pdf_col cols[2];
+	size_t i, n = tmpl_nrows(c->m, "docs");
+	float keep;
+
+	section(c, "t_sec_docs");
+	para(c, v(c, "t_sec_docs_intro"));
+	keep = 16 + 10.0f * (float)pt_nlines(&c->d, v(c, "footer"), &S_SMALL,
+	                                     CONTENT_W);
+	pt_table_head(&c->d, heads(c, spec, 2, cols), 2);
+	for (i = 0; i < n; i++) {
+		const struct tmpl_vars *r = tmpl_row(c->m, "docs", i);
+		cells_init(c, cl, 2);
+		cl[0].text = tmpl_get(r, "name");
+		cl[0].url = tmpl_get(r, "url");
+		cl[0].sub = tmpl_get(r, "summary");
+		cl[1].text = tmpl_get(r, "when");
+		/* the closing line stays with the last row, never alone */
+		pt_table_row(&c->d, cols, 2, cl, i + 1 < n ? 0 : keep);
+	}
+	table_end(c);
+	c->d.y -= 6;
+	pt_para(&c->d, v(c, "footer"), &S_SMALL, MARGIN, CONTENT_W, 10.0f);
+}
+
+/* ---- document ---------------------------------------------------------- */
+
+/* The running header (title, rule) and footer ("Page N of M") of every
+ * page, drawn once the page count is known. */
+static void decorate(struct ctx *c)
+{
+	size_t i;
+	HPDF_Font f;
+	char num[2][24];
+	const char *names[] = {"{n}", "{m}"};
+
+	strbuf_reset(&c->d.para);
+	pt_wrap(&c->d, v(c, "title"), &S_SMALL, CONTENT_W, 1, 1, &c->d.para,
+	        &f);
+	snprintf(num[1], sizeof(num[1]), "%zu", c->d.npages);
+	for (i = 0; i < c->d.npages; i++) {
+		const char *p = v(c, "t_pdf_page"), *hit;
+		HPDF_Page page = c->d.pages[i];
+		float w;
+		snprintf(num[0], sizeof(num[0]), "%zu", i + 1);
+		pt_draw(&c->d, page, f, &S_SMALL, MARGIN, PAGE_H - 36,
+		        c->d.para.buf, c->d.para.len);
+		pt_hline(page, MARGIN, MARGIN + CONTENT_W, PAGE_H - 41, 0.5f,
+		         PDF_LINE);
+		strbuf_reset(&c->d.sb);
+		while ((hit = strchr(p, '{'))) {
+			int k = !strncmp(hit, names[0], 3)   ? 0
+			        : !strncmp(hit, names[1], 3) ? 1
+			                                     : -1;
+			strbuf_add(&c->d.sb, p, (size_t)(hit - p) + (k < 0));
+			if (k >= 0)
+				strbuf_adds(&c->d.sb, num[k]);
+			p = hit + (k < 0 ? 1 : 3);
+		}
+		strbuf_adds(&c->d.sb, p);
+		c->d.page = page;
+		w = pt_text_width(&c->d, c->d.sb.buf, &S_SMALL);
+		pt_draw_str(&c->d, page, &S_SMALL, (PAGE_W - w) / 2, 30,
+		            c->d.sb.buf);
+	}
+}
+
+static void metadata(struct ctx *c)
+{
+	HPDF_Date date;
+	struct tm tm;
+
+	memset(&date, 0, sizeof(date));
+	if (gmtime_r(&c->o->date, &tm)) {
+		date.year = tm.tm_year + 1900;
+		date.month = tm.tm_mon + 1;
+		date.day = tm.tm_mday;
+		date.hour = tm.tm_hour;
+		date.minutes = tm.tm_min;
+		date.seconds = tm.tm_sec > 59 ? 59 : tm.tm_sec;
+		date.ind = 'Z';
+		HPDF_SetInfoDateAttr(c->d.pdf, HPDF_INFO_CREATION_DATE, date);
+	}
+	strbuf_reset(&c->d.sb);
+	pt_clean(&c->d.sb, c->o->title ? c->o->title : v(c, "title"));
+	HPDF_SetInfoAttr(c->d.pdf, HPDF_INFO_TITLE, c->d.sb.buf);
+	strbuf_reset(&c->d.sb);
+	pt_clean(&c->d.sb, v(c, "t_pdf_subject"));
+	HPDF_SetInfoAttr(c->d.pdf, HPDF_INFO_SUBJECT, c->d.sb.buf);
+	strbuf_reset(&c->d.sb);
+	strbuf_adds(&c->d.sb, "sdperf ");
+	pt_clean(&c->d.sb, c->o->version ? c->o->version : "");
+	HPDF_SetInfoAttr(c->d.pdf, HPDF_INFO_CREATOR, c->d.sb.buf);
+}
+
+/* The finished document's bytes into c->bytes. */
+static void save(struct ctx *c)
+{
+	HPDF_UINT32 size;
+
+	HPDF_SaveToStream(c->d.pdf);
+	size = HPDF_GetStreamSize(c->d.pdf);
+	strbuf_grow(&c->bytes, size);
+	while (size) {
+		HPDF_UINT32 got = size;
+		HPDF_STATUS st = HPDF_ReadFromStream(
+		    c->d.pdf, (HPDF_BYTE *)c->bytes.buf + c->bytes.len, &got);
+		c->bytes.len += got;
+		c->bytes.buf[c->bytes.len] = '\0';
+		size -= got;
+		if (st == HPDF_STREAM_EOF || !got)
+			break;
+	}
+}
+
+/* The fonts. Bold is synthesised from the regular font (filled and
+ * stroked) unless a bold font file is named: libharu 2.3.0 embeds every
+ * TrueType font with its full name, post, hmtx and loca tables, a complete
+ * /W array and CIDToGIDMap, about 92 KB for DejaVu Sans Bold however few
+ * glyphs are used, which alone would break the English report's 200 KB
+ * budget. */
+static void load_fonts(struct ctx *c, const char *regular)
+{
+	c->d.reg = pt_load_font(&c->d, regular, 0);
+	if (c->o->font_bold_path)
+		c->d.bold = pt_load_font(&c->d, c->o->font_bold_path, 0);
+}
+
+static void on_error(HPDF_STATUS no, HPDF_STATUS detail, void *data)
+{
+	struct pdf_doc *d = data;
+	char why[96];
+
+	if (d->loading) {
+		snprintf(why, sizeof(why),
+		         "libharu cannot load it (error 0x%04lX, detail %lu)",
+		         (unsigned long)no, (unsigned long)detail);
+		pt_font_error(d, d->loading, why);
+	}
+	err_set(&d->err, ERR_INTERNAL,
+	        "pdf: libharu error 0x%04lX (detail %lu)", (unsigned long)no,
+	        (unsigned long)detail);
+	longjmp(d->jb, 1);
+}
+
+/* Builds the whole document; libharu errors longjmp out of it. */
+static void build(struct ctx *c)
+{
+	size_t nf;
+	const struct tmpl_formatter *f = escape_formatters(&nf);
+
+	for (; nf; nf--, f++)
+		if (!strcmp(f->name, "dur"))
+			c->fdur = f->fn;
+		else if (!strcmp(f->name, "pct1"))
+			c->fpct = f->fn;
+		else if (!strcmp(f->name, "int"))
+			c->fint = f->fn;
+	c->d.pdf = HPDF_New(on_error, &c->d);
+	if (!c->d.pdf || !c->fdur || !c->fpct || !c->fint) {
+		err_set(&c->d.err, ERR_INTERNAL,
+		        "pdf: cannot start a document");
+		longjmp(c->d.jb, 1);
+	}
+	HPDF_SetCompressionMode(c->d.pdf, HPDF_COMP_ALL);
+	HPDF_UseUTFEncodings(c->d.pdf);
+	HPDF_SetCurrentEncoder(c->d.pdf, "UTF-8");
+	c->utf8 = HPDF_GetEncoder(c->d.pdf, "UTF-8");
+	c->d.cjk_path = c->o->cjk_font_path ? c->o->cjk_font_path : DEFAULT_CJK;
+	load_fonts(c, c->o->font_path ? c->o->font_path : DEFAULT_FONT);
+	HPDF_SetPageMode(c->d.pdf, HPDF_PAGE_MODE_USE_OUTLINE);
+	metadata(c);
+	pt_new_page(&c->d);
+	title_block(c);
+	verdicts(c);
+	stages(c);
+	categories(c);
+	top(c);
+	comm(c);
+	warnings(c);
+	method(c);
+	inputs(c);
+	docs(c);
+	decorate(c);
+	save(c);
+}
+
+static void ctx_init(struct ctx *c)
+{
+	size_t i;
+
+	pt_doc_init(&c->d);
+	for (i = 0; i < PDF_MAX_COLS; i++)
+		strbuf_init(&c->val[i]);
+	strbuf_init(&c->bytes);
+}
+
+static void ctx_release(struct ctx *c)
+{
+	size_t i;
+
+	pt_doc_release(&c->d);
+	for (i = 0; i < PDF_MAX_COLS; i++)
+		strbuf_release(&c->val[i]);
+	strbuf_release(&c->bytes);
+	free(c);
+}
+
+int pdf_render(const struct tmpl_vars *model, const struct pdf_opts *o,
+               struct strbuf *out, struct err *e)
+{
+	struct ctx *c = xcalloc(1, sizeof(*c));
+	int ret = 0;
+
+	c->m = model;
+	c->o = o;
+	ctx_init(c);
+	if (setjmp(c->d.jb))
+		ret = err_set(e, c->d.err.code ? c->d.err.code : ERR_INTERNAL,
+		              "%s", c->d.err.msg);
+	else
+		build(c);
+	if (!ret)
+		strbuf_addbuf(out, &c->bytes);
+	ctx_release(c);
+	return ret;
+}

@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Checks a PDF report with poppler and qpdf (stdlib only).
+
+usage: check_pdf.py REPORT.pdf [--max-kb N] [--title T] [--creator C]
+                    [--text S]... [--url U]... [--pages-min N]
+                    [--table-header S --table-column-before S]
+Prints one line per check and "N passed, M failed"; exit 1 on any failure.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+results = []
+
+
+def check(ok, what, detail=""):
+    results.append(ok)
+    print(("ok   " if ok else "FAIL ") + what + ("" if ok or not detail else "\n     " + detail))
+
+
+def run(*cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def info(pdf):
+    rc, out, err = run("pdfinfo", pdf)
+    check(rc == 0, "pdfinfo reads it", err.strip())
+    fields = {}
+    for line in out.splitlines():
+        k, _, v = line.partition(":")
+        fields[k.strip()] = v.strip()
+    return fields
+
+
+def blank_pages(pdf, tmp):
+    run("pdftoppm", "-r", "30", "-gray", pdf, os.path.join(tmp, "page"))
+    bad, n = [], 0
+    for name in sorted(os.listdir(tmp)):
+        if not name.startswith("page"):
+            continue
+        n += 1
+        data = open(os.path.join(tmp, name), "rb").read()
+        # binary PGM: "P5\nW H\n255\n" then W*H bytes
+        m = re.match(rb"P5\s+(\d+)\s+(\d+)\s+(\d+)\s", data)
+        w, h = int(m.group(1)), int(m.group(2))
+        px = data[m.end():m.end() + w * h]
+        dark = sum(1 for b in px if b < 200)
+        # a short last page (one table row, header, footer) is not blank
+        if dark < 0.0005 * w * h:
+            bad.append(f"{name}: {dark} dark pixels of {w * h}")
+    return n, bad
+
+
+def bbox_pages(pdf):
+    rc, out, err = run("pdftotext", "-bbox", pdf, "-")
+    root = ET.fromstring(re.sub(r'xmlns="[^"]*"', "", out, count=1))
+    pages = []
+    for page in root.iter("page"):
+        words = [(w.text or "", float(w.get("xMin")), float(w.get("yMin")),
+                  float(w.get("xMax")), float(w.get("yMax")))
+                 for w in page.iter("word")]
+        pages.append((float(page.get("width")), float(page.get("height")), words))
+    return pages
+
+
+def header_words(ws, header):
+    """Words that start the two-word heading "header" (e.g. "Kernel type")."""
+    first, second = header.split(" ", 1)
+    return [w for i, w in enumerate(ws) if w[0] == first and i + 1 < len(ws)
+            and ws[i + 1][0] == second and abs(ws[i + 1][2] - w[2]) < 2]
+
+
+def table_checks(pdf, header, next_col, cell_marker):
+    """Every page that shows rows of the table repeats its header, and no
+    cell of the first column (words holding cell_marker) reaches into the
+    next one."""
+    pages = bbox_pages(pdf)
+    with_header = [i for i, (_, _, ws) in enumerate(pages)
+                   if header_words(ws, header)]
+    check(len(with_header) >= 2, f"table header '{header}' on {len(with_header)} pages (multi-page table)")
+    overflow, outside = [], []
+    for i in with_header:
+        width, height, ws = pages[i]
+        head = header_words(ws, header)[0]
+        col = [w for w in ws if w[0] == next_col and abs(w[2] - head[2]) < 2]
+        if not col:
+            overflow.append(f"page {i + 1}: no '{next_col}' header beside '{header}'")
+            continue
+        limit = col[0][1]
+        for t, x0, y0, x1, y1 in ws:
+            if y0 > head[4] and cell_marker in t and x1 > limit - 0.5:
+                overflow.append(f"page {i + 1}: '{t[:40]}' spans {x0:.0f}..{x1:.0f} past {limit:.0f}")
+        for t, x0, y0, x1, y1 in ws:
+            if x0 < 0 or x1 > width or y0 < 0 or y1 > height:
+                outside.append(f"page {i + 1}: '{t[:40]}' off the page")
+    check(not overflow, "no text of the first column reaches into the next", "; ".join(overflow[:5]))
+    check(not outside, "no text outside the page", "; ".join(outside[:5]))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("pdf")
+    ap.add_argument("--max-kb", type=int)
+    ap.add_argument("--title")
+    ap.add_argument("--subject")
+    ap.add_argument("--creator")
+    ap.add_argument("--pages-min", type=int, default=1)
+    ap.add_argument("--text", action="append", default=[])
+    ap.add_argument("--url", action="append", default=[])
+    ap.add_argument("--table-header")
+    ap.add_argument("--table-column-before")
+    ap.add_argument("--table-cell-marker", default="")
+    a = ap.parse_args()
+
+    size = os.path.getsize(a.pdf)
+    rc, out, err = run("qpdf", "--check", a.pdf)
+    check(rc == 0, "qpdf --check", (out + err).strip()[-300:])
+    if a.max_kb:
+        check(size <= a.max_kb * 1024, f"size {size // 1024} KB <= {a.max_kb} KB")
+    f = info(a.pdf)
+    pages = int(f.get("Pages", "0"))
+    check(pages >= a.pages_min, f"{pages} pages (>= {a.pages_min})")
+    if a.title:
+        check(f.get("Title") == a.title, f"Title is '{a.title}'", f"got '{f.get('Title')}'")
+    if a.subject:
+        check(f.get("Subject") == a.subject, f"Subject is '{a.subject}'", f"got '{f.get('Subject')}'")
+    if a.creator:
+        check(f.get("Creator") == a.creator, f"Creator is '{a.creator}'", f"got '{f.get('Creator')}'")
+    check(bool(f.get("CreationDate")), "CreationDate is set")
+    rc, text, err = run("pdftotext", "-layout", "-enc", "UTF-8", a.pdf, "-")
+    flat = re.sub(r"\s+", " ", text)
+    for s in a.text:
+        check(s in flat, f"text '{s}'")
+    rc, urls, err = run("pdfinfo", "-url", a.pdf)
+    for u in a.url:
+        check(u in urls, f"link annotation to {u}")
+    with tempfile.TemporaryDirectory() as tmp:
+        n, bad = blank_pages(a.pdf, tmp)
+        check(n == pages and not bad, f"all {n} pages rendered, none blank", "; ".join(bad))
+    if a.table_header:
+        table_checks(a.pdf, a.table_header, a.table_column_before,
+                     a.table_cell_marker)
+    passed = sum(results)
+    print(f"{passed} passed, {len(results) - passed} failed")
+    sys.exit(0 if passed == len(results) else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# PDF report tests with poppler (pdftotext, pdfinfo, pdftoppm) and qpdf:
+# English and Chinese example reports, and a profile with hundreds of long
+# kernel type names (a multi-page table).  Usage: tests/pdf/run.sh SDPERF
+set -euo pipefail
+sdperf=$(realpath "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$root"
+version=$("$sdperf" --version | sed 's/^sdperf //')
+docs=https://gitcode.com/Ascend/MindIE-SD/blob/master/docs
+status=0
+
+echo "== English: examples/image-dit-1card"
+"$sdperf" report examples/image-dit-1card -o "$work/en" --format pdf -q
+python3 "$here/check_pdf.py" "$work/en/report.pdf" --max-kb 200 --pages-min 2 \
+	--title "Diffusion inference performance report" \
+	--subject "Performance analysis of an Ascend NPU diffusion-model profile" \
+	--creator "sdperf $version" \
+	--text "Verdicts" --text "Attention dominates the DiT" --text "42.0%" \
+	--text "DiT (transformer)" --text "VAE" --text "Text encoder" \
+	--text "MatMul" --text "Vector" --text "Conv" --text "FlashAttentionScore" \
+	--text "MindIE-SD feature docs" --text "Page 1 of" \
+	--url "$docs/en/features/quantization.md" --url "$docs/en/features/sparse.md" \
+	--url "$docs/en/features/DyEPLB.md" || status=1
+
+echo "== Chinese: examples/video-dit-4card rank 0"
+"$sdperf" report examples/video-dit-4card/synth-node_1000_20260101155101760_ascend_pt \
+	-o "$work/zh" --format pdf --lang zh -q
+python3 "$here/check_pdf.py" "$work/zh/report.pdf" --max-kb 900 --pages-min 2 \
+	--title "扩散模型推理性能报告" --creator "sdperf $version" \
+	--text "结论" --text "DiT 以 MatMul 为主" --text "51.0%" --text "文本编码器" \
+	--text "暴露通信" --text "MindIE-SD 特性文档" --text "第 1 页" \
+	--url "$docs/zh/features/quantization.md" --url "$docs/zh/features/parallelism.md" \
+	|| status=1
+
+echo "== hundreds of long kernel type names"
+python3 "$here/long_names.py" "$work/long/kernel_details.csv"
+"$sdperf" report "$work/long/kernel_details.csv" -o "$work/long" --format pdf -q
+python3 "$here/check_pdf.py" "$work/long/report.pdf" --pages-min 5 \
+	--text "LongFusedOperator" \
+	--table-header "Kernel type" --table-column-before "Category" \
+	--table-cell-marker "LongFused" || status=1
+exit $status
