@@ -112,6 +112,7 @@ def main():
     ap.add_argument("--pages-min", type=int, default=1)
     ap.add_argument("--text", action="append", default=[])
     ap.add_argument("--url", action="append", default=[])
+    ap.add_argument("--outline", action="append", default=[])
     ap.add_argument("--table-header")
     ap.add_argument("--table-column-before")
     ap.add_argument("--table-cell-marker", default="")
@@ -136,6 +137,12 @@ def main():
     flat = re.sub(r"\s+", " ", text)
     for s in a.text:
         check(s in flat, f"text '{s}'")
+    if a.outline:
+        rc, out, err = run("qpdf", "--json", "--json-key=outlines", a.pdf)
+        import json
+        titles = [o["title"] for o in json.loads(out).get("outlines", [])]
+        for t in a.outline:
+            check(t in titles, f"bookmark '{t}'", f"bookmarks: {titles}")
     rc, urls, err = run("pdfinfo", "-url", a.pdf)
     for u in a.url:
         check(u in urls, f"link annotation to {u}")

@@ -24,7 +24,9 @@ python3 "$here/check_pdf.py" "$work/en/report.pdf" --max-kb 200 --pages-min 2 \
 	--text "MatMul" --text "Vector" --text "Conv" --text "FlashAttentionScore" \
 	--text "MindIE-SD feature docs" --text "Page 1 of" \
 	--url "$docs/en/features/quantization.md" --url "$docs/en/features/sparse.md" \
-	--url "$docs/en/features/DyEPLB.md" || status=1
+	--url "$docs/en/features/DyEPLB.md" \
+	--outline "Verdicts" --outline "Stages" --outline "Method" \
+	--outline "MindIE-SD feature docs" || status=1
 
 echo "== Chinese: examples/video-dit-4card rank 0"
 "$sdperf" report examples/video-dit-4card/synth-node_1000_20260101155101760_ascend_pt \
@@ -34,6 +36,7 @@ python3 "$here/check_pdf.py" "$work/zh/report.pdf" --max-kb 900 --pages-min 2 \
 	--text "结论" --text "DiT 以 MatMul 为主" --text "51.0%" --text "文本编码器" \
 	--text "暴露通信" --text "MindIE-SD 特性文档" --text "第 1 页" \
 	--url "$docs/zh/features/quantization.md" --url "$docs/zh/features/parallelism.md" \
+	--outline "结论" --outline "计算方法" \
 	|| status=1
 
 echo "== hundreds of long kernel type names"
