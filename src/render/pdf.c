@@ -7,17 +7,15 @@
 #include <string.h>
 
 #include "render/escape.h"
+#include "render/pdf_chart.h"
 #include "render/pdf_text.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
-
-#define BAR_H 14.0f
 
 #define DEFAULT_FONT "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 #define DEFAULT_CJK  "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
 
 static const struct pdf_style S_BODY = {9.0f, 0, PDF_FG};
-static const struct pdf_style S_SMALL = {7.5f, 0, PDF_MUTED};
 static const struct pdf_style S_H1 = {18.0f, 1, PDF_FG};
 static const struct pdf_style S_H2 = {14.0f, 1, PDF_FG};
 static const struct pdf_style S_H3 = {11.0f, 1, PDF_FG};
@@ -78,7 +76,7 @@ static void bullet(struct ctx *c, const char *s, const char *sub)
 	            "\xE2\x80\xA2");
 	pt_para(&c->d, s, &S_BODY, MARGIN + 14, CONTENT_W - 14, 12.0f);
 	if (sub && *sub)
-		pt_para(&c->d, sub, &S_SMALL, MARGIN + 14, CONTENT_W - 14,
+		pt_para(&c->d, sub, &PDF_SMALL, MARGIN + 14, CONTENT_W - 14,
 		        10.0f);
 	c->d.y -= 2.0f;
 }
@@ -133,162 +131,13 @@ static void cells_init(struct ctx *c, struct pdf_cell *cells, size_t n)
 	}
 }
 
-/* ---- charts ------------------------------------------------------------ */
-
-static long cat_rgb(const char *cat)
-{
-	static const struct {
-		const char *name;
-		long rgb;
-	} map[] = {{"FA", 0xe4572e},     {"MatMul", 0x4c78a8},
-	           {"Conv", 0x72b7b2},   {"Vector", 0xf2a541},
-	           {"Comm", 0xb279a2},   {"dit", 0x4c78a8},
-	           {"vae", 0x54a24b},    {"text_encoder", 0xf58518},
-	           {"s-other", 0xbab0ac}};
-	size_t i;
-
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (!strcmp(cat, map[i].name))
-			return map[i].rgb;
-	return 0x9d9d9d; /* Other */
-}
-
-static long stage_rgb(const char *id)
-{
-	return !strcmp(id, "other") ? cat_rgb("s-other") : cat_rgb(id);
-}
-
-struct part {
-	const char *label;
-	double value;
-	long rgb;
-};
-
-/* A legend: swatch + label (+ percent of total when total > 0) per part,
- * flowing over as many lines as needed. */
-static void legend(struct ctx *c, const struct part *p, size_t n, double total)
-{
-	float x = MARGIN;
-	char num[64];
-	size_t i;
-
-	pt_need(&c->d, 12.0f);
-	c->d.y -= 12.0f;
-	for (i = 0; i < n; i++) {
-		float w;
-		if (total > 0 && p[i].value <= 0)
-			continue;
-		strbuf_reset(&c->val[0]);
-		strbuf_adds(&c->val[0], p[i].label);
-		if (total > 0) {
-			snprintf(num, sizeof(num), "%.6f",
-			         100.0 * p[i].value / total);
-			strbuf_addch(&c->val[0], ' ');
-			c->fpct(&c->val[0], num, strlen(num));
-		}
-		w = 10 + pt_text_width(&c->d, c->val[0].buf, &S_SMALL) + 12;
-		if (x > MARGIN && x + w > MARGIN + CONTENT_W) {
-			x = MARGIN;
-			pt_need(&c->d, 12.0f);
-			c->d.y -= 12.0f;
-		}
-		pt_rect(&c->d, x, c->d.y + 2, 7, 7, (unsigned long)p[i].rgb);
-		pt_draw_str(&c->d, c->d.page, &S_SMALL, x + 10, c->d.y + 2.5f,
-		            c->val[0].buf);
-		x += w;
-	}
-	c->d.y -= 6.0f;
-}
-
-/* A 100% stacked horizontal bar of the parts, with its legend. */
-static void stacked_bar(struct ctx *c, const struct part *p, size_t n)
-{
-	double total = 0, acc = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		total += p[i].value > 0 ? p[i].value : 0;
-	pt_need(&c->d, BAR_H + 30.0f);
-	c->d.y -= BAR_H;
-	pt_rect(&c->d, MARGIN, c->d.y, CONTENT_W, BAR_H, PDF_TRACK);
-	for (i = 0; total > 0 && i < n; i++) {
-		float x0, x1;
-		if (p[i].value <= 0)
-			continue;
-		x0 = MARGIN + (float)(acc / total) * CONTENT_W;
-		acc += p[i].value;
-		x1 = MARGIN + (float)(acc / total) * CONTENT_W;
-		pt_rect(&c->d, x0, c->d.y, x1 - x0 > 0.5f ? x1 - x0 : 0.5f,
-		        BAR_H, (unsigned long)p[i].rgb);
-	}
-	legend(c, p, n, total);
-}
-
-/* Integer value of attribute name (e.g. "x") inside the tag [p, end). */
-static int svg_attr(const char *p, const char *end, const char *name, long *out)
-{
-	char key[16];
-	const char *a;
-
-	snprintf(key, sizeof(key), " %s=\"", name);
-	a = strstr(p, key);
-	if (!a || a >= end)
-		return -1;
-	*out = strtol(a + strlen(key), NULL, 10);
-	return 0;
-}
-
-/* The stage timeline. The model holds it only as the HTML report's SVG
- * (svg_timeline: a track rect, then one rect class="s-<stage>" x= width=
- * at y="0" per segment, then the legend); rather than add a second copy of
- * the segments to the model, the spans are read back from that markup.
- * Should the markup ever change shape, the strip stays an empty track and
- * the legend and the segment note still show. */
-static void timeline(struct ctx *c)
-{
-	const char *svg = v(c, "timeline"), *p, *end;
-	struct part legend_parts[8];
-	long track = 0, x, w, y;
-	size_t i, n = tmpl_nrows(c->m, "stages");
-
-	pt_need(&c->d, BAR_H + 40.0f);
-	c->d.y -= BAR_H;
-	pt_rect(&c->d, MARGIN, c->d.y, CONTENT_W, BAR_H, PDF_TRACK);
-	p = strstr(svg, "<rect class=\"track\"");
-	if (p && (end = strchr(p, '>')) && !svg_attr(p, end, "width", &track))
-		p = end;
-	for (; track > 0 && (p = strstr(p, "<rect class=\"s-")); p = end) {
-		const char *cls = p + 15, *q = strchr(cls, '"');
-		end = strchr(p, '>');
-		if (!q || !end || svg_attr(p, end, "x", &x) ||
-		    svg_attr(p, end, "width", &w) ||
-		    svg_attr(p, end, "y", &y) || y != 0)
-			break;
-		strbuf_reset(&c->d.sb);
-		strbuf_add(&c->d.sb, cls, (size_t)(q - cls));
-		pt_rect(&c->d, MARGIN + (float)x * CONTENT_W / (float)track,
-		        c->d.y, (float)w * CONTENT_W / (float)track, BAR_H,
-		        (unsigned long)stage_rgb(c->d.sb.buf));
-	}
-	for (i = 0; i < n && i < 8; i++) {
-		const struct tmpl_vars *s = tmpl_row(c->m, "stages", i);
-		legend_parts[i].label = tmpl_get(s, "label");
-		legend_parts[i].value = 0;
-		legend_parts[i].rgb = stage_rgb(tmpl_get(s, "id"));
-	}
-	legend(c, legend_parts, i, 0);
-	pt_para(&c->d, v(c, "segments_note"), &S_SMALL, MARGIN, CONTENT_W,
-	        10.0f);
-	c->d.y -= 6.0f;
-}
-
 /* ---- sections ---------------------------------------------------------- */
 
 /* One "label: value" line of the title block. */
 static void meta(struct ctx *c, const char *label, const char *value)
 {
 	pt_need(&c->d, 12.0f);
-	pt_draw_str(&c->d, c->d.page, &S_SMALL, MARGIN, c->d.y - 12 * 0.72f,
+	pt_draw_str(&c->d, c->d.page, &PDF_SMALL, MARGIN, c->d.y - 12 * 0.72f,
 	            label);
 	pt_para(&c->d, value, &S_BODY, MARGIN + 110, CONTENT_W - 110, 12.0f);
 }
@@ -383,30 +232,14 @@ static float card_height(struct ctx *c, const struct tmpl_vars *r, float w)
 	if (*tmpl_get(r, "applicable"))
 		h += 22 +
 		     10.0f * (float)pt_nlines(&c->d, tmpl_get(r, "metric"),
-		                              &S_SMALL, w) +
+		                              &PDF_SMALL, w) +
 		     12;
 	else
 		h += 10.0f * (float)pt_nlines(&c->d, tmpl_get(r, "no_stage"),
-		                              &S_SMALL, w);
+		                              &PDF_SMALL, w);
 	h += 3 + 12.0f * (float)pt_nlines(&c->d, tmpl_get(r, "recommendation"),
 	                                  &S_BODY, w);
 	return h + 3 + 12.0f * (float)doc_links(c, r, 0, w, 1) + 8;
-}
-
-/* The value bar of a verdict card: fill to value, a mark at threshold. */
-static void meter(struct ctx *c, const struct tmpl_vars *r, float x, float w,
-                  unsigned long rgb)
-{
-	double val = strtod(tmpl_get(r, "value"), NULL);
-	double thr = strtod(tmpl_get(r, "threshold"), NULL);
-
-	val = val < 0 ? 0 : val > 100 ? 100 : val;
-	thr = thr < 0 ? 0 : thr > 100 ? 100 : thr;
-	pt_need(&c->d, 12.0f);
-	c->d.y -= 12.0f;
-	pt_rect(&c->d, x, c->d.y + 3, w, 6, PDF_TRACK);
-	pt_rect(&c->d, x, c->d.y + 3, (float)(val / 100) * w, 6, rgb);
-	pt_rect(&c->d, x + (float)(thr / 100) * w - 1, c->d.y, 2, 12, PDF_FG);
 }
 
 static void card(struct ctx *c, const struct tmpl_vars *r)
@@ -433,10 +266,11 @@ static void card(struct ctx *c, const struct tmpl_vars *r)
 	pt_para(&c->d, tmpl_get(r, "title"), &S_H3, x, w, 14.0f);
 	if (*tmpl_get(r, "applicable")) {
 		pt_para(&c->d, measure(c, r), &big, x, w, 22.0f);
-		pt_para(&c->d, tmpl_get(r, "metric"), &S_SMALL, x, w, 10.0f);
-		meter(c, r, x, w < 240 ? w : 240, rgb);
+		pt_para(&c->d, tmpl_get(r, "metric"), &PDF_SMALL, x, w, 10.0f);
+		pdf_chart_meter(&c->d, r, x, w < 240 ? w : 240, rgb);
 	} else {
-		pt_para(&c->d, tmpl_get(r, "no_stage"), &S_SMALL, x, w, 10.0f);
+		pt_para(&c->d, tmpl_get(r, "no_stage"), &PDF_SMALL, x, w,
+		        10.0f);
 	}
 	c->d.y -= 3;
 	pt_para(&c->d, tmpl_get(r, "recommendation"), &S_BODY, x, w, 12.0f);
@@ -478,7 +312,7 @@ static void stages(struct ctx *c)
 		const struct tmpl_vars *r = tmpl_row(c->m, "stages", i);
 		cells_init(c, cl, 6);
 		cl[0].text = tmpl_get(r, "label");
-		cl[0].dot = stage_rgb(tmpl_get(r, "id"));
+		cl[0].dot = pdf_chart_stage_rgb(tmpl_get(r, "id"));
 		cl[1].text = fmt(c->fint, &c->val[1], tmpl_get(r, "kernels"));
 		cl[2].text = tmpl_get(r, "segments");
 		cl[3].text = fmt(c->fdur, &c->val[3], tmpl_get(r, "kernel_ns"));
@@ -488,21 +322,7 @@ static void stages(struct ctx *c)
 	}
 	table_end(c);
 	subheading(c, v(c, "t_sec_timeline"));
-	timeline(c);
-}
-
-static void category_chart(struct ctx *c, const struct tmpl_vars *st)
-{
-	struct part parts[8];
-	size_t i, n = tmpl_nrows(st, "categories");
-
-	for (i = 0; i < n && i < 8; i++) {
-		const struct tmpl_vars *r = tmpl_row(st, "categories", i);
-		parts[i].label = tmpl_get(r, "label");
-		parts[i].value = strtod(tmpl_get(r, "time_ns"), NULL);
-		parts[i].rgb = cat_rgb(tmpl_get(r, "cat"));
-	}
-	stacked_bar(c, parts, i);
+	pdf_chart_timeline(&c->d, c->m, &c->val[0], c->fpct);
 }
 
 static void categories(struct ctx *c)
@@ -524,7 +344,7 @@ static void categories(struct ctx *c)
 		c->fdur(&c->val[7], tmpl_get(st, "kernel_ns"),
 		        strlen(tmpl_get(st, "kernel_ns")));
 		subheading(c, c->val[7].buf);
-		category_chart(c, st);
+		pdf_chart_categories(&c->d, st, &c->val[0], c->fpct);
 		pt_table_head(&c->d, heads(c, spec, 4, cols), 4);
 		for (i = 0; i < tmpl_nrows(st, "categories"); i++) {
 			const struct tmpl_vars *r =
@@ -532,7 +352,7 @@ static void categories(struct ctx *c)
 			cells_init(c, cl, 4);
 			cl[0].text = tmpl_get(r, "label");
 			cl[0].sub = tmpl_get(r, "about");
-			cl[0].dot = cat_rgb(tmpl_get(r, "cat"));
+			cl[0].dot = pdf_chart_cat_rgb(tmpl_get(r, "cat"));
 			cl[1].text =
 			    fmt(c->fdur, &c->val[1], tmpl_get(r, "time_ns"));
 			cl[2].text =
@@ -564,7 +384,7 @@ static void top_table(struct ctx *c, const struct tmpl_vars *st)
 		cells_init(c, cl, 8);
 		cl[0].text = tmpl_get(r, "type");
 		cl[1].text = tmpl_get(r, "cat_label");
-		cl[1].dot = cat_rgb(tmpl_get(r, "cat"));
+		cl[1].dot = pdf_chart_cat_rgb(tmpl_get(r, "cat"));
 		cl[2].text = fmt(c->fint, &c->val[2], tmpl_get(r, "count"));
 		for (k = 0; k < 4; k++)
 			cl[3 + k].text =
@@ -721,7 +541,7 @@ static void inputs(struct ctx *c)
 	strbuf_reset(&c->val[0]);
 	strbuf_addf(&c->val[0], "%s: %s", v(c, "t_meta_rules"),
 	            v(c, "rules_source"));
-	pt_para(&c->d, c->val[0].buf, &S_SMALL, MARGIN, CONTENT_W, 10.0f);
+	pt_para(&c->d, c->val[0].buf, &PDF_SMALL, MARGIN, CONTENT_W, 10.0f);
 }
 
 static void docs(struct ctx *c)
@@ -735,7 +555,7 @@ static void docs(struct ctx *c)
 
 	section(c, "t_sec_docs");
 	para(c, v(c, "t_sec_docs_intro"));
-	keep = 16 + 10.0f * (float)pt_nlines(&c->d, v(c, "footer"), &S_SMALL,
+	keep = 16 + 10.0f * (float)pt_nlines(&c->d, v(c, "footer"), &PDF_SMALL,
 	                                     CONTENT_W);
 	pt_table_head(&c->d, heads(c, spec, 2, cols), 2);
 	for (i = 0; i < n; i++) {
@@ -750,7 +570,7 @@ static void docs(struct ctx *c)
 	}
 	table_end(c);
 	c->d.y -= 6;
-	pt_para(&c->d, v(c, "footer"), &S_SMALL, MARGIN, CONTENT_W, 10.0f);
+	pt_para(&c->d, v(c, "footer"), &PDF_SMALL, MARGIN, CONTENT_W, 10.0f);
 }
 
 /* ---- document ---------------------------------------------------------- */
@@ -765,7 +585,7 @@ static void decorate(struct ctx *c)
 	const char *names[] = {"{n}", "{m}"};
 
 	strbuf_reset(&c->d.para);
-	pt_wrap(&c->d, v(c, "title"), &S_SMALL, CONTENT_W, 1, 1, &c->d.para,
+	pt_wrap(&c->d, v(c, "title"), &PDF_SMALL, CONTENT_W, 1, 1, &c->d.para,
 	        &f);
 	snprintf(num[1], sizeof(num[1]), "%zu", c->d.npages);
 	for (i = 0; i < c->d.npages; i++) {
@@ -773,7 +593,7 @@ static void decorate(struct ctx *c)
 		HPDF_Page page = c->d.pages[i];
 		float w;
 		snprintf(num[0], sizeof(num[0]), "%zu", i + 1);
-		pt_draw(&c->d, page, f, &S_SMALL, MARGIN, PAGE_H - 36,
+		pt_draw(&c->d, page, f, &PDF_SMALL, MARGIN, PAGE_H - 36,
 		        c->d.para.buf, c->d.para.len);
 		pt_hline(page, MARGIN, MARGIN + CONTENT_W, PAGE_H - 41, 0.5f,
 		         PDF_LINE);
@@ -789,8 +609,8 @@ static void decorate(struct ctx *c)
 		}
 		strbuf_adds(&c->d.sb, p);
 		c->d.page = page;
-		w = pt_text_width(&c->d, c->d.sb.buf, &S_SMALL);
-		pt_draw_str(&c->d, page, &S_SMALL, (PAGE_W - w) / 2, 30,
+		w = pt_text_width(&c->d, c->d.sb.buf, &PDF_SMALL);
+		pt_draw_str(&c->d, page, &PDF_SMALL, (PAGE_W - w) / 2, 30,
 		            c->d.sb.buf);
 	}
 }

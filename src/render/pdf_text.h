@@ -78,6 +78,10 @@ struct pdf_style {
 	unsigned rgb;
 };
 
+/* The small grey print of legends, notes and sub-lines, shared by the
+ * report body (pdf.c) and the charts (pdf_chart.c). */
+static const struct pdf_style PDF_SMALL = {7.5f, 0, PDF_MUTED};
+
 /* Fails the layout with an ERR_INPUT font error (does not return). */
 void pt_font_error(struct pdf_doc *d, const char *path, const char *why);
 /* Loads a TrueType font (of a .ttc: its first face) with embedding and

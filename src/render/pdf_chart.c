@@ -1,0 +1,193 @@
+/* PDF charts: the stacked category bars, the stage timeline strip with its
+ * legend, and the verdict meter, drawn as vector shapes with libharu. */
+#include "render/pdf_chart.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/banned.h"
+
+#define BAR_H 14.0f
+
+long pdf_chart_cat_rgb(const char *cat)
+{
+	static const struct {
+		const char *name;
+		long rgb;
+	} map[] = {{"FA", 0xe4572e},     {"MatMul", 0x4c78a8},
+	           {"Conv", 0x72b7b2},   {"Vector", 0xf2a541},
+	           {"Comm", 0xb279a2},   {"dit", 0x4c78a8},
+	           {"vae", 0x54a24b},    {"text_encoder", 0xf58518},
+	           {"s-other", 0xbab0ac}};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (!strcmp(cat, map[i].name))
+			return map[i].rgb;
+	return 0x9d9d9d; /* Other */
+}
+
+long pdf_chart_stage_rgb(const char *id)
+{
+	return !strcmp(id, "other") ? pdf_chart_cat_rgb("s-other")
+	                            : pdf_chart_cat_rgb(id);
+}
+
+struct part {
+	const char *label;
+	double value;
+	long rgb;
+};
+
+/* A legend: swatch + label (+ percent of total when total > 0) per part,
+ * flowing over as many lines as needed. */
+static void legend(struct pdf_doc *d, struct strbuf *label, tmpl_fmt_fn fpct,
+                   const struct part *p, size_t n, double total)
+{
+	float x = MARGIN;
+	char num[64];
+	size_t i;
+
+	pt_need(d, 12.0f);
+	d->y -= 12.0f;
+	for (i = 0; i < n; i++) {
+		float w;
+		if (total > 0 && p[i].value <= 0)
+			continue;
+		strbuf_reset(label);
+		strbuf_adds(label, p[i].label);
+		if (total > 0) {
+			snprintf(num, sizeof(num), "%.6f",
+			         100.0 * p[i].value / total);
+			strbuf_addch(label, ' ');
+			fpct(label, num, strlen(num));
+		}
+		w = 10 + pt_text_width(d, label->buf, &PDF_SMALL) + 12;
+		if (x > MARGIN && x + w > MARGIN + CONTENT_W) {
+			x = MARGIN;
+			pt_need(d, 12.0f);
+			d->y -= 12.0f;
+		}
+		pt_rect(d, x, d->y + 2, 7, 7, (unsigned long)p[i].rgb);
+		pt_draw_str(d, d->page, &PDF_SMALL, x + 10, d->y + 2.5f,
+		            label->buf);
+		x += w;
+	}
+	d->y -= 6.0f;
+}
+
+/* A 100% stacked horizontal bar of the parts, with its legend. */
+static void stacked_bar(struct pdf_doc *d, struct strbuf *label,
+                        tmpl_fmt_fn fpct, const struct part *p, size_t n)
+{
+	double total = 0, acc = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		total += p[i].value > 0 ? p[i].value : 0;
+	pt_need(d, BAR_H + 30.0f);
+	d->y -= BAR_H;
+	pt_rect(d, MARGIN, d->y, CONTENT_W, BAR_H, PDF_TRACK);
+	for (i = 0; total > 0 && i < n; i++) {
+		float x0, x1;
+		if (p[i].value <= 0)
+			continue;
+		x0 = MARGIN + (float)(acc / total) * CONTENT_W;
+		acc += p[i].value;
+		x1 = MARGIN + (float)(acc / total) * CONTENT_W;
+		pt_rect(d, x0, d->y, x1 - x0 > 0.5f ? x1 - x0 : 0.5f, BAR_H,
+		        (unsigned long)p[i].rgb);
+	}
+	legend(d, label, fpct, p, n, total);
+}
+
+/* Integer value of attribute name (e.g. "x") inside the tag [p, end). */
+static int svg_attr(const char *p, const char *end, const char *name, long *out)
+{
+	char key[16];
+	const char *a;
+
+	snprintf(key, sizeof(key), " %s=\"", name);
+	a = strstr(p, key);
+	if (!a || a >= end)
+		return -1;
+	*out = strtol(a + strlen(key), NULL, 10);
+	return 0;
+}
+
+/* The stage timeline. The model holds it only as the HTML report's SVG
+ * (svg_timeline: a track rect, then one rect class="s-<stage>" x= width=
+ * at y="0" per segment, then the legend); rather than add a second copy of
+ * the segments to the model, the spans are read back from that markup.
+ * Should the markup ever change shape, the strip stays an empty track and
+ * the legend and the segment note still show. */
+void pdf_chart_timeline(struct pdf_doc *d, const struct tmpl_vars *m,
+                        struct strbuf *label, tmpl_fmt_fn fpct)
+{
+	const char *svg = tmpl_get(m, "timeline"), *p, *end;
+	struct part legend_parts[8];
+	long track = 0, x, w, y;
+	size_t i, n = tmpl_nrows(m, "stages");
+
+	pt_need(d, BAR_H + 40.0f);
+	d->y -= BAR_H;
+	pt_rect(d, MARGIN, d->y, CONTENT_W, BAR_H, PDF_TRACK);
+	p = strstr(svg, "<rect class=\"track\"");
+	if (p && (end = strchr(p, '>')) && !svg_attr(p, end, "width", &track))
+		p = end;
+	for (; track > 0 && (p = strstr(p, "<rect class=\"s-")); p = end) {
+		const char *cls = p + 15, *q = strchr(cls, '"');
+		end = strchr(p, '>');
+		if (!q || !end || svg_attr(p, end, "x", &x) ||
+		    svg_attr(p, end, "width", &w) ||
+		    svg_attr(p, end, "y", &y) || y != 0)
+			break;
+		strbuf_reset(&d->sb);
+		strbuf_add(&d->sb, cls, (size_t)(q - cls));
+		pt_rect(d, MARGIN + (float)x * CONTENT_W / (float)track, d->y,
+		        (float)w * CONTENT_W / (float)track, BAR_H,
+		        (unsigned long)pdf_chart_stage_rgb(d->sb.buf));
+	}
+	for (i = 0; i < n && i < 8; i++) {
+		const struct tmpl_vars *s = tmpl_row(m, "stages", i);
+		legend_parts[i].label = tmpl_get(s, "label");
+		legend_parts[i].value = 0;
+		legend_parts[i].rgb = pdf_chart_stage_rgb(tmpl_get(s, "id"));
+	}
+	legend(d, label, fpct, legend_parts, i, 0);
+	pt_para(d, tmpl_get(m, "segments_note"), &PDF_SMALL, MARGIN, CONTENT_W,
+	        10.0f);
+	d->y -= 6.0f;
+}
+
+/* The value bar of a verdict card: fill to value, a mark at threshold. */
+void pdf_chart_meter(struct pdf_doc *d, const struct tmpl_vars *r, float x,
+                     float w, unsigned long rgb)
+{
+	double val = strtod(tmpl_get(r, "value"), NULL);
+	double thr = strtod(tmpl_get(r, "threshold"), NULL);
+
+	val = val < 0 ? 0 : val > 100 ? 100 : val;
+	thr = thr < 0 ? 0 : thr > 100 ? 100 : thr;
+	pt_need(d, 12.0f);
+	d->y -= 12.0f;
+	pt_rect(d, x, d->y + 3, w, 6, PDF_TRACK);
+	pt_rect(d, x, d->y + 3, (float)(val / 100) * w, 6, rgb);
+	pt_rect(d, x + (float)(thr / 100) * w - 1, d->y, 2, 12, PDF_FG);
+}
+
+void pdf_chart_categories(struct pdf_doc *d, const struct tmpl_vars *st,
+                          struct strbuf *label, tmpl_fmt_fn fpct)
+{
+	struct part parts[8];
+	size_t i, n = tmpl_nrows(st, "categories");
+
+	for (i = 0; i < n && i < 8; i++) {
+		const struct tmpl_vars *r = tmpl_row(st, "categories", i);
+		parts[i].label = tmpl_get(r, "label");
+		parts[i].value = strtod(tmpl_get(r, "time_ns"), NULL);
+		parts[i].rgb = pdf_chart_cat_rgb(tmpl_get(r, "cat"));
+	}
+	stacked_bar(d, label, fpct, parts, i);
+}

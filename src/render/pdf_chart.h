@@ -1,0 +1,38 @@
+/* Charts for the PDF renderer: the category and stage colours, the stacked
+ * category bar, the stage timeline strip and the verdict meter, drawn as
+ * vector shapes on the current page of a pdf_doc. Internal to render/pdf.c
+ * (it exposes libharu types through pdf_text.h).
+ *
+ * Each chart starts at d->y (taking a new page first when it does not fit)
+ * and leaves d->y below what it drew. label is scratch for legend texts
+ * (owned by the caller; its content is overwritten); fpct formats a percent
+ * value for the legend shares. Errors longjmp as in pdf_text.h. */
+#ifndef SDPERF_RENDER_PDF_CHART_H
+#define SDPERF_RENDER_PDF_CHART_H
+
+#include "render/pdf_text.h"
+#include "render/template.h"
+#include "util/strbuf.h"
+
+/* Colour 0xRRGGBB of a kernel category ("FA", "MatMul", ...; anything else
+ * is grey) and of a stage id ("dit", "vae", ..., "other"). */
+long pdf_chart_cat_rgb(const char *cat);
+long pdf_chart_stage_rgb(const char *id);
+
+/* A 100% stacked bar of a stage's "categories" rows (at most 8: label,
+ * time_ns, cat), with a legend giving each non-empty one's share. */
+void pdf_chart_categories(struct pdf_doc *d, const struct tmpl_vars *st,
+                          struct strbuf *label, tmpl_fmt_fn fpct);
+
+/* The stage timeline of model m: a strip with the spans read back from
+ * its "timeline" SVG (an empty track when that markup has an unexpected
+ * shape), a legend of its "stages" (at most 8), then "segments_note". */
+void pdf_chart_timeline(struct pdf_doc *d, const struct tmpl_vars *m,
+                        struct strbuf *label, tmpl_fmt_fn fpct);
+
+/* A verdict row r's value bar at x, w wide: a track, filled to "value" in
+ * rgb, with a mark at "threshold" (both percents, clamped to 0..100). */
+void pdf_chart_meter(struct pdf_doc *d, const struct tmpl_vars *r, float x,
+                     float w, unsigned long rgb);
+
+#endif
