@@ -12,6 +12,12 @@
 #include "util/numfmt.h"
 #include "util/xalloc.h"
 
+/* CSS classes giving each category and stage its colour (report.css) */
+static const char *const cat_css[CAT_COUNT] = {
+    "c-FA", "c-MatMul", "c-Conv", "c-Vector", "c-Comm", "c-Other"};
+static const char *const stage_css[STAGE_COUNT] = {"s-dit", "s-vae",
+                                                   "s-text_encoder", "s-other"};
+
 struct ctx {
 	const struct result *r;
 	const struct model_opts *o;
@@ -193,12 +199,7 @@ static void categories(struct ctx *c, struct tmpl_vars *row,
 		set_u64(cr, "count", st->cat[k].count);
 		set_pct(cr, "share", st->cat[k].time_ns, st->kernel_ns);
 		parts[k].label = tk(c, "cat_", category_names[k]);
-		parts[k].css = k == CAT_FA       ? "c-FA"
-		               : k == CAT_MATMUL ? "c-MatMul"
-		               : k == CAT_CONV   ? "c-Conv"
-		               : k == CAT_VECTOR ? "c-Vector"
-		               : k == CAT_COMM   ? "c-Comm"
-		                                 : "c-Other";
+		parts[k].css = cat_css[k];
 		parts[k].value = st->cat[k].time_ns;
 	}
 	strbuf_reset(&c->sb);
@@ -288,22 +289,22 @@ static void timeline(struct ctx *c, struct tmpl_vars *v)
 	}
 	for (i = 0; i < r->nsegs; i++) {
 		spans[i].label = labels.buf + offs[i];
-		spans[i].css = r->segs[i].stage == STAGE_DIT   ? "s-dit"
-		               : r->segs[i].stage == STAGE_VAE ? "s-vae"
-		               : r->segs[i].stage == STAGE_TEXT_ENCODER
-		                   ? "s-text_encoder"
-		                   : "s-other";
+		struct tmpl_vars *row = tmpl_add_row(v, "segments");
+		spans[i].css = stage_css[r->segs[i].stage];
 		spans[i].start = r->segs[i].start_ns;
 		spans[i].end = r->segs[i].end_ns;
+		/* the same spans for renderers that draw without SVG (PDF) */
+		tmpl_set(row, "stage", stage_names[r->segs[i].stage]);
+		set_ns(row, "start_ns", r->segs[i].start_ns);
+		set_ns(row, "end_ns", r->segs[i].end_ns);
 	}
+	set_ns(v, "span_start_ns", r->span_start_ns);
+	set_ns(v, "span_end_ns", r->span_end_ns);
 	for (s = 0; s < STAGE_COUNT; s++) {
 		if (!r->stages[s].kernels)
 			continue;
 		legend[nl].label = tk(c, "stage_", stage_names[s]);
-		legend[nl].css = s == STAGE_DIT            ? "s-dit"
-		                 : s == STAGE_VAE          ? "s-vae"
-		                 : s == STAGE_TEXT_ENCODER ? "s-text_encoder"
-		                                           : "s-other";
+		legend[nl].css = stage_css[s];
 		legend[nl++].value = 0;
 	}
 	svg_timeline(&svg, t(c, "chart_timeline_title"), spans, r->nsegs,

@@ -102,52 +102,28 @@ static void stacked_bar(struct pdf_doc *d, struct strbuf *label,
 	legend(d, label, fpct, p, n, total);
 }
 
-/* Integer value of attribute name (e.g. "x") inside the tag [p, end). */
-static int svg_attr(const char *p, const char *end, const char *name, long *out)
-{
-	char key[16];
-	const char *a;
-
-	snprintf(key, sizeof(key), " %s=\"", name);
-	a = strstr(p, key);
-	if (!a || a >= end)
-		return -1;
-	*out = strtol(a + strlen(key), NULL, 10);
-	return 0;
-}
-
-/* The stage timeline. The model holds it only as the HTML report's SVG
- * (svg_timeline: a track rect, then one rect class="s-<stage>" x= width=
- * at y="0" per segment, then the legend); rather than add a second copy of
- * the segments to the model, the spans are read back from that markup.
- * Should the markup ever change shape, the strip stays an empty track and
- * the legend and the segment note still show. */
+/* The stage timeline: one span per segment (the model's "segments",
+ * placed on [span_start_ns, span_end_ns]), then the legend and the note. */
 void pdf_chart_timeline(struct pdf_doc *d, const struct tmpl_vars *m,
                         struct strbuf *label, tmpl_fmt_fn fpct)
 {
-	const char *svg = tmpl_get(m, "timeline"), *p, *end;
 	struct part legend_parts[8];
-	long track = 0, x, w, y;
-	size_t i, n = tmpl_nrows(m, "stages");
+	double t0 = strtod(tmpl_get(m, "span_start_ns"), NULL);
+	double range = strtod(tmpl_get(m, "span_end_ns"), NULL) - t0;
+	size_t i, n = tmpl_nrows(m, "stages"), ns = tmpl_nrows(m, "segments");
 
 	pt_need(d, BAR_H + 40.0f);
 	d->y -= BAR_H;
 	pt_rect(d, MARGIN, d->y, CONTENT_W, BAR_H, PDF_TRACK);
-	p = strstr(svg, "<rect class=\"track\"");
-	if (p && (end = strchr(p, '>')) && !svg_attr(p, end, "width", &track))
-		p = end;
-	for (; track > 0 && (p = strstr(p, "<rect class=\"s-")); p = end) {
-		const char *cls = p + 15, *q = strchr(cls, '"');
-		end = strchr(p, '>');
-		if (!q || !end || svg_attr(p, end, "x", &x) ||
-		    svg_attr(p, end, "width", &w) ||
-		    svg_attr(p, end, "y", &y) || y != 0)
-			break;
-		strbuf_reset(&d->sb);
-		strbuf_add(&d->sb, cls, (size_t)(q - cls));
-		pt_rect(d, MARGIN + (float)x * CONTENT_W / (float)track, d->y,
-		        (float)w * CONTENT_W / (float)track, BAR_H,
-		        (unsigned long)pdf_chart_stage_rgb(d->sb.buf));
+	for (i = 0; range > 0 && i < ns; i++) {
+		const struct tmpl_vars *g = tmpl_row(m, "segments", i);
+		double a = strtod(tmpl_get(g, "start_ns"), NULL) - t0;
+		double b = strtod(tmpl_get(g, "end_ns"), NULL) - t0;
+		float w = (float)((b - a) / range) * CONTENT_W;
+		pt_rect(
+		    d, MARGIN + (float)(a / range) * CONTENT_W, d->y,
+		    w > 0.5f ? w : 0.5f, BAR_H,
+		    (unsigned long)pdf_chart_stage_rgb(tmpl_get(g, "stage")));
 	}
 	for (i = 0; i < n && i < 8; i++) {
 		const struct tmpl_vars *s = tmpl_row(m, "stages", i);

@@ -24,9 +24,9 @@ long pdf_chart_stage_rgb(const char *id);
 void pdf_chart_categories(struct pdf_doc *d, const struct tmpl_vars *st,
                           struct strbuf *label, tmpl_fmt_fn fpct);
 
-/* The stage timeline of model m: a strip with the spans read back from
- * its "timeline" SVG (an empty track when that markup has an unexpected
- * shape), a legend of its "stages" (at most 8), then "segments_note". */
+/* The stage timeline of model m: a strip with one span per row of its
+ * "segments" loop, placed on [span_start_ns, span_end_ns], then a
+ * legend of its "stages" (at most 8), then "segments_note". */
 void pdf_chart_timeline(struct pdf_doc *d, const struct tmpl_vars *m,
                         struct strbuf *label, tmpl_fmt_fn fpct);
 
