@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/strbuf.h"
 #include "util/banned.h"
 #include "util/xalloc.h"
 
@@ -116,4 +117,52 @@ struct warning *result_warn(struct result *r, const char *code,
 	w->reason = NULL;
 	w->args[0] = w->args[1] = w->args[2] = NULL;
 	return w;
+}
+
+/* Describes the input file in the result and turns skipped rows into
+ * warnings. */
+void result_add_kernels_input(struct result *r, const struct kernels_info *in,
+                              uint64_t kernels)
+{
+	struct input_desc *d;
+	struct strbuf sb = STRBUF_INIT;
+	size_t i, k;
+
+	r->inputs = xrealloc(r->inputs, (r->ninputs + 1) * sizeof(*r->inputs));
+	d = &r->inputs[r->ninputs++];
+	memset(d, 0, sizeof(*d));
+	d->role = xstrdup("kernel_details");
+	d->path = xstrdup(in->path);
+	d->size = in->size;
+	d->variant = xstrdup(in->variant ? in->variant : "unknown");
+	d->level = in->level;
+	d->era = in->era;
+	d->pmu = in->pmu;
+	d->crlf = in->crlf;
+	d->bom = in->bom;
+	d->start_tab = in->start_tab;
+	d->device_id = in->device_id;
+	d->rows = in->rows;
+	d->skipped = in->skipped;
+	d->kernels = kernels;
+	d->typed_from_name = in->na_type;
+	if (in->skipped) {
+		strbuf_addf(&sb,
+		            "%llu malformed row%s skipped (listed below%s); "
+		            "use --strict to make this an error",
+		            (unsigned long long)in->skipped,
+		            in->skipped == 1 ? "" : "s",
+		            in->skipped > in->nwarn ? ", the first ones" : "");
+		result_warn(r, "skipped_rows", in->path, 0, sb.buf)->args[0] =
+		    xstrfmt("%llu", (unsigned long long)in->skipped);
+	}
+	for (i = 0; i < in->nwarn; i++) {
+		const struct row_warning *rw = &in->warn[i];
+		struct warning *w = result_warn(r, "skipped_row", in->path,
+		                                rw->line, rw->reason);
+		w->reason = xstrdup(rw->code);
+		for (k = 0; k < 3; k++)
+			w->args[k] = rw->args[k] ? xstrdup(rw->args[k]) : NULL;
+	}
+	strbuf_release(&sb);
 }

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "input/profile.h"
+
 enum category {
 	CAT_FA,
 	CAT_MATMUL,
@@ -143,5 +145,10 @@ void result_release(struct result *r);
 struct warning *result_warn(struct result *r, const char *code,
                             const char *file, uint64_t line,
                             const char *message);
+
+/* Describes a kernel_details.csv the reader read (kernels rows kept) in
+ * r's inputs, and turns its skipped rows into warnings. */
+void result_add_kernels_input(struct result *r, const struct kernels_info *in,
+                              uint64_t kernels);
 
 #endif

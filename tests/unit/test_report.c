@@ -29,7 +29,6 @@ static void load(struct result *r, const char *path)
 	struct kernels_opts ko = {0, 0};
 	struct rules ru;
 	struct err e = ERR_INIT;
-	size_t i;
 
 	kernel_table_init(&kt);
 	result_init(r);
@@ -37,18 +36,7 @@ static void load(struct result *r, const char *path)
 	assert_int_equal(kernels_read(d.kernels_csv, &ko, &kt, &info, &e), 0);
 	assert_int_equal(rules_load_builtin(&ru, &e), 0);
 	r->profile_path = xstrdup(path);
-	for (i = 0; i < info.nwarn; i++) {
-		struct warning *w =
-		    result_warn(r, "skipped_row", info.path, info.warn[i].line,
-		                info.warn[i].reason);
-		w->reason = xstrdup(info.warn[i].code);
-		w->args[0] =
-		    info.warn[i].args[0] ? xstrdup(info.warn[i].args[0]) : NULL;
-		w->args[1] =
-		    info.warn[i].args[1] ? xstrdup(info.warn[i].args[1]) : NULL;
-		w->args[2] =
-		    info.warn[i].args[2] ? xstrdup(info.warn[i].args[2]) : NULL;
-	}
+	result_add_kernels_input(r, &info, kt.n);
 	analyse(&kt, &ru, r, NULL);
 	rules_release(&ru);
 	kernels_info_release(&info);
