@@ -10,8 +10,8 @@
 
 /* clang-format off */
 static const char usage[] =
-	"usage: sdperf report PATH [-o OUTDIR] [--format LIST] [--rules FILE]\n"
-	"                   [--threshold NAME=PERCENT]... [--strict] [--quiet]\n"
+	"usage: sdperf report PATH... [-o OUTDIR] [--format LIST] [--rules FILE]\n"
+	"                   [--threshold NAME=PERCENT]... [-j N] [--strict] [--quiet]\n"
 	"                   [--title TEXT] [--lang en|zh] [--docs-base URL]\n"
 	"                   [--templates DIR] [--font FILE] [--cjk-font FILE]\n"
 	"       sdperf --help | --version\n"
@@ -22,7 +22,9 @@ static const char usage[] =
 	"communication, and the MindIE-SD tuning verdicts.\n"
 	"\n"
 	"PATH   a rank folder (*_ascend_pt), its ASCEND_PROFILER_OUTPUT folder,\n"
-	"       a kernel_details.csv file, or a folder holding one rank folder\n"
+	"       a kernel_details.csv file, or a folder holding rank folders (a\n"
+	"       multi-card run, searched 4 levels deep); several PATHs are one\n"
+	"       run. Each file may be gzip-compressed (kernel_details.csv.gz).\n"
 	"\n"
 	"options:\n"
 	"  -o, --output OUTDIR      where reports go (default ./sdperf-report)\n"
@@ -34,7 +36,10 @@ static const char usage[] =
 	"  -t, --threshold NAME=PERCENT\n"
 	"                           override a verdict threshold, e.g.\n"
 	"                           matmul_quant=45 (names: matmul_quant,\n"
-	"                           fa_quant_sparse, vector_fusion, comm_overlap)\n"
+	"                           fa_quant_sparse, vector_fusion, comm_overlap,\n"
+	"                           host_bound, rank_imbalance)\n"
+	"  -j, --jobs N             ranks analysed in parallel (default: one\n"
+	"                           per CPU core)\n"
 	"      --strict             a malformed row is an error, not a warning\n"
 	"      --title TEXT         title of the HTML and Markdown reports\n"
 	"  -l, --lang en|zh         language of the HTML and Markdown reports\n"
@@ -75,7 +80,8 @@ enum opt_id {
 	OPT_STRICT,
 	OPT_QUIET,
 	OPT_HELP,
-	OPT_VERSION
+	OPT_VERSION,
+	OPT_JOBS
 };
 
 static const struct {
@@ -98,6 +104,7 @@ static const struct {
     {"--templates", 0, 1, OPT_TEMPLATES},
     {"--font", 0, 1, OPT_FONT},
     {"--cjk-font", 0, 1, OPT_CJK_FONT},
+    {"--jobs", 'j', 1, OPT_JOBS},
 };
 
 static int parse_formats(const char *list, unsigned *out, struct err *e)
@@ -131,6 +138,22 @@ static int parse_formats(const char *list, unsigned *out, struct err *e)
 	}
 	if (!*out)
 		return err_set(e, ERR_USAGE, "--format: empty list");
+	return 0;
+}
+
+static int parse_jobs(const char *val, int *out, struct err *e)
+{
+	long n = 0;
+	const char *p = val;
+
+	while (*p >= '0' && *p <= '9' && n <= 1024)
+		n = n * 10 + (*p++ - '0');
+	if (p == val || *p || n < 1 || n > 1024)
+		return err_set(e, ERR_USAGE,
+		               "--jobs: expected a whole number from 1 to "
+		               "1024, got '%s'",
+		               val);
+	*out = (int)n;
 	return 0;
 }
 
@@ -211,6 +234,8 @@ static int apply(struct options *o, int id, const char *val, struct err *e)
 	case OPT_HELP:
 		o->cmd = CMD_HELP;
 		return 0;
+	case OPT_JOBS:
+		return parse_jobs(val, &o->jobs, e);
 	default:
 		o->cmd = o->cmd == CMD_HELP ? CMD_HELP : CMD_VERSION;
 		return 0;
@@ -221,18 +246,20 @@ int cli_parse(int argc, char **argv, struct options *o, struct err *e)
 {
 	const char *val = NULL;
 	int i, id, only_args = 0, nargs = 0;
-	const char *args[2] = {NULL, NULL};
+	const char *cmd = NULL;
 
 	memset(o, 0, sizeof(*o));
 	o->outdir = "sdperf-report";
 	o->formats = FORMATS_AVAILABLE;
 	for (i = 1; i < argc; i++) {
 		if (only_args || argv[i][0] != '-' || !argv[i][1]) {
-			if (nargs == 2)
-				return err_set(e, ERR_USAGE,
-				               "unexpected argument '%s'",
-				               argv[i]);
-			args[nargs++] = argv[i];
+			if (nargs++ == 0) {
+				cmd = argv[i];
+				continue;
+			}
+			o->paths = xrealloc(o->paths,
+			                    (o->npaths + 1) * sizeof(char *));
+			o->paths[o->npaths++] = argv[i];
 			continue;
 		}
 		if (!strcmp(argv[i], "--")) {
@@ -245,22 +272,24 @@ int cli_parse(int argc, char **argv, struct options *o, struct err *e)
 	}
 	if (o->cmd == CMD_HELP || o->cmd == CMD_VERSION)
 		return 0;
-	if (!args[0])
+	if (!cmd)
 		return err_set(e, ERR_USAGE,
 		               "no command given (see sdperf --help)");
-	if (strcmp(args[0], "report"))
+	if (strcmp(cmd, "report"))
 		return err_set(e, ERR_USAGE,
-		               "unknown command '%s' (commands: report)",
-		               args[0]);
-	if (!args[1])
+		               "unknown command '%s' (commands: report)", cmd);
+	if (!o->npaths)
 		return err_set(e, ERR_USAGE, "report: no PATH given");
 	o->cmd = CMD_REPORT;
-	o->path = args[1];
+	o->path = o->paths[0];
 	return 0;
 }
 
 void cli_release(struct options *o)
 {
+	free(o->paths);
+	o->paths = NULL;
+	o->npaths = 0;
 	free(o->thresholds);
 	o->thresholds = NULL;
 	o->nthresholds = 0;

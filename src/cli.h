@@ -18,7 +18,10 @@ enum command { CMD_NONE, CMD_REPORT, CMD_HELP, CMD_VERSION };
 
 struct options {
 	enum command cmd;
-	const char *path;
+	const char *path;   /* the first PATH */
+	const char **paths; /* every PATH, in order given */
+	size_t npaths;
+	int jobs; /* ranks analysed at once; 0: one per core */
 	const char *outdir;
 	unsigned formats;
 	const char *rules;

@@ -1,21 +1,28 @@
 /* The pipeline, one page: this IS the architecture diagram.
  *
- *   PATH --discover--> profiler files --read--> kernel table
- *        --analyse--> result --render--> report.json, report.html,
- *                                         report.md + stdout summary
+ *   PATH... --discover--> rank folders --(one thread per rank, -j)-->
+ *     rank_analyse: kernel_details.csv --> stages, categories
+ *                   trace_view.json    --> user stage markers, Overlap
+ *                                          Analysis per stage
+ *                   step_trace_time.csv, communication.json --> steps,
+ *                                          collectives
+ *   --cluster_merge--> one result --render--> report.json, report.html,
+ *                                   report.md, report.pdf + stdout summary
  *
  * Readers know nothing of the report, the analysis nothing of rendering,
  * renderers nothing of file formats. */
 #include "pipeline.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "analysis/analyse.h"
+#include "analysis/cluster.h"
 #include "analysis/rules.h"
 #include "input/discover.h"
-#include "input/kernels.h"
+#include "rank.h"
 #include "render/json.h"
 #include "render/report.h"
 #include "render/text.h"
@@ -111,32 +118,168 @@ out:
 	return ret;
 }
 
+/* ---- ranks in parallel ---------------------------------------------- */
+
+struct pool {
+	const struct run_files *rf;
+	const struct rules *ru;
+	struct rank_opts ro;
+	struct result *parts;
+	struct err *errs;
+	int *failed;
+	size_t next; /* next rank to take, under lock */
+	pthread_mutex_t lock;
+};
+
+static void *worker(void *arg)
+{
+	struct pool *p = arg;
+	size_t i;
+
+	for (;;) {
+		pthread_mutex_lock(&p->lock);
+		i = p->next++;
+		pthread_mutex_unlock(&p->lock);
+		if (i >= p->rf->n)
+			return NULL;
+		p->failed[i] = rank_analyse(&p->rf->ranks[i], p->ru, &p->ro,
+		                            &p->parts[i], &p->errs[i]) != 0;
+	}
+}
+
+static int jobs_for(const struct options *o, size_t nranks)
+{
+	long n = o->jobs ? o->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 1)
+		n = 1;
+	return (int)((size_t)n < nranks ? (size_t)n : nranks);
+}
+
+/* Analyses every rank, jobs at a time: each worker holds one rank's kernel
+ * table at most, so memory is bounded by jobs x the largest rank. The
+ * first failing rank (by rank order) gives the error. */
+static int analyse_ranks(const struct options *o, const struct rules *ru,
+                         const struct run_files *rf, struct result *parts,
+                         int *threads, struct err *e)
+{
+	struct pool p = {rf,   ru, {o->strict, 0},           parts, NULL,
+	                 NULL, 0,  PTHREAD_MUTEX_INITIALIZER};
+	int n = jobs_for(o, rf->n), i, ret = 0;
+	pthread_t *tid = xcalloc((size_t)n, sizeof(*tid));
+	size_t k;
+
+	p.errs = xcalloc(rf->n, sizeof(*p.errs));
+	p.failed = xcalloc(rf->n, sizeof(*p.failed));
+	p.ro.progress = !o->quiet && rf->n == 1;
+	*threads = n;
+	for (i = 1; i < n; i++)
+		if (pthread_create(&tid[i], NULL, worker, &p)) {
+			n = i; /* go on with the threads we have */
+			*threads = n;
+			break;
+		}
+	worker(&p);
+	for (i = 1; i < n; i++)
+		pthread_join(tid[i], NULL);
+	for (k = 0; k < rf->n && !ret; k++)
+		if (p.failed[k]) {
+			*e = p.errs[k];
+			ret = -1;
+		}
+	free(p.errs);
+	free(p.failed);
+	free(tid);
+	return ret;
+}
+
+static void discovery_notes(const struct run_files *rf, struct result *r)
+{
+	size_t i;
+
+	for (i = 0; i < rf->nnotes; i++) {
+		const struct disc_note *dn = &rf->notes[i];
+		char *msg;
+		struct warning *w;
+		if (!strcmp(dn->code, "duplicate_rank"))
+			msg = xstrfmt("rank id %s is used twice: %s gets the "
+			              "next free id",
+			              dn->args[0], dn->args[1]);
+		else
+			msg = xstrfmt("profiler_info unreadable, so the rank "
+			              "id and versions are unknown: %s",
+			              dn->args[1]);
+		w = result_warn(r, dn->code, NULL, 0, msg);
+		w->args[0] = xstrdup(dn->args[0]);
+		w->args[1] = xstrdup(dn->args[1]);
+		free(msg);
+	}
+}
+
+static char *joined_paths(const struct options *o)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	for (i = 0; i < o->npaths; i++)
+		strbuf_addf(&sb, "%s%s", i ? " " : "", o->paths[i]);
+	return strbuf_detach(&sb, NULL);
+}
+
+static int no_kernels_error(const struct run_files *rf, struct err *e)
+{
+	size_t i;
+
+	for (i = 0; i < rf->n; i++)
+		if (rf->ranks[i].files[DF_KERNELS])
+			return 0;
+	return err_set(e, ERR_INPUT,
+	               "%s: no kernel_details.csv in its "
+	               "ASCEND_PROFILER_OUTPUT folder%s (a profile exported "
+	               "with export_type=db only? sdperf reads the text "
+	               "export)",
+	               rf->ranks[0].dir,
+	               rf->n > 1 ? " nor in any other rank's" : "");
+}
+
+int pipeline_analyse(const struct options *o, const struct rules *ru,
+                     struct result *r, struct err *e)
+{
+	struct run_files rf;
+	struct result *parts = NULL;
+	size_t i;
+	int ret = -1, threads = 1;
+
+	result_init(r);
+	if (discover_run(o->paths, o->npaths, &rf, e) ||
+	    no_kernels_error(&rf, e))
+		goto out;
+	parts = xcalloc(rf.n, sizeof(*parts));
+	if (analyse_ranks(o, ru, &rf, parts, &threads, e))
+		goto out;
+	cluster_merge(parts, rf.n, ru, r);
+	r->threads = threads;
+	r->profile_path = joined_paths(o);
+	discovery_notes(&rf, r);
+	ret = 0;
+out:
+	for (i = 0; parts && i < rf.n; i++)
+		result_release(&parts[i]);
+	free(parts);
+	run_files_release(&rf);
+	return ret;
+}
+
 int pipeline_report(const struct options *o, struct err *e)
 {
 	struct rules ru = {0};
-	struct discovered d = {0};
-	struct kernel_table kt;
-	struct kernels_info info = {0};
-	struct kernels_opts ko = {o->strict, !o->quiet};
 	struct result r;
 	int ret = -1;
 
-	kernel_table_init(&kt);
 	result_init(&r);
-	if (load_rules(o, &ru, e) || discover_profile(o->path, &d, e))
+	if (load_rules(o, &ru, e) || pipeline_analyse(o, &ru, &r, e))
 		goto out;
-	if (kernels_read(d.kernels_csv, &ko, &kt, &info, e))
-		goto out;
-	r.profile_path = xstrdup(o->path);
-	r.rank_dir = d.rank_dir ? xstrdup(d.rank_dir) : NULL;
-	result_add_kernels_input(&r, &info, kt.n);
-	analyse(&kt, &ru, &r, NULL);
 	ret = write_outputs(o, &r, e);
 out:
 	result_release(&r);
-	kernels_info_release(&info);
-	kernel_table_release(&kt);
-	discover_release(&d);
 	rules_release(&ru);
 	return ret;
 }

@@ -125,8 +125,45 @@ static char *method_text(const struct stages_out *so, const struct rules *ru)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* First kernel starting at or after t (kernels sorted by start). */
+static size_t first_at(const struct kernel *k, size_t n, int64_t t)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (k[mid].start_ns < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void apply_overrides(const struct kernel_table *kt,
+                            struct stage_override *ov, size_t nov,
+                            unsigned char *stage)
+{
+	size_t i, j;
+
+	for (i = 0; i < nov; i++) {
+		ov[i].kernels = 0;
+		for (j = first_at(kt->v, kt->n, ov[i].start_ns);
+		     j < kt->n && kt->v[j].start_ns <= ov[i].end_ns; j++) {
+			stage[j] = (unsigned char)ov[i].stage;
+			ov[i].kernels++;
+		}
+	}
+}
+
 void analyse(struct kernel_table *kt, const struct rules *ru, struct result *r,
              unsigned char **stage_out)
+{
+	analyse_with(kt, ru, NULL, 0, r, stage_out);
+}
+
+void analyse_with(struct kernel_table *kt, const struct rules *ru,
+                  struct stage_override *ov, size_t nov, struct result *r,
+                  unsigned char **stage_out)
 {
 	uint32_t nkeys = kt->keys.n, key;
 	unsigned char *key_cat = xmalloc(nkeys ? nkeys : 1);
@@ -150,6 +187,7 @@ void analyse(struct kernel_table *kt, const struct rules *ru, struct result *r,
 	r->span_start_ns = kt->n ? kt->v[0].start_ns : 0;
 	collect_steps(kt->v, kt->n, r);
 	stages_assign(kt->v, kt->n, key_sig, key_cat, ru, &so);
+	apply_overrides(kt, ov, nov, so.stage);
 	r->text_encoder_detected = so.text_encoder_detected;
 	r->loop_found = so.loop_found;
 	r->seg_window = ru->window;

@@ -14,4 +14,18 @@
 void analyse(struct kernel_table *kt, const struct rules *ru, struct result *r,
              unsigned char **stage_out);
 
+/* A device time range whose kernels belong to a stage whatever their
+ * signatures say (a user's stage marker mapped to the device). */
+struct stage_override {
+	int64_t start_ns, end_ns; /* kernels starting in [start, end] */
+	enum stage stage;
+	uint64_t kernels; /* out: kernels it labelled */
+};
+
+/* analyse(), with the overrides applied after the signature heuristic, in
+ * order (a later one wins where they overlap). */
+void analyse_with(struct kernel_table *kt, const struct rules *ru,
+                  struct stage_override *ov, size_t nov, struct result *r,
+                  unsigned char **stage_out);
+
 #endif

@@ -11,11 +11,22 @@
 
 const char *const category_names[CAT_COUNT] = {"FA",     "MatMul", "Conv",
                                                "Vector", "Comm",   "Other"};
-const char *const stage_names[STAGE_COUNT] = {"dit", "vae", "text_encoder",
-                                              "other"};
+const char *const stage_names[STAGE_COUNT + 1] = {"dit", "vae", "text_encoder",
+                                                  "other", "all"};
 const char *const feature_doc_keys[] = {
     "sparse",      "quantization", "cache",       "cpu_offload", "share_memory",
     "parallelism", "compilation",  "core_layers", "DyEPLB"};
+const char *const rank_file_names[RF_COUNT] = {
+    "kernel_details.csv", "trace_view.json", "step_trace_time.csv",
+    "communication.json", "profiler_info.json"};
+const char *const ov_keys[OV_KINDS] = {"computing", "communication",
+                                       "not_overlapped", "free"};
+const char *const comm_kind_keys[COMM_KINDS] = {
+    "all_gather", "all_reduce", "all_to_all", "reduce_scatter",
+    "broadcast",  "send_recv",  "other"};
+const char *const comm_link_keys[COMM_LINKS] = {"HCCS", "RDMA", "PCIE", "SDMA",
+                                                "SIO"};
+
 const size_t feature_doc_count =
     sizeof(feature_doc_keys) / sizeof(feature_doc_keys[0]);
 
@@ -59,9 +70,31 @@ static void free_types(struct type_stat *t, size_t n)
 	free(t);
 }
 
+void rank_result_release(struct rank_result *rr)
+{
+	size_t i;
+
+	free(rr->dir);
+	for (i = 0; i < RF_COUNT; i++)
+		free(rr->files[i]);
+	free(rr->torch_npu_version);
+	free(rr->cann_version);
+	free(rr->profiler_level);
+	free(rr->aic_metrics);
+	free(rr->steps);
+	for (i = 0; i < rr->nmarkers; i++)
+		free(rr->markers[i].name);
+	free(rr->markers);
+	memset(rr, 0, sizeof(*rr));
+}
+
 void result_release(struct result *r)
 {
 	size_t i, k;
+
+	for (i = 0; i < r->nranks; i++)
+		rank_result_release(&r->ranks[i]);
+	free(r->ranks);
 
 	free(r->profile_path);
 	free(r->rank_dir);
@@ -83,6 +116,7 @@ void result_release(struct result *r)
 		free(v->title);
 		free(v->metric);
 		free(v->recommendation);
+		free(v->how);
 		for (k = 0; k < v->ndocs; k++)
 			free(v->docs[k]);
 		free(v->docs);
@@ -94,7 +128,7 @@ void result_release(struct result *r)
 		free(r->warnings[i].file);
 		free(r->warnings[i].message);
 		free(r->warnings[i].reason);
-		for (k = 0; k < 3; k++)
+		for (k = 0; k < WARNING_ARGS; k++)
 			free(r->warnings[i].args[k]);
 	}
 	free(r->warnings);
@@ -115,7 +149,7 @@ struct warning *result_warn(struct result *r, const char *code,
 	w->line = line;
 	w->message = xstrdup(message);
 	w->reason = NULL;
-	w->args[0] = w->args[1] = w->args[2] = NULL;
+	memset(w->args, 0, sizeof(w->args));
 	return w;
 }
 

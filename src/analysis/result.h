@@ -28,8 +28,9 @@ enum stage {
 
 /* "FA", "MatMul", "Conv", "Vector", "Comm", "Other" */
 extern const char *const category_names[CAT_COUNT];
-/* "dit", "vae", "text_encoder", "other" */
-extern const char *const stage_names[STAGE_COUNT];
+/* "dit", "vae", "text_encoder", "other", and "all" (STAGE_ALL, for
+ * verdicts over the whole step; stage_from_name does not accept it) */
+extern const char *const stage_names[STAGE_COUNT + 1];
 /* The nine MindIE-SD feature docs a verdict may point to. */
 extern const char *const feature_doc_keys[];
 extern const size_t feature_doc_count;
@@ -73,9 +74,17 @@ struct segment {
 	int32_t step; /* Step Id of its first kernel, or STEP_NONE */
 };
 
+/* A verdict's stage, or STAGE_ALL for metrics of the whole step (the
+ * device-idle share from step_trace_time.csv). */
+#define STAGE_ALL STAGE_COUNT
+
 struct verdict {
 	char *id, *title, *metric, *recommendation;
-	enum stage stage;
+	enum stage stage; /* or STAGE_ALL */
+	int rank;       /* rank id the value comes from (the worst one) when the
+	                 * value is per rank, -1 when it is over all ranks */
+	char *how;      /* English: how the value was aggregated over ranks, or
+	                 * NULL for a single rank */
 	int applicable; /* the stage has kernels, so a value exists */
 	double value;   /* percent */
 	double threshold;
@@ -84,6 +93,7 @@ struct verdict {
 	size_t ndocs;
 };
 
+#define WARNING_ARGS 4
 struct warning {
 	char *code;    /* stable machine-readable id, e.g. "skipped_rows" */
 	char *file;    /* NULL when not about one file */
@@ -92,7 +102,7 @@ struct warning {
 	char *reason;  /* skipped_row: why ("not_a_number", ...), else NULL */
 	/* arguments of the message, for catalogues in other languages
 	 * (their meaning depends on code; unused ones are NULL) */
-	char *args[3];
+	char *args[WARNING_ARGS];
 };
 
 struct input_desc {
@@ -106,6 +116,103 @@ struct input_desc {
 	int crlf, bom, start_tab;
 	int64_t device_id;
 	uint64_t rows, skipped, kernels, typed_from_name;
+};
+
+/* ---- multi-file, multi-rank additions ------------------------------- */
+
+/* The profiler files of one rank folder. */
+enum rank_file { RF_KERNELS, RF_TRACE, RF_STEPS, RF_COMM, RF_INFO, RF_COUNT };
+/* "kernel_details.csv", "trace_view.json", "step_trace_time.csv",
+ * "communication.json", "profiler_info.json" */
+extern const char *const rank_file_names[RF_COUNT];
+
+/* Overlap Analysis kinds, in trace_view.json's order. */
+enum ov { OV_COMPUTING, OV_COMM, OV_NOT_OVERLAPPED, OV_FREE, OV_KINDS };
+/* "computing", "communication", "not_overlapped", "free" */
+extern const char *const ov_keys[OV_KINDS];
+
+/* Collective kinds and transports of communication.json, in the reader's
+ * order (input/commjson.h): "all_gather", "all_reduce", "all_to_all",
+ * "reduce_scatter", "broadcast", "send_recv", "other"; "HCCS", "RDMA",
+ * "PCIE", "SDMA", "SIO". */
+enum { COMM_KINDS = 7, COMM_LINKS = 5 };
+extern const char *const comm_kind_keys[COMM_KINDS];
+extern const char *const comm_link_keys[COMM_LINKS];
+
+struct comm_kind_stat {
+	uint64_t count;
+	int64_t elapse_ns, transit_ns, wait_ns, sync_ns, idle_ns;
+};
+struct comm_link_stat {
+	uint64_t ops;
+	double size_mb;
+	int64_t time_ns; /* bandwidth GB/s = size_mb / ms */
+};
+struct comm_result {
+	size_t nsteps;
+	uint64_t ops;
+	struct comm_kind_stat kind[COMM_KINDS];
+	struct comm_link_stat link[COMM_LINKS];
+	int64_t wait_ns; /* summed over kinds */
+};
+
+/* One row of step_trace_time.csv. */
+struct step_stat {
+	int32_t step; /* STEP_NONE when the file has no step numbers */
+	int64_t computing_ns, comm_ns, not_overlapped_ns, free_ns, stage_ns;
+	int64_t preparing_ns; /* -1 when the file has no Preparing column */
+	int outlier; /* 0, or 1 = warm-up (a first step far slower than the
+	              * median), 2 = outlier (a later one) */
+};
+
+/* A user stage marker (record_function range) mapped to device time. */
+struct stage_marker {
+	char *name;
+	enum stage stage;
+	int64_t host_start_ns, host_end_ns, dev_start_ns, dev_end_ns;
+	int by_flows; /* mapped through async_npu flows (else by time) */
+	uint64_t flows;
+	uint64_t kernels; /* kernels it (re)labelled */
+};
+
+/* What one rank contributed. Times in ns. */
+struct rank_result {
+	int32_t id;
+	const char *id_source; /* "profiler_info", "folder", "order" (static)
+	                        */
+	char *dir;             /* rank folder, or the PATH given */
+	char *files[RF_COUNT]; /* path of each file found, or NULL */
+	char *torch_npu_version, *cann_version, *profiler_level,
+	    *aic_metrics; /* from profiler_info, NULL when absent */
+	int analysed;     /* kernel_details.csv was read */
+	uint64_t kernels;
+	struct {
+		int64_t kernel_ns, wall_ns, comm_ns, exposed_comm_ns;
+		int64_t cat_ns[CAT_COUNT];
+	} stage[STAGE_COUNT];
+	int64_t compute_ns; /* DiT kernel time outside Comm: what a
+	                     * straggler has more of */
+
+	/* step_trace_time.csv */
+	struct step_stat *steps;
+	size_t nsteps;
+	int64_t free_share_ppm; /* Free / (Computing + Not overlapped +
+	                         * Free) over the non-outlier steps, parts per
+	                         * million; -1 without the file */
+
+	/* trace_view.json */
+	int trace_read, trace_truncated, overlap_found;
+	uint64_t trace_events, trace_truncated_at;
+	int64_t ov_total[OV_KINDS];
+	int64_t ov_stage[STAGE_COUNT][OV_KINDS];
+	struct stage_marker *markers;
+	size_t nmarkers;
+	const char *stage_source; /* "signatures", "markers_flows",
+	                           * "markers_time" (static) */
+
+	/* communication.json */
+	int comm_read;
+	struct comm_result comm;
 };
 
 struct result {
@@ -136,10 +243,19 @@ struct result {
 
 	struct warning *warnings;
 	size_t nwarnings;
+
+	/* every rank found (one for a single-card profile), by rank id; the
+	 * stages, categories, kernel types and unmatched types above are
+	 * summed over the analysed ranks, the timeline (segs) is lead's */
+	struct rank_result *ranks;
+	size_t nranks;
+	size_t lead; /* index in ranks of the timeline's rank */
+	int threads; /* worker threads used */
 };
 
 void result_init(struct result *r);
 void result_release(struct result *r);
+void rank_result_release(struct rank_result *rr);
 /* Appends a warning (copies the strings; file may be NULL) and returns it,
  * so the caller can set its args (xstrdup'ed; freed with the result). */
 struct warning *result_warn(struct result *r, const char *code,

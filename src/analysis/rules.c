@@ -101,15 +101,17 @@ static int get_string(struct loader *L, const cJSON *o, const char *key,
 	return ret;
 }
 
-/* Appends the "types" globs of one classify/signatures entry. */
-static int add_patterns(struct loader *L, const cJSON *entry, const char *path,
-                        int target, struct pattern_rule **v, size_t *n)
+/* Appends the `key` globs ("types", or "names" for markers) of one
+ * classify/signatures/markers entry. */
+static int add_globs(struct loader *L, const cJSON *entry, const char *path,
+                     const char *key, int target, struct pattern_rule **v,
+                     size_t *n)
 {
-	const cJSON *types = get(entry, "types"), *t;
+	const cJSON *types = get(entry, key), *t;
 	struct strbuf p = STRBUF_INIT;
 	int ret = 0, i = 0;
 
-	strbuf_addf(&p, "%s.types", path);
+	strbuf_addf(&p, "%s.%s", path, key);
 	if (!cJSON_IsArray(types) || !cJSON_GetArraySize(types))
 		ret = bad(L, p.buf, "expected a non-empty array of patterns");
 	cJSON_ArrayForEach (t, types) {
@@ -128,6 +130,12 @@ static int add_patterns(struct loader *L, const cJSON *entry, const char *path,
 	}
 	strbuf_release(&p);
 	return ret;
+}
+
+static int add_patterns(struct loader *L, const cJSON *entry, const char *path,
+                        int target, struct pattern_rule **v, size_t *n)
+{
+	return add_globs(L, entry, path, "types", target, v, n);
 }
 
 static int load_classify(struct loader *L, const cJSON *arr,
@@ -194,6 +202,51 @@ static int load_signatures(struct loader *L, const cJSON *arr,
 	}
 	strbuf_release(&p);
 	return ret;
+}
+
+static int load_markers(struct loader *L, const cJSON *arr, struct rules *r)
+{
+	const cJSON *it;
+	struct strbuf p = STRBUF_INIT;
+	int i = 0, ret = 0, s;
+	char *name = NULL;
+
+	if (!cJSON_IsArray(arr))
+		return bad(L, "markers", "expected an array");
+	cJSON_ArrayForEach (it, arr) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "markers[%d]", i++);
+		if ((ret = get_string(L, it, "stage", p.buf, &name)))
+			break;
+		s = stage_from_name(name);
+		free(name);
+		if (s < 0) {
+			strbuf_adds(&p, ".stage");
+			ret = bad(L, p.buf,
+			          "expected dit, vae, text_encoder or other");
+			break;
+		}
+		if ((ret = add_globs(L, it, p.buf, "names", s, &r->markers,
+		                     &r->nmarkers)))
+			break;
+	}
+	strbuf_release(&p);
+	return ret;
+}
+
+static int load_steps(struct loader *L, const cJSON *o, struct rules *r)
+{
+	const cJSON *f = get(o, "outlier_factor");
+
+	if (!cJSON_IsObject(o))
+		return bad(L, "steps", "expected an object");
+	if (!f)
+		return 0;
+	if (!cJSON_IsNumber(f) || f->valuedouble < 1 || f->valuedouble > 100)
+		return bad(L, "steps.outlier_factor",
+		           "expected a number from 1 to 100");
+	r->outlier_factor = f->valuedouble;
+	return 0;
 }
 
 static int load_comm_cores(struct loader *L, const cJSON *arr, struct rules *r)
@@ -290,27 +343,61 @@ static int load_docs(struct loader *L, const cJSON *o, const char *path,
 	return ret;
 }
 
-static int load_metric(struct loader *L, const cJSON *o, const char *path,
-                       struct threshold *t)
-{
-	char *metric = NULL, *stage = NULL, *cat = NULL;
-	struct strbuf p = STRBUF_INIT;
-	int ret, s, c;
+static const struct {
+	const char *name;
+	enum metric metric;
+} metric_names[] = {{"category_share", METRIC_CATEGORY_SHARE},
+                    {"exposed_comm_share", METRIC_EXPOSED_COMM_SHARE},
+                    {"free_share", METRIC_FREE_SHARE},
+                    {"rank_imbalance", METRIC_RANK_IMBALANCE}};
 
-	ret = get_string(L, o, "metric", path, &metric) ||
-	      get_string(L, o, "stage", path, &stage);
-	if (!ret) {
-		s = stage_from_name(stage);
-		strbuf_addf(&p, "%s.stage", path);
+static int load_stage(struct loader *L, const char *stage, const char *path,
+                      struct threshold *t)
+{
+	struct strbuf p = STRBUF_INIT;
+	int s = stage_from_name(stage), ret = 0;
+
+	strbuf_addf(&p, "%s.stage", path);
+	if (t->metric == METRIC_FREE_SHARE) {
+		if (strcmp(stage, "all"))
+			ret = bad(L, p.buf,
+			          "free_share is measured over the whole "
+			          "step: expected 'all'");
+		t->stage = (enum stage)STAGE_ALL;
+	} else {
 		if (s < 0)
 			ret = bad(L, p.buf,
 			          "expected dit, vae, text_encoder or other");
 		t->stage = (enum stage)(s < 0 ? 0 : s);
 	}
-	if (!ret && !strcmp(metric, "exposed_comm_share")) {
-		t->metric = METRIC_EXPOSED_COMM_SHARE;
-	} else if (!ret && !strcmp(metric, "category_share")) {
-		t->metric = METRIC_CATEGORY_SHARE;
+	strbuf_release(&p);
+	return ret;
+}
+
+static int load_metric(struct loader *L, const cJSON *o, const char *path,
+                       struct threshold *t)
+{
+	char *metric = NULL, *stage = NULL, *cat = NULL;
+	struct strbuf p = STRBUF_INIT;
+	size_t m = 0;
+	int ret, c;
+
+	ret = get_string(L, o, "metric", path, &metric) ||
+	      get_string(L, o, "stage", path, &stage);
+	while (!ret && m < sizeof(metric_names) / sizeof(*metric_names) &&
+	       strcmp(metric, metric_names[m].name))
+		m++;
+	if (!ret && m == sizeof(metric_names) / sizeof(*metric_names)) {
+		strbuf_addf(&p, "%s.metric", path);
+		ret = bad(L, p.buf,
+		          "expected 'category_share', 'exposed_comm_share', "
+		          "'free_share' or 'rank_imbalance'");
+	}
+	if (!ret) {
+		t->metric = metric_names[m].metric;
+		ret = load_stage(L, stage, path, t);
+	}
+	if (!ret && t->metric == METRIC_CATEGORY_SHARE) {
 		ret = get_string(L, o, "category", path, &cat);
 		c = ret ? -1 : category_from_name(cat);
 		strbuf_reset(&p);
@@ -318,12 +405,6 @@ static int load_metric(struct loader *L, const cJSON *o, const char *path,
 		if (!ret && c < 0)
 			ret = bad(L, p.buf, "unknown category");
 		t->cat = (enum category)(c < 0 ? 0 : c);
-	} else if (!ret) {
-		strbuf_reset(&p);
-		strbuf_addf(&p, "%s.metric", path);
-		ret = bad(L, p.buf,
-		          "expected 'category_share' or "
-		          "'exposed_comm_share'");
 	}
 	free(metric);
 	free(stage);
@@ -431,8 +512,9 @@ static void syntax_error(struct loader *L, const char *text, size_t len,
 static int check_keys(struct loader *L, const cJSON *root)
 {
 	static const char *const known[] = {
-	    "schema",   "about",      "comment",      "extends",   "comm_cores",
-	    "classify", "signatures", "segmentation", "thresholds"};
+	    "schema",     "about",    "comment",    "extends",
+	    "comm_cores", "classify", "signatures", "segmentation",
+	    "thresholds", "markers",  "steps"};
 	const cJSON *it;
 	size_t i;
 
@@ -449,7 +531,7 @@ static int check_keys(struct loader *L, const cJSON *root)
 static int load_json(struct rules *r, struct loader *L, const cJSON *root,
                      int extending)
 {
-	size_t ncls = r->ncls, nsig = r->nsig;
+	size_t ncls = r->ncls, nsig = r->nsig, nmark = r->nmarkers;
 	const cJSON *v;
 
 	if (!cJSON_IsObject(root))
@@ -474,6 +556,11 @@ static int load_json(struct rules *r, struct loader *L, const cJSON *root,
 		return -1;
 	if ((v = get(root, "thresholds")) && load_thresholds(L, v, r))
 		return -1;
+	if ((v = get(root, "steps")) && load_steps(L, v, r))
+		return -1;
+	if ((v = get(root, "markers")) && load_markers(L, v, r))
+		return -1;
+	move_to_front(r->markers, r->nmarkers, r->nmarkers - nmark);
 	/* a user's additions are tried before the built-in patterns */
 	move_to_front(r->cls, r->ncls, r->ncls - ncls);
 	move_to_front(r->sig, r->nsig, r->nsig - nsig);
@@ -487,6 +574,7 @@ static void set_defaults(struct rules *r)
 	r->min_segment = 12;
 	r->loop_window = 16;
 	r->min_text_encoder = 8;
+	r->outlier_factor = 1.5;
 }
 
 static int load_builtin_into(struct rules *r, struct err *e);
@@ -638,6 +726,9 @@ void rules_release(struct rules *r)
 	for (i = 0; i < r->nth; i++)
 		threshold_free(&r->th[i]);
 	free(r->th);
+	for (i = 0; i < r->nmarkers; i++)
+		free(r->markers[i].glob);
+	free(r->markers);
 	free(r->source);
 	memset(r, 0, sizeof(*r));
 }

@@ -8,7 +8,12 @@
 #include "analysis/result.h"
 #include "util/err.h"
 
-enum metric { METRIC_CATEGORY_SHARE, METRIC_EXPOSED_COMM_SHARE };
+enum metric {
+	METRIC_CATEGORY_SHARE,
+	METRIC_EXPOSED_COMM_SHARE,
+	METRIC_FREE_SHARE,    /* device idle share of the step (stage "all") */
+	METRIC_RANK_IMBALANCE /* slowest rank's compute vs the median */
+};
 /* A kernel's stage signature; SIG_NONE = says nothing about the stage. */
 enum sig { SIG_NONE = 0, SIG_DIT = 1, SIG_VAE = 2 };
 
@@ -19,7 +24,7 @@ struct pattern_rule {
 
 struct threshold {
 	char *id, *title, *recommendation;
-	enum stage stage;
+	enum stage stage; /* or STAGE_ALL (METRIC_FREE_SHARE) */
 	enum metric metric;
 	enum category cat; /* METRIC_CATEGORY_SHARE only */
 	double above;      /* percent */
@@ -38,6 +43,10 @@ struct rules {
 	size_t ncomm;
 	struct threshold *th;
 	size_t nth;
+	struct pattern_rule *markers; /* user stage markers: target = stage */
+	size_t nmarkers;
+	double outlier_factor; /* a step this many times the median is an
+	                        * outlier (warm-up when it is the first) */
 	int window, min_segment, loop_window, min_text_encoder;
 };
 

@@ -1,4 +1,7 @@
-/* Verdicts: value vs threshold, fired when strictly above. */
+/* Verdicts: value vs threshold, fired when strictly above. With several
+ * ranks, shares of kernel time are taken over all ranks' kernels, and
+ * per-rank measures (exposed communication, device idle) from the worst
+ * rank, which is named. */
 #include "analysis/verdicts.h"
 
 #include <stdlib.h>
@@ -8,54 +11,180 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+struct measure {
+	double value;
+	int applicable;
+	int rank;        /* rank id the value comes from, or -1 */
+	const char *how; /* see struct verdict */
+};
+
+static double pct(int64_t part, int64_t whole)
+{
+	return 100.0 * (double)part / (double)whole;
+}
+
+static void exposed_comm(const struct threshold *t, const struct result *r,
+                         struct measure *m)
+{
+	const struct stage_result *st = &r->stages[t->stage];
+	size_t i;
+
+	if (r->nranks <= 1) {
+		m->applicable = st->wall_ns > 0;
+		m->value =
+		    m->applicable ? pct(st->exposed_comm_ns, st->wall_ns) : 0;
+		return;
+	}
+	for (i = 0; i < r->nranks; i++) {
+		const struct rank_result *rr = &r->ranks[i];
+		double v;
+		if (!rr->analysed || rr->stage[t->stage].wall_ns <= 0)
+			continue;
+		v = pct(rr->stage[t->stage].exposed_comm_ns,
+		        rr->stage[t->stage].wall_ns);
+		if (!m->applicable || v > m->value) {
+			m->value = v;
+			m->rank = rr->id;
+		}
+		m->applicable = 1;
+	}
+	m->how = "worst";
+}
+
+static void free_share(const struct result *r, struct measure *m)
+{
+	size_t i;
+
+	for (i = 0; i < r->nranks; i++) {
+		const struct rank_result *rr = &r->ranks[i];
+		double v;
+		if (rr->free_share_ppm < 0)
+			continue;
+		v = (double)rr->free_share_ppm / 1e4;
+		if (!m->applicable || v > m->value) {
+			m->value = v;
+			m->rank = rr->id;
+		}
+		m->applicable = 1;
+	}
+	if (r->nranks > 1)
+		m->how = "worst";
+	else
+		m->rank = -1;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* (slowest - median) / median of the ranks' compute time. */
+static void imbalance(const struct result *r, struct measure *m)
+{
+	int64_t *v = xcalloc(r->nranks ? r->nranks : 1, sizeof(*v)), med,
+	        slow = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nranks; i++) {
+		if (!r->ranks[i].analysed || r->ranks[i].compute_ns <= 0)
+			continue;
+		v[n++] = r->ranks[i].compute_ns;
+		if (r->ranks[i].compute_ns > slow) {
+			slow = r->ranks[i].compute_ns;
+			m->rank = r->ranks[i].id;
+		}
+	}
+	if (n >= 2) {
+		qsort(v, n, sizeof(*v), cmp_i64);
+		/* the lower median: with two ranks the faster one */
+		med = v[(n - 1) / 2];
+		m->applicable = med > 0;
+		m->value = m->applicable ? pct(slow - med, med) : 0;
+		m->how = "slowest";
+	} else {
+		m->rank = -1;
+	}
+	free(v);
+}
+
+static void measure(const struct threshold *t, const struct result *r,
+                    struct measure *m)
+{
+	const struct stage_result *st;
+
+	memset(m, 0, sizeof(*m));
+	m->rank = -1;
+	switch (t->metric) {
+	case METRIC_CATEGORY_SHARE:
+		st = &r->stages[t->stage];
+		m->applicable = st->kernel_ns > 0;
+		m->value = m->applicable
+		               ? pct(st->cat[t->cat].time_ns, st->kernel_ns)
+		               : 0;
+		m->how = r->nranks > 1 ? "sum" : NULL;
+		break;
+	case METRIC_EXPOSED_COMM_SHARE:
+		exposed_comm(t, r, m);
+		break;
+	case METRIC_FREE_SHARE:
+		free_share(r, m);
+		break;
+	case METRIC_RANK_IMBALANCE:
+		imbalance(r, m);
+		break;
+	}
+}
+
 double verdicts_metric(const struct threshold *t, const struct result *r,
                        int *applicable)
 {
-	const struct stage_result *st = &r->stages[t->stage];
-
-	*applicable = 0;
-	if (t->metric == METRIC_CATEGORY_SHARE) {
-		if (st->kernel_ns <= 0)
-			return 0;
-		*applicable = 1;
-		return 100.0 * (double)st->cat[t->cat].time_ns /
-		       (double)st->kernel_ns;
-	}
-	if (st->wall_ns <= 0)
-		return 0;
-	*applicable = 1;
-	return 100.0 * (double)st->exposed_comm_ns / (double)st->wall_ns;
+	struct measure m;
+	measure(t, r, &m);
+	*applicable = m.applicable;
+	return m.value;
 }
 
 static char *metric_text(const struct threshold *t)
 {
-	struct strbuf sb = STRBUF_INIT;
-
-	if (t->metric == METRIC_CATEGORY_SHARE)
-		strbuf_addf(&sb, "%s share of %s kernel time",
-		            category_names[t->cat], stage_names[t->stage]);
-	else
-		strbuf_addf(&sb, "exposed communication share of %s wall time",
-		            stage_names[t->stage]);
-	return strbuf_detach(&sb, NULL);
+	switch (t->metric) {
+	case METRIC_CATEGORY_SHARE:
+		return xstrfmt("%s share of %s kernel time",
+		               category_names[t->cat], stage_names[t->stage]);
+	case METRIC_EXPOSED_COMM_SHARE:
+		return xstrfmt("exposed communication share of %s wall time",
+		               stage_names[t->stage]);
+	case METRIC_FREE_SHARE:
+		return xstrdup("device idle (Free) share of the step time");
+	case METRIC_RANK_IMBALANCE:
+		return xstrfmt("slowest rank's %s compute time above the "
+		               "median rank's",
+		               stage_names[t->stage]);
+	}
+	return xstrdup("");
 }
 
 void verdicts_evaluate(const struct rules *ru, struct result *r)
 {
 	size_t i, d;
+	struct measure m;
 
 	r->verdicts = xcalloc(ru->nth ? ru->nth : 1, sizeof(*r->verdicts));
 	r->nverdicts = ru->nth;
 	for (i = 0; i < ru->nth; i++) {
 		const struct threshold *t = &ru->th[i];
 		struct verdict *v = &r->verdicts[i];
+		measure(t, r, &m);
 		v->id = xstrdup(t->id);
 		v->title = xstrdup(t->title);
 		v->recommendation = xstrdup(t->recommendation);
 		v->metric = metric_text(t);
 		v->stage = t->stage;
 		v->threshold = t->above;
-		v->value = verdicts_metric(t, r, &v->applicable);
+		v->value = m.value;
+		v->applicable = m.applicable;
+		v->rank = m.rank;
+		v->how = m.how ? xstrdup(m.how) : NULL;
 		v->fired = v->applicable && v->value > t->above;
 		v->docs = xmalloc((t->ndocs ? t->ndocs : 1) * sizeof(char *));
 		for (d = 0; d < t->ndocs; d++)

@@ -2,6 +2,9 @@
 #ifndef SDPERF_DISCOVER_H
 #define SDPERF_DISCOVER_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "util/err.h"
 
 struct discovered {
@@ -16,5 +19,48 @@ struct discovered {
  * ERR_USAGE (several rank folders: name one). */
 int discover_profile(const char *path, struct discovered *d, struct err *e);
 void discover_release(struct discovered *d);
+
+/* ---- a whole run: every rank folder behind one or more PATHs ---------- */
+
+/* The files of a rank folder, in result.h's enum rank_file order. */
+enum disc_file { DF_KERNELS, DF_TRACE, DF_STEPS, DF_COMM, DF_INFO, DF_COUNT };
+
+struct disc_rank {
+	char *dir;             /* rank folder, or the folder/file given */
+	char *files[DF_COUNT]; /* each file found (possibly *.gz), or NULL */
+	int32_t id;            /* rank id */
+	const char *id_source; /* "profiler_info", "folder", "order" */
+	/* from profiler_info*.json, NULL when absent */
+	char *torch_npu_version, *cann_version, *profiler_level, *aic_metrics;
+};
+
+/* Something discovery noticed that the report should say: code
+ * "duplicate_rank" (args: rank id, folder) or "bad_profiler_info" (args:
+ * file, reason). */
+struct disc_note {
+	const char *code;
+	char *args[2];
+};
+
+struct run_files {
+	struct disc_rank *ranks; /* sorted by rank id */
+	size_t n;
+	struct disc_note *notes;
+	size_t nnotes;
+};
+
+#define DISCOVER_MAX_DEPTH 4 /* levels of folders searched below a PATH */
+
+/* Finds every rank behind paths: each PATH may be a rank folder, its
+ * ASCEND_PROFILER_OUTPUT folder, a kernel_details.csv[.gz] file (its
+ * sibling files are taken too) or a folder holding rank folders (folders
+ * with an ASCEND_PROFILER_OUTPUT folder, or named *_ascend_pt) up to
+ * DISCOVER_MAX_DEPTH levels down. Rank ids come from profiler_info's
+ * rank_id, else a "rank<N>" folder name or profiler_info_<N>.json, else the
+ * order found (the smallest unused ids). Returns 0, or -1 with ERR_INPUT
+ * naming the PATH that holds no profile. */
+int discover_run(const char *const *paths, size_t npaths, struct run_files *rf,
+                 struct err *e);
+void run_files_release(struct run_files *rf);
 
 #endif

@@ -14,11 +14,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util/banned.h"
+#include "util/infile.h"
 #include "util/progress.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
+#include "util/banned.h"
 
 #define READ_CHUNK  (1u << 20)
 #define MAX_FIELD   (1u << 20) /* longer: a runaway quote, not a real value */
@@ -779,38 +780,27 @@ int kernels_read(const char *path, const struct kernels_opts *o,
 {
 	struct kreader r;
 	struct progress pg;
-	struct stat st;
+	struct infile f;
 	char *buf = NULL;
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
-		return err_set(e, ERR_INPUT, "%s: cannot open: %s", path,
-		               strerror(errno));
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return err_set(e, ERR_INPUT, "%s: not a regular file", path);
-	}
-	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	if (infile_open(&f, path, e))
+		return -1;
 	reader_init(&r, path, o, kt, info, e);
-	info->size = (int64_t)st.st_size;
+	info->size = f.size;
 	progress_start(&pg, "reading kernel_details.csv", info->size,
 	               o && o->progress);
 	buf = xmalloc(READ_CHUNK);
-	while (!r.failed && (n = read(fd, buf, READ_CHUNK)) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
+	while (!r.failed && (n = infile_read(&f, buf, READ_CHUNK, e)) != 0) {
 		if (n < 0) {
-			err_set(e, ERR_INPUT, "%s: read failed: %s", path,
-			        strerror(errno));
 			r.failed = 1;
 			break;
 		}
 		feed(&r, buf, (size_t)n);
-		progress_add(&pg, n);
+		progress_add(&pg, f.gz ? 0 : n);
 	}
 	progress_stop(&pg);
 	free(buf);
-	close(fd);
+	infile_close(&f);
 	return reader_finish(&r);
 }

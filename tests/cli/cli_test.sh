@@ -166,7 +166,59 @@ expect rank_dir 0 "" -- report r/host_1_20260101000000000_ascend_pt -o p1 -q
 expect output_dir 0 "" -- report r/host_1_20260101000000000_ascend_pt/ASCEND_PROFILER_OUTPUT -o p2 -q
 expect parent_one_rank 0 "" -- report r -o p3 -q
 cp -r r/host_1_20260101000000000_ascend_pt r/host_2_20260101000000000_ascend_pt
-expect parent_two_ranks 2 "holds 2 rank folders" -- report r -o p4
+expect parent_two_ranks 0 "" -- report r -o p4 -q -f json
+python3 - p4/report.json <<'PY' && ok parent_two_ranks_json || bad parent_two_ranks_json
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["ranks"]
+assert [x["id"] for x in r] == [0, 1], r
+assert [x["id_source"] for x in r] == ["order", "order"], r
+assert r[0]["dir"].endswith("host_1_20260101000000000_ascend_pt"), r[0]["dir"]
+# two identical ranks: every kernel time doubles, every share stays
+assert d["stages"]["dit"]["kernels"] == 4, d["stages"]["dit"]
+assert abs(d["stages"]["dit"]["kernel_time_us"] - 301.5) < 1e-9
+codes = sorted({w["code"] for w in d["warnings"]})
+assert "missing_file" in codes, codes
+PY
+# several PATHs are one run; rank ids from folder names and profiler_info
+mkdir -p m/rank3_ascend_pt/ASCEND_PROFILER_OUTPUT m/x_ascend_pt/ASCEND_PROFILER_OUTPUT
+cp good.csv m/rank3_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv
+gzip -c good.csv >m/x_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv.gz
+printf '{"rank_id": 1, "torch_npu_version": "2.6.0", "cann_version": "8.2.RC1"}' >m/x_ascend_pt/profiler_info_1.json
+expect several_paths 0 "" -- report m/rank3_ascend_pt m/x_ascend_pt -o p6 -q -f json -j 2
+python3 - p6/report.json <<'PY' && ok several_paths_json || bad several_paths_json
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["ranks"]
+assert [(x["id"], x["id_source"]) for x in r] == [(1, "profiler_info"), (3, "folder")], r
+assert r[0]["torch_npu_version"] == "2.6.0" and r[0]["cann_version"] == "8.2.RC1"
+assert r[0]["files"]["kernel_details.csv"].endswith("kernel_details.csv.gz")
+# the gzipped rank reads the same kernels as the plain one
+assert r[0]["kernels"] == r[1]["kernels"] == 2, r
+PY
+printf 'not gzip at all' | gzip -c | head -c 20 >m/x_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv.gz
+expect truncated_gz 3 "kernel_details.csv.gz: byte" -- report m/x_ascend_pt -o p7
+[ -e p7 ] && bad truncated_gz_no_output || ok truncated_gz_no_output
+printf '{"rank_id": 3}' >m/x_ascend_pt/profiler_info_1.json
+gzip -c good.csv >m/x_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv.gz
+expect duplicate_rank 0 "" -- report m -o p8 -q -f json
+python3 - p8/report.json <<'PY' && ok duplicate_rank_json || bad duplicate_rank_json
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert sorted(x["id"] for x in d["ranks"]) == [0, 3], d["ranks"]
+assert any(w["code"] == "duplicate_rank" for w in d["warnings"]), d["warnings"]
+PY
+printf '{"rank_id": 3,' >m/x_ascend_pt/profiler_info_1.json
+expect bad_profiler_info 0 "" -- report m/x_ascend_pt -o p9 -q -f json
+python3 - p9/report.json <<'PY' && ok bad_profiler_info_json || bad bad_profiler_info_json
+import json, sys
+d = json.load(open(sys.argv[1]))
+w = [w for w in d["warnings"] if w["code"] == "bad_profiler_info"]
+assert w and "profiler_info_1.json:1:14: invalid JSON near" in w[0]["message"], d["warnings"]
+# the id then comes from the file name profiler_info_1.json
+assert (d["ranks"][0]["id"], d["ranks"][0]["id_source"]) == (1, "profiler_info"), d["ranks"][0]
+PY
+expect bad_jobs 2 "--jobs: expected a whole number" -- report m -j 0
 mkdir -p dbonly/ASCEND_PROFILER_OUTPUT
 expect db_only 3 "no kernel_details.csv in its ASCEND_PROFILER_OUTPUT folder" -- report dbonly -o p5
 

@@ -284,12 +284,36 @@ static void cli_parse_rejects_report_without_path(void **state)
 	usage_error(c, "report: no PATH given");
 }
 
-static void cli_parse_rejects_extra_argument(void **state)
+static void cli_parse_takes_several_paths_and_jobs(void **state)
 {
 	struct cl *c = *state;
 
-	parse(c, "report", "P", "Q", NULL);
-	usage_error(c, "unexpected argument 'Q'");
+	parse(c, "report", "P", "-j", "3", "Q", "--", "-R", NULL);
+	assert_int_equal(c->rc, 0);
+	assert_int_equal(c->o.npaths, 3);
+	assert_string_equal(c->o.paths[0], "P");
+	assert_string_equal(c->o.paths[1], "Q");
+	assert_string_equal(c->o.paths[2], "-R");
+	assert_string_equal(c->o.path, "P");
+	assert_int_equal(c->o.jobs, 3);
+}
+
+static void cli_parse_rejects_bad_jobs(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "--jobs", "0", NULL);
+	usage_error(c, "--jobs: expected a whole number from 1 to 1024, got "
+	               "'0'");
+}
+
+static void cli_parse_rejects_jobs_with_junk(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "-j2x", NULL);
+	usage_error(c, "--jobs: expected a whole number from 1 to 1024, got "
+	               "'2x'");
 }
 
 static void cli_parse_report_options(void **state)
@@ -392,7 +416,9 @@ int main(void)
 	    T(cli_parse_rejects_unknown_command),
 	    T(cli_parse_rejects_no_command),
 	    T(cli_parse_rejects_report_without_path),
-	    T(cli_parse_rejects_extra_argument),
+	    T(cli_parse_takes_several_paths_and_jobs),
+	    T(cli_parse_rejects_bad_jobs),
+	    T(cli_parse_rejects_jobs_with_junk),
 	    T(cli_parse_report_options),
 	    T(cli_parse_rejects_unknown_format),
 	    T(cli_parse_rejects_empty_format_list),

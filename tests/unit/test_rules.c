@@ -132,11 +132,18 @@ static void rules_builtin_loads_defaults(void **state)
 	assert_int_equal(r->min_text_encoder, 8);
 	assert_int_equal(r->ncomm, 3);
 	assert_string_equal(r->comm_cores[0], "HCCL");
-	assert_int_equal(r->nth, 4);
+	assert_int_equal(r->nth, 6);
 	assert_string_equal(r->th[0].id, "matmul_quant");
 	assert_string_equal(r->th[1].id, "fa_quant_sparse");
 	assert_string_equal(r->th[2].id, "vector_fusion");
 	assert_string_equal(r->th[3].id, "comm_overlap");
+	assert_string_equal(r->th[4].id, "host_bound");
+	assert_int_equal(r->th[4].metric, METRIC_FREE_SHARE);
+	assert_int_equal(r->th[4].stage, STAGE_ALL);
+	assert_string_equal(r->th[5].id, "rank_imbalance");
+	assert_int_equal(r->th[5].metric, METRIC_RANK_IMBALANCE);
+	assert_true(r->outlier_factor == 1.5);
+	assert_true(r->nmarkers > 10);
 	assert_true(r->th[0].above == 50.0);
 	assert_true(r->th[1].above == 30.0);
 	assert_true(r->th[2].above == 20.0);
@@ -373,7 +380,7 @@ rules_load_text_extends_builtin_puts_user_patterns_first(void **state)
 	assert_int_equal(r->window, 8);
 	assert_int_equal(r->min_segment, 12);
 	/* a threshold with a built-in id replaces it, in place */
-	assert_int_equal(r->nth, 5);
+	assert_int_equal(r->nth, 7);
 	assert_string_equal(r->th[0].id, "matmul_quant");
 	assert_string_equal(r->th[0].title, "Mine");
 	assert_true(r->th[0].above == 42.5);
@@ -381,7 +388,7 @@ rules_load_text_extends_builtin_puts_user_patterns_first(void **state)
 	assert_int_equal(r->th[0].cat, CAT_CONV);
 	assert_int_equal(r->th[0].ndocs, 1);
 	assert_string_equal(r->th[0].docs[0], "cache");
-	assert_string_equal(r->th[4].id, "extra");
+	assert_string_equal(r->th[6].id, "extra");
 	assert_true(th(r, "fa_quant_sparse")->above == 30.0);
 	rules_release(&b);
 }
@@ -551,8 +558,53 @@ static void rules_load_text_rejects_unknown_metric(void **state)
 	    "{\"extends\": \"builtin\", \"thresholds\": [{\"id\": \"a\", "
 	    "\"title\": \"t\", \"recommendation\": \"r\", \"stage\": "
 	    "\"dit\", \"metric\": \"share\", \"above\": 1, \"docs\": []}]}",
-	    "u.json: 'thresholds[0].metric': expected 'category_share' or "
-	    "'exposed_comm_share'");
+	    "u.json: 'thresholds[0].metric': expected 'category_share', "
+	    "'exposed_comm_share', 'free_share' or 'rank_imbalance'");
+}
+
+static void rules_load_text_free_share_needs_stage_all(void **state)
+{
+	load_fails(*state,
+	           "{\"extends\": \"builtin\", \"thresholds\": [{\"id\": "
+	           "\"a\", \"title\": \"t\", \"recommendation\": \"r\", "
+	           "\"stage\": \"dit\", \"metric\": \"free_share\", "
+	           "\"above\": 1, \"docs\": []}]}",
+	           "u.json: 'thresholds[0].stage': free_share is measured over "
+	           "the whole step: expected 'all'");
+}
+
+static void rules_load_text_markers_go_in_front(void **state)
+{
+	struct rules *r = *state;
+	struct err e =
+	    load_text(r, "{\"extends\": \"builtin\", \"markers\": [{\"stage\": "
+	                 "\"vae\", \"names\": [\"my_decoder*\"]}], \"steps\": "
+	                 "{\"outlier_factor\": 2.5}}");
+
+	if (e.code)
+		fail_msg("%s", e.msg);
+	assert_string_equal(r->markers[0].glob, "my_decoder*");
+	assert_int_equal(r->markers[0].target, STAGE_VAE);
+	assert_true(r->nmarkers > 1);
+	assert_true(r->outlier_factor == 2.5);
+}
+
+static void rules_load_text_rejects_bad_marker_stage(void **state)
+{
+	load_fails(*state,
+	           "{\"extends\": \"builtin\", \"markers\": [{\"stage\": "
+	           "\"unet\", \"names\": [\"x\"]}]}",
+	           "u.json: 'markers[0].stage': expected dit, vae, "
+	           "text_encoder or other");
+}
+
+static void rules_load_text_rejects_bad_outlier_factor(void **state)
+{
+	load_fails(*state,
+	           "{\"extends\": \"builtin\", \"steps\": "
+	           "{\"outlier_factor\": 0.5}}",
+	           "u.json: 'steps.outlier_factor': expected a number from 1 "
+	           "to 100");
 }
 
 static void rules_load_text_rejects_bad_segmentation_value(void **state)
@@ -683,7 +735,8 @@ static void rules_set_threshold_rejects_unknown_name(void **state)
 	load_builtin(r);
 	set_fails(r, "matmul=45",
 	          "--threshold 'matmul=45': unknown name (known: matmul_quant, "
-	          "fa_quant_sparse, vector_fusion, comm_overlap)");
+	          "fa_quant_sparse, vector_fusion, comm_overlap, host_bound, "
+	          "rank_imbalance)");
 }
 
 static void rules_set_threshold_rejects_bad_values(void **state)
@@ -745,6 +798,10 @@ int main(void)
 	    T(rules_load_text_rejects_threshold_above_100),
 	    T(rules_load_text_rejects_unknown_threshold_stage),
 	    T(rules_load_text_rejects_unknown_metric),
+	    T(rules_load_text_free_share_needs_stage_all),
+	    T(rules_load_text_markers_go_in_front),
+	    T(rules_load_text_rejects_bad_marker_stage),
+	    T(rules_load_text_rejects_bad_outlier_factor),
 	    T(rules_load_text_rejects_bad_segmentation_value),
 	    T(rules_load_text_rejects_non_string_comm_core),
 	    T(rules_load_file_reads_and_names_the_file),

@@ -1,0 +1,421 @@
+/* One rank: kernel_details.csv -> stages (user markers from trace_view.json
+ * override the kernel signatures), then what the other files add: the
+ * Overlap Analysis per stage, step_trace_time.csv's steps and
+ * communication.json's collectives. */
+#include "rank.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analyse.h"
+#include "analysis/steps.h"
+#include "analysis/tracestages.h"
+#include "input/commjson.h"
+#include "input/kernels.h"
+#include "input/steptrace.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+#include "util/banned.h"
+
+/* Exposed-communication figures further apart than this (points of the
+ * stage's wall time) are worth a warning. */
+#define OVERLAP_MISMATCH_POINTS 3.0
+
+static void describe(const struct disc_rank *dr, struct rank_result *rr)
+{
+	int f;
+
+	rr->id = dr->id;
+	rr->id_source = dr->id_source;
+	rr->dir = xstrdup(dr->dir);
+	for (f = 0; f < RF_COUNT; f++)
+		rr->files[f] = dr->files[f] ? xstrdup(dr->files[f]) : NULL;
+	rr->torch_npu_version =
+	    dr->torch_npu_version ? xstrdup(dr->torch_npu_version) : NULL;
+	rr->cann_version = dr->cann_version ? xstrdup(dr->cann_version) : NULL;
+	rr->profiler_level =
+	    dr->profiler_level ? xstrdup(dr->profiler_level) : NULL;
+	rr->aic_metrics = dr->aic_metrics ? xstrdup(dr->aic_metrics) : NULL;
+	rr->free_share_ppm = -1;
+	rr->stage_source = "signatures";
+}
+
+static void warn_missing(struct result *r, const struct rank_result *rr)
+{
+	static const struct {
+		enum rank_file f;
+		const char *what;
+	} needs[] = {
+	    {RF_KERNELS, "the rank is not analysed"},
+	    {RF_TRACE, "Overlap Analysis cross-check and user stage markers"},
+	    {RF_STEPS, "steps table, warm-up detection and device-idle "
+	               "verdict"},
+	    {RF_COMM, "collective and bandwidth tables, wait times"}};
+	size_t i;
+
+	for (i = 0; i < sizeof(needs) / sizeof(*needs); i++) {
+		struct warning *w;
+		char *msg;
+		if (rr->files[needs[i].f])
+			continue;
+		msg = xstrfmt("rank %d: no %s in %s: %s", (int)rr->id,
+		              rank_file_names[needs[i].f], rr->dir,
+		              needs[i].what);
+		w = result_warn(r, "missing_file", NULL, 0, msg);
+		w->args[0] = xstrfmt("%d", (int)rr->id);
+		w->args[1] = xstrdup(rank_file_names[needs[i].f]);
+		w->args[2] = xstrdup(needs[i].what);
+		free(msg);
+	}
+}
+
+/* ---- trace_view.json ------------------------------------------------------
+ */
+
+static struct trace_marker_rule *marker_rules(const struct rules *ru)
+{
+	struct trace_marker_rule *mr =
+	    xcalloc(ru->nmarkers ? ru->nmarkers : 1, sizeof(*mr));
+	size_t i;
+
+	for (i = 0; i < ru->nmarkers; i++) {
+		mr[i].glob = ru->markers[i].glob;
+		mr[i].stage = (enum stage)ru->markers[i].target;
+	}
+	return mr;
+}
+
+static void keep_markers(const struct trace_summary *ts,
+                         const struct stage_override *ov,
+                         struct rank_result *rr)
+{
+	size_t i;
+	int flows = 0;
+
+	rr->markers = xcalloc(ts->nmarkers, sizeof(*rr->markers));
+	rr->nmarkers = ts->nmarkers;
+	for (i = 0; i < ts->nmarkers; i++) {
+		const struct trace_marker *m = &ts->markers[i];
+		struct stage_marker *sm = &rr->markers[i];
+		sm->name = xstrdup(m->name);
+		sm->stage = m->stage;
+		sm->host_start_ns = m->host_start_ns;
+		sm->host_end_ns = m->host_end_ns;
+		sm->dev_start_ns = m->dev_start_ns;
+		sm->dev_end_ns = m->dev_end_ns;
+		sm->by_flows = m->method == MARKER_FLOWS;
+		sm->flows = m->flows;
+		sm->kernels = ov[i].kernels;
+		flows |= sm->by_flows;
+	}
+	rr->stage_source = flows ? "markers_flows" : "markers_time";
+}
+
+static void keep_overlap(const struct trace_summary *ts, struct rank_result *rr)
+{
+	int s, k;
+
+	rr->trace_read = 1;
+	rr->trace_events = ts->scan.elements;
+	rr->trace_truncated = ts->scan.truncated;
+	rr->trace_truncated_at = ts->scan.truncated_at;
+	rr->overlap_found = ts->ov.found;
+	for (k = 0; k < OV_KINDS; k++) {
+		rr->ov_total[k] = ts->ov.total[k];
+		for (s = 0; s < STAGE_COUNT; s++)
+			rr->ov_stage[s][k] = ts->ov.stage[s][k];
+	}
+}
+
+/* Moves what the analysis computed from a into r (whose inputs, ranks
+ * and reader warnings stay), and a's warnings after r's. */
+static void take_analysis(struct result *r, struct result *a)
+{
+	size_t i;
+
+	r->kernels = a->kernels;
+	r->span_start_ns = a->span_start_ns;
+	r->span_end_ns = a->span_end_ns;
+	r->steps = a->steps;
+	r->nsteps = a->nsteps;
+	memcpy(r->stages, a->stages, sizeof(r->stages));
+	r->segs = a->segs;
+	r->nsegs = a->nsegs;
+	r->text_encoder_detected = a->text_encoder_detected;
+	r->loop_found = a->loop_found;
+	r->seg_window = a->seg_window;
+	r->seg_min_segment = a->seg_min_segment;
+	r->stage_method = a->stage_method;
+	r->unmatched = a->unmatched;
+	r->nunmatched = a->nunmatched;
+	r->verdicts = a->verdicts;
+	r->nverdicts = a->nverdicts;
+	r->rules_source = a->rules_source;
+	r->warnings = xrealloc(r->warnings, (r->nwarnings + a->nwarnings + 1) *
+	                                        sizeof(*r->warnings));
+	for (i = 0; i < a->nwarnings; i++)
+		r->warnings[r->nwarnings++] = a->warnings[i];
+	free(a->warnings);
+	memset(a, 0, sizeof(*a));
+}
+
+static struct stage_override *overrides(const struct trace_summary *ts)
+{
+	struct stage_override *ov = xcalloc(ts->nmarkers, sizeof(*ov));
+	size_t i;
+
+	for (i = 0; i < ts->nmarkers; i++) {
+		ov[i].start_ns = ts->markers[i].dev_start_ns;
+		ov[i].end_ns = ts->markers[i].dev_end_ns;
+		ov[i].stage = ts->markers[i].stage;
+	}
+	return ov;
+}
+
+/* Analyses kt into r: by kernel signatures, then, when the trace has
+ * user stage markers, again with the markers in charge. */
+static int analyse_rank(const char *trace, struct kernel_table *kt,
+                        const struct rules *ru, struct result *r, struct err *e)
+{
+	struct result a, b;
+	struct trace_summary ts;
+	struct trace_marker_rule *mr = marker_rules(ru);
+	struct stage_override *ov = NULL;
+	int ret = -1;
+
+	result_init(&a);
+	result_init(&b);
+	memset(&ts, 0, sizeof(ts));
+	analyse(kt, ru, &a, NULL);
+	if (!trace) {
+		ret = 0;
+		goto out;
+	}
+	if (trace_collect(trace, mr, ru->nmarkers, a.segs, a.nsegs, &ts, e))
+		goto out;
+	if (ts.nmarkers) {
+		if (trace_map_markers(trace, &ts, e))
+			goto out;
+		ov = overrides(&ts);
+		analyse_with(kt, ru, ov, ts.nmarkers, &b, NULL);
+		if (ts.ov.found &&
+		    trace_attribute_overlap(trace, b.segs, b.nsegs, &ts.ov, e))
+			goto out;
+		keep_markers(&ts, ov, &r->ranks[0]);
+		result_release(&a);
+		a = b;
+		result_init(&b);
+	}
+	keep_overlap(&ts, &r->ranks[0]);
+	ret = 0;
+out:
+	if (!ret)
+		take_analysis(r, &a);
+	result_release(&a);
+	result_release(&b);
+	trace_summary_release(&ts);
+	free(ov);
+	free(mr);
+	return ret;
+}
+
+static int read_steps(const char *path, const struct rules *ru,
+                      struct result *r, struct err *e)
+{
+	struct rank_result *rr = &r->ranks[0];
+	struct steptrace st;
+	size_t i;
+
+	if (steptrace_read(path, &st, e)) {
+		steptrace_release(&st);
+		return -1;
+	}
+	rr->steps = xcalloc(st.nrows ? st.nrows : 1, sizeof(*rr->steps));
+	rr->nsteps = st.nrows;
+	for (i = 0; i < st.nrows; i++) {
+		const struct step_row *row = &st.rows[i];
+		struct step_stat *s = &rr->steps[i];
+		s->step = row->step;
+		s->computing_ns = row->computing_ns;
+		s->comm_ns = row->comm_ns;
+		s->not_overlapped_ns = row->comm_not_overlapped_ns;
+		s->free_ns = row->free_ns;
+		s->stage_ns = row->stage_ns;
+		s->preparing_ns = row->preparing_ns;
+	}
+	rr->free_share_ppm =
+	    steps_analyse(rr->steps, rr->nsteps, ru->outlier_factor);
+	for (i = 0; i < rr->nsteps; i++) {
+		const struct step_stat *s = &rr->steps[i];
+		struct warning *w;
+		char *msg;
+		if (!s->outlier)
+			continue;
+		msg =
+		    xstrfmt("rank %d: step %d is an %s: it took %.1f times "
+		            "the median step, so it is left out of the "
+		            "device-idle share",
+		            (int)rr->id, s->step == STEP_NONE ? -1 : s->step,
+		            s->outlier == 1 ? "warm-up step (JIT compilation, "
+		                              "first-call caches)"
+		                            : "outlier",
+		            steps_ratio(rr->steps, rr->nsteps, i));
+		w = result_warn(
+		    r, s->outlier == 1 ? "warmup_step" : "outlier_step", path,
+		    0, msg);
+		w->args[0] = xstrfmt("%d", (int)rr->id);
+		w->args[1] = s->step == STEP_NONE ? xstrfmt("#%zu", i + 1)
+		                                  : xstrfmt("%d", s->step);
+		w->args[2] =
+		    xstrfmt("%.1f", steps_ratio(rr->steps, rr->nsteps, i));
+		free(msg);
+	}
+	steptrace_release(&st);
+	return 0;
+}
+
+static int read_comm(const char *path, struct rank_result *rr, struct err *e)
+{
+	struct commstats cs;
+	int k;
+
+	if (commstats_read(path, &cs, e)) {
+		commstats_release(&cs);
+		return -1;
+	}
+	rr->comm_read = 1;
+	rr->comm.nsteps = cs.nsteps;
+	rr->comm.ops = cs.ops;
+	for (k = 0; k < COMM_KINDS && k < COLL_COUNT; k++) {
+		const struct coll_stat *c = &cs.coll[k];
+		struct comm_kind_stat *d = &rr->comm.kind[k];
+		d->count = c->count;
+		d->elapse_ns = c->elapse_ns;
+		d->transit_ns = c->transit_ns;
+		d->wait_ns = c->wait_ns;
+		d->sync_ns = c->sync_ns;
+		d->idle_ns = c->idle_ns;
+		rr->comm.wait_ns += c->wait_ns;
+	}
+	for (k = 0; k < COMM_LINKS && k < TR_COUNT; k++) {
+		rr->comm.link[k].ops = cs.tr[k].ops;
+		rr->comm.link[k].size_mb = cs.tr[k].size_mb;
+		rr->comm.link[k].time_ns = cs.tr[k].time_ns;
+	}
+	commstats_release(&cs);
+	return 0;
+}
+
+static void summarise(const struct result *r, struct rank_result *rr)
+{
+	int s, c;
+
+	rr->analysed = 1;
+	rr->kernels = r->kernels;
+	for (s = 0; s < STAGE_COUNT; s++) {
+		const struct stage_result *st = &r->stages[s];
+		rr->stage[s].kernel_ns = st->kernel_ns;
+		rr->stage[s].wall_ns = st->wall_ns;
+		rr->stage[s].comm_ns = st->comm_ns;
+		rr->stage[s].exposed_comm_ns = st->exposed_comm_ns;
+		for (c = 0; c < CAT_COUNT; c++)
+			rr->stage[s].cat_ns[c] = st->cat[c].time_ns;
+	}
+	rr->compute_ns = r->stages[STAGE_DIT].kernel_ns -
+	                 r->stages[STAGE_DIT].cat[CAT_COMM].time_ns;
+}
+
+/* The two measures of exposed communication, per stage: kernel intervals
+ * (Comm kernels covered by no other kernel of the stage) and the trace's
+ * Overlap Analysis (Communication(Not Overlapped) inside the stage). */
+static void cross_check(struct result *r, const struct rank_result *rr)
+{
+	int s;
+
+	for (s = 0; rr->overlap_found && s < STAGE_COUNT; s++) {
+		int64_t wall = rr->stage[s].wall_ns;
+		double k, o;
+		struct warning *w;
+		char *msg;
+		if (wall <= 0 || (!rr->stage[s].comm_ns &&
+		                  !rr->ov_stage[s][OV_NOT_OVERLAPPED]))
+			continue;
+		k = 100.0 * (double)rr->stage[s].exposed_comm_ns / (double)wall;
+		o = 100.0 * (double)rr->ov_stage[s][OV_NOT_OVERLAPPED] /
+		    (double)wall;
+		if (k - o <= OVERLAP_MISMATCH_POINTS &&
+		    o - k <= OVERLAP_MISMATCH_POINTS)
+			continue;
+		msg = xstrfmt("rank %d, %s: exposed communication is %.1f%% of "
+		              "the stage from kernel intervals but %.1f%% from "
+		              "the trace's Overlap Analysis",
+		              (int)rr->id, stage_names[s], k, o);
+		w = result_warn(r, "overlap_mismatch", rr->files[RF_TRACE], 0,
+		                msg);
+		w->args[0] = xstrfmt("%d", (int)rr->id);
+		w->args[1] = xstrdup(stage_names[s]);
+		w->args[2] = xstrfmt("%.1f", k);
+		w->args[3] = xstrfmt("%.1f", o);
+		free(msg);
+	}
+}
+
+static void warn_truncated(struct result *r, const struct rank_result *rr)
+{
+	struct warning *w;
+	char *msg;
+
+	if (!rr->trace_truncated)
+		return;
+	msg = xstrfmt("rank %d: trace_view.json ends early at byte %llu (the "
+	              "profiler was stopped?): the events before it are used",
+	              (int)rr->id, (unsigned long long)rr->trace_truncated_at);
+	w = result_warn(r, "trace_truncated", rr->files[RF_TRACE], 0, msg);
+	w->args[0] = xstrfmt("%d", (int)rr->id);
+	w->args[1] =
+	    xstrfmt("%llu", (unsigned long long)rr->trace_truncated_at);
+	free(msg);
+}
+
+int rank_analyse(const struct disc_rank *dr, const struct rules *ru,
+                 const struct rank_opts *o, struct result *r, struct err *e)
+{
+	struct kernel_table kt;
+	struct kernels_info info = {0};
+	struct kernels_opts ko = {o->strict, o->progress};
+	struct rank_result *rr;
+	int ret = -1;
+
+	result_init(r);
+	kernel_table_init(&kt);
+	r->ranks = xcalloc(1, sizeof(*r->ranks));
+	r->nranks = 1;
+	rr = &r->ranks[0];
+	describe(dr, rr);
+	r->profile_path = xstrdup(dr->dir);
+	r->rank_dir = xstrdup(dr->dir);
+	warn_missing(r, rr);
+	if (!dr->files[DF_KERNELS]) {
+		ret = 0;
+		goto out;
+	}
+	if (kernels_read(dr->files[DF_KERNELS], &ko, &kt, &info, e))
+		goto out;
+	result_add_kernels_input(r, &info, kt.n);
+	if (analyse_rank(dr->files[DF_TRACE], &kt, ru, r, e))
+		goto out;
+	/* the kernel table is the big one: free it before the small files */
+	kernel_table_release(&kt);
+	summarise(r, rr);
+	warn_truncated(r, rr);
+	cross_check(r, rr);
+	if (dr->files[DF_STEPS] && read_steps(dr->files[DF_STEPS], ru, r, e))
+		goto out;
+	if (dr->files[DF_COMM] && read_comm(dr->files[DF_COMM], rr, e))
+		goto out;
+	ret = 0;
+out:
+	kernels_info_release(&info);
+	kernel_table_release(&kt);
+	return ret;
+}

@@ -1,0 +1,25 @@
+/* One rank, start to finish: every profiler file of one rank folder read
+ * and analysed into a result of its own (ranks[0] describes the rank).
+ * Called from worker threads: it touches nothing shared but its inputs,
+ * which it only reads. */
+#ifndef SDPERF_RANK_H
+#define SDPERF_RANK_H
+
+#include "analysis/result.h"
+#include "analysis/rules.h"
+#include "input/discover.h"
+#include "util/err.h"
+
+struct rank_opts {
+	int strict;   /* malformed kernel rows are errors */
+	int progress; /* progress line on stderr (one rank at a time only) */
+};
+
+/* Analyses the rank dr into r (initialised here, released by the caller
+ * also on error). A missing kernel_details.csv is not an error: the rank
+ * is described (ranks[0].analysed == 0) and skipped by the analysis.
+ * Returns 0, or -1 with an ERR_INPUT error from a reader. */
+int rank_analyse(const struct disc_rank *dr, const struct rules *ru,
+                 const struct rank_opts *o, struct result *r, struct err *e);
+
+#endif
