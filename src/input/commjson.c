@@ -1,0 +1,483 @@
+/* communication.json reader. The file is small next to the trace (a few KB
+ * to a few MB), so cJSON parses it whole; the walk keeps the JSON path of
+ * where it is, so a wrong value can be named exactly in a message. */
+#include "input/commjson.h"
+
+#include <cjson/cJSON.h>
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/infile.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+#include "util/banned.h"
+
+#define READ_CHUNK (1u << 20)
+#define QUOTE_MAX  60 /* bytes of a bad value quoted in a message */
+#define NEAR_MAX   30 /* bytes quoted after a syntax error */
+/* largest |ns| accepted: well inside int64_t, ~292 years */
+#define NS_LIMIT 9.2e18
+
+const char *const coll_names[COLL_COUNT] = {
+    "all_gather", "all_reduce", "all_to_all", "reduce_scatter",
+    "broadcast",  "send_recv",  "other"};
+
+const char *const transport_names[TR_COUNT] = {"HCCS", "RDMA", "PCIE", "SDMA",
+                                               "SIO"};
+
+/* Name fragments, tried in order on the lower-cased operation name. */
+static const struct {
+	const char *frag;
+	enum coll_kind kind;
+} kind_rules[] = {
+    {"allgather", COLL_ALLGATHER},
+    {"all_gather", COLL_ALLGATHER},
+    {"allreduce", COLL_ALLREDUCE},
+    {"all_reduce", COLL_ALLREDUCE},
+    {"alltoall", COLL_ALLTOALL},
+    {"all_to_all", COLL_ALLTOALL},
+    {"reducescatter", COLL_REDUCESCATTER},
+    {"reduce_scatter", COLL_REDUCESCATTER},
+    {"broadcast", COLL_BROADCAST},
+    {"send", COLL_SENDRECV},
+    {"receive", COLL_SENDRECV},
+    {"recv", COLL_SENDRECV},
+};
+
+/* The time fields of "Communication Time Info" and where they are summed. */
+static const struct {
+	const char *key;
+	size_t off; /* of the int64_t in struct coll_stat */
+} time_fields[] = {
+    {"Elapse Time(ms)", offsetof(struct coll_stat, elapse_ns)},
+    {"Transit Time(ms)", offsetof(struct coll_stat, transit_ns)},
+    {"Wait Time(ms)", offsetof(struct coll_stat, wait_ns)},
+    {"Synchronization Time(ms)", offsetof(struct coll_stat, sync_ns)},
+    {"Idle Time(ms)", offsetof(struct coll_stat, idle_ns)},
+};
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+struct creader {
+	const char *name;
+	struct commstats *cs;
+	struct err *e;
+	struct strbuf path; /* JSON path of the value being read */
+};
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+static double ratio(int64_t part, int64_t transit)
+{
+	double d = (double)part + (double)transit;
+
+	return d == 0 ? 0 : (double)part / d;
+}
+
+double commstats_wait_ratio(const struct coll_stat *c)
+{
+	return ratio(c->wait_ns, c->transit_ns);
+}
+
+double commstats_sync_ratio(const struct coll_stat *c)
+{
+	return ratio(c->sync_ns, c->transit_ns);
+}
+
+enum coll_kind commstats_kind(const char *op, int p2p)
+{
+	char *low;
+	size_t i;
+	enum coll_kind k = COLL_OTHER;
+
+	if (p2p)
+		return COLL_SENDRECV;
+	low = xstrdup(op);
+	for (i = 0; low[i]; i++)
+		low[i] = (char)tolower((unsigned char)low[i]);
+	for (i = 0; i < ARRAY_LEN(kind_rules); i++)
+		if (strstr(low, kind_rules[i].frag)) {
+			k = kind_rules[i].kind;
+			break;
+		}
+	free(low);
+	return k;
+}
+
+/* ---- messages ---------------------------------------------------------- */
+
+static size_t path_push(struct creader *r, const char *key)
+{
+	size_t old = r->path.len;
+
+	if (old)
+		strbuf_addch(&r->path, '/');
+	strbuf_adds(&r->path, key);
+	return old;
+}
+
+static void path_pop(struct creader *r, size_t old)
+{
+	r->path.len = old;
+	r->path.buf[old] = '\0';
+}
+
+/* "PATH: json/path: what 'value'" (the value printed as JSON, cut). */
+static int bad(struct creader *r, const char *what, const cJSON *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *text = v ? cJSON_PrintUnformatted(v) : NULL;
+
+	strbuf_add_sanitized(&sb, r->path.buf, r->path.len);
+	strbuf_addf(&sb, ": %s", what);
+	if (text) {
+		strbuf_adds(&sb, ", got ");
+		strbuf_add_quoted_value(&sb, text, strlen(text), QUOTE_MAX);
+	}
+	err_set(r->e, ERR_INPUT, "%s: %s", r->name, sb.buf);
+	free(text);
+	strbuf_release(&sb);
+	return -1;
+}
+
+static int syntax_error(struct creader *r, const char *text, size_t len,
+                        const char *at)
+{
+	size_t line = 1, col = 1, i,
+	       off = at && at >= text ? (size_t)(at - text) : len;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (off > len)
+		off = len;
+	for (i = 0; i < off; i++) {
+		if (text[i] == '\n') {
+			line++;
+			col = 1;
+		} else {
+			col++;
+		}
+	}
+	strbuf_add_quoted_value(&sb, text + off, len - off, NEAR_MAX);
+	err_set(r->e, ERR_INPUT, "%s:%zu:%zu: JSON syntax error near %s",
+	        r->name, line, col, sb.buf);
+	strbuf_release(&sb);
+	return -1;
+}
+
+/* ---- values ------------------------------------------------------------ */
+
+static const cJSON *get(const cJSON *obj, const char *key)
+{
+	return cJSON_GetObjectItemCaseSensitive(obj, key);
+}
+
+/* The number at obj[key] into *out (0 when absent); -1 if not a number. */
+static int get_number(struct creader *r, const cJSON *obj, const char *key,
+                      double *out)
+{
+	const cJSON *v = get(obj, key);
+	size_t old;
+	int ret = 0;
+
+	*out = 0;
+	if (!v)
+		return 0;
+	old = path_push(r, key);
+	if (!cJSON_IsNumber(v))
+		ret = bad(r, "expected a number", v);
+	else if (!isfinite(v->valuedouble))
+		ret = bad(r, "out of range", v);
+	else
+		*out = v->valuedouble;
+	path_pop(r, old);
+	return ret;
+}
+
+/* Milliseconds at obj[key] as nanoseconds (0 when absent). */
+static int get_ms(struct creader *r, const cJSON *obj, const char *key,
+                  int64_t *ns)
+{
+	double ms, v;
+	size_t old;
+
+	*ns = 0;
+	if (get_number(r, obj, key, &ms))
+		return -1;
+	v = ms * 1e6;
+	if (!(fabs(v) < NS_LIMIT)) {
+		old = path_push(r, key);
+		bad(r, "out of range", get(obj, key));
+		path_pop(r, old);
+		return -1;
+	}
+	*ns = llround(v);
+	return 0;
+}
+
+/* obj[key] when it is an object, NULL when absent; -1 when another type. */
+static int get_object(struct creader *r, const cJSON *obj, const char *key,
+                      const cJSON **out)
+{
+	const cJSON *v = get(obj, key);
+	size_t old;
+
+	*out = NULL;
+	if (!v)
+		return 0;
+	if (cJSON_IsObject(v)) {
+		*out = v;
+		return 0;
+	}
+	old = path_push(r, key);
+	bad(r, "expected an object", v);
+	path_pop(r, old);
+	return -1;
+}
+
+static void add(int64_t *sum, int64_t v, int *ovf)
+{
+	if (__builtin_add_overflow(*sum, v, sum))
+		*ovf = 1;
+}
+
+/* ---- the walk ---------------------------------------------------------- */
+
+static int read_times(struct creader *r, const cJSON *op, struct coll_stat *c,
+                      int *ovf)
+{
+	const cJSON *info;
+	size_t i, old;
+	int64_t ns;
+	int ret = 0;
+
+	if (get_object(r, op, "Communication Time Info", &info))
+		return -1;
+	if (!info)
+		return 0;
+	old = path_push(r, "Communication Time Info");
+	for (i = 0; i < ARRAY_LEN(time_fields) && !ret; i++) {
+		ret = get_ms(r, info, time_fields[i].key, &ns);
+		if (!ret)
+			add((int64_t *)((char *)c + time_fields[i].off), ns,
+			    ovf);
+	}
+	path_pop(r, old);
+	return ret;
+}
+
+static int read_transport(struct creader *r, const cJSON *t,
+                          struct transport_stat *ts, int *ovf)
+{
+	double mb;
+	int64_t ns;
+
+	if (get_number(r, t, "Transit Size(MB)", &mb) ||
+	    get_ms(r, t, "Transit Time(ms)", &ns))
+		return -1;
+	if (mb > 0 || ns > 0) {
+		ts->ops++;
+		ts->size_mb += mb;
+		add(&ts->time_ns, ns, ovf);
+	}
+	return 0;
+}
+
+static int read_bandwidth(struct creader *r, const cJSON *op, int *ovf)
+{
+	const cJSON *bw, *t;
+	size_t i, old, o2;
+	int ret = 0;
+
+	if (get_object(r, op, "Communication Bandwidth Info", &bw))
+		return -1;
+	if (!bw)
+		return 0;
+	old = path_push(r, "Communication Bandwidth Info");
+	for (i = 0; i < TR_COUNT && !ret; i++) {
+		ret = get_object(r, bw, transport_names[i], &t);
+		if (ret || !t)
+			continue;
+		o2 = path_push(r, transport_names[i]);
+		ret = read_transport(r, t, &r->cs->tr[i], ovf);
+		path_pop(r, o2);
+	}
+	path_pop(r, old);
+	return ret;
+}
+
+static int read_op(struct creader *r, const cJSON *op, int p2p)
+{
+	struct coll_stat *c;
+	int ovf = 0;
+
+	if (!cJSON_IsObject(op))
+		return bad(r, "expected an object", op);
+	c = &r->cs->coll[commstats_kind(op->string, p2p)];
+	if (read_times(r, op, c, &ovf) || read_bandwidth(r, op, &ovf))
+		return -1;
+	if (ovf)
+		return bad(r, "sums out of range", NULL);
+	c->count++;
+	r->cs->ops++;
+	return 0;
+}
+
+static int read_section(struct creader *r, const cJSON *sect, int p2p)
+{
+	const cJSON *op;
+	size_t old;
+	int ret = 0;
+
+	cJSON_ArrayForEach (op, sect) {
+		/* HCCL's own sum of the operations above: not an operation */
+		if (!strcmp(op->string, "Total Op Info"))
+			continue;
+		old = path_push(r, op->string);
+		ret = read_op(r, op, p2p);
+		path_pop(r, old);
+		if (ret)
+			break;
+	}
+	return ret;
+}
+
+static int read_step(struct creader *r, const cJSON *step)
+{
+	static const char *const sections[] = {"p2p", "collective"};
+	const cJSON *sect;
+	size_t i, old;
+	int ret = 0;
+
+	if (!cJSON_IsObject(step))
+		return bad(r, "expected an object (p2p, collective)", step);
+	for (i = 0; i < ARRAY_LEN(sections) && !ret; i++) {
+		if (get_object(r, step, sections[i], &sect))
+			return -1;
+		if (!sect)
+			continue;
+		old = path_push(r, sections[i]);
+		ret = read_section(r, sect, i == 0);
+		path_pop(r, old);
+	}
+	return ret;
+}
+
+static int walk(struct creader *r, const cJSON *root)
+{
+	const cJSON *step;
+	size_t old;
+	int ret = 0;
+
+	if (!cJSON_IsObject(root)) {
+		strbuf_adds(&r->path, "top level");
+		return bad(r,
+		           cJSON_IsArray(root) ? "expected an object of "
+		                                 "steps, got an array"
+		                               : "expected an object of steps",
+		           cJSON_IsArray(root) ? NULL : root);
+	}
+	cJSON_ArrayForEach (step, root) {
+		old = path_push(r, step->string);
+		ret = read_step(r, step);
+		path_pop(r, old);
+		if (ret)
+			break;
+		r->cs->nsteps++;
+	}
+	return ret;
+}
+
+static int parse(const char *name, const char *text, size_t len,
+                 struct commstats *cs, struct err *e)
+{
+	struct creader r = {name, cs, e, STRBUF_INIT};
+	const char *end = NULL;
+	cJSON *root;
+	int ret;
+
+	/* trailing blanks are not a second value; only blanks: no value */
+	while (len && is_blank(text[len - 1]))
+		len--;
+	if (len == 0)
+		return err_set(e, ERR_INPUT, "%s: empty file (no JSON value)",
+		               name);
+	strbuf_init(&r.path);
+	/* the end pointer, not cJSON_GetErrorPtr: that one is a global, and
+	 * readers may run on several threads */
+	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	while (root && end < text + len && is_blank(*end))
+		end++;
+	if (!root)
+		ret = syntax_error(&r, text, len, end);
+	else if (end < text + len)
+		/* a second value after the first: a merge gone wrong */
+		ret = syntax_error(&r, text, len, end);
+	else
+		ret = walk(&r, root);
+	cJSON_Delete(root);
+	strbuf_release(&r.path);
+	return ret;
+}
+
+static int too_big(const char *name, struct err *e)
+{
+	return err_set(e, ERR_INPUT,
+	               "%s: larger than %u MiB uncompressed (limit for "
+	               "communication.json)",
+	               name, COMMJSON_MAX_BYTES >> 20);
+}
+
+int commstats_read_mem(const char *name, const void *data, size_t len,
+                       struct commstats *cs, struct err *e)
+{
+	memset(cs, 0, sizeof(*cs));
+	cs->path = xstrdup(name);
+	cs->size = (int64_t)len;
+	if (len > COMMJSON_MAX_BYTES)
+		return too_big(name, e);
+	return parse(name, data, len, cs, e);
+}
+
+int commstats_read(const char *path, struct commstats *cs, struct err *e)
+{
+	struct infile f;
+	struct strbuf text = STRBUF_INIT;
+	ssize_t n;
+	int ret = -1;
+
+	memset(cs, 0, sizeof(*cs));
+	cs->path = xstrdup(path);
+	if (infile_open(&f, path, e))
+		return -1;
+	cs->size = f.size;
+	cs->gz = f.gz;
+	for (;;) {
+		strbuf_grow(&text, READ_CHUNK);
+		n = infile_read(&f, text.buf + text.len, READ_CHUNK, e);
+		if (n <= 0)
+			break;
+		text.len += (size_t)n;
+		text.buf[text.len] = '\0';
+		if (text.len > COMMJSON_MAX_BYTES) {
+			too_big(path, e);
+			goto out;
+		}
+	}
+	if (n == 0)
+		ret = parse(path, text.buf, text.len, cs, e);
+out:
+	infile_close(&f);
+	strbuf_release(&text);
+	return ret;
+}
+
+void commstats_release(struct commstats *cs)
+{
+	free(cs->path);
+	memset(cs, 0, sizeof(*cs));
+}

@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""Real multi-rank samples: sdperf's per-rank figures against figures this
+script computes on its own from the raw files (csv / json modules only, no
+sdperf code): kernel counts and times, Comm kernel time, every
+step_trace_time.csv value, communication.json sums, the Overlap Analysis
+totals of trace_view.json(.gz), and the rank ids of profiler_info.
+
+usage: check_samples.py SDPERF DATA_DIR TMP_DIR
+"""
+import csv
+import glob
+import gzip
+import json
+import os
+import subprocess
+import sys
+from decimal import Decimal
+
+SDPERF, DATA, TMP = sys.argv[1:4]
+RUNS = {
+    "alexnet-level0": "msinsight-alexnet-2rank-2024/level0",
+    "alexnet-level1": "msinsight-alexnet-2rank-2024/level1",
+    "gpt3": "msinsight-gpt3-testdata-2023",
+}
+failures = []
+
+
+def check(what, got, want, tol=0.0015):
+    """Times are compared in us with 3 decimals: 1.5 ns of rounding."""
+    ok = (got == want if isinstance(want, (str, type(None), list))
+          else got is not None and abs(got - want) <= tol)
+    print("%-4s %s: %s (expected %s)" % ("ok" if ok else "FAIL", what, got, want))
+    if not ok:
+        failures.append(what)
+
+
+def us(text):
+    return float(Decimal(text.strip()))
+
+
+def kernels(path):
+    """Rows with as many fields as the header; Duration summed, Comm =
+    hcom_* names (HCCL collectives) summed separately."""
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        rows = list(csv.reader(f))
+    head, n, total, comm = rows[0], 0, Decimal(0), Decimal(0)
+    name, dur = head.index("Name"), head.index("Duration(us)")
+    for r in rows[1:]:
+        if len(r) != len(head):
+            continue
+        n += 1
+        total += Decimal(r[dur].strip())
+        if r[name].startswith("hcom_"):
+            comm += Decimal(r[dur].strip())
+    return n, float(total), float(comm)
+
+
+def overlap(path):
+    opener = gzip.open if path.endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        ev = json.load(f)
+    if isinstance(ev, dict):
+        ev = ev["traceEvents"]
+    pids = [e["pid"] for e in ev if e.get("ph") == "M" and
+            e.get("name") == "process_name" and
+            e.get("args", {}).get("name") == "Overlap Analysis"]
+    sums = {}
+    for e in ev:
+        if e.get("ph") == "X" and pids and e.get("pid") == pids[0]:
+            sums[e["name"]] = sums.get(e["name"], Decimal(0)) + Decimal(str(e["dur"]))
+    return {k: float(v) for k, v in sums.items()}
+
+
+def comm_wait(path):
+    with open(path) as f:
+        d = json.load(f)
+    wait = Decimal(0)
+    ops = 0
+    for step in d.values():
+        for group in ("p2p", "collective"):
+            for op, v in step.get(group, {}).items():
+                if op == "Total Op Info":
+                    continue
+                ops += 1
+                wait += Decimal(str(v["Communication Time Info"]["Wait Time(ms)"]))
+    return ops, float(wait * 1000)
+
+
+def rank_dirs(run):
+    return sorted(os.path.dirname(p) for p in
+                  glob.glob(os.path.join(DATA, run, "*", "ASCEND_PROFILER_OUTPUT")))
+
+
+for label, run in RUNS.items():
+    out = os.path.join(TMP, label)
+    subprocess.run([SDPERF, "report", os.path.join(DATA, run), "-o", out,
+                    "-f", "json", "-q", "-j", "2"], check=True)
+    with open(os.path.join(out, "report.json")) as f:
+        rep = json.load(f)
+    ranks = {r["id"]: r for r in rep["ranks"]}
+    dirs = rank_dirs(run)
+    check(label + " ranks", len(rep["ranks"]), len(dirs), 0)
+    total_all = 0.0
+    for d in dirs:
+        info = glob.glob(os.path.join(d, "profiler_info*.json"))[0]
+        with open(info) as f:
+            rid = json.load(f)["rank_id"]
+        r = ranks[rid]
+        out_dir = os.path.join(d, "ASCEND_PROFILER_OUTPUT")
+        tag = "%s rank %d" % (label, rid)
+        check(tag + " id_source", r["id_source"], "profiler_info")
+        n, total, comm = kernels(os.path.join(out_dir, "kernel_details.csv"))
+        total_all += total
+        st = r["stages"]
+        check(tag + " kernels", r["kernels"], n, 0)
+        check(tag + " kernel time us", sum(s["kernel_time_us"] for s in st.values()), total)
+        check(tag + " comm kernel time us",
+              sum(s["categories_us"]["Comm"] for s in st.values()), comm)
+        with open(os.path.join(out_dir, "step_trace_time.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        check(tag + " steps", len(r["steps"]), len(rows), 0)
+        for row, s in zip(rows, r["steps"]):
+            for col, key in (("Computing", "computing_us"),
+                             ("Communication", "communication_us"),
+                             ("Communication(Not Overlapped)", "not_overlapped_us"),
+                             ("Free", "free_us")):
+                check("%s step %s %s" % (tag, row["Step"], col), s[key], us(row[col]))
+        cj = os.path.join(out_dir, "communication.json")
+        if os.path.exists(cj):
+            ops, wait = comm_wait(cj)
+            check(tag + " comm ops", r["communication"]["ops"], ops, 0)
+            check(tag + " comm wait us", r["communication"]["wait_us"], wait)
+        tv = glob.glob(os.path.join(out_dir, "trace_view.json*"))
+        if tv:
+            ov = overlap(tv[0])
+            for name, key in (("Computing", "computing"),
+                              ("Communication", "communication"),
+                              ("Communication(Not Overlapped)", "not_overlapped"),
+                              ("Free", "free")):
+                check("%s overlap %s" % (tag, name),
+                      r["trace"]["overlap_us"][key], ov.get(name, 0.0))
+    check(label + " summed kernel time us",
+          sum(s["kernel_time_us"] for s in rep["stages"].values()), total_all, 0.01)
+
+print("%d failed" % len(failures))
+sys.exit(1 if failures else 0)
