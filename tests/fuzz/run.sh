@@ -28,7 +28,22 @@ printf '%s\n' '<* comment *>\' '<TMPL_INCLUDE name="a.tmpl">\' '<TMPL_INCLUDE b.
 printf '%s' '<a href="<TMPL_VAR url fmt=href>"><TMPL_VAR html fmt=md><TMPL_VAR n fmt=dur><TMPL_VAR n fmt=pct1><TMPL_VAR n fmt=url><TMPL_VAR n fmt=js><TMPL_VAR n fmt=raw/></a>' \
 	>"$work/template/fmt.tmpl"
 
-for t in kernels rules template; do
+# profiler files: communication.json, step_trace_time.csv, trace_view.json
+# (the first 60 KB of real traces: the scanner takes a cut trace as valid)
+mkdir -p "$work/comm" "$work/steptrace" "$work/trace"
+find "$root/tests/data" -name 'communication.json' -size -64k \
+	-exec cp --backup=numbered {} "$work/comm/" \;
+find "$root/tests/data" -name 'step_trace_time.csv' \
+	-exec cp --backup=numbered {} "$work/steptrace/" \;
+n=0
+for f in $(find "$root/tests/data" -name 'trace_view.json.gz'); do
+	n=$((n + 1))
+	gzip -dc "$f" | head -c 60000 >"$work/trace/seed$n.json" || true
+done
+printf '%s' '{"schemaVersion": 1, "traceEvents": [{"ph": "M", "name": "process_name", "pid": 7, "args": {"name": "Overlap Analysis"}}, {"ph": "X", "name": "Free", "pid": 7, "tid": 3, "ts": "1.500", "dur": 2}, {"ph": "s", "cat": "async_npu", "id": 1, "ts": "1.0"}, {"ph": "f", "bp": "e", "id": 1, "ts": 2}]}' \
+	>"$work/trace/object.json"
+
+for t in kernels rules template comm steptrace trace; do
 	echo "fuzz_$t: ${secs}s"
 	"$build/tests/fuzz/fuzz_$t" "$work/$t" -max_total_time="$secs" \
 		-max_len=65536 -rss_limit_mb=2048 -timeout=10 \
