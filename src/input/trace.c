@@ -1,0 +1,912 @@
+/* trace_view.json streaming scanner: a byte-level state machine finds the
+ * top-level array elements, a raw prefilter picks the wanted ones, cJSON
+ * parses only those. The grammar between elements is checked strictly (so
+ * garbage is reported where it stands); the inside of an unwanted element
+ * only has its strings and bracket depth followed. */
+#include "input/trace.h"
+
+#include <cjson/cJSON.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include "util/infile.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+#include "util/banned.h"
+
+#define QUOTE_MAX 40 /* bytes of bad input quoted in a message */
+#define D1_MAX    64 /* depth-1 strings remembered per element */
+
+enum state {
+	ST_START,    /* before the top-level value */
+	ST_ARR_OPEN, /* after '[': an element or ']' */
+	ST_ARR_NEXT, /* after ',': an element (or ']': a trailing comma) */
+	ST_ELEM,     /* inside an element */
+	ST_ARR_SEP,  /* after an element: ',' or ']' */
+	ST_OBJ_OPEN, /* after the top-level '{': a key or '}' */
+	ST_OBJ_NEXT, /* after ',' in the top-level object */
+	ST_KEY,      /* inside a top-level key */
+	ST_COLON,
+	ST_VALUE,   /* before a top-level member's value */
+	ST_SKIP,    /* inside a member value other than traceEvents */
+	ST_OBJ_SEP, /* after a member: ',' or '}' */
+	ST_TAIL     /* after the top-level value: only white space */
+};
+
+enum vkind { V_STRUCT, V_STRING, V_SCALAR };
+
+/* Byte classes for the hot loops: outside strings only quotes and brackets
+ * matter, inside strings only the quote and the backslash. */
+static const unsigned char out_tab[256] = {
+    ['"'] = 1, ['{'] = 1, ['['] = 1, ['}'] = 1, [']'] = 1};
+/* A raw line break cannot stand in a JSON string: it marks a string left
+ * open (the writers never break lines inside strings). */
+static const unsigned char str_tab[256] = {
+    ['"'] = 1, ['\\'] = 1, ['\n'] = 2, ['\r'] = 2};
+
+struct source {
+	struct infile *f; /* NULL: read from mem */
+	const char *mem;
+	size_t memlen, mempos;
+	size_t chunk;
+	int gz_truncated;
+};
+
+struct scanner {
+	const char *name;
+	struct source src;
+	trace_want_fn want;
+	trace_event_fn fn;
+	void *ctx;
+	struct trace_scan *ts;
+	struct err *e;
+
+	char *buf;
+	size_t cap, len, pos;
+	uint64_t base; /* offset of buf[0] in the data */
+	size_t mark;   /* start of the element/key being read */
+	int keep;      /* keep buf[mark..] across refills */
+	uint64_t tok_at;
+
+	enum state st;
+	int in_events, seen_events, is_events_key;
+	unsigned bom;
+	enum vkind vk;
+	int depth, in_str, esc;
+	/* offsets (from mark) of the strings at depth 1 of the element: its
+	 * keys and string values, so the prefilter need not walk it again */
+	uint32_t d1[D1_MAX];
+	size_t nd1;
+	struct strbuf idbuf;
+};
+
+static int is_ws(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static int fail_at(struct scanner *s, size_t at, const char *what)
+{
+	struct strbuf q;
+
+	strbuf_init(&q);
+	strbuf_add_quoted_value(&q, s->buf + at, s->len - at, QUOTE_MAX);
+	err_set(s->e, ERR_INPUT, "%s: byte %" PRIu64 ": %s: %s", s->name,
+	        s->base + at, what, q.buf);
+	strbuf_release(&q);
+	return -1;
+}
+
+/* ---- raw access to a complete element ---------------------------------- */
+
+static const char *skip_ws(const char *p, const char *end)
+{
+	while (p < end && is_ws((unsigned char)*p))
+		p++;
+	return p;
+}
+
+/* p at an opening quote: the byte after the closing one, or NULL. */
+static const char *raw_string_end(const char *p, const char *end)
+{
+	const unsigned char *q = (const unsigned char *)p + 1;
+	const unsigned char *e = (const unsigned char *)end;
+
+	for (;;) {
+		while (q < e && str_tab[*q] != 1)
+			q++;
+		if (q >= e)
+			return NULL;
+		if (*q == '"')
+			return (const char *)q + 1;
+		q += 2; /* a backslash and the escaped byte */
+	}
+}
+
+/* The end of a bracketed value starting at p, or NULL; table-driven like
+ * the scanner, as whole args objects are skipped through here. */
+static const char *raw_struct_end(const char *p, const char *end)
+{
+	const unsigned char *q = (const unsigned char *)p;
+	const unsigned char *e = (const unsigned char *)end;
+	int depth = 0;
+
+	for (;;) {
+		while (q < e && !out_tab[*q])
+			q++;
+		if (q == e)
+			return NULL;
+		if (*q == '"') {
+			p = raw_string_end((const char *)q, end);
+			if (!p)
+				return NULL;
+			q = (const unsigned char *)p;
+			continue;
+		}
+		if (*q == '{' || *q == '[')
+			depth++;
+		else if (--depth == 0)
+			return (const char *)q + 1;
+		q++;
+	}
+}
+
+static const char *raw_value_end(const char *p, const char *end)
+{
+	const char *start = p;
+
+	if (p < end && *p == '"')
+		return raw_string_end(p, end);
+	if (p < end && (*p == '{' || *p == '['))
+		return raw_struct_end(p, end);
+	while (p < end && !is_ws((unsigned char)*p) && *p != ',' && *p != '}' &&
+	       *p != ']')
+		p++;
+	return p > start ? p : NULL;
+}
+
+/* Walks the members at depth 1 of an object element, raw: through the
+ * depth-1 strings the scanner noted (d1), or, when there were too many,
+ * by walking the element. A bracketed value is not walked in d1 mode: its
+ * vlen is 0 then (nobody here reads one). */
+struct rawit {
+	const char *p, *end, *el;
+	const uint32_t *d1;
+	size_t nd1, i;
+};
+
+static void rawit_init(struct rawit *it, const char *el, size_t n,
+                       const uint32_t *d1, size_t nd1)
+{
+	it->el = el;
+	it->p = el + 1;
+	it->end = el + n;
+	it->d1 = nd1 < D1_MAX ? d1 : NULL;
+	it->nd1 = nd1;
+	it->i = 0;
+}
+
+/* A key at p (its quote): the key and the start of its value. */
+static const char *raw_key(const char *p, const char *end, const char **k,
+                           size_t *klen)
+{
+	const char *q = raw_string_end(p, end);
+
+	if (!q)
+		return NULL;
+	*k = p + 1;
+	*klen = (size_t)(q - p) - 2;
+	p = skip_ws(q, end);
+	if (p >= end || *p != ':')
+		return NULL;
+	return skip_ws(p + 1, end);
+}
+
+static int rawit_next_d1(struct rawit *it, const char **k, size_t *klen,
+                         const char **v)
+{
+	while (it->i < it->nd1) {
+		*v = raw_key(it->el + it->d1[it->i++], it->end, k, klen);
+		if (*v && *v < it->end)
+			return 1;
+		/* else a string value, not a key */
+	}
+	return 0;
+}
+
+/* The next member: its key and where its value starts (raw_vlen gives
+ * the value's length, for those of interest). */
+static int rawit_next(struct rawit *it, const char **k, size_t *klen,
+                      const char **v)
+{
+	const char *p, *q;
+
+	if (it->d1)
+		return rawit_next_d1(it, k, klen, v);
+	p = skip_ws(it->p, it->end);
+	if (p < it->end && *p == ',')
+		p = skip_ws(p + 1, it->end);
+	if (p >= it->end || *p != '"' || !(p = raw_key(p, it->end, k, klen)))
+		return 0;
+	if (!(q = raw_value_end(p, it->end)))
+		return 0;
+	*v = p;
+	it->p = q;
+	return 1;
+}
+
+/* Length of the string or scalar value at v; 0 for a bracketed one. */
+static size_t raw_vlen(const struct rawit *it, const char *v)
+{
+	const char *q;
+
+	if (*v == '{' || *v == '[' || !(q = raw_value_end(v, it->end)))
+		return 0;
+	return (size_t)(q - v);
+}
+
+static int key_is(const char *k, size_t klen, const char *want, size_t wlen)
+{
+	return klen == wlen && !memcmp(k, want, klen);
+}
+
+/* The raw "ph" and "name" strings; absent ones stay 0 / "". */
+static void prefilter(const struct scanner *s, const char *el, size_t n,
+                      char *ph, const char **name, size_t *nlen)
+{
+	struct rawit it;
+	const char *k, *v;
+	size_t kl, vl;
+	int found = 0;
+
+	rawit_init(&it, el, n, s->d1, s->nd1);
+	*ph = 0;
+	*name = "";
+	*nlen = 0;
+	while (found != 3 && rawit_next(&it, &k, &kl, &v)) {
+		if (*v != '"')
+			continue;
+		if (!(found & 1) && key_is(k, kl, "ph", 2)) {
+			vl = raw_vlen(&it, v);
+			*ph = vl > 2 ? v[1] : 0;
+			found |= 1;
+		} else if (!(found & 2) && key_is(k, kl, "name", 4) &&
+		           (vl = raw_vlen(&it, v)) >= 2) {
+			*name = v + 1;
+			*nlen = vl - 2;
+			found |= 2;
+		}
+	}
+}
+
+/* ---- numbers ------------------------------------------------------------ */
+
+int trace_parse_us(const char *s, size_t len, int64_t *ns)
+{
+	const char *end = s + len;
+	int64_t whole = 0, frac = 0;
+	int nfrac = 0, digits = 0, round_up = 0, neg = 0;
+
+	if (s < end && *s == '-') {
+		neg = 1;
+		s++;
+	}
+	for (; s < end && *s >= '0' && *s <= '9'; s++, digits++) {
+		if (whole > (INT64_MAX / 1000 - 1) / 10)
+			return -1; /* would overflow once scaled to ns */
+		whole = whole * 10 + (*s - '0');
+	}
+	if (s < end && *s == '.') {
+		for (s++; s < end && *s >= '0' && *s <= '9'; s++, digits++) {
+			if (nfrac < 3)
+				frac = frac * 10 + (*s - '0');
+			else if (nfrac == 3)
+				round_up = *s >= '5';
+			nfrac++;
+		}
+	}
+	if (s != end || digits == 0)
+		return -1;
+	for (; nfrac < 3; nfrac++)
+		frac *= 10;
+	whole = whole * 1000 + frac + round_up;
+	*ns = neg ? -whole : whole;
+	return 0;
+}
+
+static int parse_i64(const char *s, size_t len, int64_t *out)
+{
+	const char *end = s + len;
+	int neg = 0;
+	int64_t v = 0;
+
+	if (s < end && *s == '-') {
+		neg = 1;
+		s++;
+	}
+	if (s == end)
+		return -1;
+	for (; s < end; s++) {
+		if (*s < '0' || *s > '9' || v > (INT64_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	*out = neg ? -v : v;
+	return 0;
+}
+
+/* ---- building the event -------------------------------------------------- */
+
+/* The members fill_event reads, by name. */
+enum field {
+	F_PH,
+	F_NAME,
+	F_CAT,
+	F_BP,
+	F_PID,
+	F_TID,
+	F_TS,
+	F_DUR,
+	F_ID,
+	F_ARGS,
+	F_COUNT,
+	F_NONE = F_COUNT
+};
+static const char *const field_keys[F_COUNT] = {
+    "ph", "name", "cat", "bp", "pid", "tid", "ts", "dur", "id", "args"};
+
+static const unsigned char field_len[F_COUNT] = {2, 4, 3, 2, 3, 3, 2, 3, 2, 4};
+
+static enum field field_of(const char *k, size_t len)
+{
+	int f;
+
+	for (f = 0; f < F_COUNT; f++)
+		if (key_is(k, len, field_keys[f], field_len[f]))
+			return (enum field)f;
+	return F_NONE;
+}
+
+/* One event's members: cJSON items (decoded strings) and, for numbers, the
+ * raw text (cJSON keeps numbers only as doubles: 19-digit ids and ns
+ * timestamps do not survive that). The first of a repeated key counts, as
+ * in cJSON's getters. */
+struct fields {
+	const cJSON *item[F_COUNT];
+	const char *raw[F_COUNT];
+	size_t rawlen[F_COUNT];
+};
+
+static void fields_get(const struct scanner *s, struct fields *fs,
+                       const cJSON *root, const char *el, size_t n)
+{
+	struct rawit it;
+	const cJSON *c;
+	const char *k, *v;
+	size_t kl;
+	enum field f;
+
+	memset(fs, 0, sizeof(*fs));
+	rawit_init(&it, el, n, s->d1, s->nd1);
+	for (c = root->child; c; c = c->next) {
+		f = c->string ? field_of(c->string, strlen(c->string)) : F_NONE;
+		if (f != F_NONE && !fs->item[f])
+			fs->item[f] = c;
+	}
+	while (rawit_next(&it, &k, &kl, &v)) {
+		f = field_of(k, kl);
+		if (f != F_NONE && f != F_ARGS && !fs->raw[f]) {
+			fs->raw[f] = v;
+			fs->rawlen[f] = raw_vlen(&it, v);
+		}
+	}
+}
+
+static const char *fs_str(const struct fields *fs, enum field f)
+{
+	const cJSON *it = fs->item[f];
+	return cJSON_IsString(it) && it->valuestring ? it->valuestring : "";
+}
+
+/* The text of a string member or of a number member. */
+static int fs_text(const struct fields *fs, enum field f, const char **t,
+                   size_t *tlen)
+{
+	const cJSON *it = fs->item[f];
+
+	if (cJSON_IsString(it) && it->valuestring) {
+		*t = it->valuestring;
+		*tlen = strlen(it->valuestring);
+		return 1;
+	}
+	if (!cJSON_IsNumber(it) || !fs->raw[f])
+		return 0;
+	*t = fs->raw[f];
+	*tlen = fs->rawlen[f];
+	return 1;
+}
+
+static int64_t fs_int(const struct fields *fs, enum field f)
+{
+	const char *t;
+	size_t tl;
+	int64_t v;
+
+	if (fs_text(fs, f, &t, &tl) && !parse_i64(t, tl, &v))
+		return v;
+	return -1;
+}
+
+static void fill_event(struct scanner *s, const cJSON *root, const char *el,
+                       size_t n, struct trace_event *ev)
+{
+	struct fields fs;
+	const char *t;
+	size_t tl;
+	const cJSON *an;
+
+	fields_get(s, &fs, root, el, n);
+	ev->ph = fs_str(&fs, F_PH)[0];
+	ev->name = fs_str(&fs, F_NAME);
+	ev->cat = fs_str(&fs, F_CAT);
+	ev->bp = fs_str(&fs, F_BP);
+	ev->pid = fs_int(&fs, F_PID);
+	ev->tid = fs_int(&fs, F_TID);
+	if (!fs_text(&fs, F_TS, &t, &tl) || trace_parse_us(t, tl, &ev->ts_ns))
+		ev->ts_ns = INT64_MIN;
+	if (!fs_text(&fs, F_DUR, &t, &tl) ||
+	    trace_parse_us(t, tl, &ev->dur_ns) || ev->dur_ns < 0)
+		ev->dur_ns = -1;
+	strbuf_reset(&s->idbuf);
+	if (fs_text(&fs, F_ID, &t, &tl))
+		strbuf_add(&s->idbuf, t, tl);
+	ev->id = s->idbuf.buf;
+	an = cJSON_GetObjectItemCaseSensitive(fs.item[F_ARGS], "name");
+	ev->arg_name = ev->ph == 'M' && cJSON_IsString(an) && an->valuestring
+	                   ? an->valuestring
+	                   : "";
+	ev->offset = s->base + s->mark;
+}
+
+static int handle_element(struct scanner *s)
+{
+	const char *el = s->buf + s->mark, *endp = NULL;
+	size_t n = s->pos - s->mark;
+	struct trace_event ev;
+	const char *name;
+	size_t nlen;
+	cJSON *root;
+	char ph;
+
+	s->keep = 0;
+	if (n > TRACE_MAX_EVENT)
+		return fail_at(s, s->mark, "event larger than 16 MiB");
+	s->ts->elements++;
+	prefilter(s, el, n, &ph, &name, &nlen);
+	if (s->want && !s->want(ph, name, nlen, s->ctx))
+		return 0;
+	s->ts->parsed++;
+	root = cJSON_ParseWithLengthOpts(el, n, &endp, 0);
+	if (!root || endp != el + n) {
+		cJSON_Delete(root);
+		if (!endp || endp < el || endp > el + n)
+			endp = el;
+		return fail_at(s, (size_t)(endp - s->buf), "invalid event");
+	}
+	memset(&ev, 0, sizeof(ev));
+	fill_event(s, root, el, n, &ev);
+	if (s->fn)
+		s->fn(&ev, s->ctx);
+	cJSON_Delete(root);
+	return 0;
+}
+
+/* ---- the byte scanner -----------------------------------------------------
+ */
+
+/* Starts a value at buf[pos]; keep = retain its bytes (element, key). */
+static int begin_value(struct scanner *s, enum state st, int keep)
+{
+	unsigned char c = (unsigned char)s->buf[s->pos];
+
+	s->st = st;
+	s->tok_at = s->base + s->pos;
+	s->mark = s->pos;
+	s->keep = keep;
+	s->depth = s->in_str = s->esc = 0;
+	s->nd1 = 0;
+	if (c == '{' || c == '[') {
+		s->vk = V_STRUCT;
+	} else if (c == '"') {
+		s->vk = V_STRING;
+		s->in_str = 1;
+		s->pos++;
+	} else if (c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' ||
+	           c == 'n') {
+		s->vk = V_SCALAR;
+	} else {
+		return fail_at(s, s->pos, "expected a json value");
+	}
+	return 0;
+}
+
+/* Advances through a string or a bracketed value: 1 when it is complete
+ * (pos just after it), 0 when the buffer ran out first, -1 on a line break
+ * inside a string. The hot loop. */
+static int scan_struct(struct scanner *s)
+{
+	const unsigned char *b = (const unsigned char *)s->buf;
+	const unsigned char *p = b + s->pos, *end = b + s->len;
+	int depth = s->depth, in_str = s->in_str, done = 0;
+
+	if (s->esc) {
+		s->esc = 0;
+		p++;
+	}
+	while (p < end) {
+		if (in_str) {
+			while (p < end && !str_tab[*p])
+				p++;
+			if (p == end)
+				break;
+			if (str_tab[*p] == 2) {
+				done = -1;
+				break;
+			}
+			if (*p++ == '\\') {
+				if (p == end) {
+					s->esc = 1;
+					break;
+				}
+				p++;
+				continue;
+			}
+			in_str = 0;
+			if (depth == 0) {
+				done = 1;
+				break;
+			}
+			continue;
+		}
+		while (p < end && !out_tab[*p])
+			p++;
+		if (p == end)
+			break;
+		if (*p == '"') {
+			in_str = 1;
+			if (depth == 1 && s->keep && s->nd1 < D1_MAX)
+				s->d1[s->nd1++] = (uint32_t)(p - b - s->mark);
+		} else if (*p == '{' || *p == '[')
+			depth++;
+		else if (--depth == 0)
+			done = 1;
+		p++;
+		if (done)
+			break;
+	}
+	s->depth = depth;
+	s->in_str = in_str;
+	s->pos = (size_t)(p - b);
+	return done;
+}
+
+static int scan_scalar(struct scanner *s)
+{
+	while (s->pos < s->len) {
+		int c = (unsigned char)s->buf[s->pos];
+		if (is_ws(c) || c == ',' || c == '}' || c == ']')
+			return 1;
+		s->pos++;
+	}
+	return 0;
+}
+
+static int value_done(struct scanner *s)
+{
+	switch (s->st) {
+	case ST_ELEM:
+		s->st = ST_ARR_SEP;
+		return handle_element(s);
+	case ST_KEY:
+		s->is_events_key =
+		    s->pos - s->mark == 13 &&
+		    !memcmp(s->buf + s->mark, "\"traceEvents\"", 13);
+		s->keep = 0;
+		s->st = ST_COLON;
+		return 0;
+	default:
+		s->st = ST_OBJ_SEP;
+		return 0;
+	}
+}
+
+static int end_array(struct scanner *s)
+{
+	s->st = s->in_events ? ST_OBJ_SEP : ST_TAIL;
+	s->in_events = 0;
+	s->pos++;
+	return 0;
+}
+
+static int start(struct scanner *s, int c)
+{
+	if (s->bom < 3 && c == (unsigned char)"\xef\xbb\xbf"[s->bom] &&
+	    s->base + s->pos == s->bom) {
+		s->bom++; /* a UTF-8 byte order mark */
+		s->pos++;
+		return 0;
+	}
+	s->pos++;
+	if (c == '[') {
+		s->ts->form = TRACE_FORM_ARRAY;
+		s->st = ST_ARR_OPEN;
+	} else if (c == '{') {
+		s->ts->form = TRACE_FORM_OBJECT;
+		s->st = ST_OBJ_OPEN;
+	} else {
+		return fail_at(s, s->pos - 1,
+		               "not a json array or object of trace events");
+	}
+	return 0;
+}
+
+/* One byte of the grammar between elements and members. */
+static int grammar(struct scanner *s, int c)
+{
+	switch (s->st) {
+	case ST_START:
+		return start(s, c);
+	case ST_ARR_OPEN:
+	case ST_ARR_NEXT:
+		if (c == '{')
+			return begin_value(s, ST_ELEM, 1);
+		if (c == ']')
+			return end_array(s);
+		return fail_at(s, s->pos, "expected an event object");
+	case ST_ARR_SEP:
+		if (c == ',') {
+			s->st = ST_ARR_NEXT;
+			s->pos++;
+			return 0;
+		}
+		if (c == ']')
+			return end_array(s);
+		return fail_at(s, s->pos, "expected ',' or ']' after an event");
+	case ST_OBJ_OPEN:
+	case ST_OBJ_NEXT:
+		if (c == '"')
+			return begin_value(s, ST_KEY, 1);
+		if (c == '}') {
+			s->st = ST_TAIL;
+			s->pos++;
+			return 0;
+		}
+		return fail_at(s, s->pos, "expected a key");
+	case ST_COLON:
+		if (c != ':')
+			return fail_at(s, s->pos, "expected ':'");
+		s->st = ST_VALUE;
+		s->pos++;
+		return 0;
+	case ST_VALUE:
+		if (!s->is_events_key)
+			return begin_value(s, ST_SKIP, 0);
+		if (c != '[')
+			return fail_at(s, s->pos,
+			               "\"traceEvents\" is not an "
+			               "array");
+		s->in_events = s->seen_events = 1;
+		s->st = ST_ARR_OPEN;
+		s->pos++;
+		return 0;
+	case ST_OBJ_SEP:
+		if (c == ',' || c == '}') {
+			s->st = c == ',' ? ST_OBJ_NEXT : ST_TAIL;
+			s->pos++;
+			return 0;
+		}
+		return fail_at(s, s->pos, "expected ',' or '}'");
+	default: /* ST_TAIL */
+		return fail_at(s, s->pos, "data after the end of the trace");
+	}
+}
+
+static int step(struct scanner *s)
+{
+	int c, done;
+
+	if (s->st == ST_ELEM || s->st == ST_KEY || s->st == ST_SKIP) {
+		done = s->vk == V_SCALAR ? scan_scalar(s) : scan_struct(s);
+		if (done < 0)
+			return fail_at(
+			    s, s->keep ? s->mark : s->pos,
+			    "unterminated string (a line break inside "
+			    "a string)");
+		return done ? value_done(s) : 0;
+	}
+	c = (unsigned char)s->buf[s->pos];
+	if (is_ws(c)) {
+		s->pos++;
+		return 0;
+	}
+	return grammar(s, c);
+}
+
+/* ---- input ----------------------------------------------------------------
+ */
+
+static ssize_t source_read(struct scanner *s, char *dst, size_t n)
+{
+	struct source *src = &s->src;
+	struct err le = ERR_INIT;
+	ssize_t got;
+
+	if (!src->f) {
+		if (n > src->memlen - src->mempos)
+			n = src->memlen - src->mempos;
+		memcpy(dst, src->mem + src->mempos, n);
+		src->mempos += n;
+		return (ssize_t)n;
+	}
+	got = infile_read(src->f, dst, n, &le);
+	if (got >= 0)
+		return got;
+	if (infile_truncated(src->f)) {
+		src->gz_truncated = 1; /* keep what came: a cut, not garbage */
+		return 0;
+	}
+	return err_set(s->e, le.code, "%s", le.msg);
+}
+
+/* Drops consumed bytes, then reads more: 1 when bytes came, 0 at the end of
+ * the data, -1 on an error. */
+static int refill(struct scanner *s)
+{
+	size_t from = s->keep ? s->mark : s->len;
+	ssize_t n;
+
+	if (from) {
+		memmove(s->buf, s->buf + from, s->len - from);
+		s->base += from;
+		s->len -= from;
+		s->pos -= from;
+		s->mark -= s->keep ? from : 0;
+	}
+	if (s->keep && s->len > TRACE_MAX_EVENT)
+		return fail_at(s, 0,
+		               s->st == ST_KEY ? "key larger than 16 MiB"
+		                               : "event larger than 16 "
+		                                 "MiB");
+	if (s->cap < s->len + s->src.chunk) {
+		s->cap = s->len + s->src.chunk;
+		s->buf = xrealloc(s->buf, s->cap);
+	}
+	n = source_read(s, s->buf + s->len, s->src.chunk);
+	if (n < 0)
+		return -1;
+	s->len += (size_t)n;
+	return n > 0;
+}
+
+/* Data that ends inside a string of an element although its last byte
+ * closes the top-level value was written whole: a string was left open
+ * (it swallowed the rest of the file), nothing was cut. */
+static int string_left_open(const struct scanner *s)
+{
+	size_t i = s->len;
+	char closer = s->ts->form == TRACE_FORM_OBJECT ? '}' : ']';
+
+	if (!s->in_str || !s->keep || s->src.gz_truncated)
+		return 0;
+	while (i > 0 && is_ws((unsigned char)s->buf[i - 1]))
+		i--;
+	return i > 0 && s->buf[i - 1] == closer;
+}
+
+static int at_end(struct scanner *s)
+{
+	struct trace_scan *ts = s->ts;
+
+	if (s->st == ST_START)
+		return err_set(s->e, ERR_INPUT,
+		               "%s: empty file: no trace events", s->name);
+	if (s->st == ST_TAIL && !s->src.gz_truncated) {
+		if (ts->form == TRACE_FORM_OBJECT && !s->seen_events)
+			return err_set(s->e, ERR_INPUT,
+			               "%s: no \"traceEvents\" array in the "
+			               "top-level object",
+			               s->name);
+		return 0;
+	}
+	if (string_left_open(s))
+		return fail_at(s, s->mark, "unterminated string");
+	ts->truncated = 1;
+	ts->truncated_at = s->base + s->len;
+	if (s->st == ST_ELEM || s->st == ST_KEY || s->st == ST_SKIP)
+		ts->truncated_at = s->tok_at;
+	return 0;
+}
+
+static int run(struct scanner *s)
+{
+	int r;
+
+	for (;;) {
+		if (s->pos == s->len) {
+			r = refill(s);
+			if (r <= 0)
+				return r < 0 ? -1 : at_end(s);
+		}
+		if (step(s))
+			return -1;
+	}
+}
+
+static int scan(struct scanner *s)
+{
+	int rc;
+
+	strbuf_init(&s->idbuf);
+	rc = run(s);
+	strbuf_release(&s->idbuf);
+	free(s->buf);
+	return rc;
+}
+
+static void scanner_init(struct scanner *s, const char *name,
+                         trace_want_fn want, trace_event_fn fn, void *ctx,
+                         struct trace_scan *ts, struct err *e)
+{
+	memset(s, 0, sizeof(*s));
+	memset(ts, 0, sizeof(*ts));
+	s->name = name;
+	s->want = want;
+	s->fn = fn;
+	s->ctx = ctx;
+	s->ts = ts;
+	s->e = e;
+	s->st = ST_START;
+	s->src.chunk = TRACE_CHUNK;
+}
+
+int trace_scan_file(const char *path, trace_want_fn want, trace_event_fn fn,
+                    void *ctx, struct trace_scan *ts, struct err *e)
+{
+	struct scanner s;
+	struct infile f;
+	int rc;
+
+	scanner_init(&s, path, want, fn, ctx, ts, e);
+	if (infile_open(&f, path, e))
+		return -1;
+	ts->size = f.size;
+	ts->gz = f.gz;
+	s.src.f = &f;
+	rc = scan(&s);
+	infile_close(&f);
+	return rc;
+}
+
+int trace_scan_mem_chunked(const char *name, const void *data, size_t len,
+                           size_t chunk, trace_want_fn want, trace_event_fn fn,
+                           void *ctx, struct trace_scan *ts, struct err *e)
+{
+	struct scanner s;
+
+	scanner_init(&s, name, want, fn, ctx, ts, e);
+	ts->size = (int64_t)len;
+	s.src.mem = data;
+	s.src.memlen = data ? len : 0;
+	s.src.chunk = chunk ? chunk : 1;
+	return scan(&s);
+}
+
+int trace_scan_mem(const char *name, const void *data, size_t len,
+                   trace_want_fn want, trace_event_fn fn, void *ctx,
+                   struct trace_scan *ts, struct err *e)
+{
+	return trace_scan_mem_chunked(name, data, len, TRACE_CHUNK, want, fn,
+	                              ctx, ts, e);
+}
