@@ -9,13 +9,9 @@
 #include "rng.h"
 #include "banned.h"
 
-struct comm_times {
-	int64_t elapse, transit, wait, sync, idle;
-	double mb; /* bytes sent by this card, in MB */
-};
-
 /* A deterministic split per collective (no PRNG state: the same kernel
- * always reports the same breakdown). */
+ * always reports the same breakdown). The wait for peers comes on top of
+ * the transfer's own split: HCCL counts it as Wait and Synchronization. */
 static struct comm_times split(const struct rankctx *rc, const struct kern *k,
                                const struct tmpl *t)
 {
@@ -23,12 +19,21 @@ static struct comm_times split(const struct rankctx *rc, const struct kern *k,
 	uint64_t h = rng_mix(k->seq * 2654435761ULL + (uint64_t)rc->rank);
 	int tr = 520 + (int)(h % 200), wt = 180 + (int)((h >> 16) % 150);
 	int n = rc->o->ranks;
+	int64_t base, own_wait;
+
+	/* Transit + Wait may not exceed Elapse: Idle would go negative (and
+	 * print clamped to 0). Only splits that did so change. */
+	if (tr + wt > 1000)
+		wt = 1000 - tr;
+	base = k->dur - k->sync_wait;
+	own_wait = base * wt / 1000;
 
 	c.elapse = k->dur;
-	c.transit = k->dur * tr / 1000;
-	c.wait = k->dur * wt / 1000;
+	c.transit = base * tr / 1000;
+	c.wait = own_wait + k->sync_wait;
 	c.idle = c.elapse - c.transit - c.wait;
-	c.sync = c.wait * (300 + (int)((h >> 32) % 500)) / 1000;
+	c.sync =
+	    own_wait * (300 + (int)((h >> 32) % 500)) / 1000 + k->sync_wait;
 	c.mb = (double)t->comm_bytes * (double)(n - 1) / (double)n / 1e6;
 	return c;
 }
@@ -133,23 +138,46 @@ static void bandwidth_info(struct outbuf *ob, const struct comm_times *c)
 	ob_str(ob, "}}");
 }
 
-void commjson_begin(struct outbuf *ob)
+static void add_times(struct comm_times *tot, const struct comm_times *c)
 {
-	ob_ch(ob, '{');
+	tot->elapse += c->elapse;
+	tot->transit += c->transit;
+	tot->wait += c->wait;
+	tot->sync += c->sync;
+	tot->idle += c->idle;
+	tot->mb += c->mb;
 }
 
-void commjson_step(struct outbuf *ob, const struct rankctx *rc,
-                   const struct step *s, int first)
+static void total_op_info(struct outbuf *ob, const struct comm_times *tot)
 {
-	struct comm_times tot;
+	ob_str(ob, "\"Total Op Info\": ");
+	time_info(ob, tot, NULL);
+	bandwidth_info(ob, tot);
+	ob_str(ob, "}}");
+}
+
+void commjson_begin(struct commjson *cj, struct outbuf *ob,
+                    const struct rankctx *rc)
+{
+	memset(cj, 0, sizeof(*cj));
+	ob_ch(ob, '{');
+	if (rc->o->comm_single_key)
+		ob_str(ob, "\"step\": {\"p2p\": {}, \"collective\": {");
+}
+
+void commjson_step(struct commjson *cj, struct outbuf *ob,
+                   const struct rankctx *rc, const struct step *s)
+{
 	char buf[96];
 	size_t i;
 
-	memset(&tot, 0, sizeof(tot));
-	snprintf(buf, sizeof(buf),
-	         "%s\"step%d\": {\"p2p\": {}, \"collective\": {",
-	         first ? "" : ", ", s->number);
-	ob_str(ob, buf);
+	if (!rc->o->comm_single_key) {
+		memset(&cj->tot, 0, sizeof(cj->tot));
+		snprintf(buf, sizeof(buf),
+		         "%s\"step%d\": {\"p2p\": {}, \"collective\": {",
+		         cj->steps ? ", " : "", s->number);
+		ob_str(ob, buf);
+	}
 	for (i = 0; i < s->n; i++) {
 		const struct kern *k = &s->k[i];
 		const struct tmpl *t = &rc->m->t[k->tmpl];
@@ -164,20 +192,17 @@ void commjson_step(struct outbuf *ob, const struct rankctx *rc,
 		time_info(ob, &c, k);
 		bandwidth_info(ob, &c);
 		ob_str(ob, ", ");
-		tot.elapse += c.elapse;
-		tot.transit += c.transit;
-		tot.wait += c.wait;
-		tot.sync += c.sync;
-		tot.idle += c.idle;
-		tot.mb += c.mb;
+		add_times(&cj->tot, &c);
 	}
-	ob_str(ob, "\"Total Op Info\": ");
-	time_info(ob, &tot, NULL);
-	bandwidth_info(ob, &tot);
-	ob_str(ob, "}}");
+	if (!rc->o->comm_single_key)
+		total_op_info(ob, &cj->tot);
+	cj->steps++;
 }
 
-void commjson_end(struct outbuf *ob)
+void commjson_end(struct commjson *cj, struct outbuf *ob,
+                  const struct rankctx *rc)
 {
+	if (rc->o->comm_single_key)
+		total_op_info(ob, &cj->tot);
 	ob_ch(ob, '}');
 }

@@ -1,4 +1,6 @@
-/* commjson.h: communication.json (multi-card Level1), one object per step. */
+/* commjson.h: communication.json (multi-card Level1): per step a
+ * "step{N}" object, or with --comm-step-key step one "step" object for the
+ * whole run (what profiles without step information hold). */
 #ifndef GEN_COMMJSON_H
 #define GEN_COMMJSON_H
 
@@ -6,10 +8,24 @@
 #include "rankctx.h"
 #include "timeline.h"
 
-void commjson_begin(struct outbuf *ob);
-/* `first` is non-zero for the first step written. */
-void commjson_step(struct outbuf *ob, const struct rankctx *rc,
-                   const struct step *s, int first);
-void commjson_end(struct outbuf *ob);
+/* One collective's (or a Total Op Info's) time split. The wait for peers
+ * (kern.sync_wait) is in Wait and Synchronization Time. */
+struct comm_times {
+	int64_t elapse, transit, wait, sync, idle;
+	double mb; /* bytes sent by this card, in MB */
+};
+
+/* Writer state: steps written and the running Total Op Info. */
+struct commjson {
+	int steps;
+	struct comm_times tot;
+};
+
+void commjson_begin(struct commjson *cj, struct outbuf *ob,
+                    const struct rankctx *rc);
+void commjson_step(struct commjson *cj, struct outbuf *ob,
+                   const struct rankctx *rc, const struct step *s);
+void commjson_end(struct commjson *cj, struct outbuf *ob,
+                  const struct rankctx *rc);
 
 #endif

@@ -10,6 +10,7 @@
 #include "commjson.h"
 #include "info.h"
 #include "kcsv.h"
+#include "launch.h"
 #include "model.h"
 #include "opts.h"
 #include "outbuf.h"
@@ -33,8 +34,11 @@ struct err {
 /* Everything open while one rank is written. */
 struct rank_out {
 	struct outbuf kern, steps, trace, comm, truth_csv;
+	struct commjson cj;
+	struct launch ln;     /* host side, with --markers */
 	char dir[PATH_LEN];   /* the rank folder */
 	char kpath[PATH_LEN]; /* its kernel_details.csv */
+	char tpath[PATH_LEN]; /* its trace_view.json */
 };
 
 static int make_dir(const char *path, struct err *e)
@@ -129,7 +133,7 @@ static int open_rank(struct rank_out *ro, const struct rankctx *rc,
 	    open_one(&ro->steps, out, "step_trace_time.csv", NULL, e))
 		return -1;
 	if ((o->files & FILE_TRACE) &&
-	    open_one(&ro->trace, out, "trace_view.json", NULL, e))
+	    open_one(&ro->trace, out, "trace_view.json", ro->tpath, e))
 		return -1;
 	if ((o->files & FILE_COMM) && o->ranks > 1 &&
 	    open_one(&ro->comm, out, "communication.json", NULL, e))
@@ -150,14 +154,18 @@ static void write_headers(struct rank_out *ro, const struct rankctx *rc)
 	if (ro->trace.fp)
 		trace_begin(&ro->trace, rc);
 	if (ro->comm.fp)
-		commjson_begin(&ro->comm);
+		commjson_begin(&ro->cj, &ro->comm, rc);
 	if (ro->truth_csv.fp)
 		truth_csv_header(&ro->truth_csv);
 }
 
 static void write_step(struct rank_out *ro, const struct rankctx *rc,
-                       const struct step *s, struct overlap *ov, int first)
+                       const struct step *s, struct overlap *ov)
 {
+	const struct launch *l = rc->o->markers ? &ro->ln : NULL;
+
+	if (l)
+		launch_step(&ro->ln, rc->m, s);
 	if (ro->kern.fp)
 		kcsv_step(&ro->kern, rc, s);
 	if (ro->steps.fp || ro->trace.fp)
@@ -165,21 +173,23 @@ static void write_step(struct rank_out *ro, const struct rankctx *rc,
 	if (ro->steps.fp)
 		steptrace_row(&ro->steps, rc, s, ov);
 	if (ro->trace.fp)
-		trace_step(&ro->trace, rc, s, ov);
+		trace_step(&ro->trace, rc, s, ov, l);
 	if (ro->comm.fp)
-		commjson_step(&ro->comm, rc, s, first);
+		commjson_step(&ro->cj, &ro->comm, rc, s);
 	if (ro->truth_csv.fp)
 		truth_csv_step(&ro->truth_csv, rc->m, s);
 }
 
-static int close_rank(struct rank_out *ro, struct err *e)
+static int close_rank(struct rank_out *ro, const struct rankctx *rc,
+                      struct err *e)
 {
 	int bad = 0;
 
+	launch_free(&ro->ln);
 	if (ro->trace.fp)
-		trace_end(&ro->trace);
+		trace_end(&ro->trace, rc);
 	if (ro->comm.fp)
-		commjson_end(&ro->comm);
+		commjson_end(&ro->cj, &ro->comm, rc);
 	bad |= ob_close(&ro->kern);
 	bad |= ob_close(&ro->steps);
 	bad |= ob_close(&ro->trace);
@@ -193,14 +203,16 @@ static int close_rank(struct rank_out *ro, struct err *e)
 	return 0;
 }
 
-/* Rank 0 decides the step count under --target-bytes; the others follow so
- * every card has the same steps. */
+/* Rank 0 decides the step count under --target-bytes or
+ * --trace-target-bytes; the others follow so every card has the same
+ * steps. */
 static int more_steps(const struct opts *o, const struct rank_out *ro, int done,
                       int *nsteps, int rank)
 {
-	if (!o->target_bytes || rank > 0)
+	if ((!o->target_bytes && !o->trace_target) || rank > 0)
 		return done < *nsteps;
-	if (ro->kern.total >= o->target_bytes) {
+	if ((o->target_bytes && ro->kern.total >= o->target_bytes) ||
+	    (o->trace_target && ro->trace.total >= o->trace_target)) {
 		*nsteps = done;
 		return 0;
 	}
@@ -212,8 +224,10 @@ static int finish_rank(struct rank_out *ro, const struct rankctx *rc,
 {
 	char path[PATH_LEN], file[64];
 
-	if (close_rank(ro, e))
+	if (close_rank(ro, rc, e))
 		return -1;
+	if (!rc->o->profiler_info)
+		goto truth; /* the "rank folder without profiler_info" case */
 	if (rc->o->ranks > 1)
 		snprintf(file, sizeof(file), "profiler_info_%d.json", rc->rank);
 	else
@@ -225,6 +239,7 @@ static int finish_rank(struct rank_out *ro, const struct rankctx *rc,
 		         strerror(errno));
 		return -1;
 	}
+truth:
 	if (!rc->o->truth)
 		return 0;
 	snprintf(file, sizeof(file), "ground_truth/rank%d.json", rc->rank);
@@ -252,22 +267,28 @@ static int run_rank(const struct opts *o, const struct model *m, int rank,
 	memset(&s, 0, sizeof(s));
 	memset(&ov, 0, sizeof(ov));
 	memset(t, 0, sizeof(*t));
+	t->straggler = rank == o->straggler;
 	rank_ctx(&rc, o, m, rank);
 	tl_init(&tl, m, o, rank);
+	launch_init(&ro->ln, o, rank);
 	rc_open = open_rank(ro, &rc, e);
 	if (rc_open == 0)
 		write_headers(ro, &rc);
 	while (rc_open == 0 && more_steps(o, ro, done, nsteps, rank)) {
 		tl_next_step(&tl, &s, o->first_step + done);
-		write_step(ro, &rc, &s, &ov, done == 0);
+		write_step(ro, &rc, &s, &ov);
 		truth_add_step(t, m, &s);
+		/* Marker truth grows with the run: only when asked for. */
+		if (o->markers && o->truth)
+			truth_add_markers(t, &ro->ln);
 		end_ns = s.host_start + s.host_dur;
 		done++;
 	}
 	step_free(&s);
 	overlap_free(&ov);
+	tl_free(&tl);
 	if (rc_open) {
-		close_rank(ro, e);
+		close_rank(ro, &rc, e);
 		return -1;
 	}
 	return finish_rank(ro, &rc, t, end_ns + 53 * MS, e);
@@ -304,6 +325,50 @@ static void report_rank(const struct opts *o, int rank, const struct truth *t,
 	        o->overlap);
 }
 
+static void summary(const struct opts *o, const struct truth *truths,
+                    const struct rank_out *ro, double dt)
+{
+	uint64_t kb = 0, tb = 0;
+	int r;
+
+	for (r = 0; r < o->ranks; r++) {
+		uint64_t k = selfcheck_file_size(ro[r].kpath);
+		report_rank(o, r, &truths[r], &ro[r], k);
+		kb += k;
+		tb += selfcheck_file_size(ro[r].tpath);
+	}
+	if (o->files & FILE_KERNELS)
+		fprintf(stderr,
+		        "wrote %llu bytes of kernel_details.csv in %.2f s "
+		        "(%.1f MB/s)\n",
+		        (unsigned long long)kb, dt,
+		        (double)kb / 1e6 / (dt + 1e-9));
+	if (o->files & FILE_TRACE)
+		fprintf(stderr,
+		        "wrote %llu bytes of trace_view.json in %.2f s "
+		        "(%.1f MB/s)\n",
+		        (unsigned long long)tb, dt,
+		        (double)tb / 1e6 / (dt + 1e-9));
+}
+
+/* Per rank, then across ranks (collectives, straggler). */
+static int self_check(const struct opts *o, const struct model *m,
+                      const struct truth *truths, const struct rank_out *ro)
+{
+	const char **dirs = xcalloc((size_t)o->ranks, sizeof(*dirs));
+	int r, rc = 0;
+
+	for (r = 0; r < o->ranks; r++) {
+		dirs[r] = ro[r].dir;
+		if (selfcheck_rank(o, m, r, ro[r].dir, &truths[r]))
+			rc = -1;
+	}
+	if (selfcheck_group(o, dirs))
+		rc = -1;
+	free(dirs);
+	return rc;
+}
+
 /* Generation is timed on its own (the benchmark wants MB/s); the
  * self-check runs afterwards over the finished files. */
 static int run(const struct opts *o, const struct model *m, struct err *e)
@@ -312,35 +377,24 @@ static int run(const struct opts *o, const struct model *m, struct err *e)
 	struct truth *truths = xcalloc((size_t)o->ranks, sizeof(*truths));
 	struct rank_out *ro = xcalloc((size_t)o->ranks, sizeof(*ro));
 	int r, nsteps = o->steps, rc = -1;
-	double t0 = now_s(), dt;
-	uint64_t bytes = 0;
+	double t0 = now_s();
 
 	if (make_dirs(o->outdir, e) ||
 	    (o->truth &&
 	     (join(dir, o->outdir, "ground_truth", e) || make_dir(dir, e))))
 		goto out;
-	for (r = 0; r < o->ranks; r++) {
+	for (r = 0; r < o->ranks; r++)
 		if (run_rank(o, m, r, &nsteps, &truths[r], &ro[r], e))
 			goto out;
-		bytes += selfcheck_file_size(ro[r].kpath);
-	}
-	dt = now_s() - t0;
-	for (r = 0; r < o->ranks; r++)
-		report_rank(o, r, &truths[r], &ro[r],
-		            selfcheck_file_size(ro[r].kpath));
-	fprintf(
-	    stderr,
-	    "wrote %llu bytes of kernel_details.csv in %.2f s (%.1f MB/s)\n",
-	    (unsigned long long)bytes, dt, (double)bytes / 1e6 / (dt + 1e-9));
-	rc = 0;
-	for (r = 0; o->self_check && r < o->ranks; r++)
-		if (selfcheck_rank(o, m, r, ro[r].dir, &truths[r]))
-			rc = -1;
+	summary(o, truths, ro, now_s() - t0);
+	rc = o->self_check ? self_check(o, m, truths, ro) : 0;
 	if (rc)
 		snprintf(e->msg, sizeof(e->msg), "self-check failed");
 	else if (o->self_check)
 		fprintf(stderr, "self-check passed\n");
 out:
+	for (r = 0; r < o->ranks; r++)
+		truth_free(&truths[r]);
 	free(truths);
 	free(ro);
 	return rc;

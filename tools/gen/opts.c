@@ -27,6 +27,8 @@ static const struct keyword COMMS[] = {{"none", COMM_NONE},
                                        {"alltoall", COMM_ALLTOALL},
                                        {"allgather", COMM_ALLGATHER},
                                        {NULL, 0}};
+static const struct keyword FORMS[] = {{"array", 0}, {"object", 1}, {NULL, 0}};
+static const struct keyword STEPKEYS[] = {{"stepN", 0}, {"step", 1}, {NULL, 0}};
 static const struct keyword FILES[] = {{"kernels", FILE_KERNELS},
                                        {"steps", FILE_STEPS},
                                        {"trace", FILE_TRACE},
@@ -126,6 +128,20 @@ static int parse_mix(const char *s, double mix[3])
 	return seen == 7 ? 0 : -1;
 }
 
+/* "R=F": rank R's compute runs F times longer (F in 1..10). */
+static int parse_straggler(const char *s, struct opts *o)
+{
+	const char *eq = strchr(s, '=');
+	char rank[16];
+
+	if (!eq || (size_t)(eq - s) >= sizeof(rank))
+		return -1;
+	memcpy(rank, s, (size_t)(eq - s));
+	rank[eq - s] = '\0';
+	return parse_int(rank, 0, 63, &o->straggler) ||
+	       parse_double(eq + 1, 1.0, 10.0, &o->straggler_f);
+}
+
 static int parse_files(const char *s, unsigned *mask)
 {
 	char buf[128];
@@ -171,6 +187,13 @@ enum optid {
 	O_FILES,
 	O_NOTRUTH,
 	O_SELFCHECK,
+	O_STRAGGLER,
+	O_MARKERS,
+	O_MARKERS_NOFLOW,
+	O_TRACE_FORM,
+	O_TRACE_TARGET,
+	O_COMM_KEY,
+	O_NO_INFO,
 	O_HELP
 };
 
@@ -211,6 +234,20 @@ static const struct optdef OPTDEFS[] = {
     {"--no-truth", NULL, O_NOTRUTH, "do not write OUTDIR/ground_truth/"},
     {"--self-check", NULL, O_SELFCHECK,
      "re-read the output, verify it, exit 1 on mismatch"},
+    {"--straggler", "R=F", O_STRAGGLER,
+     "rank R's compute kernels run F times longer; others wait"},
+    {"--markers", NULL, O_MARKERS,
+     "record_function stage ranges + torch_to_npu flows in the trace"},
+    {"--markers-no-flows", NULL, O_MARKERS_NOFLOW,
+     "the stage ranges without any flow events"},
+    {"--trace-form", "FORM", O_TRACE_FORM,
+     "array (default) | object: {..., \"traceEvents\": [...], ...}"},
+    {"--trace-target-bytes", "N", O_TRACE_TARGET,
+     "add steps until trace_view.json >= N bytes"},
+    {"--comm-step-key", "KEY", O_COMM_KEY,
+     "stepN (default: \"step3\", ...) | step (one \"step\" key)"},
+    {"--no-profiler-info", NULL, O_NO_INFO,
+     "do not write profiler_info[_N].json"},
     {"--help", NULL, O_HELP, "this text"},
 };
 
@@ -247,6 +284,46 @@ static void set_defaults(struct opts *o)
 	o->variant = V_L1_2026;
 	o->overlap = 0.5;
 	o->files = FILE_ALL;
+	o->straggler = -1;
+	o->straggler_f = 1.0;
+	o->profiler_info = 1;
+}
+
+/* The options added for stragglers, markers and file forms. */
+static int apply_new(struct opts *o, enum optid id, const char *v)
+{
+	int k = 0, rc = 0;
+
+	switch (id) {
+	case O_STRAGGLER:
+		rc = parse_straggler(v, o);
+		break;
+	case O_MARKERS:
+		o->markers = 1;
+		o->flows = 1;
+		break;
+	case O_MARKERS_NOFLOW:
+		o->markers = 1;
+		o->flows = 0;
+		break;
+	case O_TRACE_FORM:
+		rc = lookup(FORMS, v, &k);
+		o->trace_object = k;
+		break;
+	case O_TRACE_TARGET:
+		rc = parse_u64(v, &o->trace_target);
+		break;
+	case O_COMM_KEY:
+		rc = lookup(STEPKEYS, v, &k);
+		o->comm_single_key = k;
+		break;
+	case O_NO_INFO:
+		o->profiler_info = 0;
+		break;
+	default:
+		break;
+	}
+	return rc;
 }
 
 /* Applies one option; returns -1 when its value is bad. */
@@ -323,8 +400,8 @@ static int apply(struct opts *o, enum optid id, const char *v)
 	case O_SELFCHECK:
 		o->self_check = 1;
 		break;
-	case O_HELP:
-		break;
+	default:
+		return apply_new(o, id, v);
 	}
 	return rc;
 }
@@ -357,6 +434,18 @@ static int validate(struct opts *o, char *err, size_t errlen)
 	if (o->target_bytes && !(o->files & FILE_KERNELS)) {
 		snprintf(err, errlen,
 		         "--target-bytes needs kernels in --files");
+		return -1;
+	}
+	if (o->trace_target && (!(o->files & FILE_TRACE) || o->target_bytes)) {
+		snprintf(err, errlen,
+		         "--trace-target-bytes needs trace in --files and "
+		         "excludes --target-bytes");
+		return -1;
+	}
+	if (o->straggler >= o->ranks) {
+		snprintf(err, errlen,
+		         "--straggler: rank %d does not exist (--ranks %d)",
+		         o->straggler, o->ranks);
 		return -1;
 	}
 	if (o->self_check && (!o->truth || !(o->files & FILE_KERNELS))) {

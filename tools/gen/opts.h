@@ -41,7 +41,15 @@ struct opts {
 	double overlap; /* --comm-overlap, 0..1 */
 	double mix[3];  /* DiT target shares in percent: FA, MatMul, Vector */
 	int mix_given;
-	unsigned files; /* FILE_* mask */
+	unsigned files;        /* FILE_* mask */
+	int straggler;         /* --straggler rank, -1 for none */
+	double straggler_f;    /* its compute kernels run this much longer */
+	int markers;           /* record_function stage ranges in the trace */
+	int flows;             /* with markers: torch_to_npu flows too */
+	int trace_object;      /* {"traceEvents": [...]} instead of [...] */
+	uint64_t trace_target; /* --trace-target-bytes, 0: off */
+	int comm_single_key;   /* communication.json under "step" alone */
+	int profiler_info;     /* write profiler_info[_N].json */
 };
 
 enum opts_result { OPTS_OK, OPTS_HELP, OPTS_ERROR };

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "tracecheck.h"
 #include "xalloc.h"
 #include "banned.h"
 
@@ -325,17 +326,22 @@ static void compare_stage(struct check *c, const char *st,
 	}
 }
 
-/* DiT shares of FA / MatMul / Vector must land within 1 point. */
-static void check_mix(struct check *c, const struct model *m)
+/* DiT shares of FA / MatMul / Vector must land within 1 point. With a
+ * straggler, compute is stretched and collectives absorb waits, so the
+ * shares hold within the DiT's non-Comm time instead. */
+static void check_mix(struct check *c, const struct opts *o,
+                      const struct model *m)
 {
 	static const enum cat main_cats[3] = {CAT_FA, CAT_MATMUL, CAT_VECTOR};
 	const struct stage_acc *d = &c->got.st[ST_DIT];
+	int strag = o->straggler >= 0;
+	double base = (double)(d->time - (strag ? d->cat_time[CAT_COMM] : 0));
+	double scale = strag ? 100.0 / (100.0 - m->share[CAT_COMM]) : 1.0;
 	int i;
 
-	for (i = 0; i < 3 && d->time > 0; i++) {
-		double share =
-		    100.0 * (double)d->cat_time[main_cats[i]] / (double)d->time;
-		double want = m->share[main_cats[i]];
+	for (i = 0; i < 3 && base > 0; i++) {
+		double share = 100.0 * (double)d->cat_time[main_cats[i]] / base;
+		double want = m->share[main_cats[i]] * scale;
 		if (share < want - 1.0 || share > want + 1.0) {
 			char msg[96];
 			snprintf(msg, sizeof(msg),
@@ -344,6 +350,35 @@ static void check_mix(struct check *c, const struct model *m)
 			fail(c, "dit mix off target", 0, msg);
 		}
 	}
+}
+
+/* The markers' device ranges, re-derived from the rows: a range is a run
+ * of rows of one stage within one step. */
+static void check_ranges(struct check *c, const struct truth *want)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < c->n; i++) {
+		const struct span *sp = &c->sp[i];
+		int open = i == 0 || sp->stage != c->sp[i - 1].stage ||
+		           sp->step != c->sp[i - 1].step;
+		const struct marker *mk;
+
+		n += (size_t)open;
+		if (n > want->nmk)
+			break;
+		mk = &want->mk[n - 1];
+		if ((open &&
+		     (mk->dev_start != sp->a || (int)mk->stage != sp->stage ||
+		      mk->step != sp->step)) ||
+		    ((i + 1 == c->n || c->sp[i + 1].stage != sp->stage ||
+		      c->sp[i + 1].step != sp->step) &&
+		     mk->dev_end != sp->a))
+			fail(c, "marker device range differs from the rows", 0,
+			     STAGE_NAMES[sp->stage]);
+	}
+	if (n != want->nmk)
+		fail(c, "marker count differs from the stage runs", 0, "");
 }
 
 /* ---- step_trace_time.csv ----------------------------------------------- */
@@ -449,10 +484,14 @@ int selfcheck_rank(const struct opts *o, const struct model *m, int rank,
 		for (s = 0; s < ST_COUNT; s++)
 			compare_stage(&c, STAGE_NAMES[s], &expected->st[s],
 			              &c.got.st[s]);
-		check_mix(&c, m);
+		check_mix(&c, o, m);
 		/* Level0-old has no Step Id column to group rows by. */
 		if (o->variant != V_L0_OLD)
 			check_steps(&c, spath);
+		if (o->variant != V_L0_OLD && o->markers)
+			check_ranges(&c, expected);
+		c.failures += tracecheck_rank(o, rank, rank_dir, expected,
+		                              truth_compute_time(&c.got));
 	} else if (!kf || !tf) {
 		fail(&c, "cannot open", 0, !kf ? kpath : tpath);
 	}
@@ -465,4 +504,131 @@ int selfcheck_rank(const struct opts *o, const struct model *m, int rank,
 	        c.failures ? "FAILED" : "ok", c.failures,
 	        c.failures == 1 ? "" : "s");
 	return c.failures ? -1 : 0;
+}
+
+/* ---- across ranks: synchronised collectives, the straggler ------------- */
+
+struct rank_sum {
+	int64_t *ends; /* end of each collective row, in row order */
+	size_t n, cap;
+	int64_t compute, comm;
+};
+
+static int read_rank_sum(const char *dir, struct rank_sum *r)
+{
+	char path[4200], *l = NULL, *hdr = NULL;
+	size_t cap = 0;
+	struct row h, f;
+	int start, dur, name, rc = -1;
+	FILE *fp;
+
+	snprintf(path, sizeof(path),
+	         "%s/ASCEND_PROFILER_OUTPUT/kernel_details.csv", dir);
+	fp = fopen(path, "rb");
+	if (!fp || getline(&hdr, &cap, fp) < 0)
+		goto out;
+	cap = 0;
+	split_csv(hdr, &h);
+	start = col_index(&h, "Start Time(us)");
+	dur = col_index(&h, "Duration(us)");
+	name = col_index(&h, "Name");
+	while (start >= 0 && dur >= 0 && name >= 0 &&
+	       getline(&l, &cap, fp) >= 0) {
+		int64_t a, d;
+		split_csv(l, &f);
+		if (f.n != h.n)
+			goto out;
+		a = parse_us(f.f[start]);
+		d = parse_us(f.f[dur]);
+		if (strncmp(f.f[name], "hcom_", 5)) {
+			r->compute += d;
+			continue;
+		}
+		r->comm += d;
+		xgrow(&r->ends, &r->cap, r->n + 1, sizeof(*r->ends));
+		r->ends[r->n++] = a + d;
+	}
+	rc = 0;
+out:
+	free(hdr);
+	free(l);
+	if (fp)
+		fclose(fp);
+	return rc;
+}
+
+/* Largest spread of one collective's end across ranks, -1 when the ranks
+ * have different collective counts. */
+static int64_t end_spread(const struct rank_sum *rs, int n)
+{
+	int64_t worst = 0;
+	size_t j;
+	int q;
+
+	for (q = 1; q < n; q++)
+		if (rs[q].n != rs[0].n)
+			return -1;
+	for (j = 0; j < rs[0].n; j++) {
+		int64_t lo = rs[0].ends[j], hi = lo;
+		for (q = 1; q < n; q++) {
+			lo = rs[q].ends[j] < lo ? rs[q].ends[j] : lo;
+			hi = rs[q].ends[j] > hi ? rs[q].ends[j] : hi;
+		}
+		worst = hi - lo > worst ? hi - lo : worst;
+	}
+	return worst;
+}
+
+/* The straggler has the most compute (F times the others' mean, within
+ * 5%) and, when collectives synchronise, the least comm; every
+ * collective ends within 10 ns on all ranks. */
+static int judge_group(const struct opts *o, const struct rank_sum *rs)
+{
+	int q, sr = o->straggler, bad = 0, sp = rs[0].n > 0;
+	double others = 0, ratio;
+	int64_t spread = sp ? end_spread(rs, o->ranks) : 0;
+
+	for (q = 0; q < o->ranks; q++) {
+		if (q == sr)
+			continue;
+		others += (double)rs[q].compute / (o->ranks - 1);
+		if (rs[q].compute >= rs[sr].compute ||
+		    (sp && rs[q].comm <= rs[sr].comm))
+			bad = 1;
+	}
+	ratio = (double)rs[sr].compute / others;
+	if (ratio < o->straggler_f * 0.95 || ratio > o->straggler_f * 1.05)
+		bad = 1;
+	if (spread < 0 || spread > 10)
+		bad = 1;
+	fprintf(stderr,
+	        "  self-check straggler: rank %d compute %.3f ms = %.3f x the "
+	        "others' mean (F %.2f), comm %.3f ms; collective ends spread "
+	        "%lld ns: %s\n",
+	        sr, (double)rs[sr].compute / 1e6, ratio, o->straggler_f,
+	        (double)rs[sr].comm / 1e6, (long long)spread,
+	        bad ? "FAILED" : "ok");
+	return bad ? -1 : 0;
+}
+
+int selfcheck_group(const struct opts *o, const char *const *dirs)
+{
+	struct rank_sum *rs;
+	int q, rc = 0;
+
+	if (o->straggler < 0)
+		return 0;
+	rs = xcalloc((size_t)o->ranks, sizeof(*rs));
+	for (q = 0; q < o->ranks; q++)
+		if (read_rank_sum(dirs[q], &rs[q])) {
+			fprintf(stderr, "  self-check: %s: unreadable\n",
+			        dirs[q]);
+			rc = -1;
+		}
+	if (rc == 0)
+		rc = judge_group(o, rs);
+	for (q = 0; q < o->ranks; q++)
+		free(rs[q].ends);
+	free(rs);
+	return rc;
 }

@@ -19,4 +19,11 @@ uint64_t selfcheck_file_size(const char *path);
 int selfcheck_rank(const struct opts *o, const struct model *m, int rank,
                    const char *rank_dir, const struct truth *expected);
 
+/* Across the ranks in dirs[0 .. o->ranks - 1] (only with --straggler):
+ * re-reads each kernel_details.csv and checks that the straggler has the
+ * most compute (F x the others' mean, within 5%), the least comm when
+ * there are collectives, and that every collective ends within 10 ns on
+ * all ranks. Prints one line; returns 0 when all hold. */
+int selfcheck_group(const struct opts *o, const char *const *dirs);
+
 #endif

@@ -26,8 +26,8 @@ int64_t tl_origin_ns(const struct opts *o, int rank)
 	       rank * 37 * US + rank * 113;
 }
 
-void tl_init(struct timeline *tl, const struct model *m, const struct opts *o,
-             int rank)
+static void tl_init_one(struct timeline *tl, const struct model *m,
+                        const struct opts *o, int rank)
 {
 	memset(tl, 0, sizeof(*tl));
 	tl->m = m;
@@ -36,6 +36,38 @@ void tl_init(struct timeline *tl, const struct model *m, const struct opts *o,
 	tl->host_cursor = tl_origin_ns(o, rank);
 	tl->task_id = 1000 + (uint32_t)(rng_mix(o->seed) % 20000);
 	tl->comm_no = 12 + (uint32_t)(rng_mix(o->seed + 7) % 500);
+	tl->rank = rank;
+	tl->slow = rank == o->straggler ? o->straggler_f : 1.0;
+}
+
+void tl_init(struct timeline *tl, const struct model *m, const struct opts *o,
+             int rank)
+{
+	int q;
+
+	tl_init_one(tl, m, o, rank);
+	/* Without a straggler the ranks stay independent, so runs without
+	 * --straggler are byte-identical to earlier generator versions. */
+	if (o->straggler < 0 || !m->sp)
+		return;
+	tl->npeers = o->ranks;
+	tl->peers = xcalloc((size_t)o->ranks, sizeof(*tl->peers));
+	tl->peer_steps = xcalloc((size_t)o->ranks, sizeof(*tl->peer_steps));
+	for (q = 0; q < o->ranks; q++)
+		tl_init_one(&tl->peers[q], m, o, q);
+}
+
+void tl_free(struct timeline *tl)
+{
+	int q;
+
+	for (q = 0; q < tl->npeers; q++)
+		step_free(&tl->peer_steps[q]);
+	free(tl->peers);
+	free(tl->peer_steps);
+	tl->peers = NULL;
+	tl->peer_steps = NULL;
+	tl->npeers = 0;
 }
 
 void step_free(struct step *s)
@@ -112,6 +144,20 @@ static void scale_dit(struct timeline *tl, struct step *s, double *raw)
 	}
 }
 
+/* The straggler's compute is uniformly slower (a throttled or shared
+ * card); its collectives are not: their transfer runs at the link's speed.
+ * Applied after the mix scaling, which would otherwise undo it. */
+static void slow_down(struct timeline *tl, struct step *s)
+{
+	size_t i;
+
+	if (tl->slow == 1.0)
+		return;
+	for (i = 0; i < s->n; i++)
+		if (tmpl_of(tl, &s->k[i])->op->cat != CAT_COMM)
+			s->k[i].dur = tidy((double)s->k[i].dur * tl->slow);
+}
+
 /* Idle time the compute stream sees before a kernel: launch gaps mostly,
  * host work between iterations and between pipeline stages. */
 static int64_t compute_gap(struct timeline *tl, int stage_change,
@@ -167,56 +213,124 @@ static int64_t overlap_start(struct step *s, struct comm_state *cs, int64_t s0,
 	return s0;
 }
 
-/* Pass 3: place kernels. Compute kernels are serial on one stream; a
- * collective starts after its producer and lets the following compute run
- * alongside it for `overlap` of its duration. */
-static void place(struct timeline *tl, struct step *s,
-                  const uint8_t *iter_start)
-{
-	struct comm_state cs = {0, 0, 0, 0, 0, 0};
-	int64_t cur = s->first_start, hccl_free = 0, prev_end = -1;
-	int prev_stage = -1;
+/* Pass 3 state: compute kernels are serial on one stream; a collective
+ * starts after its producer and lets the following compute run alongside
+ * it for `overlap` of its own (transfer) duration. */
+struct placer {
+	struct comm_state cs;
+	int64_t cur, hccl_free, prev_end;
+	int prev_stage;
+	int at_comm; /* stopped at the collective s->k[i] */
 	size_t i;
+	const uint8_t *iter_start;
+};
 
-	for (i = 0; i < s->n; i++) {
-		struct kern *k = &s->k[i];
+static void placer_init(struct placer *p, const struct step *s,
+                        const uint8_t *iter_start)
+{
+	memset(p, 0, sizeof(*p));
+	p->cur = s->first_start;
+	p->prev_end = -1;
+	p->prev_stage = -1;
+	p->iter_start = iter_start;
+}
+
+static void place_compute(struct timeline *tl, struct step *s, struct placer *p,
+                          int change, int64_t gap)
+{
+	struct kern *k = &s->k[p->i];
+
+	if (change && p->cs.active) { /* stages never share a collective */
+		if (p->cur + gap < p->cs.end)
+			gap = p->cs.end - p->cur;
+		comm_finish(s, &p->cs);
+	}
+	k->start = overlap_start(s, &p->cs, p->cur + gap, k->dur);
+	k->wait = p->prev_end < 0 ? 0 : k->start - p->prev_end;
+	k->seq = tl->task_id;
+	tl->task_id = tl->task_id >= 65535 ? 1 : tl->task_id + 1;
+	p->cur = p->prev_end = k->start + k->dur;
+	p->prev_stage = (int)tmpl_of(tl, k)->stage;
+}
+
+/* Places kernels from p->i on. Stops at a collective once its start is
+ * fixed (place_commit finishes it) and returns 1; 0 at the step's end. */
+static int place_to_comm(struct timeline *tl, struct step *s, struct placer *p)
+{
+	for (; p->i < s->n; p->i++) {
+		struct kern *k = &s->k[p->i];
 		const struct tmpl *t = tmpl_of(tl, k);
-		int change = prev_stage >= 0 && (int)t->stage != prev_stage;
+		int change =
+		    p->prev_stage >= 0 && (int)t->stage != p->prev_stage;
+		/* Drawn for collectives too (unused) to keep the PRNG
+		 * sequence, and so the files, of earlier versions. */
 		int64_t gap =
-		    i == 0 ? 0 : compute_gap(tl, change, iter_start[i]);
+		    p->i == 0 ? 0
+		              : compute_gap(tl, change, p->iter_start[p->i]);
 
 		if (t->op->cat == CAT_COMM) {
-			int64_t st = cur + rng_between(&tl->rng, 500, 3000);
-			comm_finish(s, &cs);
-			if (st < hccl_free)
-				st = hccl_free;
-			k->start = st;
-			k->wait = hccl_free ? st - hccl_free : st - cur;
-			k->seq = tl->comm_no++;
-			hccl_free = st + k->dur;
-			cs.active = 1;
-			cs.idx = i;
-			cs.start = st;
-			cs.end = st + k->dur;
-			cs.budget =
-			    (int64_t)llround(tl->o->overlap * (double)k->dur);
-			cs.covered = 0;
-			cur = st;
-			continue;
+			int64_t st = p->cur + rng_between(&tl->rng, 500, 3000);
+			comm_finish(s, &p->cs);
+			k->start = st < p->hccl_free ? p->hccl_free : st;
+			return p->at_comm = 1;
 		}
-		if (change && cs.active) { /* stages never share a collective */
-			if (cur + gap < cs.end)
-				gap = cs.end - cur;
-			comm_finish(s, &cs);
-		}
-		k->start = overlap_start(s, &cs, cur + gap, k->dur);
-		k->wait = prev_end < 0 ? 0 : k->start - prev_end;
-		k->seq = tl->task_id;
-		tl->task_id = tl->task_id >= 65535 ? 1 : tl->task_id + 1;
-		cur = prev_end = k->start + k->dur;
-		prev_stage = (int)t->stage;
+		place_compute(tl, s, p, change, gap);
 	}
-	comm_finish(s, &cs);
+	comm_finish(s, &p->cs);
+	return p->at_comm = 0;
+}
+
+/* The collective p->i has its final duration: open it on the HCCL stream.
+ * The overlap budget follows the transfer, not the wait for peers. */
+static void place_commit(struct timeline *tl, struct step *s, struct placer *p)
+{
+	struct kern *k = &s->k[p->i];
+	int64_t st = k->start;
+
+	k->wait = p->hccl_free ? st - p->hccl_free : st - p->cur;
+	k->seq = tl->comm_no++;
+	p->hccl_free = st + k->dur;
+	p->cs.active = 1;
+	p->cs.idx = p->i;
+	p->cs.start = st;
+	p->cs.end = st + k->dur;
+	p->cs.budget =
+	    (int64_t)llround(tl->o->overlap * (double)(k->dur - k->sync_wait));
+	p->cs.covered = 0;
+	p->cur = st;
+	p->at_comm = 0;
+	p->i++;
+}
+
+/* Places `n` ranks' steps together, collective by collective: each one
+ * ends when the last rank's own transfer would, rounded up to 10 ns, so
+ * all ranks leave it together. With n == 1 it is plain placement. */
+static void place_all(struct timeline *tls, struct step *ss, struct placer *ps,
+                      int n)
+{
+	int q, more;
+
+	for (;;) {
+		int64_t end = INT64_MIN;
+
+		for (q = more = 0; q < n; q++)
+			more |= place_to_comm(&tls[q], &ss[q], &ps[q]);
+		if (!more)
+			break;
+		for (q = 0; q < n; q++) {
+			const struct kern *k = &ss[q].k[ps[q].i];
+			if (ps[q].at_comm && k->start + k->dur > end)
+				end = k->start + k->dur;
+		}
+		for (q = 0; q < n; q++) {
+			struct kern *k = &ss[q].k[ps[q].i];
+			if (!ps[q].at_comm)
+				continue; /* cannot happen: one program */
+			k->sync_wait = (end - k->start - k->dur + 9) / 10 * 10;
+			k->dur += k->sync_wait;
+			place_commit(&tls[q], &ss[q], &ps[q]);
+		}
+	}
 }
 
 /* Generation order is already start order (see place()); this stable
@@ -259,28 +373,65 @@ static void span(struct step *s)
 			s->last_end = s->k[i].start + s->k[i].dur;
 }
 
-void tl_next_step(struct timeline *tl, struct step *s, int number)
+/* Passes 1-2 and the straggler factor: durations, before placement. */
+static void step_prepare(struct timeline *tl, struct step *s, int number)
 {
-	double *raw;
-	uint8_t *iter_start;
+	double *raw = xmalloc(tl->m->np * sizeof(*raw));
 
 	xgrow(&s->k, &s->cap, tl->m->np, sizeof(*s->k));
-	raw = xmalloc(tl->m->np * sizeof(*raw));
-	iter_start = xcalloc(tl->m->np, 1);
 	s->number = number;
 	s->host_start = tl->host_cursor;
 	s->first_start =
 	    s->host_start + rng_between(&tl->rng, 600 * US, 1500 * US);
 	fill_kernels(tl, s, raw);
 	scale_dit(tl, s, raw);
-	mark_iters(tl->m, iter_start);
-	place(tl, s, iter_start);
+	slow_down(tl, s);
+	free(raw);
+}
+
+static void step_finish(struct timeline *tl, struct step *s)
+{
 	sort_by_start(s);
 	span(s);
 	s->host_dur = s->last_end - s->host_start +
 	              rng_between(&tl->rng, 100 * US, 400 * US);
 	tl->host_cursor = s->host_start + s->host_dur +
 	                  rng_between(&tl->rng, 1000 * US, 3000 * US);
-	free(raw);
+}
+
+/* Copies a peer's step into the caller's buffer. */
+static void step_copy(struct step *dst, const struct step *src)
+{
+	struct kern *k;
+	size_t cap;
+
+	xgrow(&dst->k, &dst->cap, src->n ? src->n : 1, sizeof(*dst->k));
+	k = dst->k;
+	cap = dst->cap;
+	memcpy(k, src->k, src->n * sizeof(*k));
+	*dst = *src;
+	dst->k = k;
+	dst->cap = cap;
+}
+
+void tl_next_step(struct timeline *tl, struct step *s, int number)
+{
+	uint8_t *iter_start = xcalloc(tl->m->np, 1);
+	int q, n = tl->peers ? tl->npeers : 1;
+	struct timeline *tls = tl->peers ? tl->peers : tl;
+	struct step *ss = tl->peers ? tl->peer_steps : s;
+	struct placer *ps = xcalloc((size_t)n, sizeof(*ps));
+
+	mark_iters(tl->m, iter_start);
+	for (q = 0; q < n; q++) {
+		step_prepare(&tls[q], &ss[q], number);
+		placer_init(&ps[q], &ss[q], iter_start);
+	}
+	place_all(tls, ss, ps, n);
+	for (q = 0; q < n; q++)
+		step_finish(&tls[q], &ss[q]);
+	if (tl->peers)
+		step_copy(s, &tl->peer_steps[tl->rank]);
+	free(ps);
 	free(iter_start);
 }

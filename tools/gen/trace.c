@@ -14,8 +14,7 @@
 #define PID_OVERLAP(rc) (PID_CANN(rc) + 448)
 #define STREAM          2
 
-/* Separator before an event. trace_begin always writes metadata events
- * first, so only the very first of those goes without one. */
+/* Separator before an event. */
 static void sep(struct outbuf *ob, int bare)
 {
 	ob_str(ob, bare ? "," : ", ");
@@ -24,7 +23,9 @@ static void sep(struct outbuf *ob, int bare)
 static void meta(struct outbuf *ob, const char *what, int pid, int tid,
                  const char *key, const char *sval, int64_t ival)
 {
-	if (ob->total > 1) /* anything after the opening '[' */
+	/* Only the very first event, right after the '[' still in the buffer
+	 * (nothing is flushed this early), goes without a separator. */
+	if (!(ob->len && ob->buf[ob->len - 1] == '['))
 		sep(ob, 0);
 	ob_str(ob, "{\"name\": \"");
 	ob_str(ob, what);
@@ -67,6 +68,13 @@ void trace_begin(struct outbuf *ob, const struct rankctx *rc)
 	char tname[32];
 	int i;
 
+	/* The object form puts members with brackets and braces before
+	 * traceEvents, so a reader cannot assume it comes first. */
+	if (rc->o->trace_object)
+		ob_str(ob,
+		       "{\"schemaVersion\": 1, \"deviceProperties\": "
+		       "[{\"name\": \"Ascend [x]\", \"note\": \"{\\\"a\\\": "
+		       "[1]}\"}], \"traceEvents\": ");
 	ob_ch(ob, '[');
 	process(ob, rc->host_pid, "Python", "CPU", 0);
 	snprintf(tname, sizeof(tname), "Thread %d", rc->host_pid);
@@ -101,6 +109,15 @@ static void x_head(struct outbuf *ob, const char *name, size_t nlen, int pid,
 	ob_us_py(ob, dur);
 }
 
+/* A record_function range on the Python thread. */
+static void cpu_op(struct outbuf *ob, const struct rankctx *rc,
+                   const char *name, size_t nlen, int64_t ts, int64_t dur)
+{
+	x_head(ob, name, nlen, rc->host_pid, rc->host_pid, ts, dur);
+	ob_str(ob, ", \"cat\": \"cpu_op\", \"args\": {\"Sequence number\": -1, "
+	           "\"Fwd thread id\": 0}, \"ph\": \"X\"}");
+}
+
 static void profiler_step(struct outbuf *ob, const struct rankctx *rc,
                           const struct step *s)
 {
@@ -108,10 +125,41 @@ static void profiler_step(struct outbuf *ob, const struct rankctx *rc,
 	int n = snprintf(name, sizeof(name), "ProfilerStep#%d", s->number);
 
 	sep(ob, 1); /* the odd bare separator of real files */
-	x_head(ob, name, (size_t)n, rc->host_pid, rc->host_pid, s->host_start,
-	       s->host_dur);
-	ob_str(ob, ", \"cat\": \"cpu_op\", \"args\": {\"Sequence number\": -1, "
-	           "\"Fwd thread id\": 0}, \"ph\": \"X\"}");
+	cpu_op(ob, rc, name, (size_t)n, s->host_start, s->host_dur);
+}
+
+static void markers(struct outbuf *ob, const struct rankctx *rc,
+                    const struct launch *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nmk; i++) {
+		const struct marker *mk = &l->mk[i];
+		const char *name = launch_marker_name(mk->stage);
+
+		sep(ob, 0);
+		cpu_op(ob, rc, name, strlen(name), mk->host_start,
+		       mk->host_end - mk->host_start);
+	}
+}
+
+/* One end of a torch_to_npu flow. */
+static void flow(struct outbuf *ob, int end, uint64_t id, int pid, int tid,
+                 int64_t ts)
+{
+	sep(ob, 0);
+	ob_str(ob,
+	       end ? "{\"ph\": \"f\", \"bp\": \"e\", " : "{\"ph\": \"s\", ");
+	ob_str(ob, "\"name\": \"torch_to_npu\", \"cat\": \"async_npu\", "
+	           "\"id\": ");
+	ob_u64(ob, id);
+	ob_str(ob, ", \"pid\": ");
+	ob_i64(ob, pid);
+	ob_str(ob, ", \"tid\": ");
+	ob_i64(ob, tid);
+	ob_str(ob, ", \"ts\": \"");
+	ob_us3(ob, ts);
+	ob_str(ob, "\"}");
 }
 
 static void device_kernel(struct outbuf *ob, const struct rankctx *rc,
@@ -163,20 +211,30 @@ static void overlap_events(struct outbuf *ob, const struct rankctx *rc,
 }
 
 void trace_step(struct outbuf *ob, const struct rankctx *rc,
-                const struct step *s, const struct overlap *ov)
+                const struct step *s, const struct overlap *ov,
+                const struct launch *l)
 {
+	int flows = l && rc->o->flows;
 	size_t i;
 
 	profiler_step(ob, rc, s);
+	if (l)
+		markers(ob, rc, l);
 	for (i = 0; i < s->n; i++) {
 		const struct kern *k = &s->k[i];
 		const struct tmpl *t = &rc->m->t[k->tmpl];
 		uint64_t conn = (uint64_t)s->number * 100000 + i;
+		int hccl = t->op->core == CORE_HCCL;
 
-		if (t->op->core == CORE_HCCL)
+		if (hccl)
 			comm_kernel(ob, rc, k, t, conn);
 		else
 			device_kernel(ob, rc, k, t, conn);
+		if (!flows)
+			continue;
+		flow(ob, 0, conn, rc->host_pid, rc->host_pid, l->host[i]);
+		flow(ob, 1, conn, hccl ? PID_HCCL(rc) : PID_HW(rc),
+		     hccl ? 0 : STREAM, k->start);
 	}
 	overlap_events(ob, rc, &ov->comp, 0, "Computing");
 	overlap_events(ob, rc, &ov->comm, 1, "Communication");
@@ -184,7 +242,11 @@ void trace_step(struct outbuf *ob, const struct rankctx *rc,
 	overlap_events(ob, rc, &ov->freei, 3, "Free");
 }
 
-void trace_end(struct outbuf *ob)
+void trace_end(struct outbuf *ob, const struct rankctx *rc)
 {
 	ob_ch(ob, ']');
+	if (rc->o->trace_object)
+		ob_str(ob,
+		       ", \"displayTimeUnit\": \"ns\", \"otherData\": "
+		       "{\"note\": \"[brackets] and {braces} in a string\"}}");
 }

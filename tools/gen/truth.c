@@ -5,7 +5,10 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "xalloc.h"
 #include "banned.h"
 
 void truth_add_step(struct truth *t, const struct model *m,
@@ -23,11 +26,37 @@ void truth_add_step(struct truth *t, const struct model *m,
 		a->time += k->dur;
 		a->count[c]++;
 		a->cat_time[c] += k->dur;
-		if (c == CAT_COMM)
+		if (c == CAT_COMM) {
 			a->exposed += k->dur - k->covered;
+			t->sync_wait += k->sync_wait;
+		}
 	}
 	t->kernels += s->n;
 	t->steps++;
+}
+
+void truth_add_markers(struct truth *t, const struct launch *l)
+{
+	xgrow(&t->mk, &t->capmk, t->nmk + l->nmk + 1, sizeof(*t->mk));
+	memcpy(t->mk + t->nmk, l->mk, l->nmk * sizeof(*t->mk));
+	t->nmk += l->nmk;
+}
+
+void truth_free(struct truth *t)
+{
+	free(t->mk);
+	t->mk = NULL;
+	t->nmk = t->capmk = 0;
+}
+
+int64_t truth_compute_time(const struct truth *t)
+{
+	int64_t sum = 0;
+	int s;
+
+	for (s = 0; s < ST_COUNT; s++)
+		sum += t->st[s].time - t->st[s].cat_time[CAT_COMM];
+	return sum;
 }
 
 void truth_csv_header(struct outbuf *ob)
@@ -75,6 +104,32 @@ static void write_stage(FILE *fp, const struct stage_acc *a)
 	fputc('}', fp);
 }
 
+static void write_markers(FILE *fp, const struct truth *t)
+{
+	size_t i;
+
+	fputs(",\n \"markers\": [", fp);
+	for (i = 0; i < t->nmk; i++) {
+		const struct marker *mk = &t->mk[i];
+
+		fprintf(
+		    fp,
+		    "%s\n  {\"name\": \"%s\", \"stage\": \"%s\", \"step\": %d, "
+		    "\"host_start_us\": ",
+		    i ? "," : "", launch_marker_name(mk->stage),
+		    STAGE_NAMES[mk->stage], mk->step);
+		truth_print_us(fp, mk->host_start);
+		fputs(", \"host_end_us\": ", fp);
+		truth_print_us(fp, mk->host_end);
+		fputs(", \"device_start_us\": ", fp);
+		truth_print_us(fp, mk->dev_start);
+		fputs(", \"device_end_us\": ", fp);
+		truth_print_us(fp, mk->dev_end);
+		fputc('}', fp);
+	}
+	fputs("]", fp);
+}
+
 int truth_write_json(const char *path, const struct truth *t, int rank)
 {
 	FILE *fp = fopen(path, "wb");
@@ -84,13 +139,19 @@ int truth_write_json(const char *path, const struct truth *t, int rank)
 		return -1;
 	fprintf(fp,
 	        "{\"rank\": %d, \"kernels\": %" PRIu64
-	        ", \"steps\": %d, \"stages\": {",
-	        rank, t->kernels, t->steps);
+	        ", \"steps\": %d, \"straggler\": %s, \"compute_time_us\": ",
+	        rank, t->kernels, t->steps, t->straggler ? "true" : "false");
+	truth_print_us(fp, truth_compute_time(t));
+	fputs(", \"comm_sync_wait_us\": ", fp);
+	truth_print_us(fp, t->sync_wait);
+	fputs(", \"stages\": {", fp);
 	for (s = 0; s < ST_COUNT; s++) {
 		fprintf(fp, "%s\n  \"%s\": ", s ? "," : "", STAGE_NAMES[s]);
 		write_stage(fp, &t->st[s]);
 	}
-	fputs("\n}}\n", fp);
+	fputs("\n }", fp);
+	write_markers(fp, t);
+	fputs("}\n", fp);
 	bad = ferror(fp);
 	if (fclose(fp) != 0 || bad)
 		return -1;

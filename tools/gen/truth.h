@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "launch.h"
 #include "model.h"
 #include "outbuf.h"
 #include "timeline.h"
@@ -22,17 +23,28 @@ struct truth {
 	struct stage_acc st[ST_COUNT];
 	uint64_t kernels;
 	int steps;
+	int straggler;     /* this rank is the --straggler */
+	int64_t sync_wait; /* sum of the collectives' waits for peers */
+	struct marker *mk; /* every step's stage ranges (with --markers) */
+	size_t nmk, capmk;
 };
 
 void truth_add_step(struct truth *t, const struct model *m,
                     const struct step *s);
+/* Append the step's stage ranges; the truth owns its copy. */
+void truth_add_markers(struct truth *t, const struct launch *l);
+/* Frees the markers; the rest is plain data. */
+void truth_free(struct truth *t);
+
+/* Sum of the non-Comm kernel durations over all stages. */
+int64_t truth_compute_time(const struct truth *t);
 
 /* rank{r}.kernels.csv: "stage,category" then one line per kernel row. */
 void truth_csv_header(struct outbuf *ob);
 void truth_csv_step(struct outbuf *ob, const struct model *m,
                     const struct step *s);
 
-/* rank{r}.json. Returns 0, or -1 with errno set. */
+/* rank{r}.json (see README.md). Returns 0, or -1 with errno set. */
 int truth_write_json(const char *path, const struct truth *t, int rank);
 
 /* Write `ns` as microseconds with exactly 3 decimals to a stdio stream. */
