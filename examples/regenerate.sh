@@ -10,7 +10,8 @@ for d in image-dit-1card video-dit-4card video-v2v-1card; do
 done
 tools/gen/make-examples.sh "$build/tools/gen/sdperf-gen" examples >/dev/null 2>&1
 for d in image-dit-1card video-dit-4card video-v2v-1card; do
-	rank=$(ls -d examples/$d/*_ascend_pt | head -n 1)
-	"$build/src/sdperf" report "$rank" -o "examples/$d/report" --quiet
+	# the whole run: every rank folder of the example (-j 2: the report
+	# names the worker threads, so fix their number)
+	"$build/src/sdperf" report "examples/$d" -o "examples/$d/report" -j 2 --quiet
 	echo "examples/$d/report/ (report.html, report.pdf, report.md, report.json)"
 done

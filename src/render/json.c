@@ -7,8 +7,9 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
-#include "util/banned.h"
 #include "util/numfmt.h"
+#include "util/strbuf.h"
+#include "util/banned.h"
 
 /* report.json lists the heaviest kernel types of each stage; the HTML,
  * Markdown and PDF reports list them all */
@@ -205,6 +206,8 @@ static void verdicts_json(cJSON *root, const struct result *r)
 		add_pct(o, "threshold_pct", v->threshold);
 		cJSON_AddBoolToObject(o, "applicable", v->applicable);
 		cJSON_AddBoolToObject(o, "fired", v->fired);
+		add_opt_i64(o, "rank", v->rank, v->rank >= 0);
+		add_str(o, "how", v->how);
 		add_str(o, "recommendation", v->recommendation);
 		docs = cJSON_AddArrayToObject(o, "docs");
 		for (d = 0; d < v->ndocs; d++)
@@ -240,6 +243,185 @@ static void misc_json(cJSON *root, const struct result *r)
 	}
 }
 
+/* ---- ranks ------------------------------------------------------------ */
+
+static void rank_files_json(cJSON *o, const struct rank_result *rr)
+{
+	cJSON *files = cJSON_AddObjectToObject(o, "files");
+	int f;
+
+	for (f = 0; f < RF_COUNT; f++)
+		add_str(files, rank_file_names[f], rr->files[f]);
+	add_str(o, "torch_npu_version", rr->torch_npu_version);
+	add_str(o, "cann_version", rr->cann_version);
+	add_str(o, "profiler_level", rr->profiler_level);
+	add_str(o, "aic_metrics", rr->aic_metrics);
+}
+
+static void rank_stages_json(cJSON *o, const struct rank_result *rr)
+{
+	cJSON *st = cJSON_AddObjectToObject(o, "stages");
+	int s, k;
+
+	for (s = 0; s < STAGE_COUNT; s++) {
+		cJSON *so = cJSON_AddObjectToObject(st, stage_names[s]), *cats;
+		add_us(so, "kernel_time_us", rr->stage[s].kernel_ns);
+		add_us(so, "wall_time_us", rr->stage[s].wall_ns);
+		add_us(so, "comm_time_us", rr->stage[s].comm_ns);
+		add_us(so, "exposed_comm_us", rr->stage[s].exposed_comm_ns);
+		add_pct(so, "exposed_share_of_wall_pct",
+		        numfmt_pct(rr->stage[s].exposed_comm_ns,
+		                   rr->stage[s].wall_ns));
+		cats = cJSON_AddObjectToObject(so, "categories_us");
+		for (k = 0; k < CAT_COUNT; k++)
+			add_us(cats, category_names[k], rr->stage[s].cat_ns[k]);
+	}
+	add_us(o, "dit_compute_us", rr->compute_ns);
+}
+
+static void rank_steps_json(cJSON *o, const struct rank_result *rr)
+{
+	static const char *const flags[] = {"", "warmup", "outlier"};
+	cJSON *arr;
+	size_t i;
+
+	if (rr->free_share_ppm >= 0)
+		add_pct(o, "free_share_pct", (double)rr->free_share_ppm / 1e4);
+	else
+		cJSON_AddNullToObject(o, "free_share_pct");
+	arr = cJSON_AddArrayToObject(o, "steps");
+	for (i = 0; i < rr->nsteps; i++) {
+		const struct step_stat *s = &rr->steps[i];
+		cJSON *so = cJSON_CreateObject();
+		add_opt_i64(so, "step", s->step, s->step != STEP_NONE);
+		add_us(so, "computing_us", s->computing_ns);
+		add_us(so, "communication_us", s->comm_ns);
+		add_us(so, "not_overlapped_us", s->not_overlapped_ns);
+		add_us(so, "free_us", s->free_ns);
+		add_us(so, "stage_us", s->stage_ns);
+		if (s->preparing_ns >= 0)
+			add_us(so, "preparing_us", s->preparing_ns);
+		else
+			cJSON_AddNullToObject(so, "preparing_us");
+		add_str(so, "flag",
+		        s->outlier > 0 && s->outlier <= 2 ? flags[s->outlier]
+		                                          : NULL);
+		cJSON_AddItemToArray(arr, so);
+	}
+}
+
+static void rank_trace_json(cJSON *o, const struct rank_result *rr)
+{
+	cJSON *t = cJSON_AddObjectToObject(o, "trace"), *tot, *st, *m;
+	size_t i;
+	int k, s;
+
+	cJSON_AddBoolToObject(t, "read", rr->trace_read);
+	add_u64(t, "events", rr->trace_events);
+	cJSON_AddBoolToObject(t, "truncated", rr->trace_truncated);
+	add_opt_i64(t, "truncated_at_byte", (int64_t)rr->trace_truncated_at,
+	            rr->trace_truncated);
+	cJSON_AddBoolToObject(t, "overlap_found", rr->overlap_found);
+	tot = cJSON_AddObjectToObject(t, "overlap_us");
+	for (k = 0; k < OV_KINDS; k++)
+		add_us(tot, ov_keys[k], rr->ov_total[k]);
+	st = cJSON_AddObjectToObject(t, "overlap_by_stage_us");
+	for (s = 0; s < STAGE_COUNT; s++) {
+		cJSON *so = cJSON_AddObjectToObject(st, stage_names[s]);
+		for (k = 0; k < OV_KINDS; k++)
+			add_us(so, ov_keys[k], rr->ov_stage[s][k]);
+	}
+	add_str(o, "stage_source", rr->stage_source);
+	m = cJSON_AddArrayToObject(o, "markers");
+	for (i = 0; i < rr->nmarkers; i++) {
+		const struct stage_marker *mk = &rr->markers[i];
+		cJSON *mo = cJSON_CreateObject();
+		add_str(mo, "name", mk->name);
+		add_str(mo, "stage", stage_names[mk->stage]);
+		add_us(mo, "host_start_us", mk->host_start_ns);
+		add_us(mo, "host_end_us", mk->host_end_ns);
+		add_us(mo, "device_start_us", mk->dev_start_ns);
+		add_us(mo, "device_end_us", mk->dev_end_ns);
+		add_str(mo, "method", mk->by_flows ? "flows" : "time");
+		add_u64(mo, "flows", mk->flows);
+		add_u64(mo, "kernels", mk->kernels);
+		cJSON_AddItemToArray(m, mo);
+	}
+}
+
+static void rank_comm_json(cJSON *o, const struct rank_result *rr)
+{
+	const struct comm_result *c = &rr->comm;
+	cJSON *co, *kinds, *links;
+	int k;
+
+	if (!rr->comm_read) {
+		cJSON_AddNullToObject(o, "communication");
+		return;
+	}
+	co = cJSON_AddObjectToObject(o, "communication");
+	add_u64(co, "steps", c->nsteps);
+	add_u64(co, "ops", c->ops);
+	add_us(co, "wait_us", c->wait_ns);
+	kinds = cJSON_AddObjectToObject(co, "collectives");
+	for (k = 0; k < COMM_KINDS; k++) {
+		const struct comm_kind_stat *s = &c->kind[k];
+		cJSON *ko = cJSON_AddObjectToObject(kinds, comm_kind_keys[k]);
+		add_u64(ko, "count", s->count);
+		add_us(ko, "elapse_us", s->elapse_ns);
+		add_us(ko, "transit_us", s->transit_ns);
+		add_us(ko, "wait_us", s->wait_ns);
+		add_us(ko, "sync_us", s->sync_ns);
+		add_us(ko, "idle_us", s->idle_ns);
+		add_pct(ko, "wait_ratio_pct",
+		        numfmt_pct(s->wait_ns, s->wait_ns + s->transit_ns));
+	}
+	links = cJSON_AddObjectToObject(co, "transports");
+	for (k = 0; k < COMM_LINKS; k++) {
+		const struct comm_link_stat *l = &c->link[k];
+		cJSON *lo = cJSON_AddObjectToObject(links, comm_link_keys[k]);
+		struct strbuf sb = STRBUF_INIT;
+		add_u64(lo, "ops", l->ops);
+		strbuf_addf(&sb, "%.3f", l->size_mb);
+		add_raw(lo, "size_mb", &sb);
+		add_us(lo, "time_us", l->time_ns);
+		if (l->time_ns > 0) { /* MB per ms is GB per s */
+			strbuf_addf(&sb, "%.3f",
+			            l->size_mb / ((double)l->time_ns / 1e6));
+			add_raw(lo, "bandwidth_gbps", &sb);
+		} else {
+			cJSON_AddNullToObject(lo, "bandwidth_gbps");
+		}
+		strbuf_release(&sb);
+	}
+}
+
+static void ranks_json(cJSON *root, const struct result *r)
+{
+	cJSON *arr = cJSON_AddArrayToObject(root, "ranks");
+	size_t i;
+
+	if (r->nranks)
+		add_i64(root, "lead_rank", r->ranks[r->lead].id);
+	else
+		cJSON_AddNullToObject(root, "lead_rank");
+	for (i = 0; i < r->nranks; i++) {
+		const struct rank_result *rr = &r->ranks[i];
+		cJSON *o = cJSON_CreateObject();
+		add_i64(o, "id", rr->id);
+		add_str(o, "id_source", rr->id_source);
+		add_str(o, "dir", rr->dir);
+		cJSON_AddBoolToObject(o, "analysed", rr->analysed);
+		add_u64(o, "kernels", rr->kernels);
+		rank_files_json(o, rr);
+		rank_stages_json(o, rr);
+		rank_steps_json(o, rr);
+		rank_trace_json(o, rr);
+		rank_comm_json(o, rr);
+		cJSON_AddItemToArray(arr, o);
+	}
+}
+
 void render_json(const struct result *r, const char *tool_version,
                  struct strbuf *out)
 {
@@ -257,6 +439,7 @@ void render_json(const struct result *r, const char *tool_version,
 	stages_json(root, r);
 	verdicts_json(root, r);
 	misc_json(root, r);
+	ranks_json(root, r);
 	text = cJSON_Print(root);
 	strbuf_adds(out, text);
 	strbuf_addch(out, '\n');

@@ -8,6 +8,7 @@
 
 #include "render/escape.h"
 #include "render/pdf_chart.h"
+#include "render/pdf_ranks.h"
 #include "render/pdf_text.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -21,25 +22,15 @@ static const struct pdf_style S_H2 = {14.0f, 1, PDF_FG};
 static const struct pdf_style S_H3 = {11.0f, 1, PDF_FG};
 static const struct pdf_style S_LINK = {9.0f, 0, PDF_LINK};
 
-struct ctx {
-	struct pdf_doc d;
-	const struct tmpl_vars *m;
-	const struct pdf_opts *o;
-	HPDF_Encoder utf8;
-	tmpl_fmt_fn fdur, fpct, fint;
-	struct strbuf bytes;
-	struct strbuf val[PDF_MAX_COLS]; /* formatted cell values */
-};
-
 /* ---- basics ------------------------------------------------------------ */
 
-static const char *v(const struct ctx *c, const char *name)
+const char *pdf_v(const struct pdf_ctx *c, const char *name)
 {
 	return tmpl_get(c->m, name);
 }
 
 /* value formatted by fn into buf (reset first); returns the text. */
-static const char *fmt(tmpl_fmt_fn fn, struct strbuf *buf, const char *value)
+const char *pdf_fmt(tmpl_fmt_fn fn, struct strbuf *buf, const char *value)
 {
 	strbuf_reset(buf);
 	fn(buf, value, strlen(value));
@@ -47,29 +38,29 @@ static const char *fmt(tmpl_fmt_fn fn, struct strbuf *buf, const char *value)
 }
 
 /* spec with each heading variable name replaced by its text, in out. */
-static const struct pdf_col *heads(const struct ctx *c,
-                                   const struct pdf_col *spec, size_t n,
-                                   struct pdf_col *out)
+const struct pdf_col *pdf_heads(const struct pdf_ctx *c,
+                                const struct pdf_col *spec, size_t n,
+                                struct pdf_col *out)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		out[i] = spec[i];
-		out[i].head = v(c, spec[i].head);
+		out[i].head = pdf_v(c, spec[i].head);
 	}
 	return out;
 }
 
 /* ---- text blocks ------------------------------------------------------- */
 
-static void para(struct ctx *c, const char *s)
+void pdf_para(struct pdf_ctx *c, const char *s)
 {
 	pt_para(&c->d, s, &S_BODY, MARGIN, CONTENT_W, 12.0f);
 	c->d.y -= 5.0f;
 }
 
 /* A list item: a bullet, then s; sub (if any) in small grey under it. */
-static void bullet(struct ctx *c, const char *s, const char *sub)
+void pdf_bullet(struct pdf_ctx *c, const char *s, const char *sub)
 {
 	pt_need(&c->d, 12.0f);
 	pt_draw_str(&c->d, c->d.page, &S_BODY, MARGIN + 4, c->d.y - 12 * 0.72f,
@@ -82,9 +73,9 @@ static void bullet(struct ctx *c, const char *s, const char *sub)
 }
 
 /* A section heading with its outline entry (bookmark). */
-static void section(struct ctx *c, const char *var)
+void pdf_section(struct pdf_ctx *c, const char *var)
 {
-	const char *title = v(c, var);
+	const char *title = pdf_v(c, var);
 	HPDF_Outline ol;
 	HPDF_Destination dst;
 
@@ -103,7 +94,7 @@ static void section(struct ctx *c, const char *var)
 	c->d.y -= 8.0f;
 }
 
-static void subheading(struct ctx *c, const char *s)
+void pdf_subheading(struct pdf_ctx *c, const char *s)
 {
 	c->d.y -= 4.0f;
 	pt_need(&c->d, 50.0f);
@@ -113,13 +104,13 @@ static void subheading(struct ctx *c, const char *s)
 
 /* ---- tables ------------------------------------------------------------ */
 
-static void table_end(struct ctx *c)
+void pdf_table_end(struct pdf_ctx *c)
 {
 	c->d.y -= 10.0f;
 }
 
 /* cells[0..n) reset to plain text from c->val. */
-static void cells_init(struct ctx *c, struct pdf_cell *cells, size_t n)
+void pdf_cells_init(struct pdf_ctx *c, struct pdf_cell *cells, size_t n)
 {
 	size_t i;
 
@@ -134,7 +125,7 @@ static void cells_init(struct ctx *c, struct pdf_cell *cells, size_t n)
 /* ---- sections ---------------------------------------------------------- */
 
 /* One "label: value" line of the title block. */
-static void meta(struct ctx *c, const char *label, const char *value)
+static void meta(struct pdf_ctx *c, const char *label, const char *value)
 {
 	pt_need(&c->d, 12.0f);
 	pt_draw_str(&c->d, c->d.page, &PDF_SMALL, MARGIN, c->d.y - 12 * 0.72f,
@@ -142,23 +133,27 @@ static void meta(struct ctx *c, const char *label, const char *value)
 	pt_para(&c->d, value, &S_BODY, MARGIN + 110, CONTENT_W - 110, 12.0f);
 }
 
-static void title_block(struct ctx *c)
+static void title_block(struct pdf_ctx *c)
 {
 	struct strbuf *b = &c->val[0];
 
-	pt_para(&c->d, v(c, "title"), &S_H1, MARGIN, CONTENT_W, 24.0f);
+	pt_para(&c->d, pdf_v(c, "title"), &S_H1, MARGIN, CONTENT_W, 24.0f);
 	c->d.y -= 6.0f;
-	meta(c, v(c, "t_meta_profile"), v(c, "profile"));
-	if (*v(c, "rank_dir"))
-		meta(c, v(c, "t_meta_rank"), v(c, "rank_dir"));
-	meta(c, v(c, "t_meta_ranks"), v(c, "ranks"));
-	meta(c, v(c, "t_meta_kernels"), fmt(c->fint, b, v(c, "kernels")));
-	meta(c, v(c, "t_meta_steps"), v(c, "steps"));
-	meta(c, v(c, "t_meta_span"), fmt(c->fdur, b, v(c, "span_ns")));
-	meta(c, v(c, "t_meta_date"), v(c, "date"));
+	meta(c, pdf_v(c, "t_meta_profile"), pdf_v(c, "profile"));
+	if (*pdf_v(c, "rank_dir"))
+		meta(c, pdf_v(c, "t_meta_rank"), pdf_v(c, "rank_dir"));
+	meta(c, pdf_v(c, "t_meta_ranks"), pdf_v(c, "ranks"));
+	if (*pdf_v(c, "multi_rank"))
+		meta(c, pdf_v(c, "t_meta_threads"), pdf_v(c, "threads"));
+	meta(c, pdf_v(c, "t_meta_kernels"),
+	     pdf_fmt(c->fint, b, pdf_v(c, "kernels")));
+	meta(c, pdf_v(c, "t_meta_steps"), pdf_v(c, "steps"));
+	meta(c, pdf_v(c, "t_meta_span"),
+	     pdf_fmt(c->fdur, b, pdf_v(c, "span_ns")));
+	meta(c, pdf_v(c, "t_meta_date"), pdf_v(c, "date"));
 	strbuf_reset(b);
-	strbuf_addf(b, "sdperf %s", v(c, "version"));
-	meta(c, v(c, "t_meta_version"), b->buf);
+	strbuf_addf(b, "sdperf %s", pdf_v(c, "version"));
+	meta(c, pdf_v(c, "t_meta_version"), b->buf);
 	c->d.y -= 6.0f;
 }
 
@@ -170,25 +165,25 @@ static unsigned long state_rgb(const char *state)
 }
 
 /* "42.0% > 30.0%" of a verdict row, into c->val[1]. */
-static const char *measure(struct ctx *c, const struct tmpl_vars *r)
+static const char *measure(struct pdf_ctx *c, const struct tmpl_vars *r)
 {
 	struct strbuf *b = &c->val[1];
 
-	fmt(c->fpct, b, tmpl_get(r, "value"));
+	pdf_fmt(c->fpct, b, tmpl_get(r, "value"));
 	strbuf_adds(b, *tmpl_get(r, "fired") ? " > " : " \xE2\x89\xA4 ");
 	c->fpct(b, tmpl_get(r, "threshold"), strlen(tmpl_get(r, "threshold")));
 	return b->buf;
 }
 
 /* "Read: a, b, c" with each name a link; dry: only counts the lines. */
-static size_t doc_links(struct ctx *c, const struct tmpl_vars *r, float x0,
+static size_t doc_links(struct pdf_ctx *c, const struct tmpl_vars *r, float x0,
                         float width, int dry)
 {
 	size_t i, n = tmpl_nrows(r, "docs"), lines = 1;
 	float x = x0;
 
 	strbuf_reset(&c->val[2]);
-	strbuf_addf(&c->val[2], "%s: ", v(c, "t_verdict_docs"));
+	strbuf_addf(&c->val[2], "%s: ", pdf_v(c, "t_verdict_docs"));
 	if (!dry) {
 		pt_need(&c->d, 12.0f);
 		c->d.y -= 12.0f;
@@ -222,8 +217,19 @@ static size_t doc_links(struct ctx *c, const struct tmpl_vars *r, float x0,
 	return lines;
 }
 
+/* The verdict's metric, with how it was aggregated over ranks when it
+ * was ("... (worst: rank 3)"), in c->val[4]. */
+static const char *metric(struct pdf_ctx *c, const struct tmpl_vars *r)
+{
+	strbuf_reset(&c->val[4]);
+	strbuf_adds(&c->val[4], tmpl_get(r, "metric"));
+	if (*tmpl_get(r, "how"))
+		strbuf_addf(&c->val[4], " (%s)", tmpl_get(r, "how"));
+	return c->val[4].buf;
+}
+
 /* Height of a verdict card with inner width w. */
-static float card_height(struct ctx *c, const struct tmpl_vars *r, float w)
+static float card_height(struct pdf_ctx *c, const struct tmpl_vars *r, float w)
 {
 	float h =
 	    8 + 17 +
@@ -231,8 +237,8 @@ static float card_height(struct ctx *c, const struct tmpl_vars *r, float w)
 
 	if (*tmpl_get(r, "applicable"))
 		h += 22 +
-		     10.0f * (float)pt_nlines(&c->d, tmpl_get(r, "metric"),
-		                              &PDF_SMALL, w) +
+		     10.0f *
+		         (float)pt_nlines(&c->d, metric(c, r), &PDF_SMALL, w) +
 		     12;
 	else
 		h += 10.0f * (float)pt_nlines(&c->d, tmpl_get(r, "no_stage"),
@@ -242,7 +248,7 @@ static float card_height(struct ctx *c, const struct tmpl_vars *r, float w)
 	return h + 3 + 12.0f * (float)doc_links(c, r, 0, w, 1) + 8;
 }
 
-static void card(struct ctx *c, const struct tmpl_vars *r)
+static void card(struct pdf_ctx *c, const struct tmpl_vars *r)
 {
 	const char *state = tmpl_get(r, "state");
 	unsigned long rgb = state_rgb(state);
@@ -266,7 +272,7 @@ static void card(struct ctx *c, const struct tmpl_vars *r)
 	pt_para(&c->d, tmpl_get(r, "title"), &S_H3, x, w, 14.0f);
 	if (*tmpl_get(r, "applicable")) {
 		pt_para(&c->d, measure(c, r), &big, x, w, 22.0f);
-		pt_para(&c->d, tmpl_get(r, "metric"), &PDF_SMALL, x, w, 10.0f);
+		pt_para(&c->d, metric(c, r), &PDF_SMALL, x, w, 10.0f);
 		pdf_chart_meter(&c->d, r, x, w < 240 ? w : 240, rgb);
 	} else {
 		pt_para(&c->d, tmpl_get(r, "no_stage"), &PDF_SMALL, x, w,
@@ -279,15 +285,15 @@ static void card(struct ctx *c, const struct tmpl_vars *r)
 	c->d.y -= 8 + 6;
 }
 
-static void verdicts(struct ctx *c)
+static void verdicts(struct pdf_ctx *c)
 {
 	size_t i, n = tmpl_nrows(c->m, "verdicts");
 
-	section(c, "t_sec_verdicts");
-	para(c, v(c, "verdicts_intro"));
-	if (!*v(c, "any_fired")) {
+	pdf_section(c, "t_sec_verdicts");
+	pdf_para(c, pdf_v(c, "verdicts_intro"));
+	if (!*pdf_v(c, "any_fired")) {
 		struct pdf_style ok = {9.0f, 1, PDF_OK};
-		pt_para(&c->d, v(c, "t_verdicts_none_fired"), &ok, MARGIN,
+		pt_para(&c->d, pdf_v(c, "t_verdicts_none_fired"), &ok, MARGIN,
 		        CONTENT_W, 12.0f);
 		c->d.y -= 6;
 	}
@@ -295,7 +301,7 @@ static void verdicts(struct ctx *c)
 		card(c, tmpl_row(c->m, "verdicts", i));
 }
 
-static void stages(struct ctx *c)
+static void stages(struct pdf_ctx *c)
 {
 	static const struct pdf_col spec[] = {
 	    {"t_col_stage", 0.30f, 0},     {"t_col_kernels", 0.12f, 1},
@@ -305,27 +311,30 @@ static void stages(struct ctx *c)
 	struct pdf_col cols[6];
 	size_t i, n = tmpl_nrows(c->m, "stages");
 
-	section(c, "t_sec_stages");
-	para(c, v(c, "t_sec_stages_intro"));
-	pt_table_head(&c->d, heads(c, spec, 6, cols), 6);
+	pdf_section(c, "t_sec_stages");
+	pdf_para(c, pdf_v(c, "t_sec_stages_intro"));
+	pt_table_head(&c->d, pdf_heads(c, spec, 6, cols), 6);
 	for (i = 0; i < n; i++) {
 		const struct tmpl_vars *r = tmpl_row(c->m, "stages", i);
-		cells_init(c, cl, 6);
+		pdf_cells_init(c, cl, 6);
 		cl[0].text = tmpl_get(r, "label");
 		cl[0].dot = pdf_chart_stage_rgb(tmpl_get(r, "id"));
-		cl[1].text = fmt(c->fint, &c->val[1], tmpl_get(r, "kernels"));
+		cl[1].text =
+		    pdf_fmt(c->fint, &c->val[1], tmpl_get(r, "kernels"));
 		cl[2].text = tmpl_get(r, "segments");
-		cl[3].text = fmt(c->fdur, &c->val[3], tmpl_get(r, "kernel_ns"));
-		cl[4].text = fmt(c->fdur, &c->val[4], tmpl_get(r, "wall_ns"));
-		cl[5].text = fmt(c->fpct, &c->val[5], tmpl_get(r, "share"));
+		cl[3].text =
+		    pdf_fmt(c->fdur, &c->val[3], tmpl_get(r, "kernel_ns"));
+		cl[4].text =
+		    pdf_fmt(c->fdur, &c->val[4], tmpl_get(r, "wall_ns"));
+		cl[5].text = pdf_fmt(c->fpct, &c->val[5], tmpl_get(r, "share"));
 		pt_table_row(&c->d, cols, 6, cl, 0);
 	}
-	table_end(c);
-	subheading(c, v(c, "t_sec_timeline"));
+	pdf_table_end(c);
+	pdf_subheading(c, pdf_v(c, "t_sec_timeline"));
 	pdf_chart_timeline(&c->d, c->m, &c->val[0], c->fpct);
 }
 
-static void categories(struct ctx *c)
+static void categories(struct pdf_ctx *c)
 {
 	static const struct pdf_col spec[] = {{"t_col_category", 0.52f, 0},
 	                                      {"t_col_time", 0.18f, 1},
@@ -335,7 +344,7 @@ static void categories(struct ctx *c)
 	struct pdf_col cols[4];
 	size_t s, i, ns = tmpl_nrows(c->m, "stages");
 
-	section(c, "t_sec_categories");
+	pdf_section(c, "t_sec_categories");
 	for (s = 0; s < ns; s++) {
 		const struct tmpl_vars *st = tmpl_row(c->m, "stages", s);
 		strbuf_reset(&c->val[7]);
@@ -343,29 +352,29 @@ static void categories(struct ctx *c)
 		            tmpl_get(st, "label"));
 		c->fdur(&c->val[7], tmpl_get(st, "kernel_ns"),
 		        strlen(tmpl_get(st, "kernel_ns")));
-		subheading(c, c->val[7].buf);
+		pdf_subheading(c, c->val[7].buf);
 		pdf_chart_categories(&c->d, st, &c->val[0], c->fpct);
-		pt_table_head(&c->d, heads(c, spec, 4, cols), 4);
+		pt_table_head(&c->d, pdf_heads(c, spec, 4, cols), 4);
 		for (i = 0; i < tmpl_nrows(st, "categories"); i++) {
 			const struct tmpl_vars *r =
 			    tmpl_row(st, "categories", i);
-			cells_init(c, cl, 4);
+			pdf_cells_init(c, cl, 4);
 			cl[0].text = tmpl_get(r, "label");
 			cl[0].sub = tmpl_get(r, "about");
 			cl[0].dot = pdf_chart_cat_rgb(tmpl_get(r, "cat"));
-			cl[1].text =
-			    fmt(c->fdur, &c->val[1], tmpl_get(r, "time_ns"));
+			cl[1].text = pdf_fmt(c->fdur, &c->val[1],
+			                     tmpl_get(r, "time_ns"));
 			cl[2].text =
-			    fmt(c->fint, &c->val[2], tmpl_get(r, "count"));
+			    pdf_fmt(c->fint, &c->val[2], tmpl_get(r, "count"));
 			cl[3].text =
-			    fmt(c->fpct, &c->val[3], tmpl_get(r, "share"));
+			    pdf_fmt(c->fpct, &c->val[3], tmpl_get(r, "share"));
 			pt_table_row(&c->d, cols, 4, cl, 0);
 		}
-		table_end(c);
+		pdf_table_end(c);
 	}
 }
 
-static void top_table(struct ctx *c, const struct tmpl_vars *st)
+static void top_table(struct pdf_ctx *c, const struct tmpl_vars *st)
 {
 	static const struct pdf_col spec[] = {
 	    {"t_col_type", 0.31f, 0},  {"t_col_category", 0.11f, 0},
@@ -378,24 +387,24 @@ static void top_table(struct ctx *c, const struct tmpl_vars *st)
 	struct pdf_col cols[8];
 	size_t i, k;
 
-	pt_table_head(&c->d, heads(c, spec, 8, cols), 8);
+	pt_table_head(&c->d, pdf_heads(c, spec, 8, cols), 8);
 	for (i = 0; i < tmpl_nrows(st, "top"); i++) {
 		const struct tmpl_vars *r = tmpl_row(st, "top", i);
-		cells_init(c, cl, 8);
+		pdf_cells_init(c, cl, 8);
 		cl[0].text = tmpl_get(r, "type");
 		cl[1].text = tmpl_get(r, "cat_label");
 		cl[1].dot = pdf_chart_cat_rgb(tmpl_get(r, "cat"));
-		cl[2].text = fmt(c->fint, &c->val[2], tmpl_get(r, "count"));
+		cl[2].text = pdf_fmt(c->fint, &c->val[2], tmpl_get(r, "count"));
 		for (k = 0; k < 4; k++)
-			cl[3 + k].text =
-			    fmt(c->fdur, &c->val[3 + k], tmpl_get(r, ns[k]));
-		cl[7].text = fmt(c->fpct, &c->val[7], tmpl_get(r, "share"));
+			cl[3 + k].text = pdf_fmt(c->fdur, &c->val[3 + k],
+			                         tmpl_get(r, ns[k]));
+		cl[7].text = pdf_fmt(c->fpct, &c->val[7], tmpl_get(r, "share"));
 		pt_table_row(&c->d, cols, 8, cl, 0);
 	}
-	table_end(c);
+	pdf_table_end(c);
 }
 
-static void unmatched(struct ctx *c)
+static void unmatched(struct pdf_ctx *c)
 {
 	static const struct pdf_col spec[] = {{"t_col_type", 0.55f, 0},
 	                                      {"t_col_count", 0.13f, 1},
@@ -405,39 +414,40 @@ static void unmatched(struct ctx *c)
 	struct pdf_col cols[4];
 	size_t i, n = tmpl_nrows(c->m, "unmatched");
 
-	subheading(c, v(c, "t_sec_unmatched"));
+	pdf_subheading(c, pdf_v(c, "t_sec_unmatched"));
 	if (!n) {
-		para(c, v(c, "t_no_unmatched"));
+		pdf_para(c, pdf_v(c, "t_no_unmatched"));
 		return;
 	}
-	para(c, v(c, "t_sec_unmatched_intro"));
-	pt_table_head(&c->d, heads(c, spec, 4, cols), 4);
+	pdf_para(c, pdf_v(c, "t_sec_unmatched_intro"));
+	pt_table_head(&c->d, pdf_heads(c, spec, 4, cols), 4);
 	for (i = 0; i < n; i++) {
 		const struct tmpl_vars *r = tmpl_row(c->m, "unmatched", i);
-		cells_init(c, cl, 4);
+		pdf_cells_init(c, cl, 4);
 		cl[0].text = tmpl_get(r, "type");
-		cl[1].text = fmt(c->fint, &c->val[1], tmpl_get(r, "count"));
-		cl[2].text = fmt(c->fdur, &c->val[2], tmpl_get(r, "total_ns"));
-		cl[3].text = fmt(c->fpct, &c->val[3], tmpl_get(r, "share"));
+		cl[1].text = pdf_fmt(c->fint, &c->val[1], tmpl_get(r, "count"));
+		cl[2].text =
+		    pdf_fmt(c->fdur, &c->val[2], tmpl_get(r, "total_ns"));
+		cl[3].text = pdf_fmt(c->fpct, &c->val[3], tmpl_get(r, "share"));
 		pt_table_row(&c->d, cols, 4, cl, 0);
 	}
-	table_end(c);
+	pdf_table_end(c);
 }
 
-static void top(struct ctx *c)
+static void top(struct pdf_ctx *c)
 {
 	size_t s, ns = tmpl_nrows(c->m, "stages");
 
-	section(c, "t_sec_top");
+	pdf_section(c, "t_sec_top");
 	for (s = 0; s < ns; s++) {
 		const struct tmpl_vars *st = tmpl_row(c->m, "stages", s);
-		subheading(c, tmpl_get(st, "label"));
+		pdf_subheading(c, tmpl_get(st, "label"));
 		top_table(c, st);
 	}
 	unmatched(c);
 }
 
-static void comm(struct ctx *c)
+static void comm(struct pdf_ctx *c)
 {
 	static const struct pdf_col spec[] = {
 	    {"t_col_stage", 0.25f, 0},     {"t_col_comm_time", 0.15f, 1},
@@ -449,54 +459,54 @@ static void comm(struct ctx *c)
 	struct pdf_col cols[6];
 	size_t i, k, n = tmpl_nrows(c->m, "stages");
 
-	section(c, "t_sec_comm");
-	if (!*v(c, "has_comm")) {
-		para(c, v(c, "t_no_comm"));
+	pdf_section(c, "t_sec_comm");
+	if (!*pdf_v(c, "has_comm")) {
+		pdf_para(c, pdf_v(c, "t_no_comm"));
 		return;
 	}
-	para(c, v(c, "t_sec_comm_intro"));
-	pt_table_head(&c->d, heads(c, spec, 6, cols), 6);
+	pdf_para(c, pdf_v(c, "t_sec_comm_intro"));
+	pt_table_head(&c->d, pdf_heads(c, spec, 6, cols), 6);
 	for (i = 0; i < n; i++) {
 		const struct tmpl_vars *r = tmpl_row(c->m, "stages", i);
 		if (!*tmpl_get(r, "has_comm"))
 			continue;
-		cells_init(c, cl, 6);
+		pdf_cells_init(c, cl, 6);
 		cl[0].text = tmpl_get(r, "label");
 		for (k = 0; k < 4; k++)
-			cl[1 + k].text =
-			    fmt(c->fdur, &c->val[1 + k], tmpl_get(r, ns[k]));
+			cl[1 + k].text = pdf_fmt(c->fdur, &c->val[1 + k],
+			                         tmpl_get(r, ns[k]));
 		cl[5].text =
-		    fmt(c->fpct, &c->val[5], tmpl_get(r, "exposed_share"));
+		    pdf_fmt(c->fpct, &c->val[5], tmpl_get(r, "exposed_share"));
 		pt_table_row(&c->d, cols, 6, cl, 0);
 	}
-	table_end(c);
+	pdf_table_end(c);
 }
 
-static void warnings(struct ctx *c)
+static void warnings(struct pdf_ctx *c)
 {
 	size_t i, n = tmpl_nrows(c->m, "warnings");
 
-	section(c, "t_sec_warnings");
+	pdf_section(c, "t_sec_warnings");
 	if (!n)
-		para(c, v(c, "t_no_warnings"));
+		pdf_para(c, pdf_v(c, "t_no_warnings"));
 	for (i = 0; i < n; i++) {
 		const struct tmpl_vars *r = tmpl_row(c->m, "warnings", i);
-		bullet(c, tmpl_get(r, "text"), tmpl_get(r, "file"));
+		pdf_bullet(c, tmpl_get(r, "text"), tmpl_get(r, "file"));
 	}
 	c->d.y -= 4;
 }
 
-static void method(struct ctx *c)
+static void method(struct pdf_ctx *c)
 {
 	static const char *const paras[] = {
 	    "method_categories", "method_stages", "method_text_encoder",
 	    "t_method_times",    "t_method_comm", "method_steps"};
 	size_t i, n = tmpl_nrows(c->m, "thresholds");
 
-	section(c, "t_sec_method");
+	pdf_section(c, "t_sec_method");
 	for (i = 0; i < sizeof(paras) / sizeof(paras[0]); i++)
-		para(c, v(c, paras[i]));
-	subheading(c, v(c, "t_method_thresholds"));
+		pdf_para(c, pdf_v(c, paras[i]));
+	pdf_subheading(c, pdf_v(c, "t_method_thresholds"));
 	for (i = 0; i < n; i++) {
 		const struct tmpl_vars *r = tmpl_row(c->m, "thresholds", i);
 		strbuf_reset(&c->val[0]);
@@ -504,12 +514,12 @@ static void method(struct ctx *c)
 		            tmpl_get(r, "metric"));
 		c->fpct(&c->val[0], tmpl_get(r, "threshold"),
 		        strlen(tmpl_get(r, "threshold")));
-		bullet(c, c->val[0].buf, NULL);
+		pdf_bullet(c, c->val[0].buf, NULL);
 	}
 	c->d.y -= 4;
 }
 
-static void inputs(struct ctx *c)
+static void inputs(struct pdf_ctx *c)
 {
 	static const struct pdf_col spec[] = {
 	    {"t_col_file", 0.30f, 0},        {"t_col_size", 0.13f, 1},
@@ -521,30 +531,32 @@ static void inputs(struct ctx *c)
 	struct pdf_col cols[7];
 	size_t i, k, n = tmpl_nrows(c->m, "inputs");
 
-	section(c, "t_sec_inputs");
-	pt_table_head(&c->d, heads(c, spec, 7, cols), 7);
+	pdf_section(c, "t_sec_inputs");
+	pt_table_head(&c->d, pdf_heads(c, spec, 7, cols), 7);
 	for (i = 0; i < n; i++) {
 		const struct tmpl_vars *r = tmpl_row(c->m, "inputs", i);
-		cells_init(c, cl, 7);
+		pdf_cells_init(c, cl, 7);
 		cl[0].text = tmpl_get(r, "path");
-		fmt(c->fint, &c->val[1], tmpl_get(r, "size"));
-		strbuf_addf(&c->val[1], " %s", v(c, "t_bytes"));
+		pdf_fmt(c->fint, &c->val[1], tmpl_get(r, "size"));
+		strbuf_addf(&c->val[1], " %s", pdf_v(c, "t_bytes"));
 		cl[1].text = c->val[1].buf;
 		cl[2].text = tmpl_get(r, "variant");
 		for (k = 0; k < 3; k++)
-			cl[3 + k].text =
-			    fmt(c->fint, &c->val[3 + k], tmpl_get(r, ints[k]));
+			cl[3 + k].text = pdf_fmt(c->fint, &c->val[3 + k],
+			                         tmpl_get(r, ints[k]));
 		cl[6].text = tmpl_get(r, "line_endings");
 		pt_table_row(&c->d, cols, 7, cl, 0);
 	}
-	table_end(c);
+	pdf_table_end(c);
 	strbuf_reset(&c->val[0]);
-	strbuf_addf(&c->val[0], "%s: %s", v(c, "t_meta_rules"),
-	            v(c, "rules_source"));
+	strbuf_addf(&c->val[0], "%s: %s", pdf_v(c, "t_meta_rules"),
+	            pdf_v(c, "rules_source"));
 	pt_para(&c->d, c->val[0].buf, &PDF_SMALL, MARGIN, CONTENT_W, 10.0f);
+	c->d.y -= 6.0f;
+	pdf_rank_inputs(c);
 }
 
-static void docs(struct ctx *c)
+static void docs(struct pdf_ctx *c)
 {
 	static const struct pdf_col spec[] = {{"t_col_doc", 0.55f, 0},
 	                                      {"t_col_when", 0.45f, 0}};
@@ -553,14 +565,14 @@ static void docs(struct ctx *c)
 	size_t i, n = tmpl_nrows(c->m, "docs");
 	float keep;
 
-	section(c, "t_sec_docs");
-	para(c, v(c, "t_sec_docs_intro"));
-	keep = 16 + 10.0f * (float)pt_nlines(&c->d, v(c, "footer"), &PDF_SMALL,
-	                                     CONTENT_W);
-	pt_table_head(&c->d, heads(c, spec, 2, cols), 2);
+	pdf_section(c, "t_sec_docs");
+	pdf_para(c, pdf_v(c, "t_sec_docs_intro"));
+	keep = 16 + 10.0f * (float)pt_nlines(&c->d, pdf_v(c, "footer"),
+	                                     &PDF_SMALL, CONTENT_W);
+	pt_table_head(&c->d, pdf_heads(c, spec, 2, cols), 2);
 	for (i = 0; i < n; i++) {
 		const struct tmpl_vars *r = tmpl_row(c->m, "docs", i);
-		cells_init(c, cl, 2);
+		pdf_cells_init(c, cl, 2);
 		cl[0].text = tmpl_get(r, "name");
 		cl[0].url = tmpl_get(r, "url");
 		cl[0].sub = tmpl_get(r, "summary");
@@ -568,16 +580,17 @@ static void docs(struct ctx *c)
 		/* the closing line stays with the last row, never alone */
 		pt_table_row(&c->d, cols, 2, cl, i + 1 < n ? 0 : keep);
 	}
-	table_end(c);
+	pdf_table_end(c);
 	c->d.y -= 6;
-	pt_para(&c->d, v(c, "footer"), &PDF_SMALL, MARGIN, CONTENT_W, 10.0f);
+	pt_para(&c->d, pdf_v(c, "footer"), &PDF_SMALL, MARGIN, CONTENT_W,
+	        10.0f);
 }
 
 /* ---- document ---------------------------------------------------------- */
 
 /* The running header (title, rule) and footer ("Page N of M") of every
  * page, drawn once the page count is known. */
-static void decorate(struct ctx *c)
+static void decorate(struct pdf_ctx *c)
 {
 	size_t i;
 	HPDF_Font f;
@@ -585,11 +598,11 @@ static void decorate(struct ctx *c)
 	const char *names[] = {"{n}", "{m}"};
 
 	strbuf_reset(&c->d.para);
-	pt_wrap(&c->d, v(c, "title"), &PDF_SMALL, CONTENT_W, 1, 1, &c->d.para,
-	        &f);
+	pt_wrap(&c->d, pdf_v(c, "title"), &PDF_SMALL, CONTENT_W, 1, 1,
+	        &c->d.para, &f);
 	snprintf(num[1], sizeof(num[1]), "%zu", c->d.npages);
 	for (i = 0; i < c->d.npages; i++) {
-		const char *p = v(c, "t_pdf_page"), *hit;
+		const char *p = pdf_v(c, "t_pdf_page"), *hit;
 		HPDF_Page page = c->d.pages[i];
 		float w;
 		snprintf(num[0], sizeof(num[0]), "%zu", i + 1);
@@ -615,7 +628,7 @@ static void decorate(struct ctx *c)
 	}
 }
 
-static void metadata(struct ctx *c)
+static void metadata(struct pdf_ctx *c)
 {
 	HPDF_Date date;
 	struct tm tm;
@@ -632,10 +645,10 @@ static void metadata(struct ctx *c)
 		HPDF_SetInfoDateAttr(c->d.pdf, HPDF_INFO_CREATION_DATE, date);
 	}
 	strbuf_reset(&c->d.sb);
-	pt_clean(&c->d.sb, c->o->title ? c->o->title : v(c, "title"));
+	pt_clean(&c->d.sb, c->o->title ? c->o->title : pdf_v(c, "title"));
 	HPDF_SetInfoAttr(c->d.pdf, HPDF_INFO_TITLE, c->d.sb.buf);
 	strbuf_reset(&c->d.sb);
-	pt_clean(&c->d.sb, v(c, "t_pdf_subject"));
+	pt_clean(&c->d.sb, pdf_v(c, "t_pdf_subject"));
 	HPDF_SetInfoAttr(c->d.pdf, HPDF_INFO_SUBJECT, c->d.sb.buf);
 	strbuf_reset(&c->d.sb);
 	strbuf_adds(&c->d.sb, "sdperf ");
@@ -644,7 +657,7 @@ static void metadata(struct ctx *c)
 }
 
 /* The finished document's bytes into c->bytes. */
-static void save(struct ctx *c)
+static void save(struct pdf_ctx *c)
 {
 	HPDF_UINT32 size;
 
@@ -669,7 +682,7 @@ static void save(struct ctx *c)
  * /W array and CIDToGIDMap, about 92 KB for DejaVu Sans Bold however few
  * glyphs are used, which alone would break the English report's 200 KB
  * budget. */
-static void load_fonts(struct ctx *c, const char *regular)
+static void load_fonts(struct pdf_ctx *c, const char *regular)
 {
 	c->d.reg = pt_load_font(&c->d, regular, 0);
 	if (c->o->font_bold_path)
@@ -694,7 +707,7 @@ static void on_error(HPDF_STATUS no, HPDF_STATUS detail, void *data)
 }
 
 /* Builds the whole document; libharu errors longjmp out of it. */
-static void build(struct ctx *c)
+static void build(struct pdf_ctx *c)
 {
 	size_t nf;
 	const struct tmpl_formatter *f = escape_formatters(&nf);
@@ -706,8 +719,13 @@ static void build(struct ctx *c)
 			c->fpct = f->fn;
 		else if (!strcmp(f->name, "int"))
 			c->fint = f->fn;
+		else if (!strcmp(f->name, "f1"))
+			c->ff1 = f->fn;
+		else if (!strcmp(f->name, "f2"))
+			c->ff2 = f->fn;
 	c->d.pdf = HPDF_New(on_error, &c->d);
-	if (!c->d.pdf || !c->fdur || !c->fpct || !c->fint) {
+	if (!c->d.pdf || !c->fdur || !c->fpct || !c->fint || !c->ff1 ||
+	    !c->ff2) {
 		err_set(&c->d.err, ERR_INTERNAL,
 		        "pdf: cannot start a document");
 		longjmp(c->d.jb, 1);
@@ -723,10 +741,13 @@ static void build(struct ctx *c)
 	pt_new_page(&c->d);
 	title_block(c);
 	verdicts(c);
+	pdf_ranks_section(c);
 	stages(c);
 	categories(c);
 	top(c);
 	comm(c);
+	pdf_cluster_sections(c);
+	pdf_steps_section(c);
 	warnings(c);
 	method(c);
 	inputs(c);
@@ -735,7 +756,7 @@ static void build(struct ctx *c)
 	save(c);
 }
 
-static void ctx_init(struct ctx *c)
+static void ctx_init(struct pdf_ctx *c)
 {
 	size_t i;
 
@@ -745,7 +766,7 @@ static void ctx_init(struct ctx *c)
 	strbuf_init(&c->bytes);
 }
 
-static void ctx_release(struct ctx *c)
+static void ctx_release(struct pdf_ctx *c)
 {
 	size_t i;
 
@@ -759,7 +780,7 @@ static void ctx_release(struct ctx *c)
 int pdf_render(const struct tmpl_vars *model, const struct pdf_opts *o,
                struct strbuf *out, struct err *e)
 {
-	struct ctx *c = xcalloc(1, sizeof(*c));
+	struct pdf_ctx *c = xcalloc(1, sizeof(*c));
 	int ret = 0;
 
 	c->m = model;

@@ -167,3 +167,60 @@ void pdf_chart_categories(struct pdf_doc *d, const struct tmpl_vars *st,
 	}
 	stacked_bar(d, label, fpct, parts, i);
 }
+
+#define ROW_LABEL_W 70.0f
+#define ROW_H       12.0f
+
+static double row_total(const struct tmpl_vars *r, const char *const *keys,
+                        size_t nparts)
+{
+	double sum = 0, x;
+	size_t k;
+
+	for (k = 0; k < nparts; k++) {
+		x = strtod(tmpl_get(r, keys[k]), NULL);
+		sum += x > 0 ? x : 0;
+	}
+	return sum;
+}
+
+void pdf_chart_bars(struct pdf_doc *d, const struct tmpl_vars *m,
+                    const char *loop, const char *const *keys,
+                    const char *const *names, const long *rgb, size_t nparts,
+                    struct strbuf *label, tmpl_fmt_fn fpct)
+{
+	struct part parts[8];
+	size_t i, k, n = tmpl_nrows(m, loop);
+	double max = 0, t;
+	float plot = CONTENT_W - ROW_LABEL_W;
+
+	for (i = 0; i < n; i++) {
+		t = row_total(tmpl_row(m, loop, i), keys, nparts);
+		max = t > max ? t : max;
+	}
+	for (i = 0; i < n; i++) {
+		const struct tmpl_vars *r = tmpl_row(m, loop, i);
+		double acc = 0;
+		pt_need(d, ROW_H);
+		d->y -= ROW_H;
+		pt_draw_str(d, d->page, &PDF_SMALL, MARGIN, d->y + 3.0f,
+		            tmpl_get(r, "label"));
+		for (k = 0; k < nparts && max > 0; k++) {
+			double x = strtod(tmpl_get(r, keys[k]), NULL);
+			float x0, w;
+			if (x <= 0)
+				continue;
+			x0 = MARGIN + ROW_LABEL_W + (float)(acc / max) * plot;
+			acc += x;
+			w = (float)(x / max) * plot;
+			pt_rect(d, x0, d->y + 1.5f, w > 0.5f ? w : 0.5f,
+			        ROW_H - 3.0f, (unsigned long)rgb[k]);
+		}
+	}
+	for (k = 0; k < nparts && k < 8; k++) {
+		parts[k].label = names[k];
+		parts[k].value = 0;
+		parts[k].rgb = rgb[k];
+	}
+	legend(d, label, fpct, parts, k, 0);
+}

@@ -35,4 +35,13 @@ void pdf_chart_timeline(struct pdf_doc *d, const struct tmpl_vars *m,
 void pdf_chart_meter(struct pdf_doc *d, const struct tmpl_vars *r, float x,
                      float w, unsigned long rgb);
 
+/* Horizontal stacked bars, one per row of loop `loop` of m, all on one
+ * scale (the largest row total fills the width), each with the row's
+ * "label" on the left, then a legend of the parts: part k of a row is its
+ * variable keys[k] (ns), drawn in rgb[k], named names[k] (at most 8). */
+void pdf_chart_bars(struct pdf_doc *d, const struct tmpl_vars *m,
+                    const char *loop, const char *const *keys,
+                    const char *const *names, const long *rgb, size_t nparts,
+                    struct strbuf *label, tmpl_fmt_fn fpct);
+
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "render/escape.h"
+#include "util/numfmt.h"
 #include "util/banned.h"
 
 #define BAR_W      960
@@ -119,5 +120,59 @@ void svg_timeline(struct strbuf *out, const char *title,
 		strbuf_adds(out, "</title></rect>");
 	}
 	legend(out, legend_parts, nlegend, 0, BAR_H + 10);
+	strbuf_adds(out, "</svg>");
+}
+
+#define ROWS_LABEL_W 120
+#define ROW_H        20
+
+void svg_bars(struct strbuf *out, const char *title,
+              const struct svg_part *parts, size_t nparts,
+              const char *const *row_labels, const int64_t *values,
+              size_t nrows)
+{
+	int64_t max = 0;
+	size_t i, k;
+	int top = (int)nrows * ROW_H + 8;
+	int h = top + legend_rows(parts, nparts, 0) * LEGEND_ROW;
+	int plot_w = BAR_W - ROWS_LABEL_W;
+
+	for (i = 0; i < nrows; i++) {
+		int64_t sum = 0;
+		for (k = 0; k < nparts; k++)
+			sum += values[i * nparts + k] > 0
+			           ? values[i * nparts + k]
+			           : 0;
+		max = sum > max ? sum : max;
+	}
+	open_svg(out, title, h);
+	for (i = 0; i < nrows; i++) {
+		int64_t acc = 0;
+		int y = (int)i * ROW_H;
+		strbuf_addf(out, "<text x=\"0\" y=\"%d\">", y + 14);
+		xml_text(out, row_labels[i]);
+		strbuf_adds(out, "</text>");
+		for (k = 0; k < nparts && max > 0; k++) {
+			int64_t val = values[i * nparts + k];
+			int x0, x1;
+			if (val <= 0)
+				continue;
+			x0 = (int)(acc * plot_w / max);
+			acc += val;
+			x1 = (int)(acc * plot_w / max);
+			strbuf_addf(out,
+			            "<rect class=\"%s\" x=\"%d\" y=\"%d\" "
+			            "width=\"%d\" height=\"%d\"><title>",
+			            parts[k].css, ROWS_LABEL_W + x0, y + 2,
+			            x1 > x0 ? x1 - x0 : 1, ROW_H - 4);
+			xml_text(out, row_labels[i]);
+			strbuf_adds(out, ": ");
+			xml_text(out, parts[k].label);
+			strbuf_addch(out, ' ');
+			numfmt_duration(out, val);
+			strbuf_adds(out, "</title></rect>");
+		}
+	}
+	legend(out, parts, nparts, 0, top);
 	strbuf_adds(out, "</svg>");
 }

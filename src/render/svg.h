@@ -31,4 +31,13 @@ void svg_timeline(struct strbuf *out, const char *title,
                   const struct svg_span *spans, size_t n, int64_t t0,
                   int64_t t1, const struct svg_part *legend, size_t nlegend);
 
+/* Horizontal stacked bars, one per row, all on one scale (the largest
+ * row total fills the width), each with its label on the left, and a
+ * legend of the parts (label, css; value unused). values holds nrows rows
+ * of nparts values (ns: each bar's tooltip gives its duration). */
+void svg_bars(struct strbuf *out, const char *title,
+              const struct svg_part *parts, size_t nparts,
+              const char *const *row_labels, const int64_t *values,
+              size_t nrows);
+
 #endif

@@ -85,14 +85,57 @@ static void verdicts(const struct result *r, struct strbuf *out)
 			strbuf_addf(out, "%5.1f%% %s %g%%  %s", v->value,
 			            v->fired ? "> " : "<=", v->threshold,
 			            v->title);
+		else if (v->stage == STAGE_ALL)
+			strbuf_addf(out, "n/a    %s", v->title);
 		else
 			strbuf_addf(out, "no %s kernels",
 			            stage_names[v->stage]);
+		if (v->applicable && v->how && v->rank >= 0)
+			strbuf_addf(out, " (%s: rank %d)", v->how, v->rank);
 		if (v->fired) {
 			strbuf_adds(out, "\n         see:");
 			for (d = 0; d < v->ndocs; d++)
 				strbuf_addf(out, " %s", v->docs[d]);
 		}
+		strbuf_addch(out, '\n');
+	}
+}
+
+/* One line per rank: DiT kernel and compute time, exposed communication,
+ * communication wait, free share, and the files it lacked. */
+static void ranks(const struct result *r, struct strbuf *out)
+{
+	size_t i;
+	int f;
+
+	if (r->nranks < 2)
+		return;
+	strbuf_addf(out, "\nranks (%zu):\n", r->nranks);
+	for (i = 0; i < r->nranks; i++) {
+		const struct rank_result *rr = &r->ranks[i];
+		strbuf_addf(out, "  rank %-4" PRId32, rr->id);
+		if (rr->analysed) {
+			strbuf_adds(out, " dit ");
+			numfmt_duration(out, rr->stage[STAGE_DIT].kernel_ns);
+			strbuf_adds(out, ", compute ");
+			numfmt_duration(out, rr->compute_ns);
+			strbuf_addf(
+			    out, ", exposed comm %.1f%%",
+			    numfmt_pct(rr->stage[STAGE_DIT].exposed_comm_ns,
+			               rr->stage[STAGE_DIT].wall_ns));
+		} else {
+			strbuf_adds(out, " not analysed");
+		}
+		if (rr->comm_read) {
+			strbuf_adds(out, ", wait ");
+			numfmt_duration(out, rr->comm.wait_ns);
+		}
+		if (rr->free_share_ppm >= 0)
+			strbuf_addf(out, ", free %.1f%%",
+			            (double)rr->free_share_ppm / 1e4);
+		for (f = 0; f < RF_COUNT; f++)
+			if (!rr->files[f] && f != RF_INFO)
+				strbuf_addf(out, ", no %s", rank_file_names[f]);
 		strbuf_addch(out, '\n');
 	}
 }
@@ -114,6 +157,7 @@ void render_text(const struct result *r, const char *tool_version,
 	stage_table(r, out);
 	strbuf_addch(out, '\n');
 	categories(r, out);
+	ranks(r, out);
 	verdicts(r, out);
 	if (r->nwarnings)
 		strbuf_addf(out, "\nwarnings (%zu):\n", r->nwarnings);

@@ -362,6 +362,23 @@ async function runPass(chromium, opts, js) {
       check(n >= min, `${tag} expect ${sel} >= ${min} (found ${n})`, []);
     }
 
+    // nothing wider than the page body (wide tables: ranks, markers)
+    const wide = await page.evaluate(() => {
+      const limit = document.body.getBoundingClientRect().right + 1;
+      const out = [];
+      document.querySelectorAll('main table, main figure, main svg').forEach((el) => {
+        const r = el.getBoundingClientRect();
+        if (r.width > 0 && r.right > limit) {
+          const id = el.closest('section') ? el.closest('section').id : '';
+          out.push(`${el.tagName.toLowerCase()}.${el.className.baseVal ?? el.className} in #${id}: right ${Math.round(r.right)} > ${Math.round(limit)}`);
+        }
+      });
+      const doc = document.documentElement;
+      if (doc.scrollWidth > window.innerWidth) out.push(`page scrolls sideways: ${doc.scrollWidth} > ${window.innerWidth}`);
+      return out;
+    });
+    check(wide.length === 0, `${tag} no table or chart wider than the page`, wide.slice(0, 5));
+
     // screenshot, screen media
     const shotPath = join(opts.outDir, js ? 'report.png' : 'report-nojs.png');
     try {

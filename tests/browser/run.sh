@@ -100,4 +100,30 @@ if PROFILE=$ROOT/tests/data/hostile render "$WORK/report-hostile"; then
 else
 	STATUS=1
 fi
+# A generated four-card run (sdperf-gen, built beside the binary): the
+# multi-rank sections must be there, in both languages.
+GEN=$(dirname "$BIN")/../tools/gen/sdperf-gen
+if [ -x "$GEN" ] && "$GEN" --help 2>&1 | grep -q -- '--straggler'; then
+	"$GEN" -o "$WORK/gen4" --ranks 4 --comm alltoall --straggler 2=1.3 \
+		--markers >"$WORK/gen4.log" 2>&1 || { cat "$WORK/gen4.log" >&2; STATUS=1; }
+	MULTI=(
+		--expect '#ranks=1' --expect 'table.ranks tbody tr=4'
+		--expect 'table.ranks tr.slowest=1' --expect '#collectives=1'
+		--expect '#overlap=1' --expect '#steps=1' --expect 'table.markers=1'
+		--expect 'table.rank-inputs tbody tr=4'
+		--expect '.verdict-card=6' --expect '#verdict-rank_imbalance.fired=1'
+		--expect 'svg=4'
+	)
+	for lang in en zh; do
+		if PROFILE=$WORK/gen4 render "$WORK/report-gen4-$lang" --lang "$lang"; then
+			echo "== report.html (4 ranks, $lang): $WORK/report-gen4-$lang/report.html"
+			node "$HERE/check_report.mjs" "$WORK/report-gen4-$lang/report.html" \
+				"$WORK/report-gen4-$lang" --lang "$lang" "${MULTI[@]}" || STATUS=1
+		else
+			STATUS=1
+		fi
+	done
+else
+	echo "skipped: multi-rank report (no sdperf-gen with --straggler at $GEN)"
+fi
 exit "$STATUS"

@@ -18,7 +18,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cd "$root" # paths in the report are relative to the repository root
-"$sdperf" report "$input" -o "$out" --format json --quiet
+"$sdperf" report $input -o "$out" --format json -j 2 --quiet
 if [ -n "$update" ]; then
 	mkdir -p "$(dirname "$expected")"
 	cp "$out/report.json" "$expected"

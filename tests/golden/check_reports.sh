@@ -13,7 +13,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cd "$root"
 version=$("$sdperf" --version | sed 's/^sdperf //')
-SOURCE_DATE_EPOCH=0 "$sdperf" report "$input" -o "$out" --format html,md \
+SOURCE_DATE_EPOCH=0 "$sdperf" report $input -o "$out" --format html,md -j 2 \
 	--lang "$lang" --quiet
 status=0
 for ext in html md; do

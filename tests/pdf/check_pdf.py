@@ -2,7 +2,7 @@
 """Checks a PDF report with poppler and qpdf (stdlib only).
 
 usage: check_pdf.py REPORT.pdf [--max-kb N] [--title T] [--creator C]
-                    [--text S]... [--url U]... [--pages-min N]
+                    [--text S]... [--no-text S]... [--url U]... [--pages-min N]
                     [--table-header S --table-column-before S]
 Prints one line per check and "N passed, M failed"; exit 1 on any failure.
 """
@@ -111,6 +111,7 @@ def main():
     ap.add_argument("--creator")
     ap.add_argument("--pages-min", type=int, default=1)
     ap.add_argument("--text", action="append", default=[])
+    ap.add_argument("--no-text", action="append", default=[])
     ap.add_argument("--url", action="append", default=[])
     ap.add_argument("--outline", action="append", default=[])
     ap.add_argument("--table-header")
@@ -137,6 +138,8 @@ def main():
     flat = re.sub(r"\s+", " ", text)
     for s in a.text:
         check(s in flat, f"text '{s}'")
+    for s in a.no_text:
+        check(s not in flat, f"no text '{s}' (section absent)")
     if a.outline:
         rc, out, err = run("qpdf", "--json", "--json-key=outlines", a.pdf)
         import json

@@ -8,6 +8,7 @@
 #include "input/discover.h"
 #include "input/kernels.h"
 #include "render/i18n.h"
+#include "render/json.h"
 #include "render/report.h"
 #include "util/embed.h"
 #include "util/strbuf.h"
@@ -285,6 +286,332 @@ static void html_report_is_self_contained(void **state)
 	result_release(&r);
 }
 
+/* ---- a hand-built three-rank result ---------------------------------- */
+
+#define MS 1000000LL /* ns */
+
+static void set_rank_stages(struct rank_result *rr, int64_t fa, int64_t mm,
+                            int64_t vec, int64_t comm, int64_t exposed,
+                            int64_t vae)
+{
+	rr->analysed = 1;
+	rr->kernels = 1000;
+	rr->stage[STAGE_DIT].cat_ns[CAT_FA] = fa;
+	rr->stage[STAGE_DIT].cat_ns[CAT_MATMUL] = mm;
+	rr->stage[STAGE_DIT].cat_ns[CAT_VECTOR] = vec;
+	rr->stage[STAGE_DIT].cat_ns[CAT_COMM] = comm;
+	rr->stage[STAGE_DIT].comm_ns = comm;
+	rr->stage[STAGE_DIT].kernel_ns = fa + mm + vec + comm;
+	rr->stage[STAGE_DIT].wall_ns = 1200 * MS;
+	rr->stage[STAGE_DIT].exposed_comm_ns = exposed;
+	rr->stage[STAGE_VAE].kernel_ns = vae;
+	rr->stage[STAGE_VAE].wall_ns = vae;
+	rr->compute_ns = fa + mm + vec;
+	rr->free_share_ppm = -1;
+	rr->stage_source = "signatures";
+	rr->id_source = "profiler_info";
+}
+
+static void set_files(struct rank_result *rr, const char *dir, int trace,
+                      int steps, int comm)
+{
+	rr->dir = xstrdup(dir);
+	rr->files[RF_KERNELS] = xstrfmt("%s/kernel_details.csv", dir);
+	rr->files[RF_INFO] = xstrfmt("%s/profiler_info.json", dir);
+	if (trace)
+		rr->files[RF_TRACE] = xstrfmt("%s/trace_view.json.gz", dir);
+	if (steps)
+		rr->files[RF_STEPS] = xstrfmt("%s/step_trace_time.csv", dir);
+	if (comm)
+		rr->files[RF_COMM] = xstrfmt("%s/communication.json", dir);
+}
+
+/* step, computing, comm, not overlapped, free (ms); flag */
+static void add_step(struct rank_result *rr, int32_t step, int64_t comp,
+                     int64_t comm, int64_t notov, int64_t free_ms, int flag)
+{
+	struct step_stat *s;
+
+	rr->steps = xrealloc(rr->steps, (rr->nsteps + 1) * sizeof(*s));
+	s = &rr->steps[rr->nsteps++];
+	memset(s, 0, sizeof(*s));
+	s->step = step;
+	s->computing_ns = comp * MS;
+	s->comm_ns = comm * MS;
+	s->not_overlapped_ns = notov * MS;
+	s->free_ns = free_ms * MS;
+	s->stage_ns = (comp + notov + free_ms) * MS;
+	s->preparing_ns = -1;
+	s->outlier = flag;
+}
+
+static void set_comm(struct rank_result *rr, int64_t elapse, int64_t transit,
+                     int64_t wait, int64_t link_ms)
+{
+	struct comm_kind_stat *k = &rr->comm.kind[2]; /* all_to_all */
+
+	rr->comm_read = 1;
+	rr->comm.nsteps = 1;
+	rr->comm.ops = 10;
+	k->count = 10;
+	k->elapse_ns = elapse * MS;
+	k->transit_ns = transit * MS;
+	k->wait_ns = wait * MS;
+	k->sync_ns = 5 * MS;
+	rr->comm.wait_ns = wait * MS;
+	rr->comm.link[0].ops = 10; /* HCCS */
+	rr->comm.link[0].size_mb = 1000.0;
+	rr->comm.link[0].time_ns = link_ms * MS;
+}
+
+static void add_verdict(struct result *r, const char *id, enum stage st,
+                        double value, int rank, const char *how)
+{
+	struct verdict *v;
+
+	r->verdicts =
+	    xrealloc(r->verdicts, (r->nverdicts + 1) * sizeof(*r->verdicts));
+	v = &r->verdicts[r->nverdicts++];
+	memset(v, 0, sizeof(*v));
+	v->id = xstrdup(id);
+	v->title = xstrdup(id);
+	v->metric = xstrdup(id);
+	v->recommendation = xstrdup(id);
+	v->stage = st;
+	v->rank = rank;
+	v->how = how ? xstrdup(how) : NULL;
+	v->applicable = 1;
+	v->value = value;
+	v->threshold = 10;
+	v->fired = value > 10;
+}
+
+static void warn3(struct result *r, const char *code, const char *a,
+                  const char *b, const char *c)
+{
+	struct warning *w = result_warn(r, code, NULL, 0, code);
+	w->args[0] = xstrdup(a);
+	w->args[1] = xstrdup(b);
+	w->args[2] = c ? xstrdup(c) : NULL;
+}
+
+/* Three ranks: rank 0 with every file (steps with a warm-up, Overlap
+ * Analysis, a user marker, communication.json), rank 1 without
+ * trace_view.json, step_trace_time.csv and communication.json, rank 2 a
+ * straggler. Numbers are chosen so the expected percentages are exact;
+ * each expected value in the tests was computed by hand/python. */
+static void three_ranks(struct result *r)
+{
+	struct rank_result *rr;
+	struct stage_marker *m;
+	int s;
+
+	result_init(r);
+	r->profile_path = xstrdup("run");
+	r->rules_source = xstrdup("built-in");
+	r->kernels = 3000;
+	r->threads = 3;
+	r->ranks = xcalloc(3, sizeof(*r->ranks));
+	r->nranks = 3;
+	r->lead = 0;
+	rr = &r->ranks[0];
+	rr->id = 0;
+	set_rank_stages(rr, 250 * MS, 500 * MS, 100 * MS, 150 * MS, 60 * MS,
+	                400 * MS);
+	set_files(rr, "node<0>&", 1, 1, 1);
+	add_step(rr, 1, 900, 100, 80, 420, 1);
+	add_step(rr, 2, 600, 100, 50, 50, 0);
+	add_step(rr, 3, 610, 100, 40, 50, 0);
+	rr->free_share_ppm = 71429;
+	set_comm(rr, 50, 30, 15, 40);
+	rr->trace_read = rr->overlap_found = 1;
+	rr->ov_stage[STAGE_DIT][OV_NOT_OVERLAPPED] = 72 * MS;
+	rr->ov_total[OV_COMPUTING] = 2000 * MS;
+	rr->ov_total[OV_FREE] = 33 * MS;
+	rr->stage_source = "markers_flows";
+	rr->markers = xcalloc(1, sizeof(*rr->markers));
+	rr->nmarkers = 1;
+	m = rr->markers;
+	m->name = xstrdup("vae<img src=x>");
+	m->stage = STAGE_VAE;
+	m->host_start_ns = 10 * MS;
+	m->host_end_ns = 20 * MS;
+	m->dev_start_ns = 15 * MS;
+	m->dev_end_ns = 40 * MS;
+	m->by_flows = 1;
+	m->flows = 12;
+	m->kernels = 34;
+	rr = &r->ranks[1];
+	rr->id = 1;
+	set_rank_stages(rr, 260 * MS, 510 * MS, 90 * MS, 150 * MS, 84 * MS,
+	                410 * MS);
+	set_files(rr, "node1", 0, 0, 0);
+	free(rr->files[RF_KERNELS]);
+	rr->files[RF_KERNELS] = xstrdup("node1/kernel_details.csv.gz");
+	rr = &r->ranks[2];
+	rr->id = 2;
+	set_rank_stages(rr, 330 * MS, 650 * MS, 120 * MS, 200 * MS, 30 * MS,
+	                420 * MS);
+	set_files(rr, "node2", 1, 1, 1);
+	add_step(rr, 1, 600, 100, 50, 0, 0);
+	rr->free_share_ppm = 0;
+	set_comm(rr, 60, 30, 25, 60);
+	for (s = 0; s < STAGE_COUNT; s++) {
+		size_t i;
+		for (i = 0; i < 3; i++) {
+			int k;
+			r->stages[s].kernel_ns +=
+			    r->ranks[i].stage[s].kernel_ns;
+			r->stages[s].wall_ns += r->ranks[i].stage[s].wall_ns;
+			for (k = 0; k < CAT_COUNT; k++)
+				r->stages[s].cat[k].time_ns +=
+				    r->ranks[i].stage[s].cat_ns[k];
+		}
+		r->stages[s].kernels = r->stages[s].kernel_ns ? 1000 : 0;
+	}
+	add_verdict(r, "host_bound", STAGE_ALL, 7.143, 0, "worst");
+	add_verdict(r, "rank_imbalance", STAGE_DIT, 27.907, 2, "slowest");
+	warn3(r, "missing_file", "1", "trace_view.json", "overlap");
+	warn3(r, "warmup_step", "0", "1", "2.0");
+	warn3(r, "overlap_mismatch", "0", "dit", "5.0%");
+}
+
+static void expect(const char *doc, const char *what, const char *needle)
+{
+	if (!strstr(doc, needle))
+		fail_msg("%s lacks %s: '%s'", what, needle, needle);
+}
+
+static void multi_rank_html_shows_every_rank(void **state)
+{
+	struct result r;
+	char *html;
+
+	(void)state;
+	three_ranks(&r);
+	html = render(&r, REPORT_HTML, "en", NULL);
+	expect(html, "html", "Ranks analysed</dt><dd>3</dd>");
+	expect(html, "html", "<section id=\"ranks\">");
+	/* slowest: rank 2 (1100 ms compute), median: rank 1 (860 ms) */
+	expect(html, "html", "<tr class=\"slowest\"><td data-v=\"2\">2</td>");
+	expect(html, "html", "Slowest rank: 2; median rank: 1.");
+	/* FA 330/1300, MatMul 650/1300, Vector 90/1010, exposed 84/1200 */
+	expect(html, "html", "data-v=\"25.385\">25.4%");
+	expect(html, "html", "data-v=\"50.000\">50.0%");
+	expect(html, "html", "data-v=\"8.911\">8.9%");
+	expect(html, "html", "data-v=\"7.000\">7.0%");
+	expect(html, "html", "<td class=\"num\">–</td>"); /* rank 1: no wait */
+	/* collectives over ranks 0 and 2: wait 40 / (40 + 60) ms; HCCS
+	 * 2000 MB in 100 ms */
+	expect(html, "html", "data-v=\"40.000\">40.0%");
+	expect(html, "html",
+	       "<td>HCCS</td><td class=\"num\">20</td>"
+	       "<td class=\"num\">2000.0</td>"
+	       "<td class=\"num\">100.00 ms</td>"
+	       "<td class=\"num\">20.00</td>");
+	/* steps of rank 0: a warm-up, free share 100 / 1400 ms */
+	expect(html, "html", "<tr class=\"warmup\"><td>1</td>");
+	expect(html, "html", "regular steps: 7.1%");
+	/* Overlap Analysis 72 / 1200 ms next to kernel intervals 60 / 1200 */
+	expect(html, "html",
+	       "<td class=\"num\">5.0%</td><td class=\"num\">6.0%");
+	expect(html, "html", "user markers through flows");
+	expect(html, "html", "<code>vae&lt;img src=x&gt;</code>");
+	expect(html, "html", "0.0 us &ndash; 10.00 ms");
+	expect(html, "html", "5.00 ms &ndash; 30.00 ms");
+	assert_null(strstr(html, "<img"));
+	expect(html, "html", "<code>node&lt;0&gt;&amp;</code>");
+	expect(html, "html", "<code>kernel_details.csv</code> found (.gz)");
+	expect(html, "html", "Rank 1: no trace_view.json");
+	expect(html, "html", "Rank 1: no communication.json");
+	expect(html, "html", "Rank 1: no step_trace_time.csv");
+	expect(html, "html", "worst: rank 0");
+	expect(html, "html", "slowest rank 2 vs median");
+	expect(html, "html", "Rank 0, DiT (transformer): exposed");
+	expect(html, "html", "Rank 1: trace_view.json was not found");
+	free(html);
+	html = render(&r, REPORT_HTML, "zh", NULL);
+	expect(html, "zh html", "最差：卡 0");
+	expect(html, "zh html", "卡 1：缺少 trace_view.json");
+	free(html);
+	result_release(&r);
+}
+
+static void multi_rank_markdown_and_json(void **state)
+{
+	struct result r;
+	struct strbuf json = STRBUF_INIT;
+	char *md;
+
+	(void)state;
+	three_ranks(&r);
+	md = render(&r, REPORT_MARKDOWN, "en", NULL);
+	expect(md, "md",
+	       "| 2 | 1.300 s | 420.00 ms | 25.4% | 50.0% | 9.2% | "
+	       "15.4% | 2.5% | 25.00 ms | 1.100 s | **slowest** |");
+	expect(md, "md",
+	       "| 1 | 1.010 s | 410.00 ms | 25.7% | 50.5% | 8.9% | "
+	       "14.9% | 7.0% | – | 860.00 ms | median |");
+	expect(md, "md",
+	       "| AllToAll | 20 | 110.00 ms | 60.00 ms | 40.00 ms "
+	       "| 40.0% | 10.00 ms |");
+	expect(md, "md",
+	       "| 1 | 900.00 ms | 100.00 ms | 80.00 ms | 420.00 ms "
+	       "| 1.400 s | warm\\-up |");
+	expect(md, "md", "vae&lt;img src=x&gt;");
+	free(md);
+	/* the PDF lays out every new section in both languages */
+	md = render(&r, REPORT_PDF, "en", NULL);
+	assert_memory_equal(md, "%PDF-", 5);
+	free(md);
+	md = render(&r, REPORT_PDF, "zh", NULL);
+	assert_memory_equal(md, "%PDF-", 5);
+	free(md);
+	render_json(&r, "0.0-test", &json);
+	expect(json.buf, "json", "\"lead_rank\":\t0");
+	expect(json.buf, "json", "\"dit_compute_us\":\t1100000.000");
+	expect(json.buf, "json", "\"free_share_pct\":\t7.143");
+	expect(json.buf, "json", "\"bandwidth_gbps\":\t25.000"); /* 1000/40 */
+	expect(json.buf, "json", "\"trace_view.json\":\tnull");
+	expect(json.buf, "json", "\"flag\":\t\"warmup\"");
+	expect(json.buf, "json", "\"name\":\t\"vae<img src=x>\"");
+	expect(json.buf, "json", "\"rank\":\t2,\n\t\t\t\"how\":\t\"slowest\"");
+	strbuf_release(&json);
+	result_release(&r);
+}
+
+static void single_rank_has_no_ranks_section(void **state)
+{
+	struct result r;
+	char *html, *md;
+
+	(void)state;
+	three_ranks(&r);
+	rank_result_release(&r.ranks[1]);
+	rank_result_release(&r.ranks[2]);
+	r.nranks = 1;
+	html = render(&r, REPORT_HTML, "en", NULL);
+	md = render(&r, REPORT_MARKDOWN, "zh", NULL);
+	assert_null(strstr(html, "id=\"ranks\""));
+	assert_null(strstr(html, "Worker threads"));
+	expect(html, "html", "Ranks analysed</dt><dd>1</dd>");
+	assert_null(strstr(md, "## 各卡对比"));
+	expect(md, "md", "## 步骤");
+	/* without step_trace_time.csv: a one-line note, no table */
+	free(r.ranks[0].files[RF_STEPS]);
+	r.ranks[0].files[RF_STEPS] = NULL;
+	free(r.ranks[0].steps);
+	r.ranks[0].steps = NULL;
+	r.ranks[0].nsteps = 0;
+	free(html);
+	html = render(&r, REPORT_HTML, "en", NULL);
+	expect(html, "html", "No step_trace_time.csv was found");
+	assert_null(strstr(html, "table class=\"steps"));
+	free(html);
+	free(md);
+	result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +624,9 @@ int main(void)
 	    cmocka_unit_test(hostile_names_are_text_in_markdown),
 	    cmocka_unit_test(doc_links_follow_docs_base_and_language),
 	    cmocka_unit_test(html_report_is_self_contained),
+	    cmocka_unit_test(multi_rank_html_shows_every_rank),
+	    cmocka_unit_test(multi_rank_markdown_and_json),
+	    cmocka_unit_test(single_rank_has_no_ranks_section),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
