@@ -1,0 +1,304 @@
+/* Unit tests of the multi-rank analysis: step outliers and the device-idle
+ * share (analysis/steps.c), the per-rank verdict measures
+ * (analysis/verdicts.c) and merging ranks (analysis/cluster.c). Expected
+ * values are worked out by hand in the comments. */
+#include "unit.h"
+
+#include "analysis/cluster.h"
+#include "analysis/rules.h"
+#include "analysis/steps.h"
+#include "analysis/verdicts.h"
+#include "util/xalloc.h"
+
+#define MS 1000000LL /* ns */
+
+static struct step_stat step(int32_t n, int64_t comp, int64_t nov, int64_t idle)
+{
+	struct step_stat s;
+
+	memset(&s, 0, sizeof(s));
+	s.step = n;
+	s.computing_ns = comp * MS;
+	s.not_overlapped_ns = nov * MS;
+	s.free_ns = idle * MS;
+	s.preparing_ns = -1;
+	return s;
+}
+
+/* ---- steps ------------------------------------------------------------- */
+
+static void steps_first_slow_step_is_warmup_and_left_out(void **state)
+{
+	/* step times 300, 100, 104, 98: the first is 300/100 = 3x the
+	 * median of the others (upper median of 98, 100, 104 = 100) */
+	struct step_stat s[] = {step(1, 250, 0, 50), step(2, 80, 10, 10),
+	                        step(3, 84, 10, 10), step(4, 78, 10, 10)};
+	int64_t ppm;
+
+	(void)state;
+	ppm = steps_analyse(s, 4, 1.5);
+	assert_int_equal(s[0].outlier, 1);
+	assert_int_equal(s[1].outlier, 0);
+	assert_int_equal(s[2].outlier, 0);
+	assert_int_equal(s[3].outlier, 0);
+	/* free 30 of 302 ms in steps 2-4: 99337.748 ppm */
+	assert_int_equal(ppm, 99338);
+	assert_true(steps_ratio(s, 4, 0) > 2.99 && steps_ratio(s, 4, 0) < 3.01);
+}
+
+static void steps_later_slow_step_is_outlier(void **state)
+{
+	struct step_stat s[] = {step(1, 100, 0, 0), step(2, 100, 0, 0),
+	                        step(3, 150, 0, 0), step(4, 100, 0, 0)};
+
+	(void)state;
+	steps_analyse(s, 4, 1.5);
+	assert_int_equal(s[2].outlier, 2); /* exactly 1.5x counts */
+	assert_int_equal(s[0].outlier + s[1].outlier + s[3].outlier, 0);
+	/* a higher factor keeps it */
+	s[2].outlier = 0;
+	steps_analyse(s, 4, 1.6);
+	assert_int_equal(s[2].outlier, 0);
+}
+
+static void steps_two_steps_are_never_outliers(void **state)
+{
+	struct step_stat s[] = {step(1, 900, 0, 100), step(2, 100, 0, 0)};
+
+	(void)state;
+	/* 100 of 1100 ms idle: 90909.09 ppm */
+	assert_int_equal(steps_analyse(s, 2, 1.5), 90909);
+	assert_int_equal(s[0].outlier, 0);
+}
+
+static void steps_without_device_time_give_no_share(void **state)
+{
+	struct step_stat s[] = {step(1, 0, 0, 0)};
+
+	(void)state;
+	assert_int_equal(steps_analyse(s, 1, 1.5), -1);
+	assert_int_equal(steps_analyse(s, 0, 1.5), -1);
+}
+
+/* ---- verdicts over ranks ----------------------------------------------- */
+
+struct fixture {
+	struct rules ru;
+	struct result r;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = xcalloc(1, sizeof(*f));
+	struct err e = ERR_INIT;
+
+	if (rules_load_builtin(&f->ru, &e))
+		return -1;
+	result_init(&f->r);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	result_release(&f->r);
+	rules_release(&f->ru);
+	free(f);
+	return 0;
+}
+
+static const struct verdict *find(const struct result *r, const char *id)
+{
+	size_t i;
+	for (i = 0; i < r->nverdicts; i++)
+		if (!strcmp(r->verdicts[i].id, id))
+			return &r->verdicts[i];
+	fail_msg("no verdict %s", id);
+	return NULL;
+}
+
+/* Ranks with the given DiT compute times (ms), exposed shares (exposed
+ * ms of a 1000 ms wall) and free shares (ppm, -1 = no steps file). */
+static void ranks(struct result *r, size_t n, const int64_t *compute,
+                  const int64_t *exposed, const int64_t *free_ppm)
+{
+	size_t i;
+
+	r->ranks = xcalloc(n, sizeof(*r->ranks));
+	r->nranks = n;
+	for (i = 0; i < n; i++) {
+		struct rank_result *rr = &r->ranks[i];
+		rr->id = (int32_t)(10 + i);
+		rr->analysed = 1;
+		rr->compute_ns = compute[i] * MS;
+		rr->stage[STAGE_DIT].wall_ns = 1000 * MS;
+		rr->stage[STAGE_DIT].exposed_comm_ns = exposed[i] * MS;
+		rr->free_share_ppm = free_ppm[i];
+	}
+	r->stages[STAGE_DIT].kernel_ns = 1000 * MS;
+	r->stages[STAGE_DIT].wall_ns = 1000 * MS;
+	r->stages[STAGE_DIT].cat[CAT_MATMUL].time_ns = 600 * MS;
+}
+
+static void verdicts_name_the_slowest_and_worst_ranks(void **state)
+{
+	struct fixture *f = *state;
+	/* compute 100, 130, 100, 102: sorted 100 100 102 130, lower median
+	 * 100, slowest rank 11: (130 - 100) / 100 = 30% */
+	const int64_t compute[] = {100, 130, 100, 102};
+	const int64_t exposed[] = {100, 50, 400, 320};
+	const int64_t free_ppm[] = {50000, -1, 250000, 10000};
+	const struct verdict *v;
+
+	ranks(&f->r, 4, compute, exposed, free_ppm);
+	verdicts_evaluate(&f->ru, &f->r);
+	v = find(&f->r, "rank_imbalance");
+	assert_true(v->applicable && v->fired);
+	assert_int_equal(v->rank, 11);
+	assert_string_equal(v->how, "slowest");
+	assert_true(v->value > 29.999 && v->value < 30.001);
+	v = find(&f->r, "comm_overlap");
+	assert_int_equal(v->rank, 12);
+	assert_string_equal(v->how, "worst");
+	assert_true(v->fired && v->value > 39.999 && v->value < 40.001);
+	v = find(&f->r, "host_bound"); /* 25% on rank 12 */
+	assert_int_equal(v->rank, 12);
+	assert_int_equal(v->stage, STAGE_ALL);
+	assert_true(v->fired && v->value > 24.999 && v->value < 25.001);
+	v = find(&f->r, "matmul_quant"); /* the summed stage: 60% */
+	assert_string_equal(v->how, "sum");
+	assert_int_equal(v->rank, -1);
+	assert_true(v->fired);
+}
+
+static void verdicts_two_even_ranks_do_not_fire(void **state)
+{
+	struct fixture *f = *state;
+	/* lower median of two = the faster: (104 - 100) / 100 = 4% */
+	const int64_t compute[] = {104, 100};
+	const int64_t exposed[] = {0, 0};
+	const int64_t free_ppm[] = {-1, -1};
+	const struct verdict *v;
+
+	ranks(&f->r, 2, compute, exposed, free_ppm);
+	verdicts_evaluate(&f->ru, &f->r);
+	v = find(&f->r, "rank_imbalance");
+	assert_true(v->applicable && !v->fired);
+	assert_true(v->value > 3.999 && v->value < 4.001);
+	assert_int_equal(v->rank, 10);
+	v = find(&f->r, "host_bound"); /* no rank has steps */
+	assert_false(v->applicable);
+}
+
+static void verdicts_one_rank_has_no_imbalance(void **state)
+{
+	struct fixture *f = *state;
+	const int64_t compute[] = {100};
+	const int64_t exposed[] = {0};
+	const int64_t free_ppm[] = {300000};
+	const struct verdict *v;
+
+	ranks(&f->r, 1, compute, exposed, free_ppm);
+	verdicts_evaluate(&f->ru, &f->r);
+	v = find(&f->r, "rank_imbalance");
+	assert_false(v->applicable || v->fired);
+	assert_int_equal(v->rank, -1);
+	v = find(&f->r, "host_bound");
+	assert_true(v->fired);
+	assert_null(v->how);
+	assert_int_equal(v->rank, -1);
+}
+
+/* ---- merging ranks ------------------------------------------------------ */
+
+static void part(struct result *p, int32_t id, const char *type, int64_t ns,
+                 const char *warning)
+{
+	result_init(p);
+	p->ranks = xcalloc(1, sizeof(*p->ranks));
+	p->nranks = 1;
+	p->ranks[0].id = id;
+	p->ranks[0].analysed = 1;
+	p->ranks[0].free_share_ppm = -1;
+	p->kernels = 2;
+	p->stages[STAGE_DIT].kernels = 2;
+	p->stages[STAGE_DIT].kernel_ns = ns + 10;
+	p->stages[STAGE_DIT].cat[CAT_FA].time_ns = ns;
+	p->stages[STAGE_DIT].top = xcalloc(2, sizeof(struct type_stat));
+	p->stages[STAGE_DIT].ntop = 2;
+	p->stages[STAGE_DIT].top[0] =
+	    (struct type_stat){xstrdup(type), CAT_FA, 1, ns, ns, ns};
+	p->stages[STAGE_DIT].top[1] =
+	    (struct type_stat){xstrdup("Add"), CAT_VECTOR, 1, 10, 10, 10};
+	p->steps = xcalloc(1, sizeof(*p->steps));
+	p->steps[0] = id;
+	p->nsteps = 1;
+	result_warn(p, "few_steps", NULL, 0, warning);
+}
+
+static void cluster_sums_types_and_keeps_one_copy_of_warnings(void **state)
+{
+	struct fixture *f = *state;
+	struct result parts[2];
+	const struct stage_result *st;
+	size_t i;
+
+	part(&parts[0], 0, "FlashAttentionScore", 100, "same");
+	part(&parts[1], 1, "FlashAttentionScore", 300, "same");
+	cluster_merge(parts, 2, &f->ru, &f->r);
+	st = &f->r.stages[STAGE_DIT];
+	assert_int_equal(f->r.nranks, 2);
+	assert_int_equal(f->r.kernels, 4);
+	assert_int_equal(st->kernel_ns, 420);
+	assert_int_equal(st->cat[CAT_FA].time_ns, 400);
+	assert_int_equal(st->ntop, 2);
+	assert_string_equal(st->top[0].type, "FlashAttentionScore");
+	assert_int_equal(st->top[0].count, 2);
+	assert_int_equal(st->top[0].total_ns, 400);
+	assert_int_equal(st->top[0].min_ns, 100);
+	assert_int_equal(st->top[0].max_ns, 300);
+	assert_int_equal(st->top[1].total_ns, 20);
+	assert_int_equal(f->r.nsteps, 2); /* Step Ids 0 and 1 */
+	assert_int_equal(f->r.nwarnings, 1);
+	assert_int_equal(f->r.lead, 0);
+	assert_non_null(f->r.verdicts);
+	for (i = 0; i < 2; i++)
+		result_release(&parts[i]);
+}
+
+static void cluster_lead_is_the_first_analysed_rank(void **state)
+{
+	struct fixture *f = *state;
+	struct result parts[2];
+	size_t i;
+
+	part(&parts[0], 0, "A", 1, "w0");
+	part(&parts[1], 1, "B", 2, "w1");
+	parts[0].ranks[0].analysed = 0; /* no kernel_details.csv */
+	cluster_merge(parts, 2, &f->ru, &f->r);
+	assert_int_equal(f->r.lead, 1);
+	assert_int_equal(f->r.nwarnings, 2);
+	/* types of different names stay apart, by time */
+	assert_string_equal(f->r.stages[STAGE_DIT].top[0].type, "Add");
+	for (i = 0; i < 2; i++)
+		result_release(&parts[i]);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(steps_first_slow_step_is_warmup_and_left_out),
+	    cmocka_unit_test(steps_later_slow_step_is_outlier),
+	    cmocka_unit_test(steps_two_steps_are_never_outliers),
+	    cmocka_unit_test(steps_without_device_time_give_no_share),
+	    T(verdicts_name_the_slowest_and_worst_ranks),
+	    T(verdicts_two_even_ranks_do_not_fire),
+	    T(verdicts_one_rank_has_no_imbalance),
+	    T(cluster_sums_types_and_keeps_one_copy_of_warnings),
+	    T(cluster_lead_is_the_first_analysed_rank),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
