@@ -219,6 +219,32 @@ assert w and "profiler_info_1.json:1:14: invalid JSON near" in w[0]["message"], 
 assert (d["ranks"][0]["id"], d["ranks"][0]["id_source"]) == (1, "profiler_info"), d["ranks"][0]
 PY
 expect bad_jobs 2 "--jobs: expected a whole number" -- report m -j 0
+# step_trace_time.csv: a slow first step is a warm-up, left out of Free
+mkdir -p w/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT
+cp good.csv w/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv
+{
+	crlf 'Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,Bubble,Communication(Not Overlapped and Exclude Receive),Preparing'
+	crlf '1,2500.0,0,0,0,500.0,3000.0,0,0,10.5' '2,800,100,0,100,100,1000,0,100,10' \
+		'3,840,100,0,100,100,1040,0,100,10' '4,780,100,0,100,100,980,0,100,10'
+} >w/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/step_trace_time.csv
+expect warmup_step 0 "" -- report w -o p10 -q -f json
+python3 - p10/report.json <<'PY' && ok warmup_step_json || bad warmup_step_json
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["ranks"][0]
+assert [s["flag"] for s in r["steps"]] == ["warmup", None, None, None], r["steps"]
+w = [w for w in d["warnings"] if w["code"] == "warmup_step"]
+assert len(w) == 1 and "3.0 times the median" in w[0]["message"], d["warnings"]
+# Free 300 of 3020 us in steps 2-4
+assert abs(r["free_share_pct"] - 9.934) < 0.001, r["free_share_pct"]
+v = [v for v in d["verdicts"] if v["id"] == "host_bound"][0]
+assert v["applicable"] and not v["fired"] and abs(v["value_pct"] - 9.934) < 0.001, v
+PY
+expect host_bound_threshold 0 "" -- report w -o p11 -q -f json -t host_bound=5
+python3 -c "
+import json; d = json.load(open('p11/report.json'))
+assert [v for v in d['verdicts'] if v['id'] == 'host_bound'][0]['fired']
+" && ok host_bound_fires || bad host_bound_fires
 mkdir -p dbonly/ASCEND_PROFILER_OUTPUT
 expect db_only 3 "no kernel_details.csv in its ASCEND_PROFILER_OUTPUT folder" -- report dbonly -o p5
 
