@@ -1,8 +1,8 @@
 /* trace_view.json streaming scanner: a byte-level state machine finds the
- * top-level array elements, a raw prefilter picks the wanted ones, cJSON
- * parses only those. The grammar between elements is checked strictly (so
- * garbage is reported where it stands); the inside of an unwanted element
- * only has its strings and bracket depth followed. */
+ * top-level array elements, a raw prefilter (input/trace_raw.c) picks the
+ * wanted ones, cJSON parses only those. The grammar between elements is
+ * checked strictly (so garbage is reported where it stands); the inside of
+ * an unwanted element only has its strings and bracket depth followed. */
 #include "input/trace.h"
 
 #include <cjson/cJSON.h>
@@ -11,13 +11,13 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "input/trace_raw.h"
 #include "util/infile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
 #define QUOTE_MAX 40 /* bytes of bad input quoted in a message */
-#define D1_MAX    64 /* depth-1 strings remembered per element */
 
 enum state {
 	ST_START,    /* before the top-level value */
@@ -36,15 +36,6 @@ enum state {
 };
 
 enum vkind { V_STRUCT, V_STRING, V_SCALAR };
-
-/* Byte classes for the hot loops: outside strings only quotes and brackets
- * matter, inside strings only the quote and the backslash. */
-static const unsigned char out_tab[256] = {
-    ['"'] = 1, ['{'] = 1, ['['] = 1, ['}'] = 1, [']'] = 1};
-/* A raw line break cannot stand in a JSON string: it marks a string left
- * open (the writers never break lines inside strings). */
-static const unsigned char str_tab[256] = {
-    ['"'] = 1, ['\\'] = 1, ['\n'] = 2, ['\r'] = 2};
 
 struct source {
 	struct infile *f; /* NULL: read from mem */
@@ -77,15 +68,10 @@ struct scanner {
 	int depth, in_str, esc;
 	/* offsets (from mark) of the strings at depth 1 of the element: its
 	 * keys and string values, so the prefilter need not walk it again */
-	uint32_t d1[D1_MAX];
+	uint32_t d1[TRACE_RAW_D1_MAX];
 	size_t nd1;
 	struct strbuf idbuf;
 };
-
-static int is_ws(int c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
 
 static int fail_at(struct scanner *s, size_t at, const char *what)
 {
@@ -99,242 +85,10 @@ static int fail_at(struct scanner *s, size_t at, const char *what)
 	return -1;
 }
 
-/* ---- raw access to a complete element ---------------------------------- */
-
-static const char *skip_ws(const char *p, const char *end)
-{
-	while (p < end && is_ws((unsigned char)*p))
-		p++;
-	return p;
-}
-
-/* p at an opening quote: the byte after the closing one, or NULL. */
-static const char *raw_string_end(const char *p, const char *end)
-{
-	const unsigned char *q = (const unsigned char *)p + 1;
-	const unsigned char *e = (const unsigned char *)end;
-
-	for (;;) {
-		while (q < e && str_tab[*q] != 1)
-			q++;
-		if (q >= e)
-			return NULL;
-		if (*q == '"')
-			return (const char *)q + 1;
-		q += 2; /* a backslash and the escaped byte */
-	}
-}
-
-/* The end of a bracketed value starting at p, or NULL; table-driven like
- * the scanner, as whole args objects are skipped through here. */
-static const char *raw_struct_end(const char *p, const char *end)
-{
-	const unsigned char *q = (const unsigned char *)p;
-	const unsigned char *e = (const unsigned char *)end;
-	int depth = 0;
-
-	for (;;) {
-		while (q < e && !out_tab[*q])
-			q++;
-		if (q == e)
-			return NULL;
-		if (*q == '"') {
-			p = raw_string_end((const char *)q, end);
-			if (!p)
-				return NULL;
-			q = (const unsigned char *)p;
-			continue;
-		}
-		if (*q == '{' || *q == '[')
-			depth++;
-		else if (--depth == 0)
-			return (const char *)q + 1;
-		q++;
-	}
-}
-
-static const char *raw_value_end(const char *p, const char *end)
-{
-	const char *start = p;
-
-	if (p < end && *p == '"')
-		return raw_string_end(p, end);
-	if (p < end && (*p == '{' || *p == '['))
-		return raw_struct_end(p, end);
-	while (p < end && !is_ws((unsigned char)*p) && *p != ',' && *p != '}' &&
-	       *p != ']')
-		p++;
-	return p > start ? p : NULL;
-}
-
-/* Walks the members at depth 1 of an object element, raw: through the
- * depth-1 strings the scanner noted (d1), or, when there were too many,
- * by walking the element. A bracketed value is not walked in d1 mode: its
- * vlen is 0 then (nobody here reads one). */
-struct rawit {
-	const char *p, *end, *el;
-	const uint32_t *d1;
-	size_t nd1, i;
-};
-
-static void rawit_init(struct rawit *it, const char *el, size_t n,
-                       const uint32_t *d1, size_t nd1)
-{
-	it->el = el;
-	it->p = el + 1;
-	it->end = el + n;
-	it->d1 = nd1 < D1_MAX ? d1 : NULL;
-	it->nd1 = nd1;
-	it->i = 0;
-}
-
-/* A key at p (its quote): the key and the start of its value. */
-static const char *raw_key(const char *p, const char *end, const char **k,
-                           size_t *klen)
-{
-	const char *q = raw_string_end(p, end);
-
-	if (!q)
-		return NULL;
-	*k = p + 1;
-	*klen = (size_t)(q - p) - 2;
-	p = skip_ws(q, end);
-	if (p >= end || *p != ':')
-		return NULL;
-	return skip_ws(p + 1, end);
-}
-
-static int rawit_next_d1(struct rawit *it, const char **k, size_t *klen,
-                         const char **v)
-{
-	while (it->i < it->nd1) {
-		*v = raw_key(it->el + it->d1[it->i++], it->end, k, klen);
-		if (*v && *v < it->end)
-			return 1;
-		/* else a string value, not a key */
-	}
-	return 0;
-}
-
-/* The next member: its key and where its value starts (raw_vlen gives
- * the value's length, for those of interest). */
-static int rawit_next(struct rawit *it, const char **k, size_t *klen,
-                      const char **v)
-{
-	const char *p, *q;
-
-	if (it->d1)
-		return rawit_next_d1(it, k, klen, v);
-	p = skip_ws(it->p, it->end);
-	if (p < it->end && *p == ',')
-		p = skip_ws(p + 1, it->end);
-	if (p >= it->end || *p != '"' || !(p = raw_key(p, it->end, k, klen)))
-		return 0;
-	if (!(q = raw_value_end(p, it->end)))
-		return 0;
-	*v = p;
-	it->p = q;
-	return 1;
-}
-
-/* Length of the string or scalar value at v; 0 for a bracketed one. */
-static size_t raw_vlen(const struct rawit *it, const char *v)
-{
-	const char *q;
-
-	if (*v == '{' || *v == '[' || !(q = raw_value_end(v, it->end)))
-		return 0;
-	return (size_t)(q - v);
-}
-
-static int key_is(const char *k, size_t klen, const char *want, size_t wlen)
-{
-	return klen == wlen && !memcmp(k, want, klen);
-}
-
-/* The raw "ph" and "name" strings; absent ones stay 0 / "". */
-static void prefilter(const struct scanner *s, const char *el, size_t n,
-                      char *ph, const char **name, size_t *nlen)
-{
-	struct rawit it;
-	const char *k, *v;
-	size_t kl, vl;
-	int found = 0;
-
-	rawit_init(&it, el, n, s->d1, s->nd1);
-	*ph = 0;
-	*name = "";
-	*nlen = 0;
-	while (found != 3 && rawit_next(&it, &k, &kl, &v)) {
-		if (*v != '"')
-			continue;
-		if (!(found & 1) && key_is(k, kl, "ph", 2)) {
-			vl = raw_vlen(&it, v);
-			*ph = vl > 2 ? v[1] : 0;
-			found |= 1;
-		} else if (!(found & 2) && key_is(k, kl, "name", 4) &&
-		           (vl = raw_vlen(&it, v)) >= 2) {
-			*name = v + 1;
-			*nlen = vl - 2;
-			found |= 2;
-		}
-	}
-}
-
-/* ---- numbers ------------------------------------------------------------ */
-
+/* The public name of the number parser; the work is raw-byte work. */
 int trace_parse_us(const char *s, size_t len, int64_t *ns)
 {
-	const char *end = s + len;
-	int64_t whole = 0, frac = 0;
-	int nfrac = 0, digits = 0, round_up = 0, neg = 0;
-
-	if (s < end && *s == '-') {
-		neg = 1;
-		s++;
-	}
-	for (; s < end && *s >= '0' && *s <= '9'; s++, digits++) {
-		if (whole > (INT64_MAX / 1000 - 1) / 10)
-			return -1; /* would overflow once scaled to ns */
-		whole = whole * 10 + (*s - '0');
-	}
-	if (s < end && *s == '.') {
-		for (s++; s < end && *s >= '0' && *s <= '9'; s++, digits++) {
-			if (nfrac < 3)
-				frac = frac * 10 + (*s - '0');
-			else if (nfrac == 3)
-				round_up = *s >= '5';
-			nfrac++;
-		}
-	}
-	if (s != end || digits == 0)
-		return -1;
-	for (; nfrac < 3; nfrac++)
-		frac *= 10;
-	whole = whole * 1000 + frac + round_up;
-	*ns = neg ? -whole : whole;
-	return 0;
-}
-
-static int parse_i64(const char *s, size_t len, int64_t *out)
-{
-	const char *end = s + len;
-	int neg = 0;
-	int64_t v = 0;
-
-	if (s < end && *s == '-') {
-		neg = 1;
-		s++;
-	}
-	if (s == end)
-		return -1;
-	for (; s < end; s++) {
-		if (*s < '0' || *s > '9' || v > (INT64_MAX - 9) / 10)
-			return -1;
-		v = v * 10 + (*s - '0');
-	}
-	*out = neg ? -v : v;
-	return 0;
+	return trace_raw_parse_us(s, len, ns);
 }
 
 /* ---- building the event -------------------------------------------------- */
@@ -364,7 +118,7 @@ static enum field field_of(const char *k, size_t len)
 	int f;
 
 	for (f = 0; f < F_COUNT; f++)
-		if (key_is(k, len, field_keys[f], field_len[f]))
+		if (len == field_len[f] && !memcmp(k, field_keys[f], len))
 			return (enum field)f;
 	return F_NONE;
 }
@@ -379,27 +133,26 @@ struct fields {
 	size_t rawlen[F_COUNT];
 };
 
-static void fields_get(const struct scanner *s, struct fields *fs,
-                       const cJSON *root, const char *el, size_t n)
+static void fields_get(struct fields *fs, const cJSON *root,
+                       const struct trace_raw_el *el)
 {
-	struct rawit it;
+	struct trace_raw_it it;
+	struct trace_raw_member m;
 	const cJSON *c;
-	const char *k, *v;
-	size_t kl;
 	enum field f;
 
 	memset(fs, 0, sizeof(*fs));
-	rawit_init(&it, el, n, s->d1, s->nd1);
 	for (c = root->child; c; c = c->next) {
 		f = c->string ? field_of(c->string, strlen(c->string)) : F_NONE;
 		if (f != F_NONE && !fs->item[f])
 			fs->item[f] = c;
 	}
-	while (rawit_next(&it, &k, &kl, &v)) {
-		f = field_of(k, kl);
+	trace_raw_it_init(&it, el);
+	while (trace_raw_it_next(&it, &m)) {
+		f = field_of(m.key, m.klen);
 		if (f != F_NONE && f != F_ARGS && !fs->raw[f]) {
-			fs->raw[f] = v;
-			fs->rawlen[f] = raw_vlen(&it, v);
+			fs->raw[f] = m.val;
+			fs->rawlen[f] = m.vlen;
 		}
 	}
 }
@@ -434,30 +187,31 @@ static int64_t fs_int(const struct fields *fs, enum field f)
 	size_t tl;
 	int64_t v;
 
-	if (fs_text(fs, f, &t, &tl) && !parse_i64(t, tl, &v))
+	if (fs_text(fs, f, &t, &tl) && !trace_raw_parse_i64(t, tl, &v))
 		return v;
 	return -1;
 }
 
-static void fill_event(struct scanner *s, const cJSON *root, const char *el,
-                       size_t n, struct trace_event *ev)
+static void fill_event(struct scanner *s, const cJSON *root,
+                       const struct trace_raw_el *el, struct trace_event *ev)
 {
 	struct fields fs;
 	const char *t;
 	size_t tl;
 	const cJSON *an;
 
-	fields_get(s, &fs, root, el, n);
+	fields_get(&fs, root, el);
 	ev->ph = fs_str(&fs, F_PH)[0];
 	ev->name = fs_str(&fs, F_NAME);
 	ev->cat = fs_str(&fs, F_CAT);
 	ev->bp = fs_str(&fs, F_BP);
 	ev->pid = fs_int(&fs, F_PID);
 	ev->tid = fs_int(&fs, F_TID);
-	if (!fs_text(&fs, F_TS, &t, &tl) || trace_parse_us(t, tl, &ev->ts_ns))
+	if (!fs_text(&fs, F_TS, &t, &tl) ||
+	    trace_raw_parse_us(t, tl, &ev->ts_ns))
 		ev->ts_ns = INT64_MIN;
 	if (!fs_text(&fs, F_DUR, &t, &tl) ||
-	    trace_parse_us(t, tl, &ev->dur_ns) || ev->dur_ns < 0)
+	    trace_raw_parse_us(t, tl, &ev->dur_ns) || ev->dur_ns < 0)
 		ev->dur_ns = -1;
 	strbuf_reset(&s->idbuf);
 	if (fs_text(&fs, F_ID, &t, &tl))
@@ -472,8 +226,9 @@ static void fill_event(struct scanner *s, const cJSON *root, const char *el,
 
 static int handle_element(struct scanner *s)
 {
-	const char *el = s->buf + s->mark, *endp = NULL;
-	size_t n = s->pos - s->mark;
+	struct trace_raw_el el = {s->buf + s->mark, s->pos - s->mark, s->d1,
+	                          s->nd1};
+	const char *endp = NULL;
 	struct trace_event ev;
 	const char *name;
 	size_t nlen;
@@ -481,22 +236,22 @@ static int handle_element(struct scanner *s)
 	char ph;
 
 	s->keep = 0;
-	if (n > TRACE_MAX_EVENT)
+	if (el.n > TRACE_MAX_EVENT)
 		return fail_at(s, s->mark, "event larger than 16 MiB");
 	s->ts->elements++;
-	prefilter(s, el, n, &ph, &name, &nlen);
+	trace_raw_prefilter(&el, &ph, &name, &nlen);
 	if (s->want && !s->want(ph, name, nlen, s->ctx))
 		return 0;
 	s->ts->parsed++;
-	root = cJSON_ParseWithLengthOpts(el, n, &endp, 0);
-	if (!root || endp != el + n) {
+	root = cJSON_ParseWithLengthOpts(el.p, el.n, &endp, 0);
+	if (!root || endp != el.p + el.n) {
 		cJSON_Delete(root);
-		if (!endp || endp < el || endp > el + n)
-			endp = el;
+		if (!endp || endp < el.p || endp > el.p + el.n)
+			endp = el.p;
 		return fail_at(s, (size_t)(endp - s->buf), "invalid event");
 	}
 	memset(&ev, 0, sizeof(ev));
-	fill_event(s, root, el, n, &ev);
+	fill_event(s, root, &el, &ev);
 	if (s->fn)
 		s->fn(&ev, s->ctx);
 	cJSON_Delete(root);
@@ -532,71 +287,117 @@ static int begin_value(struct scanner *s, enum state st, int keep)
 	return 0;
 }
 
+/* Why scanning a piece of a value stopped. */
+enum piece {
+	P_MORE,   /* the buffer ran out */
+	P_DONE,   /* the string or the value is complete */
+	P_STRING, /* an opening quote was passed */
+	P_BROKEN  /* a raw line break inside a string */
+};
+
+/* Inside a string from p: returns just past its closing quote (P_DONE), at
+ * a raw line break (P_BROKEN) or at end (P_MORE; s->esc notes a backslash
+ * that was the last byte, its escaped byte is still to come). Inline, with
+ * the state in the caller's locals: this and struct_piece are the loop
+ * that reads every byte of the trace. */
+static inline const unsigned char *string_piece(struct scanner *s,
+                                                const unsigned char *p,
+                                                const unsigned char *end,
+                                                enum piece *r)
+{
+	for (;;) {
+		while (p < end && !trace_raw_str_class[*p])
+			p++;
+		*r = P_MORE;
+		if (p == end)
+			return p;
+		if (trace_raw_str_class[*p] == TRACE_RAW_STR_BREAK) {
+			*r = P_BROKEN;
+			return p;
+		}
+		if (*p++ == '"') {
+			*r = P_DONE;
+			return p;
+		}
+		if (p == end) {
+			s->esc = 1;
+			return p;
+		}
+		p++; /* the escaped byte */
+	}
+}
+
+/* Outside strings from p: returns just past an opening quote (P_STRING;
+ * one at depth 1 of a kept element is noted in d1 for the prefilter), past
+ * the bracket that closes the value (P_DONE) or at end (P_MORE). */
+static inline const unsigned char *struct_piece(struct scanner *s,
+                                                const unsigned char *p,
+                                                const unsigned char *end,
+                                                int *depth, enum piece *r)
+{
+	const unsigned char *b = (const unsigned char *)s->buf;
+
+	for (;;) {
+		while (p < end && !trace_raw_out_class[*p])
+			p++;
+		*r = P_MORE;
+		if (p == end)
+			return p;
+		if (*p == '"') {
+			if (*depth == 1 && s->keep && s->nd1 < TRACE_RAW_D1_MAX)
+				s->d1[s->nd1++] = (uint32_t)(p - b - s->mark);
+			*r = P_STRING;
+			return p + 1;
+		}
+		if (*p == '{' || *p == '[') {
+			++*depth;
+		} else if (--*depth == 0) {
+			*r = P_DONE;
+			return p + 1;
+		}
+		p++;
+	}
+}
+
 /* Advances through a string or a bracketed value: 1 when it is complete
  * (pos just after it), 0 when the buffer ran out first, -1 on a line break
- * inside a string. The hot loop. */
+ * inside a string. */
 static int scan_struct(struct scanner *s)
 {
 	const unsigned char *b = (const unsigned char *)s->buf;
 	const unsigned char *p = b + s->pos, *end = b + s->len;
-	int depth = s->depth, in_str = s->in_str, done = 0;
+	int depth = s->depth, in_str = s->in_str;
+	enum piece r;
 
 	if (s->esc) {
 		s->esc = 0;
 		p++;
 	}
-	while (p < end) {
+	for (;;) {
 		if (in_str) {
-			while (p < end && !str_tab[*p])
-				p++;
-			if (p == end)
+			p = string_piece(s, p, end, &r);
+			if (r != P_DONE)
 				break;
-			if (str_tab[*p] == 2) {
-				done = -1;
-				break;
-			}
-			if (*p++ == '\\') {
-				if (p == end) {
-					s->esc = 1;
-					break;
-				}
-				p++;
-				continue;
-			}
 			in_str = 0;
-			if (depth == 0) {
-				done = 1;
-				break;
-			}
-			continue;
+			if (depth == 0)
+				break; /* a key or a string value: complete */
 		}
-		while (p < end && !out_tab[*p])
-			p++;
-		if (p == end)
+		p = struct_piece(s, p, end, &depth, &r);
+		if (r != P_STRING)
 			break;
-		if (*p == '"') {
-			in_str = 1;
-			if (depth == 1 && s->keep && s->nd1 < D1_MAX)
-				s->d1[s->nd1++] = (uint32_t)(p - b - s->mark);
-		} else if (*p == '{' || *p == '[')
-			depth++;
-		else if (--depth == 0)
-			done = 1;
-		p++;
-		if (done)
-			break;
+		in_str = 1;
 	}
 	s->depth = depth;
 	s->in_str = in_str;
 	s->pos = (size_t)(p - b);
-	return done;
+	return r == P_DONE ? 1 : r == P_BROKEN ? -1 : 0;
 }
 
 static int scan_scalar(struct scanner *s)
 {
 	while (s->pos < s->len) {
 		int c = (unsigned char)s->buf[s->pos];
-		if (is_ws(c) || c == ',' || c == '}' || c == ']')
+		if (trace_raw_is_ws(c) || c == ',' || c == '}' || c == ']')
 			return 1;
 		s->pos++;
 	}
@@ -622,12 +423,22 @@ static int value_done(struct scanner *s)
 	}
 }
 
-static int end_array(struct scanner *s)
+/* ---- the grammar between elements and members ------------------------- */
+
+/* Consumes the byte at pos and moves to st. */
+static int advance(struct scanner *s, enum state st)
 {
-	s->st = s->in_events ? ST_OBJ_SEP : ST_TAIL;
-	s->in_events = 0;
+	s->st = st;
 	s->pos++;
 	return 0;
+}
+
+static int end_array(struct scanner *s)
+{
+	int in_events = s->in_events;
+
+	s->in_events = 0;
+	return advance(s, in_events ? ST_OBJ_SEP : ST_TAIL);
 }
 
 static int start(struct scanner *s, int c)
@@ -638,21 +449,74 @@ static int start(struct scanner *s, int c)
 		s->pos++;
 		return 0;
 	}
-	s->pos++;
 	if (c == '[') {
 		s->ts->form = TRACE_FORM_ARRAY;
-		s->st = ST_ARR_OPEN;
-	} else if (c == '{') {
-		s->ts->form = TRACE_FORM_OBJECT;
-		s->st = ST_OBJ_OPEN;
-	} else {
-		return fail_at(s, s->pos - 1,
-		               "not a json array or object of trace events");
+		return advance(s, ST_ARR_OPEN);
 	}
-	return 0;
+	if (c == '{') {
+		s->ts->form = TRACE_FORM_OBJECT;
+		return advance(s, ST_OBJ_OPEN);
+	}
+	return fail_at(s, s->pos, "not a json array or object of trace events");
 }
 
-/* One byte of the grammar between elements and members. */
+/* ST_ARR_OPEN, ST_ARR_NEXT, ST_ARR_SEP: inside the array of events. */
+static int in_array(struct scanner *s, int c)
+{
+	if (s->st == ST_ARR_SEP) {
+		if (c == ',')
+			return advance(s, ST_ARR_NEXT);
+		if (c == ']')
+			return end_array(s);
+		return fail_at(s, s->pos, "expected ',' or ']' after an event");
+	}
+	if (c == '{')
+		return begin_value(s, ST_ELEM, 1);
+	if (c == ']')
+		return end_array(s);
+	return fail_at(s, s->pos, "expected an event object");
+}
+
+/* ST_VALUE: traceEvents opens the array of events, any other member's
+ * value is skipped. */
+static int member_value(struct scanner *s, int c)
+{
+	if (!s->is_events_key)
+		return begin_value(s, ST_SKIP, 0);
+	if (c != '[')
+		return fail_at(s, s->pos, "\"traceEvents\" is not an array");
+	s->in_events = s->seen_events = 1;
+	return advance(s, ST_ARR_OPEN);
+}
+
+/* The top-level object's punctuation: every state but ST_START, the
+ * array states and ST_VALUE. */
+static int in_object(struct scanner *s, int c)
+{
+	switch (s->st) {
+	case ST_OBJ_OPEN:
+	case ST_OBJ_NEXT:
+		if (c == '"')
+			return begin_value(s, ST_KEY, 1);
+		if (c == '}')
+			return advance(s, ST_TAIL);
+		return fail_at(s, s->pos, "expected a key");
+	case ST_COLON:
+		if (c != ':')
+			return fail_at(s, s->pos, "expected ':'");
+		return advance(s, ST_VALUE);
+	case ST_OBJ_SEP:
+		if (c == ',')
+			return advance(s, ST_OBJ_NEXT);
+		if (c == '}')
+			return advance(s, ST_TAIL);
+		return fail_at(s, s->pos, "expected ',' or '}'");
+	default: /* ST_TAIL */
+		return fail_at(s, s->pos, "data after the end of the trace");
+	}
+}
+
+/* One non-white byte of the grammar between elements and members. */
 static int grammar(struct scanner *s, int c)
 {
 	switch (s->st) {
@@ -660,56 +524,12 @@ static int grammar(struct scanner *s, int c)
 		return start(s, c);
 	case ST_ARR_OPEN:
 	case ST_ARR_NEXT:
-		if (c == '{')
-			return begin_value(s, ST_ELEM, 1);
-		if (c == ']')
-			return end_array(s);
-		return fail_at(s, s->pos, "expected an event object");
 	case ST_ARR_SEP:
-		if (c == ',') {
-			s->st = ST_ARR_NEXT;
-			s->pos++;
-			return 0;
-		}
-		if (c == ']')
-			return end_array(s);
-		return fail_at(s, s->pos, "expected ',' or ']' after an event");
-	case ST_OBJ_OPEN:
-	case ST_OBJ_NEXT:
-		if (c == '"')
-			return begin_value(s, ST_KEY, 1);
-		if (c == '}') {
-			s->st = ST_TAIL;
-			s->pos++;
-			return 0;
-		}
-		return fail_at(s, s->pos, "expected a key");
-	case ST_COLON:
-		if (c != ':')
-			return fail_at(s, s->pos, "expected ':'");
-		s->st = ST_VALUE;
-		s->pos++;
-		return 0;
+		return in_array(s, c);
 	case ST_VALUE:
-		if (!s->is_events_key)
-			return begin_value(s, ST_SKIP, 0);
-		if (c != '[')
-			return fail_at(s, s->pos,
-			               "\"traceEvents\" is not an "
-			               "array");
-		s->in_events = s->seen_events = 1;
-		s->st = ST_ARR_OPEN;
-		s->pos++;
-		return 0;
-	case ST_OBJ_SEP:
-		if (c == ',' || c == '}') {
-			s->st = c == ',' ? ST_OBJ_NEXT : ST_TAIL;
-			s->pos++;
-			return 0;
-		}
-		return fail_at(s, s->pos, "expected ',' or '}'");
-	default: /* ST_TAIL */
-		return fail_at(s, s->pos, "data after the end of the trace");
+		return member_value(s, c);
+	default:
+		return in_object(s, c);
 	}
 }
 
@@ -727,7 +547,7 @@ static int step(struct scanner *s)
 		return done ? value_done(s) : 0;
 	}
 	c = (unsigned char)s->buf[s->pos];
-	if (is_ws(c)) {
+	if (trace_raw_is_ws(c)) {
 		s->pos++;
 		return 0;
 	}
@@ -800,7 +620,7 @@ static int string_left_open(const struct scanner *s)
 
 	if (!s->in_str || !s->keep || s->src.gz_truncated)
 		return 0;
-	while (i > 0 && is_ws((unsigned char)s->buf[i - 1]))
+	while (i > 0 && trace_raw_is_ws((unsigned char)s->buf[i - 1]))
 		i--;
 	return i > 0 && s->buf[i - 1] == closer;
 }

@@ -1,6 +1,7 @@
 /* trace_view.json reader: a streaming scanner over the Chrome-trace event
  * array that hands one event at a time to the caller, in bounded memory.
- * Only this module knows the JSON text of a trace.
+ * Only this module (with its internal helper input/trace_raw.h, which
+ * reads the bytes of one complete element) knows the JSON text of a trace.
  *
  * How: the file is read in 1 MiB chunks (through infile, so .gz works); a
  * byte scanner that respects strings and escapes finds each top-level array

@@ -1,0 +1,269 @@
+/* Raw reading of one complete trace element: depth-1 members, the
+ * prefilter and number texts, straight from the bytes. */
+#include "input/trace_raw.h"
+
+#include <string.h>
+
+#include "util/banned.h"
+
+/* Table-driven because the scanner and the skips below run over every
+ * byte of a 2 GB trace: one load and test per byte beats a chain of
+ * compares. */
+const unsigned char trace_raw_out_class[256] = {
+    ['"'] = 1, ['{'] = 1, ['['] = 1, ['}'] = 1, [']'] = 1};
+/* The writers never break lines inside strings, so a raw line break is
+ * the sign of a string left open rather than data to skip. */
+const unsigned char trace_raw_str_class[256] = {['"'] = TRACE_RAW_STR_END,
+                                                ['\\'] = TRACE_RAW_STR_END,
+                                                ['\n'] = TRACE_RAW_STR_BREAK,
+                                                ['\r'] = TRACE_RAW_STR_BREAK};
+
+static const char *skip_ws(const char *p, const char *end)
+{
+	while (p < end && trace_raw_is_ws((unsigned char)*p))
+		p++;
+	return p;
+}
+
+/* p at an opening quote: the byte after the closing one, or NULL. */
+static const char *string_end(const char *p, const char *end)
+{
+	const unsigned char *q = (const unsigned char *)p + 1;
+	const unsigned char *e = (const unsigned char *)end;
+
+	for (;;) {
+		while (q < e && trace_raw_str_class[*q] != TRACE_RAW_STR_END)
+			q++;
+		if (q >= e)
+			return NULL;
+		if (*q == '"')
+			return (const char *)q + 1;
+		q += 2; /* a backslash and the escaped byte */
+	}
+}
+
+/* The end of a bracketed value starting at p, or NULL; table-driven like
+ * the scanner, as whole args objects are skipped through here. */
+static const char *struct_end(const char *p, const char *end)
+{
+	const unsigned char *q = (const unsigned char *)p;
+	const unsigned char *e = (const unsigned char *)end;
+	int depth = 0;
+
+	for (;;) {
+		while (q < e && !trace_raw_out_class[*q])
+			q++;
+		if (q == e)
+			return NULL;
+		if (*q == '"') {
+			p = string_end((const char *)q, end);
+			if (!p)
+				return NULL;
+			q = (const unsigned char *)p;
+			continue;
+		}
+		if (*q == '{' || *q == '[')
+			depth++;
+		else if (--depth == 0)
+			return (const char *)q + 1;
+		q++;
+	}
+}
+
+static const char *value_end(const char *p, const char *end)
+{
+	const char *start = p;
+
+	if (p < end && *p == '"')
+		return string_end(p, end);
+	if (p < end && (*p == '{' || *p == '['))
+		return struct_end(p, end);
+	while (p < end && !trace_raw_is_ws((unsigned char)*p) && *p != ',' &&
+	       *p != '}' && *p != ']')
+		p++;
+	return p > start ? p : NULL;
+}
+
+/* ---- members at depth 1 ------------------------------------------------ */
+
+static void it_init(struct trace_raw_it *it, const struct trace_raw_el *el)
+{
+	it->el = el->p;
+	it->p = el->p + 1;
+	it->end = el->p + el->n;
+	/* a full list may have lost strings past its end: walk instead */
+	it->d1 = el->nd1 < TRACE_RAW_D1_MAX ? el->d1 : NULL;
+	it->nd1 = el->nd1;
+	it->i = 0;
+}
+
+/* A key at p (its quote): the key and the start of its value. */
+static const char *key_at(const char *p, const char *end, const char **k,
+                          size_t *klen)
+{
+	const char *q = string_end(p, end);
+
+	if (!q)
+		return NULL;
+	*k = p + 1;
+	*klen = (size_t)(q - p) - 2;
+	p = skip_ws(q, end);
+	if (p >= end || *p != ':')
+		return NULL;
+	return skip_ws(p + 1, end);
+}
+
+/* Through the scanner's list: the strings at depth 1 are keys and string
+ * values; only a key is followed by ':'. Bracketed values are never
+ * walked, which is what makes this mode cheap. */
+static int next_from_d1(struct trace_raw_it *it, const char **k, size_t *klen,
+                        const char **v)
+{
+	while (it->i < it->nd1) {
+		*v = key_at(it->el + it->d1[it->i++], it->end, k, klen);
+		if (*v && *v < it->end)
+			return 1;
+		/* else a string value, not a key */
+	}
+	return 0;
+}
+
+/* The next member: its key and where its value starts. Static, so that
+ * the prefilter, which runs on every element, has it inlined. */
+static int it_next(struct trace_raw_it *it, const char **k, size_t *klen,
+                   const char **v)
+{
+	const char *p, *q;
+
+	if (it->d1)
+		return next_from_d1(it, k, klen, v);
+	p = skip_ws(it->p, it->end);
+	if (p < it->end && *p == ',')
+		p = skip_ws(p + 1, it->end);
+	if (p >= it->end || *p != '"' || !(p = key_at(p, it->end, k, klen)))
+		return 0;
+	if (!(q = value_end(p, it->end)))
+		return 0;
+	*v = p;
+	it->p = q;
+	return 1;
+}
+
+/* Length of the string or scalar value at v; 0 for a bracketed one:
+ * nobody reads one (a whole args object), so it is not walked. */
+static size_t vlen_of(const struct trace_raw_it *it, const char *v)
+{
+	const char *q;
+
+	if (*v == '{' || *v == '[' || !(q = value_end(v, it->end)))
+		return 0;
+	return (size_t)(q - v);
+}
+
+static int key_is(const char *k, size_t klen, const char *want, size_t wlen)
+{
+	return klen == wlen && !memcmp(k, want, klen);
+}
+
+void trace_raw_it_init(struct trace_raw_it *it, const struct trace_raw_el *el)
+{
+	it_init(it, el);
+}
+
+/* The length comes with the member: one call per member for the event
+ * builder, where a separate call for it cost measurably. */
+int trace_raw_it_next(struct trace_raw_it *it, struct trace_raw_member *m)
+{
+	if (!it_next(it, &m->key, &m->klen, &m->val))
+		return 0;
+	m->vlen = vlen_of(it, m->val);
+	return 1;
+}
+
+/* Runs on every element of the trace, so it stops as soon as both keys
+ * were seen and never decodes anything. */
+void trace_raw_prefilter(const struct trace_raw_el *el, char *ph,
+                         const char **name, size_t *nlen)
+{
+	struct trace_raw_it it;
+	const char *k, *v;
+	size_t kl, vl;
+	int found = 0;
+
+	it_init(&it, el);
+	*ph = 0;
+	*name = "";
+	*nlen = 0;
+	while (found != 3 && it_next(&it, &k, &kl, &v)) {
+		if (*v != '"')
+			continue;
+		if (!(found & 1) && key_is(k, kl, "ph", 2)) {
+			vl = vlen_of(&it, v);
+			*ph = vl > 2 ? v[1] : 0;
+			found |= 1;
+		} else if (!(found & 2) && key_is(k, kl, "name", 4) &&
+		           (vl = vlen_of(&it, v)) >= 2) {
+			*name = v + 1;
+			*nlen = vl - 2;
+			found |= 2;
+		}
+	}
+}
+
+/* ---- numbers ------------------------------------------------------------ */
+
+/* Exact decimal arithmetic rather than strtod: ns timestamps of ~1.7e18
+ * and 19-digit ids do not survive a double. */
+int trace_raw_parse_us(const char *s, size_t len, int64_t *ns)
+{
+	const char *end = s + len;
+	int64_t whole = 0, frac = 0;
+	int nfrac = 0, digits = 0, round_up = 0, neg = 0;
+
+	if (s < end && *s == '-') {
+		neg = 1;
+		s++;
+	}
+	for (; s < end && *s >= '0' && *s <= '9'; s++, digits++) {
+		if (whole > (INT64_MAX / 1000 - 1) / 10)
+			return -1; /* would overflow once scaled to ns */
+		whole = whole * 10 + (*s - '0');
+	}
+	if (s < end && *s == '.') {
+		for (s++; s < end && *s >= '0' && *s <= '9'; s++, digits++) {
+			if (nfrac < 3)
+				frac = frac * 10 + (*s - '0');
+			else if (nfrac == 3)
+				round_up = *s >= '5';
+			nfrac++;
+		}
+	}
+	if (s != end || digits == 0)
+		return -1;
+	for (; nfrac < 3; nfrac++)
+		frac *= 10;
+	whole = whole * 1000 + frac + round_up;
+	*ns = neg ? -whole : whole;
+	return 0;
+}
+
+int trace_raw_parse_i64(const char *s, size_t len, int64_t *out)
+{
+	const char *end = s + len;
+	int neg = 0;
+	int64_t v = 0;
+
+	if (s < end && *s == '-') {
+		neg = 1;
+		s++;
+	}
+	if (s == end)
+		return -1;
+	for (; s < end; s++) {
+		if (*s < '0' || *s > '9' || v > (INT64_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	*out = neg ? -v : v;
+	return 0;
+}
