@@ -60,6 +60,20 @@ int main(int argc, char **argv)
 	       s.scan.size, secs, (double)s.scan.size / 1e6 / secs, cpu,
 	       (double)s.scan.size / 1e6 / cpu, s.scan.elements, s.scan.parsed,
 	       s.ov.events, s.nmarkers, s.flows, ru_self.ru_maxrss);
+	if (s.nmarkers) { /* the second pass: markers mapped through flows */
+		size_t byflows = 0;
+		t0 = now();
+		if (trace_map_markers(argv[1], &s, &e))
+			goto out;
+		secs = now() - t0;
+		getrusage(RUSAGE_SELF, &ru_self);
+		for (i = 0; i < s.nmarkers; i++)
+			byflows += s.markers[i].method == MARKER_FLOWS;
+		printf("map_markers: seconds %.3f MB/s %.1f markers %zu "
+		       "by_flows %zu maxrss_kb %ld\n",
+		       secs, (double)s.scan.size / 1e6 / secs, s.nmarkers,
+		       byflows, ru_self.ru_maxrss);
+	}
 	trace_summary_release(&s);
 	rc = 0;
 out:
