@@ -135,8 +135,9 @@ static void move_lists(struct result *p, struct result *out)
 
 	out->inputs = xrealloc(out->inputs, (out->ninputs + p->ninputs + 1) *
 	                                        sizeof(*out->inputs));
-	memcpy(out->inputs + out->ninputs, p->inputs,
-	       p->ninputs * sizeof(*p->inputs));
+	if (p->ninputs)
+		memcpy(out->inputs + out->ninputs, p->inputs,
+		       p->ninputs * sizeof(*p->inputs));
 	out->ninputs += p->ninputs;
 	free(p->inputs);
 	p->inputs = NULL;
