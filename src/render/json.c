@@ -7,13 +7,14 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "analysis/breakdown.h"
 #include "util/numfmt.h"
 #include "util/strbuf.h"
 #include "util/banned.h"
 
-/* report.json lists the heaviest kernel types of each stage; the HTML,
- * Markdown and PDF reports list them all */
-#define JSON_TOP_KERNELS 15
+/* every kernel type (up to BREAKDOWN_TOP): sdperf diff matches them by
+ * Type, so a kept report.json must hold them all */
+#define JSON_TOP_KERNELS BREAKDOWN_TOP
 
 static void add_raw(cJSON *o, const char *key, struct strbuf *sb)
 {

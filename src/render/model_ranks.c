@@ -396,42 +396,58 @@ static void step_ranks(struct tmpl_vars *v, const struct result *r)
 	}
 }
 
-/* The steps of the lead rank (or the first rank that has them). */
-static void steps(struct model_ctx *c, struct tmpl_vars *v)
+/* One rank's sub-section: heading, step rows, free share, chart. */
+static void step_table(struct model_ctx *c, struct tmpl_vars *row,
+                       const struct rank_result *rr, int open)
 {
-	const struct result *r = c->r;
-	const struct rank_result *rr = NULL;
 	const char *names[] = {"rank", "pct"};
 	const char *values[2];
 	char id[24], pct[32];
 	size_t i;
 
-	if (r->nranks && r->lead < r->nranks && r->ranks[r->lead].nsteps)
-		rr = &r->ranks[r->lead];
-	for (i = 0; !rr && i < r->nranks; i++)
-		if (r->ranks[i].nsteps)
-			rr = &r->ranks[i];
-	tmpl_set(v, "has_steps", rr ? "1" : "");
-	if (!rr)
-		return;
-	snprintf(id, sizeof(id), "%" PRId32, rr->id);
-	values[0] = id;
-	set_i(v, "steps_rank", rr->id);
-	model_set_msg(c, v, "steps_intro", "sec_steps_intro", names, values, 1);
+	set_i(row, "id", rr->id);
+	tmpl_set(row, "label", labelled(c, "rank_label", "rank", rr->id));
+	tmpl_set(row, "open", open ? "1" : "");
 	for (i = 0; i < rr->nsteps; i++) {
-		step_row(c, tmpl_add_row(v, "step_rows"), &rr->steps[i]);
+		step_row(c, tmpl_add_row(row, "step_rows"), &rr->steps[i]);
 		if (rr->steps[i].preparing_ns >= 0)
-			tmpl_set(v, "has_preparing", "1");
+			tmpl_set(row, "has_preparing", "1");
 	}
 	if (rr->free_share_ppm >= 0) {
+		snprintf(id, sizeof(id), "%" PRId32, rr->id);
 		snprintf(pct, sizeof(pct), "%.1f%%",
 		         (double)rr->free_share_ppm / 1e4);
+		values[0] = id;
 		values[1] = pct;
-		model_set_msg(c, v, "free_share_text", "steps_free_share",
+		model_set_msg(c, row, "free_share_text", "steps_free_share",
 		              names, values, 2);
 	}
-	steps_chart(c, v, rr);
-	step_ranks(v, r);
+	steps_chart(c, row, rr);
+}
+
+/* A sub-section per rank that has steps, in rank order; the lead rank's
+ * (or, when it has none, the first one's) is the one open on screen. A
+ * rank without steps is left out: the Inputs section says why. */
+static void steps(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	size_t i, open = r->nranks, n = 0;
+
+	if (r->lead < r->nranks && r->ranks[r->lead].nsteps)
+		open = r->lead;
+	for (i = 0; i < r->nranks; i++) {
+		if (!r->ranks[i].nsteps)
+			continue;
+		if (open == r->nranks)
+			open = i;
+		step_table(c, tmpl_add_row(v, "step_tables"), &r->ranks[i],
+		           i == open);
+		n++;
+	}
+	tmpl_set(v, "has_steps", n ? "1" : "");
+	tmpl_set(v, "steps_collapse", n > 1 ? "1" : "");
+	if (n)
+		step_ranks(v, r);
 }
 
 /* ---- communication.json ------------------------------------------------ */

@@ -14,10 +14,14 @@
  *     wait_ns (empty without communication.json), compute_ns, slowest,
  *     median, mark, cat_<Category>_ns; rank_chart (SVG), ranks_how,
  *     ranks_slowest_median;
- *   has_steps, steps_rank, steps_intro, free_share_text; loop step_rows:
- *     step, computing_ns, comm_ns, not_overlapped_ns, free_ns, stage_ns,
- *     preparing_ns (empty when absent), flag, flag_label; has_preparing,
- *     steps_chart (SVG); loop step_ranks: id, steps, mean_ns, free_share,
+ *   has_steps (some rank has steps), steps_collapse ("1" when more than
+ *     one rank has steps); loop step_tables, one row per rank with steps in
+ *     rank order: id, label ("Rank 3"), open ("1" for the lead rank, or the
+ *     first rank with steps when the lead has none), free_share_text,
+ *     has_preparing, steps_chart (SVG), loop step_rows: step, label,
+ *     computing_ns, comm_ns, not_overlapped_ns, free_ns, stage_ns,
+ *     preparing_ns (unset when absent), flag, flag_label;
+ *     loop step_ranks (multi_rank only): id, steps, mean_ns, free_share,
  *     warmup, outliers;
  *   has_collectives, collectives_intro; loops collectives (kind, label,
  *     count, elapse_ns, transit_ns, wait_ns, wait_ratio, sync_ns) and

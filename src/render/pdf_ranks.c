@@ -38,19 +38,19 @@ static const char *range(struct pdf_ctx *c, size_t i, const char *a,
 	return c->val[i].buf;
 }
 
-/* A table of loop rows: column k shows variable vars[k] through fmts[k]
- * (NULL: as text). */
-static void table(struct pdf_ctx *c, const struct pdf_col *spec, size_t n,
-                  const char *loop, const char *const *vars,
-                  const tmpl_fmt_fn *fmts)
+/* A table of the rows of loop `loop` of m: column k shows variable
+ * vars[k] through fmts[k] (NULL: as text). */
+static void table_of(struct pdf_ctx *c, const struct tmpl_vars *m,
+                     const struct pdf_col *spec, size_t n, const char *loop,
+                     const char *const *vars, const tmpl_fmt_fn *fmts)
 {
 	struct pdf_cell cl[PDF_MAX_COLS];
 	struct pdf_col cols[PDF_MAX_COLS];
-	size_t i, k, rows = tmpl_nrows(c->m, loop);
+	size_t i, k, rows = tmpl_nrows(m, loop);
 
 	pt_table_head(&c->d, pdf_heads(c, spec, n, cols), n);
 	for (i = 0; i < rows; i++) {
-		const struct tmpl_vars *r = tmpl_row(c->m, loop, i);
+		const struct tmpl_vars *r = tmpl_row(m, loop, i);
 		pdf_cells_init(c, cl, n);
 		for (k = 0; k < n; k++)
 			cl[k].text = fmts[k]
@@ -59,6 +59,14 @@ static void table(struct pdf_ctx *c, const struct pdf_col *spec, size_t n,
 		pt_table_row(&c->d, cols, n, cl, 0);
 	}
 	pdf_table_end(c);
+}
+
+/* The same, of the model's top-level loop. */
+static void table(struct pdf_ctx *c, const struct pdf_col *spec, size_t n,
+                  const char *loop, const char *const *vars,
+                  const tmpl_fmt_fn *fmts)
+{
+	table_of(c, c->m, spec, n, loop, vars, fmts);
 }
 
 /* ---- ranks ------------------------------------------------------------- */
@@ -262,7 +270,9 @@ void pdf_cluster_sections(struct pdf_ctx *c)
 
 /* ---- steps ------------------------------------------------------------- */
 
-static void step_table(struct pdf_ctx *c)
+/* One rank's steps (row st of step_tables); the Preparing column only
+ * when the rank's file has it, its width then shared by the others. */
+static void step_table(struct pdf_ctx *c, const struct tmpl_vars *st)
 {
 	static const struct pdf_col spec[] = {
 	    {"t_col_step", 0.09f, 0},
@@ -276,10 +286,26 @@ static void step_table(struct pdf_ctx *c)
 	static const char *const vars[] = {
 	    "step",    "computing_ns", "comm_ns",      "not_overlapped_ns",
 	    "free_ns", "stage_ns",     "preparing_ns", "flag_label"};
+	static const struct pdf_col nspec[] = {
+	    {"t_col_step", 0.10f, 0},
+	    {"t_col_computing", 0.15f, 1},
+	    {"t_col_communication", 0.16f, 1},
+	    {"t_col_not_overlapped", 0.16f, 1},
+	    {"t_col_free", 0.14f, 1},
+	    {"t_col_stage_total", 0.15f, 1},
+	    {"t_col_flag", 0.14f, 0}};
+	static const char *const nvars[] = {
+	    "step",    "computing_ns", "comm_ns",   "not_overlapped_ns",
+	    "free_ns", "stage_ns",     "flag_label"};
 	tmpl_fmt_fn fmts[] = {NULL,    c->fdur, c->fdur, c->fdur,
 	                      c->fdur, c->fdur, c->fdur, NULL};
+	tmpl_fmt_fn nfmts[] = {NULL,    c->fdur, c->fdur, c->fdur,
+	                       c->fdur, c->fdur, NULL};
 
-	table(c, spec, N(spec), "step_rows", vars, fmts);
+	if (*get(st, "has_preparing"))
+		table_of(c, st, spec, N(spec), "step_rows", vars, fmts);
+	else
+		table_of(c, st, nspec, N(nspec), "step_rows", nvars, nfmts);
 }
 
 static void step_ranks(struct pdf_ctx *c)
@@ -298,12 +324,49 @@ static void step_ranks(struct pdf_ctx *c)
 	table(c, spec, N(spec), "step_ranks", vars, fmts);
 }
 
-void pdf_steps_section(struct pdf_ctx *c)
+/* One rank's sub-section: heading, table, free share, chart. */
+static void step_rank(struct pdf_ctx *c, const struct tmpl_vars *st, int first)
 {
 	static const char *const keys[] = {"computing_ns", "not_overlapped_ns",
 	                                   "free_ns"};
 	static const long rgb[] = {0x4c78a8, 0xc0392b, 0xbab0ac};
 	const char *names[3];
+	float n = (float)tmpl_nrows(st, "step_rows");
+	float h = 40.0f + 12.0f * n;
+	float all = h + 60.0f + 18.0f * n; /* heading, table, free share */
+
+	/* a short rank stays on one page rather than its chart on the next;
+	 * not the first, which would leave the section's intro alone */
+	if (!first && all < 360.0f)
+		pt_need(&c->d, all);
+	pdf_subheading(c, get(st, "label"));
+	step_table(c, st);
+	if (*get(st, "free_share_text"))
+		pdf_para(c, get(st, "free_share_text"));
+	/* title, bars and legend on one page when they fit on one: the bars
+	 * of one rank split over two pages read as two charts */
+	pt_need(&c->d, h < 400.0f ? h : 400.0f);
+	if (*pdf_v(c, "steps_collapse")) {
+		/* under a "Rank N" heading: a caption, not a heading of its
+		 * own */
+		c->d.y -= 2.0f;
+		pt_para(&c->d, pdf_v(c, "t_chart_steps_title"), &PDF_SMALL,
+		        MARGIN, CONTENT_W, 10.0f);
+	} else {
+		pdf_subheading(c, pdf_v(c, "t_chart_steps_title"));
+	}
+	names[0] = pdf_v(c, "t_col_computing");
+	names[1] = pdf_v(c, "t_col_not_overlapped");
+	names[2] = pdf_v(c, "t_col_free");
+	pdf_chart_bars(&c->d, st, "step_rows", keys, names, rgb, 3, &c->val[7],
+	               c->fpct);
+}
+
+/* As templates/steps.html.tmpl: the summary per rank first, then every
+ * rank that has steps, one after the other (nothing collapses on paper). */
+void pdf_steps_section(struct pdf_ctx *c)
+{
+	size_t i, n = tmpl_nrows(c->m, "step_tables");
 
 	if (!*pdf_v(c, "has_steps")) {
 		if (tmpl_nrows(c->m, "rank_inputs")) {
@@ -313,17 +376,10 @@ void pdf_steps_section(struct pdf_ctx *c)
 		return;
 	}
 	pdf_section(c, "t_sec_steps");
-	pdf_para(c, pdf_v(c, "steps_intro"));
-	step_table(c);
-	if (*pdf_v(c, "free_share_text"))
-		pdf_para(c, pdf_v(c, "free_share_text"));
-	pdf_subheading(c, pdf_v(c, "t_chart_steps_title"));
-	names[0] = pdf_v(c, "t_col_computing");
-	names[1] = pdf_v(c, "t_col_not_overlapped");
-	names[2] = pdf_v(c, "t_col_free");
-	pdf_chart_bars(&c->d, c->m, "step_rows", keys, names, rgb, 3,
-	               &c->val[7], c->fpct);
+	pdf_para(c, pdf_v(c, "t_sec_steps_intro"));
 	step_ranks(c);
+	for (i = 0; i < n; i++)
+		step_rank(c, tmpl_row(c->m, "step_tables", i), i == 0);
 }
 
 /* ---- inputs per rank --------------------------------------------------- */

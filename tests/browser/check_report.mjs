@@ -9,9 +9,11 @@
 // every request routed: only the report itself (and data: URLs) may load;
 // anything else is aborted, listed, and fails the check. Each pass checks
 // the --expect selectors, <html lang>, console and page errors, that a
-// full-page screenshot is not blank, and that every <details> is expanded
-// under print media. Prints "ok ..." / "FAIL ..." per check and a closing
-// "N passed, M failed"; exits 0 only if nothing failed (2: usage error).
+// full-page screenshot is not blank, that the Steps section has one table
+// per rank with steps (collapsible, only the lead rank's open, when there
+// are several), and that every <details> is expanded under print media.
+// Prints "ok ..." / "FAIL ..." per check and a closing "N passed,
+// M failed"; exits 0 only if nothing failed (2: usage error).
 //
 // Browser: $SDPERF_CHROMIUM, else /usr/bin/chromium (Debian's package);
 // playwright-core drives it, no Playwright-downloaded browser is used.
@@ -265,6 +267,75 @@ function detailsState() {
   return { count: all.length, closed, printMatches: matchMedia('print').matches };
 }
 
+// Runs in the page: the Steps section's layout. Returns null without
+// per-rank step tables, else the facts check_steps() judges.
+function stepsState() {
+  const sec = document.querySelector('section#steps');
+  if (!sec || !sec.querySelector('table.steps')) return null;
+  const subs = Array.from(sec.querySelectorAll('.step-rank'));
+  const summary = sec.querySelector('table.step-ranks');
+  const summaryIds = summary
+    ? Array.from(summary.querySelectorAll('tbody tr')).map((tr) => tr.cells[0].textContent.trim())
+    : [];
+  // ranks whose folder has a step_trace_time.csv (Inputs section)
+  let withFile = null;
+  const inputs = document.querySelector('table.rank-inputs');
+  if (inputs) {
+    withFile = Array.from(inputs.querySelectorAll('tbody tr')).filter((tr) =>
+      Array.from(tr.querySelectorAll('li.found code')).some((c) => c.textContent === 'step_trace_time.csv'),
+    ).length;
+  }
+  return {
+    tables: sec.querySelectorAll('table.steps').length,
+    summaryIds,
+    summaryFirst: !summary || !subs.length ||
+      !!(summary.compareDocumentPosition(subs[0]) & Node.DOCUMENT_POSITION_FOLLOWING),
+    withFile,
+    subs: subs.map((el) => ({
+      tag: el.tagName.toLowerCase(),
+      open: el.tagName === 'DETAILS' ? el.open : null,
+      heading: (el.querySelector('h3') || { textContent: '' }).textContent.trim(),
+      tables: el.querySelectorAll('table.steps').length,
+      charts: el.querySelectorAll('figure.chart svg').length,
+      visible: el.querySelector('table.steps') ? el.querySelector('table.steps').checkVisibility() : false,
+    })),
+  };
+}
+
+// One sub-section per rank with steps, each with its heading, table and
+// chart; with several: the summary first, one row per sub-section in the
+// same order, collapsible <details> of which only the first-listed open
+// one (the lead rank's) shows its table.
+function checkSteps(tag, st) {
+  if (!st) {
+    console.log(`skip ${tag} steps: no per-rank step table`);
+    return;
+  }
+  const n = st.subs.length;
+  check(n > 0 && st.tables === n, `${tag} steps: ${st.tables} step tables in ${n} per-rank sub-sections`);
+  const bad = st.subs.filter((x) => x.tables !== 1 || x.charts !== 1 || !/\d/.test(x.heading));
+  check(bad.length === 0, `${tag} steps: each sub-section has a "Rank N" heading, one table, one chart`,
+    bad.map((x) => `${x.heading || '(no heading)'}: ${x.tables} tables, ${x.charts} charts`));
+  if (st.withFile !== null)
+    check(n === st.withFile, `${tag} steps: one table per rank with step_trace_time.csv (${st.withFile})`,
+      [`${n} tables`]);
+  if (n === 0) return;
+  if (n < 2) {
+    check(st.subs[0].tag !== 'details', `${tag} steps: a single rank's table is not collapsed`);
+    return;
+  }
+  const ids = st.subs.map((x) => (x.heading.match(/\d+/) || [''])[0]);
+  check(st.summaryIds.join() === ids.join(), `${tag} steps: summary rows match the sub-sections (${ids.join(', ')})`,
+    [`summary ${st.summaryIds.join(', ')}`]);
+  check(st.summaryFirst, `${tag} steps: the summary per rank comes first`);
+  const open = st.subs.filter((x) => x.open);
+  check(st.subs.every((x) => x.tag === 'details') && open.length === 1,
+    `${tag} steps: ${n} collapsible sub-sections, one open (${open.map((x) => x.heading).join()})`,
+    st.subs.map((x) => `${x.tag} ${x.heading} open=${x.open}`));
+  check(st.subs.every((x) => x.visible === !!x.open), `${tag} steps: only the open sub-section's table shows on screen`,
+    st.subs.map((x) => `${x.heading}: visible=${x.visible}`));
+}
+
 async function runPass(chromium, opts, js) {
   const tag = js ? '[js]' : '[nojs]';
   const pageUrl = pathToFileURL(opts.report).href;
@@ -378,6 +449,9 @@ async function runPass(chromium, opts, js) {
       return out;
     });
     check(wide.length === 0, `${tag} no table or chart wider than the page`, wide.slice(0, 5));
+
+    // steps: one table per rank (screen media, before printing opens all)
+    checkSteps(tag, await page.evaluate(stepsState));
 
     // screenshot, screen media
     const shotPath = join(opts.outDir, js ? 'report.png' : 'report-nojs.png');

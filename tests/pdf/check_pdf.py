@@ -4,6 +4,11 @@
 usage: check_pdf.py REPORT.pdf [--max-kb N] [--title T] [--creator C]
                     [--text S]... [--no-text S]... [--url U]... [--pages-min N]
                     [--table-header S --table-column-before S]
+                    [--section-text START END S]...
+                    [--section-count START END S N]...
+--section-text: S is in the text from the first START to the first END
+after it (e.g. one section's intro and the next section's heading);
+--section-count: S is there exactly N times.
 Prints one line per check and "N passed, M failed"; exit 1 on any failure.
 """
 import argparse
@@ -102,6 +107,27 @@ def table_checks(pdf, header, next_col, cell_marker):
     check(not outside, "no text outside the page", "; ".join(outside[:5]))
 
 
+def section(flat, start, end):
+    """The text from the first start to the first end after it, or None."""
+    i = flat.find(start)
+    if i < 0:
+        return None
+    j = flat.find(end, i + len(start))
+    return flat[i:j] if j >= 0 else None
+
+
+def section_checks(flat, texts, counts):
+    for start, end, s in texts:
+        sec = section(flat, start, end)
+        check(sec is not None and s in sec, f"text '{s}' between '{start}' and '{end}'",
+              "no such section" if sec is None else "")
+    for start, end, s, n in counts:
+        sec = section(flat, start, end)
+        got = -1 if sec is None else sec.count(s)
+        check(got == int(n), f"text '{s}' {n} times between '{start}' and '{end}'",
+              "no such section" if sec is None else f"found {got} times")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("pdf")
@@ -117,6 +143,10 @@ def main():
     ap.add_argument("--table-header")
     ap.add_argument("--table-column-before")
     ap.add_argument("--table-cell-marker", default="")
+    ap.add_argument("--section-text", nargs=3, action="append", default=[],
+                    metavar=("START", "END", "S"))
+    ap.add_argument("--section-count", nargs=4, action="append", default=[],
+                    metavar=("START", "END", "S", "N"))
     a = ap.parse_args()
 
     size = os.path.getsize(a.pdf)
@@ -140,6 +170,7 @@ def main():
         check(s in flat, f"text '{s}'")
     for s in a.no_text:
         check(s not in flat, f"no text '{s}' (section absent)")
+    section_checks(flat, a.section_text, a.section_count)
     if a.outline:
         rc, out, err = run("qpdf", "--json", "--json-key=outlines", a.pdf)
         import json

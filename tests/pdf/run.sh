@@ -12,6 +12,10 @@ cd "$root"
 version=$("$sdperf" --version | sed 's/^sdperf //')
 docs=https://gitcode.com/Ascend/MindIE-SD/blob/master/docs
 status=0
+# The Steps section of the English reports: from its intro to the next
+# section's heading; one chart title per rank with steps.
+steps_en="One table per rank that has a step_trace_time.csv"
+chart_en="Computing, not-overlapped communication and free time per step"
 
 echo "== English: examples/image-dit-1card"
 "$sdperf" report examples/image-dit-1card -o "$work/en" --format pdf -q
@@ -27,7 +31,10 @@ python3 "$here/check_pdf.py" "$work/en/report.pdf" --max-kb 200 --pages-min 2 \
 	--url "$docs/en/features/DyEPLB.md" \
 	--outline "Verdicts" --outline "Stages" --outline "Method" \
 	--outline "MindIE-SD feature docs" \
-	--no-text "Per-rank figures" || status=1
+	--no-text "Per-rank figures" \
+	--section-text "$steps_en" "Warnings" "Rank 0" \
+	--section-count "$steps_en" "Warnings" "$chart_en" 1 \
+	--section-count "$steps_en" "Warnings" "Steps per rank" 0 || status=1
 
 echo "== Chinese: examples/video-dit-4card rank 0"
 "$sdperf" report examples/video-dit-4card/synth-node_1000_20260101155101760_ascend_pt \
@@ -60,13 +67,20 @@ if [ -x "$gen" ] && "$gen" --help 2>&1 | grep -q -- '--straggler'; then
 		--text "AllToAll" --text "Bandwidth per transport" \
 		--text "Overlap Analysis totals per rank" --text "user markers through flows" \
 		--text "Steps per rank" --text "Worker threads" \
+		--section-text "$steps_en" "Warnings" "Steps per rank" \
+		--section-text "$steps_en" "Warnings" "Rank 0" \
+		--section-text "$steps_en" "Warnings" "Rank 3" \
+		--section-count "$steps_en" "Warnings" "$chart_en" 4 \
 		--outline "Ranks" --outline "Collective communication" \
 		--outline "Overlap Analysis cross-check" --outline "Stage boundaries" \
 		--outline "Steps" || status=1
 	"$sdperf" report "$work/gen4" -o "$work/gen4-zh" --format pdf --lang zh -q
 	python3 "$here/check_pdf.py" "$work/gen4-zh/report.pdf" --max-kb 1200 --pages-min 5 \
 		--text "各卡对比" --text "集合通信" --text "最慢卡 2 对比中位卡" \
-		--text "阶段边界" --outline "各卡对比" --outline "步骤" || status=1
+		--text "阶段边界" --outline "各卡对比" --outline "步骤" \
+		--section-text "每张有 step_trace_time.csv 的卡" "计算方法" "各卡步骤汇总" \
+		--section-count "每张有 step_trace_time.csv 的卡" "计算方法" \
+			"每步的计算、未被掩盖的通信和空闲时间" 4 || status=1
 else
 	echo "skipped: four ranks (no sdperf-gen with --straggler at $gen)"
 fi

@@ -482,6 +482,59 @@ static void expect(const char *doc, const char *what, const char *needle)
 		fail_msg("%s lacks %s: '%s'", what, needle, needle);
 }
 
+static size_t count_of(const char *doc, const char *needle)
+{
+	size_t n = 0;
+
+	while ((doc = strstr(doc, needle))) {
+		n++;
+		doc += strlen(needle);
+	}
+	return n;
+}
+
+/* Where needle is in doc (it must be). */
+static const char *at(const char *doc, const char *needle)
+{
+	const char *p = strstr(doc, needle);
+
+	if (!p)
+		fail_msg("lacks '%s'", needle);
+	return p;
+}
+
+/* Ranks 0 and 2 of three_ranks() have steps, rank 1 has none: the summary
+ * first, then one collapsible table per rank with steps, the lead's (0)
+ * open. Rank 2's one step: 600 ms computing, 100 ms communication, 50 ms
+ * not overlapped, no free time, so 650 ms in all and a 0.0% free share. */
+static void steps_per_rank_in_html(const char *html)
+{
+	const char *sum, *r0, *r2;
+
+	assert_int_equal(count_of(html, "<table class=\"steps sortable\">"), 2);
+	assert_int_equal(count_of(html, "<details class=\"step-rank\""), 2);
+	sum = at(html, "<table class=\"step-ranks sortable\">");
+	r0 = at(html, "<details class=\"step-rank\" id=\"steps-rank-0\" open>\n"
+	              "    <summary><h3>Rank 0</h3></summary>");
+	r2 = at(html, "<details class=\"step-rank\" id=\"steps-rank-2\">\n"
+	              "    <summary><h3>Rank 2</h3></summary>");
+	assert_true(sum < r0 && r0 < r2);
+	assert_null(strstr(html, "steps-rank-1"));
+	assert_true(at(html, "<tr class=\"warmup\"><td>1</td>") > r0);
+	assert_true(at(r2, "<tr><td>1</td><td class=\"num\" "
+	                   "data-v=\"600000000\">600.00 ms</td>"
+	                   "<td class=\"num\" data-v=\"100000000\">100.00 ms"
+	                   "</td><td class=\"num\" data-v=\"50000000\">50.00 ms"
+	                   "</td><td class=\"num\" data-v=\"0\">0.0 us</td>"
+	                   "<td class=\"num\" data-v=\"650000000\">650.00 ms"
+	                   "</td><td></td></tr>") != NULL);
+	expect(r2, "rank 2 steps", "regular steps: 0.0%");
+	/* each sub-section has its own chart */
+	assert_true(at(r0, "<figure class=\"chart\"><svg") < r2);
+	assert_true(at(r2, "<figure class=\"chart\"><svg") <
+	            at(r2, "</details>"));
+}
+
 static void multi_rank_html_shows_every_rank(void **state)
 {
 	struct result r;
@@ -512,6 +565,7 @@ static void multi_rank_html_shows_every_rank(void **state)
 	/* steps of rank 0: a warm-up, free share 100 / 1400 ms */
 	expect(html, "html", "<tr class=\"warmup\"><td>1</td>");
 	expect(html, "html", "regular steps: 7.1%");
+	steps_per_rank_in_html(html);
 	/* Overlap Analysis 72 / 1200 ms next to kernel intervals 60 / 1200 */
 	expect(html, "html",
 	       "<td class=\"num\">5.0%</td><td class=\"num\">6.0%");
@@ -558,6 +612,14 @@ static void multi_rank_markdown_and_json(void **state)
 	expect(md, "md",
 	       "| 1 | 900.00 ms | 100.00 ms | 80.00 ms | 420.00 ms "
 	       "| 1.400 s | warm\\-up |");
+	/* the summary, then rank 0's steps, then rank 2's; none of rank 1 */
+	assert_true(at(md, "### Steps per rank") < at(md, "### Rank 0\n"));
+	assert_true(at(md, "| 1 | 900.00 ms |") < at(md, "### Rank 2\n"));
+	assert_true(at(md, "### Rank 2\n") <
+	            at(md, "| 1 | 600.00 ms | 100.00 ms | 50.00 ms | 0.0 us "
+	                   "| 650.00 ms |  |"));
+	assert_null(strstr(md, "### Rank 1"));
+	assert_int_equal(count_of(md, "| Step | Computing |"), 2);
 	expect(md, "md", "vae&lt;img src=x&gt;");
 	free(md);
 	/* the PDF lays out every new section in both languages */
@@ -597,6 +659,14 @@ static void single_rank_has_no_ranks_section(void **state)
 	expect(html, "html", "Ranks analysed</dt><dd>1</dd>");
 	assert_null(strstr(md, "## 各卡对比"));
 	expect(md, "md", "## 步骤");
+	/* one rank: its heading, no summary, nothing to collapse */
+	expect(md, "md", "### 卡 0\n");
+	assert_null(strstr(md, "### 各卡步骤汇总"));
+	expect(html, "html",
+	       "<div class=\"step-rank\" id=\"steps-rank-0\">\n"
+	       "    <h3>Rank 0</h3>\n    <table class=\"steps sortable\">");
+	assert_null(strstr(html, "<details class=\"step-rank\""));
+	assert_null(strstr(html, "step-ranks"));
 	/* without step_trace_time.csv: a one-line note, no table */
 	free(r.ranks[0].files[RF_STEPS]);
 	r.ranks[0].files[RF_STEPS] = NULL;
@@ -609,6 +679,34 @@ static void single_rank_has_no_ranks_section(void **state)
 	assert_null(strstr(html, "table class=\"steps"));
 	free(html);
 	free(md);
+	result_release(&r);
+}
+
+/* The lead rank's steps are the ones open on screen; when the lead has
+ * none, the first rank with steps is. */
+static void steps_open_for_the_lead_rank(void **state)
+{
+	struct result r;
+	char *html;
+
+	(void)state;
+	three_ranks(&r);
+	r.lead = 2;
+	html = render(&r, REPORT_HTML, "zh", NULL);
+	expect(html, "html",
+	       "<details class=\"step-rank\" id=\"steps-rank-0\">\n"
+	       "    <summary><h3>卡 0</h3></summary>");
+	expect(html, "html",
+	       "<details class=\"step-rank\" id=\"steps-rank-2\" open>\n"
+	       "    <summary><h3>卡 2</h3></summary>");
+	/* only the step sub-sections end their tag with an id and "open" */
+	assert_int_equal(count_of(html, "\" open>"), 1);
+	free(html);
+	r.lead = 1;
+	html = render(&r, REPORT_HTML, "en", NULL);
+	expect(html, "html", "id=\"steps-rank-0\" open>");
+	expect(html, "html", "id=\"steps-rank-2\">");
+	free(html);
 	result_release(&r);
 }
 
@@ -627,6 +725,7 @@ int main(void)
 	    cmocka_unit_test(multi_rank_html_shows_every_rank),
 	    cmocka_unit_test(multi_rank_markdown_and_json),
 	    cmocka_unit_test(single_rank_has_no_ranks_section),
+	    cmocka_unit_test(steps_open_for_the_lead_rank),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
