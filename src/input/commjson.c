@@ -14,9 +14,8 @@
 #include "util/xalloc.h"
 #include "util/banned.h"
 
-#define READ_CHUNK (1u << 20)
-#define QUOTE_MAX  60 /* bytes of a bad value quoted in a message */
-#define NEAR_MAX   30 /* bytes quoted after a syntax error */
+#define QUOTE_MAX 60 /* bytes of a bad value quoted in a message */
+#define NEAR_MAX  30 /* bytes quoted after a syntax error */
 /* largest |ns| accepted: well inside int64_t, ~292 years */
 #define NS_LIMIT 9.2e18
 
@@ -427,7 +426,7 @@ static int parse(const char *name, const char *text, size_t len,
 static int too_big(const char *name, struct err *e)
 {
 	return err_set(e, ERR_INPUT,
-	               "%s: larger than %u MiB uncompressed (limit for "
+	               "%s: larger than %u MiB uncompressed (the limit for "
 	               "communication.json)",
 	               name, COMMJSON_MAX_BYTES >> 20);
 }
@@ -447,31 +446,16 @@ int commstats_read(const char *path, struct commstats *cs, struct err *e)
 {
 	struct infile f;
 	struct strbuf text = STRBUF_INIT;
-	ssize_t n;
 	int ret = -1;
 
 	memset(cs, 0, sizeof(*cs));
 	cs->path = xstrdup(path);
-	if (infile_open(&f, path, e))
-		return -1;
-	cs->size = f.size;
-	cs->gz = f.gz;
-	for (;;) {
-		strbuf_grow(&text, READ_CHUNK);
-		n = infile_read(&f, text.buf + text.len, READ_CHUNK, e);
-		if (n <= 0)
-			break;
-		text.len += (size_t)n;
-		text.buf[text.len] = '\0';
-		if (text.len > COMMJSON_MAX_BYTES) {
-			too_big(path, e);
-			goto out;
-		}
-	}
-	if (n == 0)
+	if (!infile_slurp(path, COMMJSON_MAX_BYTES, "communication.json", &text,
+	                  &f, e)) {
+		cs->size = f.size;
+		cs->gz = f.gz;
 		ret = parse(path, text.buf, text.len, cs, e);
-out:
-	infile_close(&f);
+	}
 	strbuf_release(&text);
 	return ret;
 }

@@ -80,7 +80,8 @@ enum coll_kind commstats_kind(const char *op, int p2p);
  * skipped; other keys inside a step are ignored. Returns 0, or -1 with an
  * ERR_INPUT error:
  *   "PATH: empty file (no JSON value)"
- *   "PATH: larger than 256 MiB uncompressed (limit for communication.json)"
+ *   "PATH: larger than 256 MiB uncompressed (the limit for
+ *    communication.json)"
  *   "PATH:LINE:COL: JSON syntax error near '...'"
  *   "PATH: top level: expected an object of steps, got an array"
  *   "PATH: step50/collective/OP: expected an object, got '[1]'"

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/decimal.h"
 #include "util/infile.h"
 #include "util/progress.h"
 #include "util/strbuf.h"
@@ -105,33 +106,14 @@ static int is_blank(int c)
 int kernels_parse_us(const char *s, size_t len, int64_t *ns)
 {
 	const char *end = s + len;
-	int64_t whole = 0, frac = 0;
-	int nfrac = 0, digits = 0, round_up = 0;
 
 	while (s < end && is_blank((unsigned char)*s))
 		s++;
 	while (end > s && is_blank((unsigned char)end[-1]))
 		end--;
-	for (; s < end && *s >= '0' && *s <= '9'; s++, digits++) {
-		if (whole > (INT64_MAX / 1000 - 9) / 10)
-			return -1; /* would overflow once scaled to ns */
-		whole = whole * 10 + (*s - '0');
-	}
-	if (s < end && *s == '.') {
-		for (s++; s < end && *s >= '0' && *s <= '9'; s++, digits++) {
-			if (nfrac < 3)
-				frac = frac * 10 + (*s - '0');
-			else if (nfrac == 3)
-				round_up = *s >= '5';
-			nfrac++;
-		}
-	}
-	if (s != end || digits == 0)
+	if (s < end && *s == '-') /* times and durations are never negative */
 		return -1;
-	for (; nfrac < 3; nfrac++)
-		frac *= 10;
-	*ns = whole * 1000 + frac + round_up;
-	return 0;
+	return decimal_us_to_ns(s, (size_t)(end - s), ns);
 }
 
 static int parse_int(const char *s, size_t len, int64_t lo, int64_t hi,

@@ -16,7 +16,6 @@
 #include "util/xalloc.h"
 #include "util/banned.h"
 
-#define READ_CHUNK (64u << 10)
 #define QUOTE_MAX  60     /* bytes of a bad value quoted in a message */
 #define HEADER_MAX 300    /* bytes of the header quoted in a message */
 #define EXP_MAX    100000 /* |exponent| kept; beyond, the value is 0 or huge */
@@ -462,8 +461,8 @@ static int parse(const char *name, const char *data, size_t len,
 static int too_big(const char *name, struct err *e)
 {
 	return err_set(e, ERR_INPUT,
-	               "%s: larger than %u MiB uncompressed: not a "
-	               "step_trace_time.csv",
+	               "%s: larger than %u MiB uncompressed (the limit for "
+	               "step_trace_time.csv)",
 	               name, STEPTRACE_MAX_BYTES >> 20);
 }
 
@@ -483,32 +482,17 @@ int steptrace_read(const char *path, struct steptrace *st, struct err *e)
 {
 	struct infile f;
 	struct strbuf text = STRBUF_INIT;
-	ssize_t n;
 	int ret = -1;
 
 	memset(st, 0, sizeof(*st));
 	st->path = xstrdup(path);
 	st->era = "2023";
-	if (infile_open(&f, path, e))
-		return -1;
-	st->size = f.size;
-	st->gz = f.gz;
-	for (;;) {
-		strbuf_grow(&text, READ_CHUNK);
-		n = infile_read(&f, text.buf + text.len, READ_CHUNK, e);
-		if (n <= 0)
-			break;
-		text.len += (size_t)n;
-		text.buf[text.len] = '\0';
-		if (text.len > STEPTRACE_MAX_BYTES) {
-			too_big(path, e);
-			goto out;
-		}
-	}
-	if (n == 0)
+	if (!infile_slurp(path, STEPTRACE_MAX_BYTES, "step_trace_time.csv",
+	                  &text, &f, e)) {
+		st->size = f.size;
+		st->gz = f.gz;
 		ret = parse(path, text.buf, text.len, st, e);
-out:
-	infile_close(&f);
+	}
 	strbuf_release(&text);
 	return ret;
 }

@@ -42,7 +42,8 @@ struct steptrace {
  * error. A header with no rows is valid (nrows 0). Returns 0, or -1 with an
  * ERR_INPUT error:
  *   "PATH: empty file (no header, no rows)"
- *   "PATH: larger than 64 MiB uncompressed: not a step_trace_time.csv"
+ *   "PATH: larger than 64 MiB uncompressed (the limit for
+ *    step_trace_time.csv)"
  *   "PATH:LINE: missing required column 'Free'; header: Step,..."
  *   "PATH:LINE: column N: duplicate column: 'Free'"
  *   "PATH:LINE: row has N fields, header has M"

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "util/decimal.h"
 #include "util/banned.h"
 
 /* Table-driven because the scanner and the skips below run over every
@@ -216,35 +217,7 @@ void trace_raw_prefilter(const struct trace_raw_el *el, char *ph,
  * and 19-digit ids do not survive a double. */
 int trace_raw_parse_us(const char *s, size_t len, int64_t *ns)
 {
-	const char *end = s + len;
-	int64_t whole = 0, frac = 0;
-	int nfrac = 0, digits = 0, round_up = 0, neg = 0;
-
-	if (s < end && *s == '-') {
-		neg = 1;
-		s++;
-	}
-	for (; s < end && *s >= '0' && *s <= '9'; s++, digits++) {
-		if (whole > (INT64_MAX / 1000 - 1) / 10)
-			return -1; /* would overflow once scaled to ns */
-		whole = whole * 10 + (*s - '0');
-	}
-	if (s < end && *s == '.') {
-		for (s++; s < end && *s >= '0' && *s <= '9'; s++, digits++) {
-			if (nfrac < 3)
-				frac = frac * 10 + (*s - '0');
-			else if (nfrac == 3)
-				round_up = *s >= '5';
-			nfrac++;
-		}
-	}
-	if (s != end || digits == 0)
-		return -1;
-	for (; nfrac < 3; nfrac++)
-		frac *= 10;
-	whole = whole * 1000 + frac + round_up;
-	*ns = neg ? -whole : whole;
-	return 0;
+	return decimal_us_to_ns(s, len, ns);
 }
 
 int trace_raw_parse_i64(const char *s, size_t len, int64_t *out)

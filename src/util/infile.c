@@ -105,6 +105,42 @@ void infile_close(struct infile *f)
 	memset(f, 0, sizeof(*f));
 }
 
+int infile_slurp(const char *path, size_t max, const char *what,
+                 struct strbuf *out, struct infile *f, struct err *e)
+{
+	enum { CHUNK = 1 << 20 };
+	ssize_t n;
+	int64_t size;
+	int ret = -1, gz;
+
+	if (infile_open(f, path, e))
+		return -1;
+	for (;;) {
+		strbuf_grow(out, CHUNK);
+		n = infile_read(f, out->buf + out->len, CHUNK, e);
+		if (n <= 0)
+			break;
+		out->len += (size_t)n;
+		out->buf[out->len] = '\0';
+		if (out->len > max) {
+			err_set(
+			    e, ERR_INPUT,
+			    "%s: larger than %zu MiB uncompressed (the limit "
+			    "for %s)",
+			    path, max >> 20, what);
+			goto out;
+		}
+	}
+	ret = n == 0 ? 0 : -1;
+out:
+	size = f->size;
+	gz = f->gz;
+	infile_close(f);
+	f->size = size; /* what the caller wants to know of the file */
+	f->gz = gz;
+	return ret;
+}
+
 char *infile_resolve(const char *path)
 {
 	char *gz;

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "util/err.h"
+#include "util/strbuf.h"
 
 struct infile {
 	const char *path; /* as given to infile_open (not copied) */
@@ -31,6 +32,13 @@ ssize_t infile_read(struct infile *f, void *buf, size_t n, struct err *e);
  */
 int infile_truncated(const struct infile *f);
 void infile_close(struct infile *f);
+
+/* Reads the whole (uncompressed) file at path into out, for small profile
+ * files. More than max bytes is an ERR_INPUT error: "PATH: larger than
+ * N MiB uncompressed (the limit for WHAT)". f receives the file's size and
+ * gz flag (it is closed on return). Returns 0 or -1. */
+int infile_slurp(const char *path, size_t max, const char *what,
+                 struct strbuf *out, struct infile *f, struct err *e);
 
 /* Opens path, or path + ".gz" when path does not exist; returns the path
  * opened (caller frees) or NULL with the error of the plain path. */

@@ -10,17 +10,7 @@
 #include "input/commjson.h"
 
 /* The real files: copies in tests/data/samples (PROVENANCE.md there). */
-#define SHARED_SAMPLES SDPERF_TEST_DATA "/samples"
-
-static const char *samples_dir(void)
-{
-	const char *d = SHARED_SAMPLES;
-	struct stat st;
-
-	if (stat(d, &st) || !S_ISDIR(st.st_mode))
-		fail_msg("sample folder %s not found", d);
-	return d;
-}
+#define samples_dir unit_samples_dir
 
 /* ---- fixture ----------------------------------------------------------- */
 

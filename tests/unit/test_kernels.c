@@ -553,7 +553,9 @@ static void kernels_parse_us_rejects_non_numbers_and_overflow(void **state)
 	    "12abc",
 	    "inf",
 	    "nan",
-	    "9223372036854770", /* * 1000 no longer fits in int64 */
+	    /* 9223372036854775.999 us and its rounding would not fit in
+	     * int64 ns (INT64_MAX = 9223372036854775807) */
+	    "9223372036854775",
 	    "99999999999999999999.5",
 	};
 	size_t i;
@@ -564,6 +566,15 @@ static void kernels_parse_us_rejects_non_numbers_and_overflow(void **state)
 		if (!kernels_parse_us(bad[i], strlen(bad[i]), &ns))
 			fail_msg("'%s' accepted as %lld", bad[i],
 			         (long long)ns);
+}
+
+static void kernels_parse_us_accepts_the_largest_whole_part(void **state)
+{
+	int64_t ns;
+
+	(void)state;
+	assert_int_equal(kernels_parse_us("9223372036854774.9995", 21, &ns), 0);
+	assert_true(ns == INT64_C(9223372036854775000));
 }
 
 static void kernels_parse_us_uses_only_len_bytes(void **state)
@@ -1171,6 +1182,7 @@ int main(void)
 	    T(kernels_read_appends_to_an_existing_table),
 	    cmocka_unit_test(kernels_parse_us_accepts_decimal_microseconds),
 	    cmocka_unit_test(kernels_parse_us_rejects_non_numbers_and_overflow),
+	    cmocka_unit_test(kernels_parse_us_accepts_the_largest_whole_part),
 	    cmocka_unit_test(kernels_parse_us_uses_only_len_bytes),
 	    cmocka_unit_test(kernels_type_from_name_table),
 	    T(kernels_read_rejects_missing_required_column),

@@ -8,17 +8,7 @@
 #include "input/steptrace.h"
 
 /* The real files: copies in tests/data/samples (PROVENANCE.md there). */
-#define SHARED_SAMPLES SDPERF_TEST_DATA "/samples"
-
-static const char *samples_dir(void)
-{
-	const char *d = SHARED_SAMPLES;
-	struct stat st;
-
-	if (stat(d, &st) || !S_ISDIR(st.st_mode))
-		fail_msg("sample folder %s not found", d);
-	return d;
-}
+#define samples_dir unit_samples_dir
 
 /* ---- fixture ----------------------------------------------------------- */
 
@@ -423,8 +413,8 @@ static void steptrace_read_rejects_over_64_mib(void **state)
 	assert_non_null(big);
 	rd_bytes(r, big, len);
 	free(big);
-	fails(r, "s.csv: larger than 64 MiB uncompressed: not a "
-	         "step_trace_time.csv");
+	fails(r, "s.csv: larger than 64 MiB uncompressed (the limit for "
+	         "step_trace_time.csv)");
 }
 
 int main(void)

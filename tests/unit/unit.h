@@ -56,6 +56,18 @@ static inline void unit_tmpdir(char *out, size_t n)
 	assert_non_null(mkdtemp(out));
 }
 
+/* tests/data/samples: the real profiler files (PROVENANCE.md there); a
+ * missing folder fails the test. */
+static inline const char *unit_samples_dir(void)
+{
+	const char *d = SDPERF_TEST_DATA "/samples";
+	struct stat st;
+
+	if (stat(d, &st) || !S_ISDIR(st.st_mode))
+		fail_msg("sample folder %s not found", d);
+	return d;
+}
+
 static inline void unit_join(char *out, size_t n, const char *dir,
                              const char *name)
 {

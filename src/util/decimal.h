@@ -1,0 +1,16 @@
+/* Exact decimal microseconds -> integer nanoseconds, the one number format
+ * of the profiler's files (kernel_details.csv, trace_view.json). */
+#ifndef SDPERF_DECIMAL_H
+#define SDPERF_DECIMAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Parses `[-]digits[.digits]` (the whole of s[0..len)) as microseconds
+ * into ns without floating point: 16-digit epoch timestamps with three
+ * decimals keep their last digit. A 4th decimal rounds half up (away from
+ * zero), later ones are ignored. Returns 0, or -1 when s is not such a
+ * number or the result does not fit in int64 (with room for rounding). */
+int decimal_us_to_ns(const char *s, size_t len, int64_t *ns);
+
+#endif
