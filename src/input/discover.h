@@ -7,21 +7,6 @@
 
 #include "util/err.h"
 
-struct discovered {
-	char *kernels_csv; /* path of kernel_details.csv */
-	char *output_dir;  /* the ASCEND_PROFILER_OUTPUT folder, or NULL */
-	char *rank_dir;    /* the *_ascend_pt folder, or NULL */
-};
-
-/* PATH may be a rank folder (*_ascend_pt), an ASCEND_PROFILER_OUTPUT
- * folder, a kernel_details.csv file, or a folder holding exactly one rank
- * folder. Returns 0, or -1 with ERR_INPUT (nothing usable there) or
- * ERR_USAGE (several rank folders: name one). */
-int discover_profile(const char *path, struct discovered *d, struct err *e);
-void discover_release(struct discovered *d);
-
-/* ---- a whole run: every rank folder behind one or more PATHs ---------- */
-
 /* The files of a rank folder, in result.h's enum rank_file order. */
 enum disc_file { DF_KERNELS, DF_TRACE, DF_STEPS, DF_COMM, DF_INFO, DF_COUNT };
 

@@ -4,9 +4,8 @@
  * built from --docs-base and the language. */
 #include "unit.h"
 
-#include "analysis/analyse.h"
-#include "input/discover.h"
-#include "input/kernels.h"
+#include "analysis/rules.h"
+#include "pipeline.h"
 #include "render/i18n.h"
 #include "render/json.h"
 #include "render/report.h"
@@ -21,28 +20,23 @@
 	SDPERF_TEST_DATA "/samples/msinsight-gpt3-testdata-2023/test_rank_0"
 #define HOSTILE SDPERF_TEST_DATA "/hostile"
 
-/* Reads and analyses a profile the way the pipeline does. */
+/* Reads and analyses a profile: the pipeline's own analysis. */
 static void load(struct result *r, const char *path)
 {
-	struct discovered d;
-	struct kernel_table kt;
-	struct kernels_info info = {0};
-	struct kernels_opts ko = {0, 0};
+	struct options o;
 	struct rules ru;
 	struct err e = ERR_INIT;
 
-	kernel_table_init(&kt);
-	result_init(r);
-	assert_int_equal(discover_profile(path, &d, &e), 0);
-	assert_int_equal(kernels_read(d.kernels_csv, &ko, &kt, &info, &e), 0);
+	memset(&o, 0, sizeof(o));
+	o.path = path;
+	o.paths = &o.path;
+	o.npaths = 1;
+	o.jobs = 1;
+	o.quiet = 1;
 	assert_int_equal(rules_load_builtin(&ru, &e), 0);
-	r->profile_path = xstrdup(path);
-	result_add_kernels_input(r, &info, kt.n);
-	analyse(&kt, &ru, r, NULL);
+	if (pipeline_analyse(&o, &ru, r, &e))
+		fail_msg("%s", e.msg);
 	rules_release(&ru);
-	kernels_info_release(&info);
-	kernel_table_release(&kt);
-	discover_release(&d);
 }
 
 /* Renders kind in lang; asserts success and no missing catalogue key. */
@@ -154,6 +148,17 @@ static void every_message_the_reports_use_is_catalogued(void **state)
 
 /* No English message that zh translates differently appears in a zh
  * report (operator names, paths and units are data, not messages). */
+/* 1 if a Chinese message itself holds s: a profiler term quoted verbatim
+ * ("Communication(Not Overlapped)"), not an untranslated message */
+static int zh_quotes(const struct catalog *zh, const char *s)
+{
+	size_t i;
+	for (i = 0; i < i18n_count(zh); i++)
+		if (strstr(i18n_find(zh, i18n_key(zh, i)), s))
+			return 1;
+	return 0;
+}
+
 static void chinese_report_has_no_english_leftovers(void **state)
 {
 	struct catalog *en, *zh;
@@ -179,7 +184,7 @@ static void chinese_report_has_no_english_leftovers(void **state)
 		/* the start of the message, before any placeholder */
 		snprintf(probe, sizeof(probe), "%.*s", (int)strcspn(ev, "{"),
 		         ev);
-		if (strlen(probe) < 12)
+		if (strlen(probe) < 12 || zh_quotes(zh, probe))
 			continue;
 		for (k = 0; k < 2; k++)
 			if (strstr(out[k], probe))
