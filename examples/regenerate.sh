@@ -5,13 +5,18 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 cd "$root"
-for d in image-dit-1card video-dit-4card video-v2v-1card; do
+runs="image-dit-1card image-dit-1card-tuned video-dit-4card video-v2v-1card"
+for d in $runs; do
 	rm -rf "examples/$d"
 done
 tools/gen/make-examples.sh "$build/tools/gen/sdperf-gen" examples >/dev/null 2>&1
-for d in image-dit-1card video-dit-4card video-v2v-1card; do
+for d in $runs; do
 	# the whole run: every rank folder of the example (-j 2: the report
 	# names the worker threads, so fix their number)
 	"$build/src/sdperf" report "examples/$d" -o "examples/$d/report" -j 2 --quiet
 	echo "examples/$d/report/ (report.html, report.pdf, report.md, report.json)"
 done
+# before/after: the tuned image pipeline against the original
+"$build/src/sdperf" diff examples/image-dit-1card examples/image-dit-1card-tuned \
+	-o examples/diff-image-tuned --quiet
+echo "examples/diff-image-tuned/ (diff.html, diff.pdf, diff.md, diff.json)"

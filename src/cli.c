@@ -2,6 +2,7 @@
  * and the README stay in step. */
 #include "cli.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,11 @@ static const char usage[] =
 	"                   [--threshold NAME=PERCENT]... [-j N] [--strict] [--quiet]\n"
 	"                   [--title TEXT] [--lang en|zh] [--docs-base URL]\n"
 	"                   [--templates DIR] [--font FILE] [--cjk-font FILE]\n"
+	"       sdperf diff BASE NEW [-o OUTDIR] [--format LIST] [--per-step]\n"
+	"                   [report options]\n"
+	"       sdperf check PATH [--max NAME=VALUE]... [--baseline REPORT.json\n"
+	"                   [--max-regression PCT]] [--no-verdicts] [--rules FILE]\n"
+	"                   [--threshold NAME=PERCENT]... [-j N]\n"
 	"       sdperf --help | --version\n"
 	"\n"
 	"Reads an Ascend profiler output (torch_npu.profiler) of a diffusion\n"
@@ -55,15 +61,41 @@ static const char usage[] =
 	"  -q, --quiet              no summary on stdout, no progress on stderr\n"
 	"  -h, --help               this text\n"
 	"  -V, --version            the version\n"
+	"\n";
+/* the rest (one literal may hold at most 4095 characters) */
+static const char usage_more[] =
+	"diff: compares two runs (before / after a change); BASE and NEW are\n"
+	"each a PATH as above or a report.json written by sdperf report. Writes\n"
+	"diff.html, diff.pdf, diff.md, diff.json (default OUTDIR ./sdperf-diff).\n"
+	"      --per-step           divide each side's times by its number of\n"
+	"                           profiler steps (when the step counts differ)\n"
 	"\n"
-	"exit codes: 0 ok, 2 usage error, 3 input error (unreadable or invalid\n"
-	"profile, rules or template), 4 output error (report not written),\n"
-	"70 internal\n";
+	"check: a CI gate on PATH (a profile or a report.json); prints one line\n"
+	"per failed check and exits 1 when any fails:\n"
+	"      --max NAME=VALUE     a report.json number must not exceed VALUE;\n"
+	"                           NAME is its path (stages.dit.categories.FA.\n"
+	"                           share_pct) or a shorthand: STAGE.CAT.share\n"
+	"                           (a fraction: dit.fa.share=0.30),\n"
+	"                           STAGE.exposed_comm.share, STAGE.wall_ms,\n"
+	"                           STAGE.kernel_ms (repeatable)\n"
+	"      --baseline FILE      a report.json to compare stage wall times with\n"
+	"      --max-regression PCT fail when a stage is slower than the baseline\n"
+	"                           by more than PCT percent (default 5%)\n"
+	"      --no-verdicts        fired verdicts do not fail the check\n"
+	"\n"
+	"exit codes: 0 ok, 1 a check failed (check), 2 usage error, 3 input\n"
+	"error (unreadable or invalid profile, report.json, rules or template,\n"
+	"profiles that cannot be compared), 4 output error (report not\n"
+	"written), 70 internal\n";
 /* clang-format on */
 
 const char *cli_usage(void)
 {
-	return usage;
+	static char text[sizeof(usage) + sizeof(usage_more)];
+
+	if (!text[0])
+		snprintf(text, sizeof(text), "%s%s", usage, usage_more);
+	return text;
 }
 
 enum opt_id {
@@ -81,7 +113,12 @@ enum opt_id {
 	OPT_QUIET,
 	OPT_HELP,
 	OPT_VERSION,
-	OPT_JOBS
+	OPT_JOBS,
+	OPT_PER_STEP,
+	OPT_MAX,
+	OPT_BASELINE,
+	OPT_MAX_REGRESSION,
+	OPT_NO_VERDICTS
 };
 
 static const struct {
@@ -105,6 +142,11 @@ static const struct {
     {"--font", 0, 1, OPT_FONT},
     {"--cjk-font", 0, 1, OPT_CJK_FONT},
     {"--jobs", 'j', 1, OPT_JOBS},
+    {"--per-step", 0, 0, OPT_PER_STEP},
+    {"--max-regression", 0, 1, OPT_MAX_REGRESSION},
+    {"--max", 0, 1, OPT_MAX},
+    {"--baseline", 0, 1, OPT_BASELINE},
+    {"--no-verdicts", 0, 0, OPT_NO_VERDICTS},
 };
 
 static int parse_formats(const char *list, unsigned *out, struct err *e)
@@ -196,6 +238,7 @@ static int apply(struct options *o, int id, const char *val, struct err *e)
 	switch (id) {
 	case OPT_OUTPUT:
 		o->outdir = val;
+		o->outdir_given = 1;
 		return 0;
 	case OPT_FORMAT:
 		return parse_formats(val, &o->formats, e);
@@ -236,11 +279,29 @@ static int apply(struct options *o, int id, const char *val, struct err *e)
 		return 0;
 	case OPT_JOBS:
 		return parse_jobs(val, &o->jobs, e);
+	case OPT_PER_STEP:
+		o->per_step = 1;
+		return 0;
+	case OPT_MAX:
+		o->max = xrealloc(o->max, (o->nmax + 1) * sizeof(char *));
+		o->max[o->nmax++] = val;
+		return 0;
+	case OPT_BASELINE:
+		o->baseline = val;
+		return 0;
+	case OPT_MAX_REGRESSION:
+		o->max_regression = val;
+		return 0;
+	case OPT_NO_VERDICTS:
+		o->no_verdicts = 1;
+		return 0;
 	default:
 		o->cmd = o->cmd == CMD_HELP ? CMD_HELP : CMD_VERSION;
 		return 0;
 	}
 }
+
+static int command(const char *cmd, struct options *o, struct err *e);
 
 int cli_parse(int argc, char **argv, struct options *o, struct err *e)
 {
@@ -275,18 +336,70 @@ int cli_parse(int argc, char **argv, struct options *o, struct err *e)
 	if (!cmd)
 		return err_set(e, ERR_USAGE,
 		               "no command given (see sdperf --help)");
-	if (strcmp(cmd, "report"))
+	return command(cmd, o, e);
+}
+
+/* Options that belong to one command only. */
+static int misplaced(const struct options *o, struct err *e)
+{
+	const char *opt = NULL, *owner = NULL;
+
+	if (o->cmd != CMD_DIFF && o->per_step)
+		opt = "--per-step", owner = "diff";
+	else if (o->cmd != CMD_CHECK && o->nmax)
+		opt = "--max", owner = "check";
+	else if (o->cmd != CMD_CHECK && o->baseline)
+		opt = "--baseline", owner = "check";
+	else if (o->cmd != CMD_CHECK && o->max_regression)
+		opt = "--max-regression", owner = "check";
+	else if (o->cmd != CMD_CHECK && o->no_verdicts)
+		opt = "--no-verdicts", owner = "check";
+	else if (o->max_regression && !o->baseline)
 		return err_set(e, ERR_USAGE,
-		               "unknown command '%s' (commands: report)", cmd);
-	if (!o->npaths)
-		return err_set(e, ERR_USAGE, "report: no PATH given");
-	o->cmd = CMD_REPORT;
-	o->path = o->paths[0];
+		               "check: --max-regression needs --baseline "
+		               "REPORT.json");
+	if (opt)
+		return err_set(e, ERR_USAGE, "%s is an option of sdperf %s",
+		               opt, owner);
 	return 0;
+}
+
+static int command(const char *cmd, struct options *o, struct err *e)
+{
+	if (!strcmp(cmd, "report")) {
+		o->cmd = CMD_REPORT;
+		if (!o->npaths)
+			return err_set(e, ERR_USAGE, "report: no PATH given");
+	} else if (!strcmp(cmd, "diff")) {
+		o->cmd = CMD_DIFF;
+		if (o->npaths != 2)
+			return err_set(e, ERR_USAGE,
+			               "diff: expected BASE and NEW, got %zu "
+			               "path%s",
+			               o->npaths, o->npaths == 1 ? "" : "s");
+		if (!o->outdir_given)
+			o->outdir = "sdperf-diff";
+	} else if (!strcmp(cmd, "check")) {
+		o->cmd = CMD_CHECK;
+		if (o->npaths != 1)
+			return err_set(e, ERR_USAGE,
+			               "check: expected one PATH, got %zu",
+			               o->npaths);
+	} else {
+		return err_set(e, ERR_USAGE,
+		               "unknown command '%s' (commands: report, diff, "
+		               "check)",
+		               cmd);
+	}
+	o->path = o->paths[0];
+	return misplaced(o, e);
 }
 
 void cli_release(struct options *o)
 {
+	free(o->max);
+	o->max = NULL;
+	o->nmax = 0;
 	free(o->paths);
 	o->paths = NULL;
 	o->npaths = 0;

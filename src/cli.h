@@ -14,7 +14,14 @@ enum output_format {
 };
 #define FORMATS_AVAILABLE (FORMAT_JSON | FORMAT_HTML | FORMAT_MD | FORMAT_PDF)
 
-enum command { CMD_NONE, CMD_REPORT, CMD_HELP, CMD_VERSION };
+enum command {
+	CMD_NONE,
+	CMD_REPORT,
+	CMD_DIFF,
+	CMD_CHECK,
+	CMD_HELP,
+	CMD_VERSION
+};
 
 struct options {
 	enum command cmd;
@@ -23,6 +30,7 @@ struct options {
 	size_t npaths;
 	int jobs; /* ranks analysed at once; 0: one per core */
 	const char *outdir;
+	int outdir_given; /* -o was given */
 	unsigned formats;
 	const char *rules;
 	const char **thresholds; /* NAME=VALUE, in order given */
@@ -35,6 +43,14 @@ struct options {
 	const char *templates_dir; /* user's templates, NULL: embedded */
 	const char *font;          /* PDF Latin font file, NULL: DejaVu Sans */
 	const char *cjk_font;      /* PDF CJK font file, NULL: WenQuanYi */
+	/* sdperf diff */
+	int per_step; /* compare times per profiler step */
+	/* sdperf check */
+	const char **max; /* --max NAME=VALUE, in order given */
+	size_t nmax;
+	const char *baseline;       /* --baseline report.json */
+	const char *max_regression; /* --max-regression PCT, NULL: none */
+	int no_verdicts;            /* a fired verdict does not fail */
 };
 
 /* Parses argv. Returns 0, or -1 with an ERR_USAGE error. o->thresholds

@@ -22,8 +22,12 @@ int main(int argc, char **argv)
 		fputs(cli_usage(), stdout);
 	else if (o.cmd == CMD_VERSION)
 		printf("sdperf %s\n", SDPERF_VERSION);
-	else if (pipeline_report(&o, &e)) {
-		fprintf(stderr, "sdperf: error: %s\n", e.msg);
+	else if ((o.cmd == CMD_DIFF    ? pipeline_diff(&o, &e)
+	          : o.cmd == CMD_CHECK ? pipeline_check(&o, &e)
+	                               : pipeline_report(&o, &e))) {
+		/* a failed check is the command's answer, not an error */
+		fprintf(stderr, "sdperf: %s%s\n",
+		        e.code == ERR_CHECK ? "check: " : "error: ", e.msg);
 		ret = e.code;
 	}
 	cli_release(&o);

@@ -19,10 +19,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/check.h"
 #include "analysis/cluster.h"
+#include "analysis/compare.h"
 #include "analysis/rules.h"
 #include "input/discover.h"
 #include "rank.h"
+#include "render/diff_json.h"
+#include "render/diff_report.h"
+#include "render/diff_text.h"
 #include "render/json.h"
 #include "render/report.h"
 #include "render/text.h"
@@ -45,38 +50,48 @@ static int load_rules(const struct options *o, struct rules *ru, struct err *e)
 	return 0;
 }
 
-/* Renders report format `bit` of r into out. */
-static int render_one(const struct options *o, const struct result *r,
-                      unsigned bit, time_t date, struct strbuf *out,
+/* What is written: a result (report) or a comparison (diff). */
+struct output {
+	const char *base; /* file names: BASE.json, BASE.html, ... */
+	const struct result *r;
+	const struct comparison *c;
+};
+
+/* Renders format `bit` of out into text. */
+static int render_one(const struct options *o, const struct output *w,
+                      unsigned bit, time_t date, struct strbuf *text,
                       struct err *e)
 {
 	struct report_opts ro = {
 	    o->lang,        o->title, o->docs_base, o->templates_dir, date,
 	    SDPERF_VERSION, NULL,     o->font,      o->cjk_font};
+	enum report_kind kind = bit == FORMAT_HTML ? REPORT_HTML
+	                        : bit == FORMAT_MD ? REPORT_MARKDOWN
+	                                           : REPORT_PDF;
 
 	if (bit == FORMAT_JSON) {
-		render_json(r, SDPERF_VERSION, out);
+		if (w->c)
+			render_diff_json(w->c, SDPERF_VERSION, text);
+		else
+			render_json(w->r, SDPERF_VERSION, text);
 		return 0;
 	}
-	return report_render(r,
-	                     bit == FORMAT_HTML ? REPORT_HTML
-	                     : bit == FORMAT_MD ? REPORT_MARKDOWN
-	                                        : REPORT_PDF,
-	                     &ro, out, e);
+	return w->c ? diff_report_render(w->c, kind, &ro, text, e)
+	            : report_render(w->r, kind, &ro, text, e);
 }
 
 /* Renders every requested format first, then writes each atomically: a
  * template error leaves no report of this run behind. */
-static int write_outputs(const struct options *o, const struct result *r,
+static int write_outputs(const struct options *o, const struct output *w,
                          struct err *e)
 {
 	static const struct {
 		unsigned bit;
-		const char *file;
-	} formats[] = {{FORMAT_JSON, "report.json"},
-	               {FORMAT_HTML, "report.html"},
-	               {FORMAT_MD, "report.md"},
-	               {FORMAT_PDF, "report.pdf"}};
+		const char *ext;
+	} formats[] = {{FORMAT_JSON, "json"},
+	               {FORMAT_HTML, "html"},
+	               {FORMAT_MD, "md"},
+	               {FORMAT_PDF, "pdf"}};
 	enum { NF = sizeof(formats) / sizeof(formats[0]) };
 	struct strbuf text[NF], summary = STRBUF_INIT;
 	time_t date = report_time();
@@ -88,19 +103,25 @@ static int write_outputs(const struct options *o, const struct result *r,
 		strbuf_init(&text[i]);
 	for (i = 0; i < NF; i++)
 		if ((o->formats & formats[i].bit) &&
-		    render_one(o, r, formats[i].bit, date, &text[i], e))
+		    render_one(o, w, formats[i].bit, date, &text[i], e))
 			goto out;
 	if (fileio_mkdirs(o->outdir, e))
 		goto out;
 	for (i = 0; i < NF; i++) {
+		char *file;
 		if (!(o->formats & formats[i].bit))
 			continue;
-		paths[i] = fileio_join(o->outdir, formats[i].file);
+		file = xstrfmt("%s.%s", w->base, formats[i].ext);
+		paths[i] = fileio_join(o->outdir, file);
+		free(file);
 		if (fileio_write_atomic(paths[i], text[i].buf, text[i].len, e))
 			goto out;
 	}
 	if (!o->quiet) {
-		render_text(r, SDPERF_VERSION, &summary);
+		if (w->c)
+			render_diff_text(w->c, &summary);
+		else
+			render_text(w->r, SDPERF_VERSION, &summary);
 		strbuf_addch(&summary, '\n');
 		for (i = 0; i < NF; i++)
 			if (paths[i])
@@ -271,15 +292,160 @@ out:
 int pipeline_report(const struct options *o, struct err *e)
 {
 	struct rules ru = {0};
+	struct output w = {"report", NULL, NULL};
 	struct result r;
 	int ret = -1;
 
 	result_init(&r);
 	if (load_rules(o, &ru, e) || pipeline_analyse(o, &ru, &r, e))
 		goto out;
-	ret = write_outputs(o, &r, e);
+	w.r = &r;
+	ret = write_outputs(o, &w, e);
 out:
 	result_release(&r);
+	rules_release(&ru);
+	return ret;
+}
+
+/* ---- sdperf diff, sdperf check --------------------------------------- */
+
+#define REPORT_JSON_MAX (512u << 20)
+
+static int is_report_json(const char *path)
+{
+	size_t n = strlen(path);
+	return fileio_kind(path) == 0 && n > 5 &&
+	       !strcmp(path + n - 5, ".json");
+}
+
+/* One side of a comparison (or the PATH of a check): a report.json read
+ * as it is, or a profile analysed and rendered to report.json text, so
+ * both give the same snapshot. json receives the text. */
+static int load_side(const struct options *o, const struct rules *ru,
+                     const char *path, struct snapshot *s, struct strbuf *json,
+                     struct err *e)
+{
+	struct options one = *o;
+	struct result r;
+	int ret = -1;
+
+	memset(s, 0, sizeof(*s));
+	if (is_report_json(path)) {
+		if (fileio_read_small(path, REPORT_JSON_MAX, json, e))
+			return -1;
+	} else {
+		one.paths = &path;
+		one.npaths = 1;
+		one.path = path;
+		if (pipeline_analyse(&one, ru, &r, e)) {
+			result_release(&r);
+			return -1;
+		}
+		render_json(&r, SDPERF_VERSION, json);
+		result_release(&r);
+	}
+	ret = snapshot_from_json(path, json->buf, json->len, s, e);
+	if (!ret) {
+		free(s->source);
+		s->source = xstrdup(path);
+		s->from_json = is_report_json(path);
+	}
+	return ret;
+}
+
+int pipeline_diff(const struct options *o, struct err *e)
+{
+	struct rules ru = {0};
+	struct snapshot base, new_;
+	struct strbuf jb = STRBUF_INIT, jn = STRBUF_INIT;
+	struct comparison c;
+	struct output w = {"diff", NULL, &c};
+	int ret = -1;
+
+	memset(&base, 0, sizeof(base));
+	memset(&new_, 0, sizeof(new_));
+	memset(&c, 0, sizeof(c));
+	if (load_rules(o, &ru, e) ||
+	    load_side(o, &ru, o->paths[0], &base, &jb, e) ||
+	    load_side(o, &ru, o->paths[1], &new_, &jn, e) ||
+	    compare_snapshots(&base, &new_, o->per_step, &c, e))
+		goto out;
+	ret = write_outputs(o, &w, e);
+out:
+	comparison_release(&c);
+	snapshot_release(&base);
+	snapshot_release(&new_);
+	strbuf_release(&jb);
+	strbuf_release(&jn);
+	rules_release(&ru);
+	return ret;
+}
+
+static void print_check(const struct options *o, const struct check_result *cr)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < cr->nfailures; i++) {
+		strbuf_adds(&sb, "FAIL ");
+		strbuf_add_sanitized(&sb, cr->failures[i],
+		                     strlen(cr->failures[i]));
+		strbuf_addch(&sb, '\n');
+	}
+	if (!o->quiet)
+		strbuf_addf(&sb, "%zu check%s, %zu failed\n", cr->nchecks,
+		            cr->nchecks == 1 ? "" : "s", cr->nfailures);
+	fputs(sb.buf, stdout);
+	fflush(stdout);
+	strbuf_release(&sb);
+}
+
+int pipeline_check(const struct options *o, struct err *e)
+{
+	struct rules ru = {0};
+	struct snapshot s, base;
+	struct strbuf json = STRBUF_INIT, bjson = STRBUF_INIT;
+	struct check_opts co;
+	struct check_result cr;
+	int ret = -1;
+
+	memset(&s, 0, sizeof(s));
+	memset(&base, 0, sizeof(base));
+	memset(&cr, 0, sizeof(cr));
+	memset(&co, 0, sizeof(co));
+	co.max = o->max;
+	co.nmax = o->nmax;
+	co.verdicts = !o->no_verdicts;
+	co.max_regression_pct = 5;
+	if (o->max_regression &&
+	    check_parse_pct(o->max_regression, &co.max_regression_pct, e))
+		goto out;
+	if (load_rules(o, &ru, e) || load_side(o, &ru, o->path, &s, &json, e))
+		goto out;
+	if (o->baseline) {
+		if (!is_report_json(o->baseline)) {
+			err_set(e, ERR_USAGE,
+			        "--baseline: '%s' is not a report.json file",
+			        o->baseline);
+			goto out;
+		}
+		if (load_side(o, &ru, o->baseline, &base, &bjson, e))
+			goto out;
+		co.baseline = &base;
+	}
+	if (check_run(o->path, json.buf, json.len, &s, &co, &cr, e))
+		goto out;
+	print_check(o, &cr);
+	ret = 0;
+	if (cr.nfailures)
+		ret = err_set(e, ERR_CHECK, "%zu of %zu checks failed",
+		              cr.nfailures, cr.nchecks);
+out:
+	check_result_release(&cr);
+	snapshot_release(&s);
+	snapshot_release(&base);
+	strbuf_release(&json);
+	strbuf_release(&bjson);
 	rules_release(&ru);
 	return ret;
 }

@@ -17,4 +17,13 @@ int pipeline_analyse(const struct options *o, const struct rules *ru,
  * (its code is the exit code). No report file is left half-written. */
 int pipeline_report(const struct options *o, struct err *e);
 
+/* Runs `sdperf diff BASE NEW`: both sides analysed (or read from their
+ * report.json), compared, the comparison written as diff.json/html/md/pdf.
+ * Returns 0, or -1 with e set (ERR_INPUT when they cannot be compared). */
+int pipeline_diff(const struct options *o, struct err *e);
+
+/* Runs `sdperf check PATH`: prints one line per failed check; returns 0
+ * when all pass, -1 with ERR_CHECK when some failed, or another error. */
+int pipeline_check(const struct options *o, struct err *e);
+
 #endif

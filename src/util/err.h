@@ -5,6 +5,7 @@
 /* Exit codes, documented in README.md ("Exit codes"). */
 enum err_code {
 	ERR_NONE = 0,
+	ERR_CHECK = 1,  /* sdperf check: a check failed */
 	ERR_USAGE = 2,  /* bad command line */
 	ERR_INPUT = 3,  /* unreadable or invalid profile / rules file */
 	ERR_OUTPUT = 4, /* the report could not be written */

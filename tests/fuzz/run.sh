@@ -43,7 +43,16 @@ done
 printf '%s' '{"schemaVersion": 1, "traceEvents": [{"ph": "M", "name": "process_name", "pid": 7, "args": {"name": "Overlap Analysis"}}, {"ph": "X", "name": "Free", "pid": 7, "tid": 3, "ts": "1.500", "dur": 2}, {"ph": "s", "cat": "async_npu", "id": 1, "ts": "1.0"}, {"ph": "f", "bp": "e", "id": 1, "ts": 2}]}' \
 	>"$work/trace/object.json"
 
-for t in kernels rules template comm steptrace trace; do
+# report.json files read back by sdperf diff / check: the examples' reports
+# (each under 64 KB)
+mkdir -p "$work/snapshot"
+n=0
+for f in "$root"/examples/*/report/report.json; do
+	n=$((n + 1))
+	cp "$f" "$work/snapshot/report$n.json"
+done
+
+for t in kernels rules template comm steptrace trace snapshot; do
 	echo "fuzz_$t: ${secs}s"
 	"$build/tests/fuzz/fuzz_$t" "$work/$t" -max_total_time="$secs" \
 		-max_len=65536 -rss_limit_mb=2048 -timeout=10 \

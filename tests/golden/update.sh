@@ -9,3 +9,6 @@ done
 grep -v '^#' "$here/reports.txt" | while read -r name input lang; do
 	[ -n "$name" ] && "$here/check_reports.sh" "$1/src/sdperf" "$name" "$input" "$lang" --update
 done
+grep -v '^#' "$here/diffs.txt" | while read -r name base new expected; do
+	[ -n "$name" ] && "$here/check_diff.sh" "$1/src/sdperf" "$name" "$base" "$new" "$expected" --update
+done

@@ -265,7 +265,8 @@ static void cli_parse_rejects_unknown_command(void **state)
 	struct cl *c = *state;
 
 	parse(c, "rport", "P", NULL);
-	usage_error(c, "unknown command 'rport' (commands: report)");
+	usage_error(c,
+	            "unknown command 'rport' (commands: report, diff, check)");
 }
 
 static void cli_parse_rejects_no_command(void **state)
@@ -296,6 +297,71 @@ static void cli_parse_takes_several_paths_and_jobs(void **state)
 	assert_string_equal(c->o.paths[2], "-R");
 	assert_string_equal(c->o.path, "P");
 	assert_int_equal(c->o.jobs, 3);
+}
+
+static void cli_parse_diff(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "diff", "A", "B/report.json", "--per-step", "-f", "json",
+	      NULL);
+	ok(c);
+	assert_int_equal(c->o.cmd, CMD_DIFF);
+	assert_string_equal(c->o.paths[0], "A");
+	assert_string_equal(c->o.paths[1], "B/report.json");
+	assert_string_equal(c->o.outdir, "sdperf-diff");
+	assert_int_equal(c->o.per_step, 1);
+	assert_int_equal(c->o.formats, FORMAT_JSON);
+}
+
+static void cli_parse_diff_needs_two_paths(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "diff", "A", NULL);
+	usage_error(c, "diff: expected BASE and NEW, got 1 path");
+}
+
+static void cli_parse_check(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "check", "P", "--max", "dit.fa.share=0.30", "--max=a.b=1",
+	      "--baseline", "base.json", "--max-regression", "5%",
+	      "--no-verdicts", "-o", "keep", NULL);
+	ok(c);
+	assert_int_equal(c->o.cmd, CMD_CHECK);
+	assert_int_equal(c->o.nmax, 2);
+	assert_string_equal(c->o.max[0], "dit.fa.share=0.30");
+	assert_string_equal(c->o.max[1], "a.b=1");
+	assert_string_equal(c->o.baseline, "base.json");
+	assert_string_equal(c->o.max_regression, "5%");
+	assert_int_equal(c->o.no_verdicts, 1);
+	assert_string_equal(c->o.outdir, "keep");
+}
+
+static void cli_parse_check_options_belong_to_check(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "--max", "x=1", NULL);
+	usage_error(c, "--max is an option of sdperf check");
+}
+
+static void cli_parse_per_step_belongs_to_diff(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "check", "P", "--per-step", NULL);
+	usage_error(c, "--per-step is an option of sdperf diff");
+}
+
+static void cli_parse_regression_needs_baseline(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "check", "P", "--max-regression", "5", NULL);
+	usage_error(c, "check: --max-regression needs --baseline REPORT.json");
 }
 
 static void cli_parse_rejects_bad_jobs(void **state)
@@ -418,6 +484,12 @@ int main(void)
 	    T(cli_parse_rejects_report_without_path),
 	    T(cli_parse_takes_several_paths_and_jobs),
 	    T(cli_parse_rejects_bad_jobs),
+	    T(cli_parse_diff),
+	    T(cli_parse_diff_needs_two_paths),
+	    T(cli_parse_check),
+	    T(cli_parse_check_options_belong_to_check),
+	    T(cli_parse_per_step_belongs_to_diff),
+	    T(cli_parse_regression_needs_baseline),
 	    T(cli_parse_rejects_jobs_with_junk),
 	    T(cli_parse_report_options),
 	    T(cli_parse_rejects_unknown_format),

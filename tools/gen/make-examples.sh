@@ -15,6 +15,13 @@ OUT=$2
 "$GEN" -o "$OUT/image-dit-1card" --seed 101 --steps 2 --iters 3 --blocks 4 \
 	--text-encoder t5 --attention fa --mix fa=42,matmul=38,vector=15 --self-check
 
+# The same image pipeline after tuning (same seed): block-sparse attention
+# and W8A8 quantized linears; the attention verdict clears (the "after" of
+# the diff example in examples/diff-image-tuned).
+"$GEN" -o "$OUT/image-dit-1card-tuned" --seed 101 --steps 2 --iters 3 --blocks 4 \
+	--text-encoder t5 --attention sparse --quant --mix fa=25,matmul=48,vector=17 \
+	--self-check
+
 # Video DiT on 4 cards with Ulysses all-to-all, comm barely overlapped, so
 # most of it is exposed; card 2 computes 25% longer than the others, which
 # wait for it inside every collective (that wait counts as Comm time, so

@@ -1,0 +1,42 @@
+/* report.json read back: snapshot_from_json (declared in analysis/compare.h,
+ * which owns struct snapshot) and look-ups by path for sdperf check. This
+ * module is the only cJSON user of diff and check. */
+#ifndef SDPERF_SNAPSHOT_H
+#define SDPERF_SNAPSHOT_H
+
+#include <stddef.h>
+
+#include "analysis/compare.h"
+#include "util/err.h"
+#include "util/strbuf.h"
+
+/* A parsed report.json kept whole, for look-ups by path. Opaque. */
+struct snapdoc;
+
+/* Parses any JSON text (name used in messages). Returns 0 with *out set
+ * (free it with snapdoc_free), or -1 with ERR_INPUT naming line:column of
+ * a syntax error. */
+int snapdoc_parse(const char *name, const char *text, size_t len,
+                  struct snapdoc **out, struct err *e);
+void snapdoc_free(struct snapdoc *d);
+
+enum snapdoc_kind {
+	SNAPDOC_MISSING, /* the path leads nowhere: *why says where and why */
+	SNAPDOC_NUMBER,  /* *num set */
+	SNAPDOC_STRING,  /* *str set (owned by d) */
+	SNAPDOC_NULL,
+	SNAPDOC_OTHER /* bool, object or array: *why lists an object's keys */
+};
+
+/* Follows path: keys separated by dots, array elements by index
+ * ("stages.dit.categories.FA.share_pct", "ranks.2.dit_compute_us"). A key
+ * matches exactly, else ignoring case; keys that contain dots
+ * ("kernel_details.csv") match whole. num, str and why may be NULL; why
+ * receives an English explanation for SNAPDOC_MISSING ("no key 'XX' in
+ * stages.dit.categories; names there: FA, MatMul, ...") and the keys of
+ * an object for SNAPDOC_OTHER. */
+enum snapdoc_kind snapdoc_get(const struct snapdoc *d, const char *path,
+                              double *num, const char **str,
+                              struct strbuf *why);
+
+#endif
