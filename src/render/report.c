@@ -21,20 +21,16 @@
 
 #define TEMPLATE_MAX_BYTES (4u << 20)
 
-struct loader {
-	const char *dir;
-};
-
 static int plain_name(const char *name)
 {
 	return *name && !strchr(name, '/') && !strchr(name, '\\') &&
 	       strcmp(name, ".") && strcmp(name, "..");
 }
 
-/* Loads templates/<name> from the user's folder or the embedded table. */
-static int load(void *ctx, const char *name, struct strbuf *text, struct err *e)
+int report_load_template(void *ctx, const char *name, struct strbuf *text,
+                         struct err *e)
 {
-	const struct loader *l = ctx;
+	const char *dir = ctx;
 	const struct embedded_file *f;
 	char *path;
 	int ret;
@@ -43,9 +39,9 @@ static int load(void *ctx, const char *name, struct strbuf *text, struct err *e)
 		return err_set(
 		    e, ERR_INPUT,
 		    "template name '%s': only a file name is allowed", name);
-	if (l->dir) {
+	if (dir) {
 		/* the user's file wins; the built-in one fills any gap */
-		path = fileio_join(l->dir, name);
+		path = fileio_join(dir, name);
 		ret = fileio_kind(path) == 0
 		          ? fileio_read_small(path, TEMPLATE_MAX_BYTES, text, e)
 		          : 1;
@@ -63,8 +59,7 @@ static int load(void *ctx, const char *name, struct strbuf *text, struct err *e)
 	return 0;
 }
 
-/* The stylesheet: the user's report.css when their folder has one. */
-static void load_css(const char *dir, struct strbuf *css)
+void report_load_css(const char *dir, struct strbuf *css)
 {
 	const struct embedded_file *f;
 	struct err ignore = ERR_INIT;
@@ -90,7 +85,6 @@ int report_render(const struct result *r, enum report_kind kind,
 {
 	struct catalog *cat = NULL;
 	struct strbuf css = STRBUF_INIT;
-	struct loader l = {o->templates_dir};
 	struct model_opts mo;
 	struct tmpl_env env;
 	struct tmpl_vars *vars;
@@ -101,7 +95,7 @@ int report_render(const struct result *r, enum report_kind kind,
 	if (i18n_load(o->lang ? o->lang : "en", &cat, e))
 		return -1;
 	if (kind == REPORT_HTML)
-		load_css(o->templates_dir, &css);
+		report_load_css(o->templates_dir, &css);
 	mo.cat = cat;
 	mo.title = o->title;
 	mo.docs_base = o->docs_base ? o->docs_base : MODEL_DOCS_BASE;
@@ -113,8 +107,8 @@ int report_render(const struct result *r, enum report_kind kind,
 	env.formatters = escape_formatters(&nfmt);
 	env.nformatters = nfmt;
 	env.default_fmt = kind == REPORT_HTML ? "html" : "md";
-	env.load = load;
-	env.load_ctx = &l;
+	env.load = report_load_template;
+	env.load_ctx = (void *)o->templates_dir;
 	if (kind == REPORT_PDF) {
 		struct pdf_opts po = {o->font,     NULL,
 		                      o->cjk_font, tmpl_get(vars, "title"),

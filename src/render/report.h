@@ -30,6 +30,15 @@ int report_render(const struct result *r, enum report_kind kind,
                   const struct report_opts *o, struct strbuf *out,
                   struct err *e);
 
+/* The template loader of every templated report (struct tmpl_env's load,
+ * ctx = the --templates folder or NULL): templates/<name> from the user's
+ * folder when it has it, else the embedded one; only plain file names. */
+int report_load_template(void *ctx, const char *name, struct strbuf *text,
+                         struct err *e);
+/* The stylesheet into css: the user's report.css when their folder has a
+ * readable one, else the embedded assets/report.css. */
+void report_load_css(const char *dir, struct strbuf *css);
+
 /* The report time: now, or SOURCE_DATE_EPOCH when it is set (reproducible
  * reports); report_date_text formats it "YYYY-MM-DD HH:MM UTC" (caller
  * frees). */
