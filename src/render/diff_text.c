@@ -110,9 +110,9 @@ void render_diff_text(const struct comparison *c, struct strbuf *out)
 	strbuf_adds(out, "\nnew:  ");
 	strbuf_add_sanitized(out, c->new_source, strlen(c->new_source));
 	strbuf_addf(out,
-	            "\n%s\n\nstage          base wall       new wall     "
+	            "\n%s\nstage          base wall       new wall     "
 	            "delta   speedup\n",
-	            c->per_step ? "(times per profiler step)" : "");
+	            c->per_step ? "(times per profiler step)\n" : "");
 	for (s = 0; s < STAGE_COUNT; s++)
 		if (c->stages[s].in_base || c->stages[s].in_new)
 			stage_line(out, s, &c->stages[s]);
