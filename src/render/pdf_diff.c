@@ -22,6 +22,7 @@
 #define N(a)         (sizeof(a) / sizeof((a)[0]))
 #define DASH         "\xE2\x80\x93" /* shown for an undefined value */
 #define ARROW        " \xE2\x86\x92 "
+#define MINUS        "\xE2\x88\x92" /* U+2212, as diff_model.c writes it */
 
 static const struct pdf_style S_BODY = {9.0f, 0, PDF_FG};
 static const struct pdf_style S_H1 = {18.0f, 1, PDF_FG};
@@ -98,6 +99,28 @@ static const char *arrow(struct dctx *c, size_t k, const struct tmpl_vars *r,
 	snprintf(key, sizeof(key), "%s_new_ns", prefix);
 	add_dur_nbsp(c, b, tmpl_get(r, key));
 	return b->buf;
+}
+
+/* s as the CJK font can draw it: a string with any Chinese is drawn wholly
+ * in that font (pt_font), and WenQuanYi Zen Hei has no U+2212 (an empty box
+ * where "−17.0 个百分点" should start), so there each minus becomes "-"
+ * (into sb); s itself otherwise. */
+static const char *cjk_minus(struct dctx *c, struct strbuf *sb, const char *s)
+{
+	const char *p = s;
+
+	if (!strstr(s, MINUS) || pt_font(&c->p.d, s, &S_BODY) != c->p.d.cjk)
+		return s;
+	strbuf_reset(sb);
+	while (*p) {
+		if (!strncmp(p, MINUS, strlen(MINUS))) {
+			strbuf_addch(sb, '-');
+			p += strlen(MINUS);
+		} else {
+			strbuf_addch(sb, *p++);
+		}
+	}
+	return sb->buf;
 }
 
 /* "Δ (Δ %)" of r's prefix_delta and prefix_pct, into sb. */
@@ -310,7 +333,8 @@ static void comm_table(struct dctx *c)
 		cl[3].text = tmpl_get(r, "exposed_delta");
 		cl[4].text = pct(c, 4, tmpl_get(r, "exposed_share_base"));
 		cl[5].text = pct(c, 5, tmpl_get(r, "exposed_share_new"));
-		cl[6].text = tmpl_get(r, "exposed_share_delta");
+		cl[6].text = cjk_minus(c, &c->sub[6],
+		                       tmpl_get(r, "exposed_share_delta"));
 		pt_table_row(&c->p.d, cols, 7, cl, 0);
 	}
 	pdf_table_end(&c->p);
@@ -360,7 +384,8 @@ static void cat_table(struct dctx *c, const struct tmpl_vars *st)
 		cl[4].text = or_dash(tmpl_get(r, "pct"));
 		cl[5].text = pct(c, 5, tmpl_get(r, "share_base"));
 		cl[6].text = pct(c, 6, tmpl_get(r, "share_new"));
-		cl[7].text = tmpl_get(r, "share_delta");
+		cl[7].text =
+		    cjk_minus(c, &c->sub[7], tmpl_get(r, "share_delta"));
 		pt_table_row(&c->p.d, cols, 8, cl, 0);
 	}
 	pdf_table_end(&c->p);
@@ -499,7 +524,7 @@ static void method(struct dctx *c)
 
 	pdf_section(&c->p, "t_diff_sec_method");
 	for (i = 0; i < N(paras); i++)
-		pdf_para(&c->p, v(c, paras[i]));
+		pdf_para(&c->p, cjk_minus(c, &c->sub[0], v(c, paras[i])));
 	c->p.d.y -= 6;
 	pt_para(&c->p.d, v(c, "footer"), &PDF_SMALL, MARGIN, CONTENT_W, 10.0f);
 }

@@ -126,4 +126,102 @@ if [ -x "$GEN" ] && "$GEN" --help 2>&1 | grep -q -- '--straggler'; then
 else
 	echo "skipped: multi-rank report (no sdperf-gen with --straggler at $GEN)"
 fi
+# The comparison report (sdperf diff) of the example pair, in English and
+# in Chinese, and of a hostile pair; checked by check_diff.mjs. The texts
+# come from assets/i18n/*.json; 1.47 = 143.91 ms / 97.94 ms, the DiT wall
+# times of the two examples' single-run reports.
+# diff_render OUTDIR BASE NEW [ARGS...]: diff.html into OUTDIR, 0 or 1.
+diff_render() {
+	local out=$1 base=$2 new=$3 rc=0
+	shift 3
+	rm -rf "$out"
+	"$BIN" diff "$base" "$new" -o "$out" -f html --quiet "$@" \
+		>"$out.stdout" 2>"$out.stderr" || rc=$?
+	if [ "$rc" -ne 0 ] || [ ! -s "$out/diff.html" ]; then
+		echo "FAIL sdperf diff $base $new -f html${*:+ $*} exited $rc:" >&2
+		sed 's/^/    | /' "$out.stderr" >&2
+		return 1
+	fi
+}
+if grep -q 'sdperf diff' <<<"$HELP"; then
+	DIFF_BASE=$ROOT/examples/image-dit-1card
+	DIFF_NEW=$ROOT/examples/image-dit-1card-tuned
+	DIFF_COMMON=(
+		--count '.speedup=3' --count 'table.diff-stages tbody tr=3'
+		--count 'table.verdict-changes tbody tr=6' --count 'tr.vc-cleared=1'
+		--expect 'svg.diff-chart rect.c-FA=4' --expect 'svg.diff-chart rect.c-MatMul=6'
+		--count 'ul.type-list.removed li=1' --count 'ul.type-list.added li=4'
+		--text 'ul.type-list.removed li code' 'FlashAttentionScore'
+		--text 'ul.type-list.added li code' 'AdaBlockSparseAttention'
+		--count 'a[href^="http"]=0'
+	)
+	DIFF_EN=(
+		--text '.speedup.faster .factor' '1.47× faster'
+		--row 'table.verdict-changes tbody tr' 'fa_quant_sparse' 'Cleared'
+		--row 'table.verdict-changes tbody tr' 'matmul_quant' 'Not fired'
+		--row 'table.diff-stages tbody tr' 'DiT (transformer)' '1.47× faster'
+		--row 'table.diff-stages tbody tr' 'VAE' '0.99×: within 2%'
+		--row 'table.diff-stages tbody tr' 'Text encoder' '1.00×: within 2%'
+		--row 'table.diff-types tbody tr' 'FlashAttentionScore removed' 'DiT (transformer)'
+		--row 'table.diff-types tbody tr' 'AdaBlockSparseAttention added' 'DiT (transformer)'
+	)
+	DIFF_ZH=(
+		--text '.speedup.faster .factor' '1.47×，更快'
+		--row 'table.verdict-changes tbody tr' 'fa_quant_sparse' '已消除'
+		--row 'table.verdict-changes tbody tr' 'DiT 以注意力为主' '已消除'
+		--row 'table.verdict-changes tbody tr' 'matmul_quant' '均未触发'
+		--row 'table.diff-stages tbody tr' 'DiT(Transformer)' '1.47×，更快'
+		--row 'table.diff-stages tbody tr' '文本编码器' '1.00×：变化在 2% 以内'
+		--row 'table.diff-types tbody tr' 'FlashAttentionScore 移除' 'DiT(Transformer)'
+		--row 'table.diff-types tbody tr' 'AdaBlockSparseAttention 新增' 'DiT(Transformer)'
+	)
+	if diff_render "$WORK/diff-en" "$DIFF_BASE" "$DIFF_NEW"; then
+		echo "== diff.html (en): $WORK/diff-en/diff.html"
+		node "$HERE/check_diff.mjs" "$WORK/diff-en/diff.html" "$WORK/diff-en" \
+			--lang en "${DIFF_COMMON[@]}" "${DIFF_EN[@]}" || STATUS=1
+	else
+		STATUS=1
+	fi
+	if diff_render "$WORK/diff-zh" "$DIFF_BASE" "$DIFF_NEW" --lang zh; then
+		echo "== diff.html (zh): $WORK/diff-zh/diff.html"
+		node "$HERE/check_diff.mjs" "$WORK/diff-zh/diff.html" "$WORK/diff-zh" \
+			--lang zh "${DIFF_COMMON[@]}" "${DIFF_ZH[@]}" || STATUS=1
+	else
+		STATUS=1
+	fi
+	# Hostile pair, written here: markup as kernel types (one only in the
+	# base, one only in the new run), a common MatMulV3 (500.5 -> 400.5 us)
+	# and a 192-character type name without a space in both.
+	long=LongFusedOperator$(printf '_Part%02d' $(seq 0 24))
+	head='Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),Block Dim'
+	mkdir -p "$WORK/hostile-base" "$WORK/hostile-new"
+	cat >"$WORK/hostile-base/kernel_details.csv" <<-EOF
+		$head
+		1,aclnnMatmul_MatMulV3Common_MatMulV3,MatMulV3,AI_CORE,1767225600000000.000,500.5,0,8
+		1,"<script>alert(1)</script>","<script>alert(1)</script>",AI_CORE,1767225600000503.000,300.5,0,8
+		1,$long,$long,AI_VECTOR_CORE,1767225600000806.000,100.5,0,8
+	EOF
+	cat >"$WORK/hostile-new/kernel_details.csv" <<-EOF
+		$head
+		1,aclnnMatmul_MatMulV3Common_MatMulV3,MatMulV3,AI_CORE,1767225600000000.000,400.5,0,8
+		1,"<img src=x onerror=alert(1)>","<img src=x onerror=alert(1)>",AI_CORE,1767225600000403.000,200.5,0,8
+		1,$long,$long,AI_VECTOR_CORE,1767225600000606.000,150.5,0,8
+	EOF
+	if diff_render "$WORK/diff-hostile" "$WORK/hostile-base/kernel_details.csv" \
+		"$WORK/hostile-new/kernel_details.csv"; then
+		echo "== diff.html (hostile names): $WORK/diff-hostile/diff.html"
+		node "$HERE/check_diff.mjs" "$WORK/diff-hostile/diff.html" "$WORK/diff-hostile" --lang en \
+			--count 'img=0' --count '[onerror]=0' --count 'script=1' --count 'script[src]=0' \
+			--text 'ul.type-list.removed li code' '<script>alert(1)</script>' \
+			--text 'ul.type-list.added li code' '<img src=x onerror=alert(1)>' \
+			--row 'table.diff-types tbody tr' '<script>alert(1)</script> removed' '300.5 us' \
+			--row 'table.diff-types tbody tr' '<img src=x onerror=alert(1)> added' '200.5 us' \
+			--row 'table.diff-types tbody tr' 'MatMulV3' '−100.0 us' \
+			--row 'table.diff-types tbody tr' "$long" '+50.0 us' || STATUS=1
+	else
+		STATUS=1
+	fi
+else
+	echo "skipped: comparison report (no sdperf diff in $BIN --help)"
+fi
 exit "$STATUS"

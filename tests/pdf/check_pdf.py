@@ -3,12 +3,20 @@
 
 usage: check_pdf.py REPORT.pdf [--max-kb N] [--title T] [--creator C]
                     [--text S]... [--no-text S]... [--url U]... [--pages-min N]
-                    [--table-header S --table-column-before S]
+                    [--table-header S --table-column-before S
+                     [--table-cell-marker S] [--table-pages-min N]]
                     [--section-text START END S]...
                     [--section-count START END S N]...
+                    [--fonts-embedded] [--glyphs] [--no-urls] [--cjk-min N] [--cjk-max N]
 --section-text: S is in the text from the first START to the first END
 after it (e.g. one section's intro and the next section's heading);
 --section-count: S is there exactly N times.
+--fonts-embedded: pdffonts lists at least one font and every one embedded;
+--glyphs: every character drawn with a CID font (Identity-H) has a glyph in
+it: its CIDToGIDMap entry is not 0 (.notdef, drawn as an empty box);
+--no-urls: no link annotation at all; --cjk-min N: the extracted text holds
+at least N CJK ideographs (Chinese text comes out as Chinese); --cjk-max N:
+at most N (no Chinese left in an English report).
 Prints one line per check and "N passed, M failed"; exit 1 on any failure.
 """
 import argparse
@@ -80,14 +88,15 @@ def header_words(ws, header):
             and ws[i + 1][0] == second and abs(ws[i + 1][2] - w[2]) < 2]
 
 
-def table_checks(pdf, header, next_col, cell_marker):
-    """Every page that shows rows of the table repeats its header, and no
-    cell of the first column (words holding cell_marker) reaches into the
-    next one."""
+def table_checks(pdf, header, next_col, cell_marker, pages_min=2):
+    """Every page that shows rows of the table repeats its header (found
+    on at least pages_min pages), and no cell of the first column (words
+    holding cell_marker) reaches into the next one."""
     pages = bbox_pages(pdf)
     with_header = [i for i, (_, _, ws) in enumerate(pages)
                    if header_words(ws, header)]
-    check(len(with_header) >= 2, f"table header '{header}' on {len(with_header)} pages (multi-page table)")
+    check(len(with_header) >= pages_min,
+          f"table header '{header}' on {len(with_header)} pages (>= {pages_min})")
     overflow, outside = [], []
     for i in with_header:
         width, height, ws = pages[i]
@@ -105,6 +114,96 @@ def table_checks(pdf, header, next_col, cell_marker):
                 outside.append(f"page {i + 1}: '{t[:40]}' off the page")
     check(not overflow, "no text of the first column reaches into the next", "; ".join(overflow[:5]))
     check(not outside, "no text outside the page", "; ".join(outside[:5]))
+
+
+def fonts_embedded(pdf):
+    """pdffonts: every font listed is embedded (column "emb" is "yes")."""
+    rc, out, err = run("pdffonts", pdf)
+    lines = out.splitlines()
+    rows = lines[2:] if len(lines) >= 2 and lines[1].startswith("---") else []
+    # the name may hold spaces: read the columns from the right
+    # (... emb sub uni object-number generation)
+    bad = [r for r in rows if len(r.split()) < 6 or r.split()[-5] != "yes"]
+    names = [r.split()[0] for r in rows if r.split()]
+    check(rc == 0 and rows and not bad,
+          f"pdffonts: {len(rows)} fonts, all embedded ({', '.join(names)})",
+          err.strip() or "; ".join(bad) or "no fonts listed")
+
+
+def qpdf_objects(pdf):
+    """All objects of pdf as qpdf --json v2 gives them, streams decoded
+    (base64 "data"); {} when qpdf cannot."""
+    rc, out, err = run("qpdf", "--json", "--json-key=qpdf", "--decode-level=generalized",
+                       "--json-stream-data=inline", pdf)
+    if rc != 0:
+        return {}
+    import json
+    return json.loads(out)["qpdf"][1]
+
+
+def obj_value(objs, ref):
+    """The value (a dict for a stream) of "N 0 R", or ref itself."""
+    if isinstance(ref, str) and ref.endswith(" R"):
+        o = objs.get("obj:" + ref, {})
+        return o["value"] if "value" in o else o.get("stream", {}).get("dict")
+    return ref
+
+
+def stream_data(objs, ref):
+    import base64
+    return base64.b64decode(objs.get("obj:" + ref, {}).get("stream", {}).get("data", ""))
+
+
+def cid_maps(objs, fonts):
+    """Resource name -> (font name, CIDToGIDMap bytes) for the Type0 fonts
+    of a page's /Font dictionary (an /Identity map is not checked)."""
+    maps = {}
+    for name, ref in (fonts or {}).items():
+        f = obj_value(objs, ref) or {}
+        if f.get("/Subtype") != "/Type0":
+            continue
+        desc = obj_value(objs, f["/DescendantFonts"][0]) or {}
+        m = desc.get("/CIDToGIDMap")
+        if isinstance(m, str) and m.endswith(" R"):
+            maps[name] = (f.get("/BaseFont", name), stream_data(objs, m))
+    return maps
+
+
+TEXT_OPS = re.compile(rb"(/[^\s/\[\]<>()]+)\s+[-\d.]+\s+Tf|<([0-9A-Fa-f\s]*)>\s*Tj|\[([^\]]*)\]\s*TJ")
+
+
+def missing_glyphs(pdf):
+    """(codes checked, ["page N: U+XXXX 'c' not in FONT", ...])."""
+    objs = qpdf_objects(pdf)
+    rc, out, err = run("qpdf", "--json", "--json-key=pages", pdf)
+    import json
+    pages = json.loads(out)["pages"] if rc == 0 else []
+    checked, missing = 0, []
+    for pno, page in enumerate(pages, 1):
+        pdict = obj_value(objs, page["object"]) or {}
+        res = obj_value(objs, pdict.get("/Resources")) or {}
+        maps = cid_maps(objs, obj_value(objs, res.get("/Font")))
+        data = b"".join(stream_data(objs, c) for c in page["contents"])
+        font = None
+        for m in TEXT_OPS.finditer(data):
+            if m.group(1):
+                font = m.group(1).decode("latin-1")
+                continue
+            if font not in maps:
+                continue
+            hexes = [m.group(2)] if m.group(2) is not None else re.findall(rb"<([0-9A-Fa-f\s]*)>", m.group(3))
+            fname, cmap = maps[font]
+            for h in hexes:
+                h = re.sub(rb"\s", b"", h)
+                for i in range(0, len(h) - 3, 4):
+                    cid = int(h[i:i + 4], 16)
+                    checked += 1
+                    gid = int.from_bytes(cmap[2 * cid:2 * cid + 2], "big") if 2 * cid + 2 <= len(cmap) else 0
+                    if gid == 0:
+                        miss = f"page {pno}: U+{cid:04X} '{chr(cid)}' not in {fname}"
+                        if miss not in missing:
+                            missing.append(miss)
+    return checked, missing
 
 
 def section(flat, start, end):
@@ -143,10 +242,16 @@ def main():
     ap.add_argument("--table-header")
     ap.add_argument("--table-column-before")
     ap.add_argument("--table-cell-marker", default="")
+    ap.add_argument("--table-pages-min", type=int, default=2)
     ap.add_argument("--section-text", nargs=3, action="append", default=[],
                     metavar=("START", "END", "S"))
     ap.add_argument("--section-count", nargs=4, action="append", default=[],
                     metavar=("START", "END", "S", "N"))
+    ap.add_argument("--fonts-embedded", action="store_true")
+    ap.add_argument("--glyphs", action="store_true")
+    ap.add_argument("--no-urls", action="store_true")
+    ap.add_argument("--cjk-min", type=int)
+    ap.add_argument("--cjk-max", type=int)
     a = ap.parse_args()
 
     size = os.path.getsize(a.pdf)
@@ -171,6 +276,18 @@ def main():
     for s in a.no_text:
         check(s not in flat, f"no text '{s}' (section absent)")
     section_checks(flat, a.section_text, a.section_count)
+    if a.cjk_min is not None:
+        n = len(re.findall(r"[\u4e00-\u9fff]", flat))
+        check(n >= a.cjk_min, f"{n} CJK ideographs in the text (>= {a.cjk_min})")
+    if a.cjk_max is not None:
+        n = len(re.findall(r"[\u4e00-\u9fff]", flat))
+        check(n <= a.cjk_max, f"{n} CJK ideographs in the text (<= {a.cjk_max})")
+    if a.fonts_embedded:
+        fonts_embedded(a.pdf)
+    if a.glyphs:
+        n, missing = missing_glyphs(a.pdf)
+        check(n > 0 and not missing, f"{n} characters drawn, each with a glyph of its font",
+              "; ".join(missing[:8]) or "no text drawn with a CID font")
     if a.outline:
         rc, out, err = run("qpdf", "--json", "--json-key=outlines", a.pdf)
         import json
@@ -180,12 +297,15 @@ def main():
     rc, urls, err = run("pdfinfo", "-url", a.pdf)
     for u in a.url:
         check(u in urls, f"link annotation to {u}")
+    if a.no_urls:
+        links = [ln for ln in urls.splitlines()[1:] if ln.strip()]
+        check(not links, "no link annotation", "; ".join(links[:5]))
     with tempfile.TemporaryDirectory() as tmp:
         n, bad = blank_pages(a.pdf, tmp)
         check(n == pages and not bad, f"all {n} pages rendered, none blank", "; ".join(bad))
     if a.table_header:
         table_checks(a.pdf, a.table_header, a.table_column_before,
-                     a.table_cell_marker)
+                     a.table_cell_marker, a.table_pages_min)
     passed = sum(results)
     print(f"{passed} passed, {len(results) - passed} failed")
     sys.exit(0 if passed == len(results) else 1)

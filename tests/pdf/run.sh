@@ -84,4 +84,70 @@ if [ -x "$gen" ] && "$gen" --help 2>&1 | grep -q -- '--straggler'; then
 else
 	echo "skipped: four ranks (no sdperf-gen with --straggler at $gen)"
 fi
+# The comparison report (sdperf diff) of the example pair, en and zh: the
+# texts come from assets/i18n/*.json; 1.47 = 143.91 ms / 97.94 ms, the DiT
+# wall times of the two examples' single-run reports; FlashAttentionScore
+# is in the base run only, AdaBlockSparseAttention in the new run only.
+# The comparison has no links (its HTML has none either). Sizes measured:
+# en 105 KiB, zh 628 KiB, 4 pages each. --glyphs: the zh one drew
+# "−17.0 个百分点" with a font that has no U+2212 (fixed in pdf_diff.c).
+if "$sdperf" --help 2>&1 | grep -q 'sdperf diff'; then
+	echo "== diff, English: examples/image-dit-1card -> image-dit-1card-tuned"
+	"$sdperf" diff examples/image-dit-1card examples/image-dit-1card-tuned \
+		-o "$work/diff-en" --format pdf -q
+	python3 "$here/check_pdf.py" "$work/diff-en/diff.pdf" --max-kb 200 --pages-min 3 \
+		--title "Performance comparison" \
+		--subject "Performance comparison of two Ascend NPU diffusion-model profiles" \
+		--creator "sdperf $version" --fonts-embedded --glyphs --no-urls --cjk-max 0 \
+		--text "DiT (transformer): 1.47× faster" --text "VAE: 0.99×: within 2%" \
+		--text "Text encoder: 1.00×: within 2%" \
+		--text "Attention dominates the DiT Cleared" --text "fa_quant_sparse" \
+		--text "MatMul dominates the DiT Not fired" \
+		--text "FlashAttentionScore" --text "AdaBlockSparseAttention" \
+		--text "Page 1 of" \
+		--section-text "Removed (base run only)" "Method" "FlashAttentionScore" \
+		--section-text "Added (new run only)" "Removed (base run only)" "AdaBlockSparseAttention" \
+		--section-count "Added (new run only)" "Method" "FlashAttentionScore" 1 \
+		--outline "Summary" --outline "Stages" --outline "Kernel time by category" \
+		--outline "Kernel types" --outline "Method" || status=1
+
+	echo "== diff, Chinese: examples/image-dit-1card -> image-dit-1card-tuned"
+	"$sdperf" diff examples/image-dit-1card examples/image-dit-1card-tuned \
+		-o "$work/diff-zh" --format pdf --lang zh -q
+	python3 "$here/check_pdf.py" "$work/diff-zh/diff.pdf" --max-kb 900 --pages-min 3 \
+		--title "性能对比报告" --subject "两份昇腾 NPU 扩散模型 profile 的性能对比" \
+		--creator "sdperf $version" --fonts-embedded --glyphs --no-urls --cjk-min 500 \
+		--text "DiT(Transformer): 1.47×，更快" --text "文本编码器: 1.00×：变化在 2% 以内" \
+		--text "DiT 以注意力为主 已消除" --text "DiT 以 MatMul 为主 均未触发" \
+		--text "结论变化" --text "可比性警告" --text "第 1 页" \
+		--text "FlashAttentionScore" --text "AdaBlockSparseAttention" \
+		--section-text "移除（仅基线）" "方法" "FlashAttentionScore" \
+		--section-text "新增（仅新版）" "移除（仅基线）" "AdaBlockSparseAttention" \
+		--outline "概览" --outline "阶段" --outline "算子类型" --outline "方法" \
+		--no-text "Cleared" --no-text "Summary" || status=1
+
+	echo "== diff of a hostile pair: markup and a 192-character name as kernel types"
+	long=LongFusedOperator$(printf '_Part%02d' $(seq 0 24))
+	head='Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),Block Dim'
+	mkdir -p "$work/hb" "$work/hn"
+	printf '%s\n' "$head" \
+		'1,MatMulV3,MatMulV3,AI_CORE,1767225600000000.000,500.5,0,8' \
+		'1,"<script>alert(1)</script>","<script>alert(1)</script>",AI_CORE,1767225600000503.000,300.5,0,8' \
+		"1,$long,$long,AI_VECTOR_CORE,1767225600000806.000,100.5,0,8" >"$work/hb/kernel_details.csv"
+	printf '%s\n' "$head" \
+		'1,MatMulV3,MatMulV3,AI_CORE,1767225600000000.000,400.5,0,8' \
+		'1,"<img src=x onerror=alert(1)>","<img src=x onerror=alert(1)>",AI_CORE,1767225600000403.000,200.5,0,8' \
+		"1,$long,$long,AI_VECTOR_CORE,1767225600000606.000,150.5,0,8" >"$work/hn/kernel_details.csv"
+	"$sdperf" diff "$work/hb/kernel_details.csv" "$work/hn/kernel_details.csv" \
+		-o "$work/diff-hostile" --format pdf -q
+	python3 "$here/check_pdf.py" "$work/diff-hostile/diff.pdf" --max-kb 200 --fonts-embedded --glyphs \
+		--text "<script>alert(1)</script>" --text "<img src=x onerror=alert(1)>" \
+		--section-text "Removed (base run only)" "Method" "<script>alert(1)</script>" \
+		--section-text "Added (new run only)" "Removed (base run only)" "<img src=x onerror=alert(1)>" \
+		--text "−100.0 us" --text "+50.0 us" --text "Part24" --no-text "&lt;" \
+		--table-header "Kernel type" --table-column-before "Stage" \
+		--table-cell-marker "Part" --table-pages-min 1 || status=1
+else
+	echo "skipped: comparison report (no sdperf diff in $sdperf --help)"
+fi
 exit $status

@@ -244,7 +244,7 @@ static void html_lists_verdict_changes_in_order(void **state)
 	has(h, "&gt; 50.0%");
 	/* host_bound has no value in the new run */
 	has(h, "<td class=\"num\">–</td><td class=\"num\">&gt; 25.0%");
-	has(h, "The base run has 5 profiler steps and the new run 4");
+	has(h, "Profiler steps: 5 in the base run, 4 in the new run");
 	has(h, "English fallback &lt;b&gt;");
 	free(h);
 }
@@ -416,7 +416,7 @@ static void per_step_warning_says_times_are_per_step(void **state)
 	fixture(&c);
 	c.per_step = 1;
 	h = render(&c, REPORT_HTML, "en");
-	has(h, "and the new run 4: times are per step.");
+	has(h, "4 in the new run; times are per step.");
 	has(h, "divided by that side&#39;s number of profiler steps (base 5, "
 	       "new 4)");
 	free(h);
