@@ -142,6 +142,16 @@ else
 	bad no_common_stage "$(cat nc.err)"
 fi
 
+# --- a broken report.json side: an input error naming the place -------------
+printf '{"schema_version": 1, "stages": {"dit": [}' >broken.json
+if "$SDPERF" diff broken.json fa0 -o broken -q 2>broken.err; then
+	bad broken_report_json "exit 0"
+elif [ $? -eq 3 ] && grep -q "broken.json:1:" broken.err && [ ! -e broken ]; then
+	ok broken_report_json
+else
+	bad broken_report_json "$(cat broken.err)"
+fi
+
 # --- sdperf check: exit codes ------------------------------------------------
 code() { # LABEL EXPECTED_RC STDOUT_SUBSTRING -- ARGS
 	local label=$1 want=$2 msg=$3
