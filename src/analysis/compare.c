@@ -350,6 +350,29 @@ static int cmp_double(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+/* Kernels of the stage's entries named type (a name may repeat: summed). */
+static uint64_t type_count(const struct snap_stage *st, const char *type)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < st->ntypes; i++)
+		if (!strcmp(st->types[i].type, type))
+			n += st->types[i].count;
+	return n;
+}
+
+/* Whether entry i's name came earlier in the list. */
+static int seen_before(const struct snap_stage *st, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < i; k++)
+		if (!strcmp(st->types[k].type, st->types[i].type))
+			return 1;
+	return 0;
+}
+
 /* How many times as often per step the new run launches the DiT kernel
  * types both runs have: the median over those types (the DiT's kernel
  * counts when they share none). Quantization, sparse attention or fusion
@@ -365,16 +388,17 @@ static double dit_count_ratio(const struct snapshot *b,
 	double fb = b->nsteps ? 1.0 / (double)b->nsteps : 1.0,
 	       fn = n->nsteps ? 1.0 / (double)n->nsteps : 1.0, med;
 	double *r = xcalloc(sb->ntypes + 1, sizeof(*r));
-	size_t i, j, m = 0;
+	size_t i, m = 0;
 
-	for (i = 0; i < sb->ntypes; i++)
-		for (j = 0; j < sn->ntypes; j++)
-			if (sb->types[i].count &&
-			    !strcmp(sb->types[i].type, sn->types[j].type)) {
-				r[m++] = (double)sn->types[j].count * fn /
-				         ((double)sb->types[i].count * fb);
-				break;
-			}
+	for (i = 0; i < sb->ntypes; i++) {
+		uint64_t cb, cn;
+		if (seen_before(sb, i))
+			continue;
+		cb = type_count(sb, sb->types[i].type);
+		cn = type_count(sn, sb->types[i].type);
+		if (cb && cn)
+			r[m++] = (double)cn * fn / ((double)cb * fb);
+	}
 	*kb = (double)sb->kernels * fb;
 	*kn = (double)sn->kernels * fn;
 	if (m) {

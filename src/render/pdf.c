@@ -2,19 +2,14 @@
  * section in the HTML report's order (templates/report.html.tmpl). */
 #include "render/pdf.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/escape.h"
 #include "render/pdf_chart.h"
 #include "render/pdf_ranks.h"
 #include "render/pdf_text.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
-
-#define DEFAULT_FONT "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-#define DEFAULT_CJK  "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
 
 static const struct pdf_style S_BODY = {9.0f, 0, PDF_FG};
 static const struct pdf_style S_H1 = {18.0f, 1, PDF_FG};
@@ -588,156 +583,11 @@ static void docs(struct pdf_ctx *c)
 
 /* ---- document ---------------------------------------------------------- */
 
-/* The running header (title, rule) and footer ("Page N of M") of every
- * page, drawn once the page count is known. */
-static void decorate(struct pdf_ctx *c)
-{
-	size_t i;
-	HPDF_Font f;
-	char num[2][24];
-	const char *names[] = {"{n}", "{m}"};
-
-	strbuf_reset(&c->d.para);
-	pt_wrap(&c->d, pdf_v(c, "title"), &PDF_SMALL, CONTENT_W, 1, 1,
-	        &c->d.para, &f);
-	snprintf(num[1], sizeof(num[1]), "%zu", c->d.npages);
-	for (i = 0; i < c->d.npages; i++) {
-		const char *p = pdf_v(c, "t_pdf_page"), *hit;
-		HPDF_Page page = c->d.pages[i];
-		float w;
-		snprintf(num[0], sizeof(num[0]), "%zu", i + 1);
-		pt_draw(&c->d, page, f, &PDF_SMALL, MARGIN, PAGE_H - 36,
-		        c->d.para.buf, c->d.para.len);
-		pt_hline(page, MARGIN, MARGIN + CONTENT_W, PAGE_H - 41, 0.5f,
-		         PDF_LINE);
-		strbuf_reset(&c->d.sb);
-		while ((hit = strchr(p, '{'))) {
-			int k = !strncmp(hit, names[0], 3)   ? 0
-			        : !strncmp(hit, names[1], 3) ? 1
-			                                     : -1;
-			strbuf_add(&c->d.sb, p, (size_t)(hit - p) + (k < 0));
-			if (k >= 0)
-				strbuf_adds(&c->d.sb, num[k]);
-			p = hit + (k < 0 ? 1 : 3);
-		}
-		strbuf_adds(&c->d.sb, p);
-		c->d.page = page;
-		w = pt_text_width(&c->d, c->d.sb.buf, &PDF_SMALL);
-		pt_draw_str(&c->d, page, &PDF_SMALL, (PAGE_W - w) / 2, 30,
-		            c->d.sb.buf);
-	}
-}
-
-static void metadata(struct pdf_ctx *c)
-{
-	HPDF_Date date;
-	struct tm tm;
-
-	memset(&date, 0, sizeof(date));
-	if (gmtime_r(&c->o->date, &tm)) {
-		date.year = tm.tm_year + 1900;
-		date.month = tm.tm_mon + 1;
-		date.day = tm.tm_mday;
-		date.hour = tm.tm_hour;
-		date.minutes = tm.tm_min;
-		date.seconds = tm.tm_sec > 59 ? 59 : tm.tm_sec;
-		date.ind = 'Z';
-		HPDF_SetInfoDateAttr(c->d.pdf, HPDF_INFO_CREATION_DATE, date);
-	}
-	strbuf_reset(&c->d.sb);
-	pt_clean(&c->d.sb, c->o->title ? c->o->title : pdf_v(c, "title"));
-	HPDF_SetInfoAttr(c->d.pdf, HPDF_INFO_TITLE, c->d.sb.buf);
-	strbuf_reset(&c->d.sb);
-	pt_clean(&c->d.sb, pdf_v(c, "t_pdf_subject"));
-	HPDF_SetInfoAttr(c->d.pdf, HPDF_INFO_SUBJECT, c->d.sb.buf);
-	strbuf_reset(&c->d.sb);
-	strbuf_adds(&c->d.sb, "sdperf ");
-	pt_clean(&c->d.sb, c->o->version ? c->o->version : "");
-	HPDF_SetInfoAttr(c->d.pdf, HPDF_INFO_CREATOR, c->d.sb.buf);
-}
-
-/* The finished document's bytes into c->bytes. */
-static void save(struct pdf_ctx *c)
-{
-	HPDF_UINT32 size;
-
-	HPDF_SaveToStream(c->d.pdf);
-	size = HPDF_GetStreamSize(c->d.pdf);
-	strbuf_grow(&c->bytes, size);
-	while (size) {
-		HPDF_UINT32 got = size;
-		HPDF_STATUS st = HPDF_ReadFromStream(
-		    c->d.pdf, (HPDF_BYTE *)c->bytes.buf + c->bytes.len, &got);
-		c->bytes.len += got;
-		c->bytes.buf[c->bytes.len] = '\0';
-		size -= got;
-		if (st == HPDF_STREAM_EOF || !got)
-			break;
-	}
-}
-
-/* The fonts. Bold is synthesised from the regular font (filled and
- * stroked) unless a bold font file is named: libharu 2.3.0 embeds every
- * TrueType font with its full name, post, hmtx and loca tables, a complete
- * /W array and CIDToGIDMap, about 92 KB for DejaVu Sans Bold however few
- * glyphs are used, which alone would break the English report's 200 KB
- * budget. */
-static void load_fonts(struct pdf_ctx *c, const char *regular)
-{
-	c->d.reg = pt_load_font(&c->d, regular, 0);
-	if (c->o->font_bold_path)
-		c->d.bold = pt_load_font(&c->d, c->o->font_bold_path, 0);
-}
-
-static void on_error(HPDF_STATUS no, HPDF_STATUS detail, void *data)
-{
-	struct pdf_doc *d = data;
-	char why[96];
-
-	if (d->loading) {
-		snprintf(why, sizeof(why),
-		         "libharu cannot load it (error 0x%04lX, detail %lu)",
-		         (unsigned long)no, (unsigned long)detail);
-		pt_font_error(d, d->loading, why);
-	}
-	err_set(&d->err, ERR_INTERNAL,
-	        "pdf: libharu error 0x%04lX (detail %lu)", (unsigned long)no,
-	        (unsigned long)detail);
-	longjmp(d->jb, 1);
-}
-
 /* Builds the whole document; libharu errors longjmp out of it. */
 static void build(struct pdf_ctx *c)
 {
-	size_t nf;
-	const struct tmpl_formatter *f = escape_formatters(&nf);
-
-	for (; nf; nf--, f++)
-		if (!strcmp(f->name, "dur"))
-			c->fdur = f->fn;
-		else if (!strcmp(f->name, "pct1"))
-			c->fpct = f->fn;
-		else if (!strcmp(f->name, "int"))
-			c->fint = f->fn;
-		else if (!strcmp(f->name, "f1"))
-			c->ff1 = f->fn;
-		else if (!strcmp(f->name, "f2"))
-			c->ff2 = f->fn;
-	c->d.pdf = HPDF_New(on_error, &c->d);
-	if (!c->d.pdf || !c->fdur || !c->fpct || !c->fint || !c->ff1 ||
-	    !c->ff2) {
-		err_set(&c->d.err, ERR_INTERNAL,
-		        "pdf: cannot start a document");
-		longjmp(c->d.jb, 1);
-	}
-	HPDF_SetCompressionMode(c->d.pdf, HPDF_COMP_ALL);
-	HPDF_UseUTFEncodings(c->d.pdf);
-	HPDF_SetCurrentEncoder(c->d.pdf, "UTF-8");
-	c->utf8 = HPDF_GetEncoder(c->d.pdf, "UTF-8");
-	c->d.cjk_path = c->o->cjk_font_path ? c->o->cjk_font_path : DEFAULT_CJK;
-	load_fonts(c, c->o->font_path ? c->o->font_path : DEFAULT_FONT);
-	HPDF_SetPageMode(c->d.pdf, HPDF_PAGE_MODE_USE_OUTLINE);
-	metadata(c);
+	pdf_doc_start(c);
+	pdf_doc_metadata(c, "t_pdf_subject");
 	pt_new_page(&c->d);
 	title_block(c);
 	verdicts(c);
@@ -752,8 +602,8 @@ static void build(struct pdf_ctx *c)
 	method(c);
 	inputs(c);
 	docs(c);
-	decorate(c);
-	save(c);
+	pdf_doc_decorate(c);
+	pdf_doc_save(c);
 }
 
 static void ctx_init(struct pdf_ctx *c)

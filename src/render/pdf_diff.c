@@ -1,28 +1,24 @@
 /* The comparison report as a PDF: the diff view model laid out with
  * libharu on A4 pages, section by section in the order of
  * templates/diff.html.tmpl, with the single-run report's text, table and
- * section helpers (pdf_text.h, pdf_ranks.h). The document set-up, page
- * furniture and saving follow render/pdf.c, whose own copies are private
- * to the single-run layout. */
+ * section helpers (pdf_text.h, pdf_ranks.h) and the document set-up,
+ * page furniture and saving both reports share (render/pdf_doc.c). */
 #include "render/pdf_diff.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/escape.h"
 #include "render/pdf_chart.h"
 #include "render/pdf_ranks.h"
 #include "render/pdf_text.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
-#define DEFAULT_FONT "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-#define DEFAULT_CJK  "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
-#define N(a)         (sizeof(a) / sizeof((a)[0]))
-#define DASH         "\xE2\x80\x93" /* shown for an undefined value */
-#define ARROW        " \xE2\x86\x92 "
-#define MINUS        "\xE2\x88\x92" /* U+2212, as diff_model.c writes it */
+#define N(a)  (sizeof(a) / sizeof((a)[0]))
+#define DASH  "\xE2\x80\x93" /* shown for an undefined value */
+#define ARROW " \xE2\x86\x92 "
+#define MINUS "\xE2\x88\x92" /* U+2212, as diff_model.c writes it */
 
 static const struct pdf_style S_BODY = {9.0f, 0, PDF_FG};
 static const struct pdf_style S_H1 = {18.0f, 1, PDF_FG};
@@ -531,169 +527,11 @@ static void method(struct dctx *c)
 
 /* ---- document ---------------------------------------------------------- */
 
-/* "Page {n} of {m}" of page i (from 0) into sb. */
-static void page_text(struct dctx *c, size_t i, struct strbuf *sb)
-{
-	const char *p = v(c, "t_pdf_page"), *hit;
-
-	strbuf_reset(sb);
-	while ((hit = strchr(p, '{'))) {
-		strbuf_add(sb, p, (size_t)(hit - p));
-		if (!strncmp(hit, "{n}", 3))
-			strbuf_addf(sb, "%zu", i + 1);
-		else if (!strncmp(hit, "{m}", 3))
-			strbuf_addf(sb, "%zu", c->p.d.npages);
-		else
-			strbuf_addch(sb, '{');
-		p = hit + (!strncmp(hit, "{n}", 3) || !strncmp(hit, "{m}", 3)
-		               ? 3
-		               : 1);
-	}
-	strbuf_adds(sb, p);
-}
-
-/* The running header (title, rule) and footer ("Page N of M") of every
- * page, drawn once the page count is known. */
-static void decorate(struct dctx *c)
-{
-	struct pdf_doc *d = &c->p.d;
-	HPDF_Font f;
-	size_t i;
-	float w;
-
-	strbuf_reset(&d->para);
-	pt_wrap(d, v(c, "title"), &PDF_SMALL, CONTENT_W, 1, 1, &d->para, &f);
-	for (i = 0; i < d->npages; i++) {
-		HPDF_Page page = d->pages[i];
-		pt_draw(d, page, f, &PDF_SMALL, MARGIN, PAGE_H - 36,
-		        d->para.buf, d->para.len);
-		pt_hline(page, MARGIN, MARGIN + CONTENT_W, PAGE_H - 41, 0.5f,
-		         PDF_LINE);
-		page_text(c, i, &d->sb);
-		d->page = page;
-		w = pt_text_width(d, d->sb.buf, &PDF_SMALL);
-		pt_draw_str(d, page, &PDF_SMALL, (PAGE_W - w) / 2, 30,
-		            d->sb.buf);
-	}
-}
-
-static void info(struct dctx *c, HPDF_InfoType key, const char *prefix,
-                 const char *s)
-{
-	strbuf_reset(&c->p.d.sb);
-	strbuf_adds(&c->p.d.sb, prefix);
-	pt_clean(&c->p.d.sb, s ? s : "");
-	HPDF_SetInfoAttr(c->p.d.pdf, key, c->p.d.sb.buf);
-}
-
-static void metadata(struct dctx *c)
-{
-	const struct pdf_opts *o = c->p.o;
-	HPDF_Date date;
-	struct tm tm;
-
-	memset(&date, 0, sizeof(date));
-	if (gmtime_r(&o->date, &tm)) {
-		date.year = tm.tm_year + 1900;
-		date.month = tm.tm_mon + 1;
-		date.day = tm.tm_mday;
-		date.hour = tm.tm_hour;
-		date.minutes = tm.tm_min;
-		date.seconds = tm.tm_sec > 59 ? 59 : tm.tm_sec;
-		date.ind = 'Z';
-		HPDF_SetInfoDateAttr(c->p.d.pdf, HPDF_INFO_CREATION_DATE, date);
-	}
-	info(c, HPDF_INFO_TITLE, "", o->title ? o->title : v(c, "title"));
-	info(c, HPDF_INFO_SUBJECT, "", v(c, "t_diff_pdf_subject"));
-	info(c, HPDF_INFO_CREATOR, "sdperf ", o->version);
-}
-
-/* The finished document's bytes into c->p.bytes. */
-static void save(struct dctx *c)
-{
-	HPDF_UINT32 size;
-
-	HPDF_SaveToStream(c->p.d.pdf);
-	size = HPDF_GetStreamSize(c->p.d.pdf);
-	strbuf_grow(&c->p.bytes, size);
-	while (size) {
-		HPDF_UINT32 got = size;
-		HPDF_STATUS st = HPDF_ReadFromStream(
-		    c->p.d.pdf, (HPDF_BYTE *)c->p.bytes.buf + c->p.bytes.len,
-		    &got);
-		c->p.bytes.len += got;
-		c->p.bytes.buf[c->p.bytes.len] = '\0';
-		size -= got;
-		if (st == HPDF_STREAM_EOF || !got)
-			break;
-	}
-}
-
-static void on_error(HPDF_STATUS no, HPDF_STATUS detail, void *data)
-{
-	struct pdf_doc *d = data;
-	char why[96];
-
-	if (d->loading) {
-		snprintf(why, sizeof(why),
-		         "libharu cannot load it (error 0x%04lX, detail %lu)",
-		         (unsigned long)no, (unsigned long)detail);
-		pt_font_error(d, d->loading, why);
-	}
-	err_set(&d->err, ERR_INTERNAL,
-	        "pdf: libharu error 0x%04lX (detail %lu)", (unsigned long)no,
-	        (unsigned long)detail);
-	longjmp(d->jb, 1);
-}
-
-/* The formatters the layout uses, from the templates' table. */
-static int formatters(struct pdf_ctx *p)
-{
-	size_t nf;
-	const struct tmpl_formatter *f = escape_formatters(&nf);
-
-	for (; nf; nf--, f++)
-		if (!strcmp(f->name, "dur"))
-			p->fdur = f->fn;
-		else if (!strcmp(f->name, "pct1"))
-			p->fpct = f->fn;
-		else if (!strcmp(f->name, "int"))
-			p->fint = f->fn;
-		else if (!strcmp(f->name, "f1"))
-			p->ff1 = f->fn;
-		else if (!strcmp(f->name, "f2"))
-			p->ff2 = f->fn;
-	return p->fdur && p->fpct && p->fint && p->ff1 && p->ff2;
-}
-
-/* Starts the document with its fonts (bold is synthesised unless a bold
- * font is named, for the size reason given in pdf.c). */
-static void start(struct dctx *c)
-{
-	const struct pdf_opts *o = c->p.o;
-	struct pdf_doc *d = &c->p.d;
-
-	d->pdf = HPDF_New(on_error, d);
-	if (!d->pdf || !formatters(&c->p)) {
-		err_set(&d->err, ERR_INTERNAL, "pdf: cannot start a document");
-		longjmp(d->jb, 1);
-	}
-	HPDF_SetCompressionMode(d->pdf, HPDF_COMP_ALL);
-	HPDF_UseUTFEncodings(d->pdf);
-	HPDF_SetCurrentEncoder(d->pdf, "UTF-8");
-	c->p.utf8 = HPDF_GetEncoder(d->pdf, "UTF-8");
-	d->cjk_path = o->cjk_font_path ? o->cjk_font_path : DEFAULT_CJK;
-	d->reg = pt_load_font(d, o->font_path ? o->font_path : DEFAULT_FONT, 0);
-	if (o->font_bold_path)
-		d->bold = pt_load_font(d, o->font_bold_path, 0);
-	HPDF_SetPageMode(d->pdf, HPDF_PAGE_MODE_USE_OUTLINE);
-	metadata(c);
-}
-
 /* Builds the whole document; libharu errors longjmp out of it. */
 static void build(struct dctx *c)
 {
-	start(c);
+	pdf_doc_start(&c->p);
+	pdf_doc_metadata(&c->p, "t_diff_pdf_subject");
 	pt_new_page(&c->p.d);
 	title_block(c);
 	summary(c);
@@ -703,8 +541,8 @@ static void build(struct dctx *c)
 	types(c);
 	ranks(c);
 	method(c);
-	decorate(c);
-	save(c);
+	pdf_doc_decorate(&c->p);
+	pdf_doc_save(&c->p);
 }
 
 static void ctx_init(struct dctx *c)

@@ -24,30 +24,20 @@
 // navigation shown with its tables and charts, the navigation hidden.
 // Prints "ok ..." / "FAIL ..." lines, then "N passed, M failed"; exits 0
 // only if nothing failed (2: usage error). The harness (browser flags,
-// request routing) is check_report.mjs's, whose PNG helpers it imports.
+// request routing) is browser_common.mjs's, shared with check_report.mjs,
+// whose PNG helpers it imports.
 
-import { mkdtempSync, rmSync, mkdirSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { VIEWPORT, SETTLE_MS, TIMEOUT_MS, blockRequests, launchBrowser, runPasses } from './browser_common.mjs';
 import { decodePng, colourStats } from './check_report.mjs';
 
 const USAGE =
   'usage: node check_diff.mjs DIFF.html OUT_DIR [--lang en|zh] [--expect SEL=MIN]... ' +
   '[--count SEL=N]... [--text SEL TEXT]... [--row SEL TEXT1 TEXT2]...';
 
-// Same flags as check_report.mjs: without the background-networking ones
-// Chromium tries to reach Google's hosts at start.
-const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--no-default-browser-check', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-default-apps',
-  '--disable-extensions', '--disable-domain-reliability',
-  '--disable-client-side-phishing-detection', '--metrics-recording-only', '--no-pings',
-];
-const VIEWPORT = { width: 1280, height: 900 };
-const SETTLE_MS = 300;
-const TIMEOUT_MS = 30000;
 const MIN_DIFFERING = 0.02;
 const MIN_COLOURS = 3;
 const BAR_TOLERANCE_PX = 2; // bars are whole pixels: rounding per segment
@@ -295,25 +285,8 @@ async function checkPrint(page, tag) {
 
 async function openPage(chromium, opts, js, log) {
   const pageUrl = pathToFileURL(opts.report).href;
-  const context = await chromium.launchPersistentContext(log.profile, {
-    executablePath: opts.executablePath, headless: true, args: CHROMIUM_ARGS,
-    chromiumSandbox: false, javaScriptEnabled: js, viewport: VIEWPORT,
-    deviceScaleFactor: 1, locale: 'en-US', timezoneId: 'UTC', serviceWorkers: 'block',
-    acceptDownloads: false, offline: true, timeout: TIMEOUT_MS,
-  });
-  const allowed = (url) => url === pageUrl || url.startsWith('data:');
-  const note = (what, url) => {
-    const line = `${what} ${url.length > 200 ? `${url.slice(0, 200)}...` : url}`;
-    if (!log.blocked.includes(line)) log.blocked.push(line);
-  };
-  await context.route(() => true, (route) => {
-    const url = route.request().url();
-    if (allowed(url)) return route.continue();
-    note(route.request().resourceType(), url);
-    return route.abort('blockedbyclient');
-  });
-  context.on('request', (req) => { if (!allowed(req.url())) note(req.resourceType(), req.url()); });
-  context.on('websocket', (ws) => note('websocket', ws.url()));
+  const context = await launchBrowser(chromium, log.profile, opts.executablePath, js);
+  const note = await blockRequests(context, pageUrl, log.blocked);
   const page = context.pages()[0] || (await context.newPage());
   page.setDefaultTimeout(TIMEOUT_MS);
   page.on('console', (m) => { if (m.type() === 'error') log.console.push(m.text()); });
@@ -360,24 +333,7 @@ async function runPass(chromium, opts, js) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  opts.executablePath = process.env.SDPERF_CHROMIUM || '/usr/bin/chromium';
-  try {
-    if (!statSync(opts.report).isFile()) usage(`${opts.report} is not a file`);
-  } catch {
-    usage(`cannot read ${opts.report}`);
-  }
-  mkdirSync(opts.outDir, { recursive: true });
-  let chromium;
-  try {
-    ({ chromium } = await import('playwright-core'));
-  } catch (e) {
-    check(false, 'load playwright-core (run `npm ci` in tests/browser)', [String(e.message || e)]);
-  }
-  if (chromium) {
-    const t0 = Date.now();
-    for (const js of [true, false]) await runPass(chromium, opts, js);
-    console.log(`(${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  }
+  await runPasses(opts, usage, check, runPass);
   console.log(`${passed} passed, ${failed} failed`);
   process.exitCode = failed === 0 && passed > 0 ? 0 : 1;
 }

@@ -17,39 +17,19 @@
 //
 // Browser: $SDPERF_CHROMIUM, else /usr/bin/chromium (Debian's package);
 // playwright-core drives it, no Playwright-downloaded browser is used.
+// Its flags and the request blocking are browser_common.mjs's, shared with
+// check_diff.mjs.
 
-import { mkdtempSync, rmSync, mkdirSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { inflateSync } from 'node:zlib';
+import { SETTLE_MS, TIMEOUT_MS, blockRequests, launchBrowser, runPasses } from './browser_common.mjs';
 
 const USAGE =
   'usage: node check_report.mjs REPORT.html OUT_DIR [--lang en|zh] ' +
   '[--expect SELECTOR=MINCOUNT]...';
-
-// Flags known to work on this machine kind (.library env notes): without the
-// background-networking ones Chromium tries to reach Google's hosts at start.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--no-default-browser-check',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-default-apps',
-  '--disable-extensions',
-  '--disable-domain-reliability',
-  '--disable-client-side-phishing-detection',
-  '--metrics-recording-only',
-  '--no-pings',
-];
-
-const VIEWPORT = { width: 1280, height: 900 };
-const SETTLE_MS = 300; // after "load", for late requests / errors
-const TIMEOUT_MS = 30000;
 
 // ---------------------------------------------------------------- arguments
 
@@ -348,46 +328,14 @@ async function runPass(chromium, opts, js) {
   const t0 = Date.now();
   try {
     try {
-      context = await chromium.launchPersistentContext(profile, {
-        executablePath: opts.executablePath,
-        headless: true,
-        args: CHROMIUM_ARGS,
-        chromiumSandbox: false,
-        javaScriptEnabled: js,
-        viewport: VIEWPORT,
-        deviceScaleFactor: 1,
-        locale: 'en-US',
-        timezoneId: 'UTC',
-        serviceWorkers: 'block',
-        acceptDownloads: false,
-        offline: true, // belt and braces: the route below aborts anyway
-        timeout: TIMEOUT_MS,
-      });
+      context = await launchBrowser(chromium, profile, opts.executablePath, js);
     } catch (e) {
       fail(`${tag} launch ${opts.executablePath}`, [String(e.message || e).split('\n')[0]]);
       return;
     }
     ok(`${tag} launch ${opts.executablePath} (${Date.now() - t0} ms)`);
 
-    const allowed = (url) => url === pageUrl || url.startsWith('data:');
-    const note = (what, url) => {
-      const line = `${what} ${url.length > 200 ? `${url.slice(0, 200)}...` : url}`;
-      if (!blocked.includes(line)) blocked.push(line);
-    };
-    await context.route(
-      () => true,
-      (route) => {
-        const url = route.request().url();
-        if (allowed(url)) return route.continue();
-        note(`${route.request().resourceType()}`, url);
-        return route.abort('blockedbyclient');
-      },
-    );
-    // Requests the router does not see (if any) are still noted here.
-    context.on('request', (req) => {
-      if (!allowed(req.url())) note(req.resourceType(), req.url());
-    });
-    context.on('websocket', (ws) => note('websocket', ws.url()));
+    const note = await blockRequests(context, pageUrl, blocked);
 
     const page = context.pages()[0] || (await context.newPage());
     page.setDefaultTimeout(TIMEOUT_MS);
@@ -503,25 +451,7 @@ async function runPass(chromium, opts, js) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  opts.executablePath = process.env.SDPERF_CHROMIUM || '/usr/bin/chromium';
-  try {
-    if (!statSync(opts.report).isFile()) usage(`${opts.report} is not a file`);
-  } catch {
-    usage(`cannot read ${opts.report}`);
-  }
-  mkdirSync(opts.outDir, { recursive: true });
-
-  let chromium;
-  try {
-    ({ chromium } = await import('playwright-core'));
-  } catch (e) {
-    fail('load playwright-core (run `npm ci` in tests/browser)', [String(e.message || e)]);
-  }
-  if (chromium) {
-    const t0 = Date.now();
-    for (const js of [true, false]) await runPass(chromium, opts, js);
-    console.log(`(${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-  }
+  await runPasses(opts, usage, check, runPass);
   console.log(`${passed} passed, ${failed} failed`);
   process.exitCode = failed === 0 && passed > 0 ? 0 : 1;
 }
