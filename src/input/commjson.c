@@ -9,13 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/jsonerr.h"
 #include "util/infile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
-#define QUOTE_MAX 60 /* bytes of a bad value quoted in a message */
-#define NEAR_MAX  30 /* bytes quoted after a syntax error */
 /* largest |ns| accepted: well inside int64_t, ~292 years */
 #define NS_LIMIT 9.2e18
 
@@ -60,16 +59,9 @@ static const struct {
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
 struct creader {
-	const char *name;
+	struct jsonerr j; /* file name, '/'-separated JSON path, error */
 	struct commstats *cs;
-	struct err *e;
-	struct strbuf path; /* JSON path of the value being read */
 };
-
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
 
 static double ratio(int64_t part, int64_t transit)
 {
@@ -108,66 +100,6 @@ enum coll_kind commstats_kind(const char *op, int p2p)
 	return k;
 }
 
-/* ---- messages ---------------------------------------------------------- */
-
-static size_t path_push(struct creader *r, const char *key)
-{
-	size_t old = r->path.len;
-
-	if (old)
-		strbuf_addch(&r->path, '/');
-	strbuf_adds(&r->path, key);
-	return old;
-}
-
-static void path_pop(struct creader *r, size_t old)
-{
-	r->path.len = old;
-	r->path.buf[old] = '\0';
-}
-
-/* "PATH: json/path: what 'value'" (the value printed as JSON, cut). */
-static int bad(struct creader *r, const char *what, const cJSON *v)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *text = v ? cJSON_PrintUnformatted(v) : NULL;
-
-	strbuf_add_sanitized(&sb, r->path.buf, r->path.len);
-	strbuf_addf(&sb, ": %s", what);
-	if (text) {
-		strbuf_adds(&sb, ", got ");
-		strbuf_add_quoted_value(&sb, text, strlen(text), QUOTE_MAX);
-	}
-	err_set(r->e, ERR_INPUT, "%s: %s", r->name, sb.buf);
-	free(text);
-	strbuf_release(&sb);
-	return -1;
-}
-
-static int syntax_error(struct creader *r, const char *text, size_t len,
-                        const char *at)
-{
-	size_t line = 1, col = 1, i,
-	       off = at && at >= text ? (size_t)(at - text) : len;
-	struct strbuf sb = STRBUF_INIT;
-
-	if (off > len)
-		off = len;
-	for (i = 0; i < off; i++) {
-		if (text[i] == '\n') {
-			line++;
-			col = 1;
-		} else {
-			col++;
-		}
-	}
-	strbuf_add_quoted_value(&sb, text + off, len - off, NEAR_MAX);
-	err_set(r->e, ERR_INPUT, "%s:%zu:%zu: JSON syntax error near %s",
-	        r->name, line, col, sb.buf);
-	strbuf_release(&sb);
-	return -1;
-}
-
 /* ---- values ------------------------------------------------------------ */
 
 static const cJSON *get(const cJSON *obj, const char *key)
@@ -186,14 +118,14 @@ static int get_number(struct creader *r, const cJSON *obj, const char *key,
 	*out = 0;
 	if (!v)
 		return 0;
-	old = path_push(r, key);
+	old = jsonerr_push(&r->j, key);
 	if (!cJSON_IsNumber(v))
-		ret = bad(r, "expected a number", v);
+		ret = jsonerr_bad(&r->j, "expected a number", v);
 	else if (!isfinite(v->valuedouble))
-		ret = bad(r, "out of range", v);
+		ret = jsonerr_bad(&r->j, "out of range", v);
 	else
 		*out = v->valuedouble;
-	path_pop(r, old);
+	jsonerr_pop(&r->j, old);
 	return ret;
 }
 
@@ -209,9 +141,9 @@ static int get_ms(struct creader *r, const cJSON *obj, const char *key,
 		return -1;
 	v = ms * 1e6;
 	if (!(fabs(v) < NS_LIMIT)) {
-		old = path_push(r, key);
-		bad(r, "out of range", get(obj, key));
-		path_pop(r, old);
+		old = jsonerr_push(&r->j, key);
+		jsonerr_bad(&r->j, "out of range", get(obj, key));
+		jsonerr_pop(&r->j, old);
 		return -1;
 	}
 	*ns = llround(v);
@@ -232,9 +164,9 @@ static int get_object(struct creader *r, const cJSON *obj, const char *key,
 		*out = v;
 		return 0;
 	}
-	old = path_push(r, key);
-	bad(r, "expected an object", v);
-	path_pop(r, old);
+	old = jsonerr_push(&r->j, key);
+	jsonerr_bad(&r->j, "expected an object", v);
+	jsonerr_pop(&r->j, old);
 	return -1;
 }
 
@@ -258,14 +190,14 @@ static int read_times(struct creader *r, const cJSON *op, struct coll_stat *c,
 		return -1;
 	if (!info)
 		return 0;
-	old = path_push(r, "Communication Time Info");
+	old = jsonerr_push(&r->j, "Communication Time Info");
 	for (i = 0; i < ARRAY_LEN(time_fields) && !ret; i++) {
 		ret = get_ms(r, info, time_fields[i].key, &ns);
 		if (!ret)
 			add((int64_t *)((char *)c + time_fields[i].off), ns,
 			    ovf);
 	}
-	path_pop(r, old);
+	jsonerr_pop(&r->j, old);
 	return ret;
 }
 
@@ -296,16 +228,16 @@ static int read_bandwidth(struct creader *r, const cJSON *op, int *ovf)
 		return -1;
 	if (!bw)
 		return 0;
-	old = path_push(r, "Communication Bandwidth Info");
+	old = jsonerr_push(&r->j, "Communication Bandwidth Info");
 	for (i = 0; i < TR_COUNT && !ret; i++) {
 		ret = get_object(r, bw, transport_names[i], &t);
 		if (ret || !t)
 			continue;
-		o2 = path_push(r, transport_names[i]);
+		o2 = jsonerr_push(&r->j, transport_names[i]);
 		ret = read_transport(r, t, &r->cs->tr[i], ovf);
-		path_pop(r, o2);
+		jsonerr_pop(&r->j, o2);
 	}
-	path_pop(r, old);
+	jsonerr_pop(&r->j, old);
 	return ret;
 }
 
@@ -315,12 +247,12 @@ static int read_op(struct creader *r, const cJSON *op, int p2p)
 	int ovf = 0;
 
 	if (!cJSON_IsObject(op))
-		return bad(r, "expected an object", op);
+		return jsonerr_bad(&r->j, "expected an object", op);
 	c = &r->cs->coll[commstats_kind(op->string, p2p)];
 	if (read_times(r, op, c, &ovf) || read_bandwidth(r, op, &ovf))
 		return -1;
 	if (ovf)
-		return bad(r, "sums out of range", NULL);
+		return jsonerr_bad(&r->j, "sums out of range", NULL);
 	c->count++;
 	r->cs->ops++;
 	return 0;
@@ -336,9 +268,9 @@ static int read_section(struct creader *r, const cJSON *sect, int p2p)
 		/* HCCL's own sum of the operations above: not an operation */
 		if (!strcmp(op->string, "Total Op Info"))
 			continue;
-		old = path_push(r, op->string);
+		old = jsonerr_push(&r->j, op->string);
 		ret = read_op(r, op, p2p);
-		path_pop(r, old);
+		jsonerr_pop(&r->j, old);
 		if (ret)
 			break;
 	}
@@ -353,15 +285,16 @@ static int read_step(struct creader *r, const cJSON *step)
 	int ret = 0;
 
 	if (!cJSON_IsObject(step))
-		return bad(r, "expected an object (p2p, collective)", step);
+		return jsonerr_bad(
+		    &r->j, "expected an object (p2p, collective)", step);
 	for (i = 0; i < ARRAY_LEN(sections) && !ret; i++) {
 		if (get_object(r, step, sections[i], &sect))
 			return -1;
 		if (!sect)
 			continue;
-		old = path_push(r, sections[i]);
+		old = jsonerr_push(&r->j, sections[i]);
 		ret = read_section(r, sect, i == 0);
-		path_pop(r, old);
+		jsonerr_pop(&r->j, old);
 	}
 	return ret;
 }
@@ -373,17 +306,18 @@ static int walk(struct creader *r, const cJSON *root)
 	int ret = 0;
 
 	if (!cJSON_IsObject(root)) {
-		strbuf_adds(&r->path, "top level");
-		return bad(r,
-		           cJSON_IsArray(root) ? "expected an object of "
-		                                 "steps, got an array"
-		                               : "expected an object of steps",
-		           cJSON_IsArray(root) ? NULL : root);
+		jsonerr_push(&r->j, "top level");
+		return jsonerr_bad(&r->j,
+		                   cJSON_IsArray(root)
+		                       ? "expected an object of "
+		                         "steps, got an array"
+		                       : "expected an object of steps",
+		                   cJSON_IsArray(root) ? NULL : root);
 	}
 	cJSON_ArrayForEach (step, root) {
-		old = path_push(r, step->string);
+		old = jsonerr_push(&r->j, step->string);
 		ret = read_step(r, step);
-		path_pop(r, old);
+		jsonerr_pop(&r->j, old);
 		if (ret)
 			break;
 		r->cs->nsteps++;
@@ -394,32 +328,17 @@ static int walk(struct creader *r, const cJSON *root)
 static int parse(const char *name, const char *text, size_t len,
                  struct commstats *cs, struct err *e)
 {
-	struct creader r = {name, cs, e, STRBUF_INIT};
-	const char *end = NULL;
-	cJSON *root;
+	struct creader r;
+	cJSON *root = jsonerr_parse(name, text, len, e);
 	int ret;
 
-	/* trailing blanks are not a second value; only blanks: no value */
-	while (len && is_blank(text[len - 1]))
-		len--;
-	if (len == 0)
-		return err_set(e, ERR_INPUT, "%s: empty file (no JSON value)",
-		               name);
-	strbuf_init(&r.path);
-	/* the end pointer, not cJSON_GetErrorPtr: that one is a global, and
-	 * readers may run on several threads */
-	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-	while (root && end < text + len && is_blank(*end))
-		end++;
 	if (!root)
-		ret = syntax_error(&r, text, len, end);
-	else if (end < text + len)
-		/* a second value after the first: a merge gone wrong */
-		ret = syntax_error(&r, text, len, end);
-	else
-		ret = walk(&r, root);
+		return -1;
+	jsonerr_init(&r.j, name, '/', e);
+	r.cs = cs;
+	ret = walk(&r, root);
+	jsonerr_release(&r.j);
 	cJSON_Delete(root);
-	strbuf_release(&r.path);
 	return ret;
 }
 

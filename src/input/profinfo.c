@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/jsonerr.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -28,26 +29,6 @@ static char *str_at(const cJSON *root, const char *const *keys, size_t n)
 	                                              : NULL;
 }
 
-static void syntax_error(const char *path, const struct strbuf *sb,
-                         struct err *e)
-{
-	const char *at_ptr = cJSON_GetErrorPtr(), *p;
-	size_t line = 1, col = 1;
-	struct strbuf q = STRBUF_INIT;
-
-	if (!at_ptr || at_ptr < sb->buf || at_ptr > sb->buf + sb->len)
-		at_ptr = sb->buf + sb->len;
-	for (p = sb->buf; p < at_ptr; p++) {
-		col = *p == '\n' ? 1 : col + 1;
-		line += *p == '\n';
-	}
-	strbuf_add_quoted_value(&q, at_ptr,
-	                        (size_t)(sb->buf + sb->len - at_ptr), 30);
-	err_set(e, ERR_INPUT, "%s:%zu:%zu: invalid JSON near %s", path, line,
-	        col, q.buf);
-	strbuf_release(&q);
-}
-
 int profinfo_read(const char *path, struct profinfo *pi, struct err *e)
 {
 	static const char *const level[] = {"config", "experimental_config",
@@ -67,7 +48,8 @@ int profinfo_read(const char *path, struct profinfo *pi, struct err *e)
 		goto out;
 	root = cJSON_ParseWithLength(sb.buf, sb.len);
 	if (!root) {
-		syntax_error(path, &sb, e);
+		jsonerr_syntax(e, path, sb.buf, sb.len, cJSON_GetErrorPtr(),
+		               "invalid JSON");
 		goto out;
 	}
 	rank = cJSON_GetObjectItemCaseSensitive(root, "rank_id");

@@ -9,12 +9,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include "input/jsonerr.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
 #define QUOTE_MAX 60 /* bytes of a bad value quoted in a message */
-#define NEAR_MAX  30 /* bytes quoted after a syntax error */
 /* the largest microsecond value whose ns value llround(us * 1000) is
  * exact: report.json prints 3 decimals, and a double holds every integer
  * below 2^53, so us * 1000 rounds back to the printed integer ns for any
@@ -22,118 +22,14 @@
 #define US_LIMIT    9.0e12
 #define COUNT_LIMIT 9.0e15 /* integers below 2^53 are exact */
 
-struct rd {
-	const char *name;
-	struct strbuf path;
-	struct err *e;
-};
-
 struct snapdoc {
 	cJSON *root;
 };
 
-/* ---- messages and paths ------------------------------------------------- */
-
-static size_t path_push(struct rd *r, const char *key)
-{
-	size_t old = r->path.len;
-
-	if (old)
-		strbuf_addch(&r->path, '.');
-	strbuf_adds(&r->path, key);
-	return old;
-}
-
-static size_t path_push_index(struct rd *r, size_t i)
-{
-	size_t old = r->path.len;
-
-	strbuf_addf(&r->path, "%s%zu", old ? "." : "", i);
-	return old;
-}
-
-static void path_pop(struct rd *r, size_t old)
-{
-	r->path.len = old;
-	r->path.buf[old] = '\0';
-}
-
-/* "NAME: json.path: what, got 'value'" (the value printed as JSON, cut) */
-static int bad(struct rd *r, const char *what, const cJSON *v)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *text = v ? cJSON_PrintUnformatted(v) : NULL;
-
-	strbuf_add_sanitized(&sb, r->path.buf, r->path.len);
-	strbuf_addf(&sb, ": %s", what);
-	if (text) {
-		strbuf_adds(&sb, ", got ");
-		strbuf_add_quoted_value(&sb, text, strlen(text), QUOTE_MAX);
-	}
-	err_set(r->e, ERR_INPUT, "%s: %s", r->name, sb.buf);
-	free(text);
-	strbuf_release(&sb);
-	return -1;
-}
-
-static int is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
-static int syntax_error(const char *name, const char *text, size_t len,
-                        const char *at, struct err *e)
-{
-	size_t line = 1, col = 1, i,
-	       off = at && at >= text ? (size_t)(at - text) : len;
-	struct strbuf sb = STRBUF_INIT;
-
-	if (off > len)
-		off = len;
-	for (i = 0; i < off; i++) {
-		if (text[i] == '\n') {
-			line++;
-			col = 1;
-		} else {
-			col++;
-		}
-	}
-	strbuf_add_quoted_value(&sb, text + off, len - off, NEAR_MAX);
-	err_set(e, ERR_INPUT, "%s:%zu:%zu: JSON syntax error near %s", name,
-	        line, col, sb.buf);
-	strbuf_release(&sb);
-	return -1;
-}
-
-/* One JSON value and nothing but blanks after it. */
-static cJSON *parse(const char *name, const char *text, size_t len,
-                    struct err *e)
-{
-	const char *end = NULL;
-	cJSON *root;
-
-	while (len && is_blank(text[len - 1]))
-		len--;
-	if (len == 0) {
-		err_set(e, ERR_INPUT, "%s: empty file (no JSON value)", name);
-		return NULL;
-	}
-	/* the end pointer, not cJSON_GetErrorPtr: that one is a global */
-	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
-	while (root && end < text + len && is_blank(*end))
-		end++;
-	if (!root || end < text + len) {
-		syntax_error(name, text, len, end, e);
-		cJSON_Delete(root);
-		return NULL;
-	}
-	return root;
-}
-
 /* ---- typed fields ------------------------------------------------------- */
 
 /* obj[key] when `is` accepts it; else NULL and an error naming the path. */
-static const cJSON *field(struct rd *r, const cJSON *obj, const char *key,
+static const cJSON *field(struct jsonerr *r, const cJSON *obj, const char *key,
                           cJSON_bool (*is)(const cJSON *), const char *what)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
@@ -141,26 +37,27 @@ static const cJSON *field(struct rd *r, const cJSON *obj, const char *key,
 
 	if (v && is(v))
 		return v;
-	old = path_push(r, key);
+	old = jsonerr_push(r, key);
 	if (!v)
-		bad(r, "missing", NULL);
+		jsonerr_bad(r, "missing", NULL);
 	else
-		bad(r, what, v);
-	path_pop(r, old);
+		jsonerr_bad(r, what, v);
+	jsonerr_pop(r, old);
 	return NULL;
 }
 
-static const cJSON *get_obj(struct rd *r, const cJSON *o, const char *key)
+static const cJSON *get_obj(struct jsonerr *r, const cJSON *o, const char *key)
 {
 	return field(r, o, key, cJSON_IsObject, "expected an object");
 }
 
-static const cJSON *get_arr(struct rd *r, const cJSON *o, const char *key)
+static const cJSON *get_arr(struct jsonerr *r, const cJSON *o, const char *key)
 {
 	return field(r, o, key, cJSON_IsArray, "expected an array");
 }
 
-static int get_bool(struct rd *r, const cJSON *o, const char *key, int *out)
+static int get_bool(struct jsonerr *r, const cJSON *o, const char *key,
+                    int *out)
 {
 	const cJSON *v = field(r, o, key, cJSON_IsBool, "expected true/false");
 
@@ -170,7 +67,7 @@ static int get_bool(struct rd *r, const cJSON *o, const char *key, int *out)
 	return 0;
 }
 
-static int get_str(struct rd *r, const cJSON *o, const char *key,
+static int get_str(struct jsonerr *r, const cJSON *o, const char *key,
                    const char **out)
 {
 	const cJSON *v = field(r, o, key, cJSON_IsString, "expected a string");
@@ -182,8 +79,8 @@ static int get_str(struct rd *r, const cJSON *o, const char *key,
 }
 
 /* A finite number within [lo, hi]. */
-static int get_num(struct rd *r, const cJSON *o, const char *key, double lo,
-                   double hi, double *out)
+static int get_num(struct jsonerr *r, const cJSON *o, const char *key,
+                   double lo, double hi, double *out)
 {
 	const cJSON *v = field(r, o, key, cJSON_IsNumber, "expected a number");
 	size_t old;
@@ -191,9 +88,9 @@ static int get_num(struct rd *r, const cJSON *o, const char *key, double lo,
 	if (!v)
 		return -1;
 	if (!(v->valuedouble >= lo && v->valuedouble <= hi)) {
-		old = path_push(r, key);
-		bad(r, "out of range", v);
-		path_pop(r, old);
+		old = jsonerr_push(r, key);
+		jsonerr_bad(r, "out of range", v);
+		jsonerr_pop(r, old);
 		return -1;
 	}
 	*out = v->valuedouble;
@@ -201,7 +98,8 @@ static int get_num(struct rd *r, const cJSON *o, const char *key, double lo,
 }
 
 /* Microseconds with 3 decimals -> exact integer ns (see US_LIMIT). */
-static int get_us(struct rd *r, const cJSON *o, const char *key, int64_t *ns)
+static int get_us(struct jsonerr *r, const cJSON *o, const char *key,
+                  int64_t *ns)
 {
 	double us;
 
@@ -211,7 +109,7 @@ static int get_us(struct rd *r, const cJSON *o, const char *key, int64_t *ns)
 	return 0;
 }
 
-static int get_count(struct rd *r, const cJSON *o, const char *key,
+static int get_count(struct jsonerr *r, const cJSON *o, const char *key,
                      uint64_t *out)
 {
 	double v;
@@ -220,10 +118,10 @@ static int get_count(struct rd *r, const cJSON *o, const char *key,
 	if (get_num(r, o, key, 0, COUNT_LIMIT, &v))
 		return -1;
 	if (v != floor(v)) {
-		old = path_push(r, key);
-		bad(r, "not an integer",
-		    cJSON_GetObjectItemCaseSensitive(o, key));
-		path_pop(r, old);
+		old = jsonerr_push(r, key);
+		jsonerr_bad(r, "not an integer",
+		            cJSON_GetObjectItemCaseSensitive(o, key));
+		jsonerr_pop(r, old);
 		return -1;
 	}
 	*out = (uint64_t)v;
@@ -233,23 +131,23 @@ static int get_count(struct rd *r, const cJSON *o, const char *key,
 /* ---- stages ---------------------------------------------------------------
  */
 
-static int read_type(struct rd *r, const cJSON *o, struct snap_type *t)
+static int read_type(struct jsonerr *r, const cJSON *o, struct snap_type *t)
 {
 	const char *type, *cat;
 	int c;
 
 	if (!cJSON_IsObject(o))
-		return bad(r, "expected an object", o);
+		return jsonerr_bad(r, "expected an object", o);
 	if (get_str(r, o, "type", &type) || get_str(r, o, "category", &cat) ||
 	    get_count(r, o, "count", &t->count) ||
 	    get_us(r, o, "total_us", &t->total_ns))
 		return -1;
 	c = category_from_name(cat);
 	if (c < 0) {
-		size_t old = path_push(r, "category");
-		bad(r, "unknown category",
-		    cJSON_GetObjectItemCaseSensitive(o, "category"));
-		path_pop(r, old);
+		size_t old = jsonerr_push(r, "category");
+		jsonerr_bad(r, "unknown category",
+		            cJSON_GetObjectItemCaseSensitive(o, "category"));
+		jsonerr_pop(r, old);
 		return -1;
 	}
 	t->cat = (enum category)c;
@@ -257,7 +155,7 @@ static int read_type(struct rd *r, const cJSON *o, struct snap_type *t)
 	return 0;
 }
 
-static int read_types(struct rd *r, const cJSON *st, struct snap_stage *ss)
+static int read_types(struct jsonerr *r, const cJSON *st, struct snap_stage *ss)
 {
 	const cJSON *arr = get_arr(r, st, "top_kernels"), *it;
 	size_t n, old, top;
@@ -267,20 +165,20 @@ static int read_types(struct rd *r, const cJSON *st, struct snap_stage *ss)
 		return -1;
 	n = (size_t)cJSON_GetArraySize(arr);
 	ss->types = xcalloc(n ? n : 1, sizeof(*ss->types));
-	top = path_push(r, "top_kernels");
+	top = jsonerr_push(r, "top_kernels");
 	cJSON_ArrayForEach (it, arr) {
-		old = path_push_index(r, ss->ntypes);
+		old = jsonerr_push_index(r, ss->ntypes);
 		ret = read_type(r, it, &ss->types[ss->ntypes]);
-		path_pop(r, old);
+		jsonerr_pop(r, old);
 		if (ret)
 			break;
 		ss->ntypes++;
 	}
-	path_pop(r, top);
+	jsonerr_pop(r, top);
 	return ret;
 }
 
-static int read_cats(struct rd *r, const cJSON *st, struct snap_stage *ss)
+static int read_cats(struct jsonerr *r, const cJSON *st, struct snap_stage *ss)
 {
 	const cJSON *cats = get_obj(r, st, "categories"), *co;
 	size_t top;
@@ -288,22 +186,22 @@ static int read_cats(struct rd *r, const cJSON *st, struct snap_stage *ss)
 
 	if (!cats)
 		return -1;
-	top = path_push(r, "categories");
+	top = jsonerr_push(r, "categories");
 	for (c = 0; c < CAT_COUNT && !ret; c++) {
 		co = get_obj(r, cats, category_names[c]);
 		if (co) {
-			size_t old = path_push(r, category_names[c]);
+			size_t old = jsonerr_push(r, category_names[c]);
 			ret = get_us(r, co, "time_us", &ss->cat_ns[c]);
-			path_pop(r, old);
+			jsonerr_pop(r, old);
 		} else {
 			ret = -1;
 		}
 	}
-	path_pop(r, top);
+	jsonerr_pop(r, top);
 	return ret;
 }
 
-static int read_stage(struct rd *r, const cJSON *st, struct snap_stage *ss)
+static int read_stage(struct jsonerr *r, const cJSON *st, struct snap_stage *ss)
 {
 	const cJSON *comm;
 	size_t old;
@@ -316,10 +214,10 @@ static int read_stage(struct rd *r, const cJSON *st, struct snap_stage *ss)
 	comm = get_obj(r, st, "communication");
 	if (!comm)
 		return -1;
-	old = path_push(r, "communication");
+	old = jsonerr_push(r, "communication");
 	ret = get_us(r, comm, "kernel_time_us", &ss->comm_ns) ||
 	      get_us(r, comm, "exposed_us", &ss->exposed_ns);
-	path_pop(r, old);
+	jsonerr_pop(r, old);
 	if (ret || read_types(r, st, ss))
 		return -1;
 	ss->present = ss->kernels > 0;
@@ -328,7 +226,7 @@ static int read_stage(struct rd *r, const cJSON *st, struct snap_stage *ss)
 
 /* A stage that is absent from "stages" has no kernels; keys this version
  * does not know are skipped (new keys may come within a schema version). */
-static int read_stages(struct rd *r, const cJSON *root, struct snapshot *s)
+static int read_stages(struct jsonerr *r, const cJSON *root, struct snapshot *s)
 {
 	const cJSON *stages = get_obj(r, root, "stages"), *st;
 	size_t top, old;
@@ -336,33 +234,34 @@ static int read_stages(struct rd *r, const cJSON *root, struct snapshot *s)
 
 	if (!stages)
 		return -1;
-	top = path_push(r, "stages");
+	top = jsonerr_push(r, "stages");
 	for (i = 0; i < STAGE_COUNT && !ret; i++) {
 		st = cJSON_GetObjectItemCaseSensitive(stages, stage_names[i]);
 		if (!st)
 			continue;
-		old = path_push(r, stage_names[i]);
+		old = jsonerr_push(r, stage_names[i]);
 		if (!cJSON_IsObject(st))
-			ret = bad(r, "expected an object", st);
+			ret = jsonerr_bad(r, "expected an object", st);
 		else
 			ret = read_stage(r, st, &s->stage[i]);
-		path_pop(r, old);
+		jsonerr_pop(r, old);
 	}
-	path_pop(r, top);
+	jsonerr_pop(r, top);
 	return ret;
 }
 
 /* ---- verdicts -------------------------------------------------------------
  */
 
-static int read_verdict(struct rd *r, const cJSON *o, struct snap_verdict *v)
+static int read_verdict(struct jsonerr *r, const cJSON *o,
+                        struct snap_verdict *v)
 {
 	const char *id, *stage;
 	const cJSON *val;
 	int st;
 
 	if (!cJSON_IsObject(o))
-		return bad(r, "expected an object", o);
+		return jsonerr_bad(r, "expected an object", o);
 	if (get_str(r, o, "id", &id) || get_str(r, o, "stage", &stage) ||
 	    get_bool(r, o, "applicable", &v->applicable) ||
 	    get_bool(r, o, "fired", &v->fired) ||
@@ -371,10 +270,10 @@ static int read_verdict(struct rd *r, const cJSON *o, struct snap_verdict *v)
 	st = strcmp(stage, stage_names[STAGE_ALL]) ? stage_from_name(stage)
 	                                           : STAGE_ALL;
 	if (st < 0) {
-		size_t old = path_push(r, "stage");
-		bad(r, "unknown stage",
-		    cJSON_GetObjectItemCaseSensitive(o, "stage"));
-		path_pop(r, old);
+		size_t old = jsonerr_push(r, "stage");
+		jsonerr_bad(r, "unknown stage",
+		            cJSON_GetObjectItemCaseSensitive(o, "stage"));
+		jsonerr_pop(r, old);
 		return -1;
 	}
 	v->stage = (enum stage)st;
@@ -387,7 +286,8 @@ static int read_verdict(struct rd *r, const cJSON *o, struct snap_verdict *v)
 	return 0;
 }
 
-static int read_verdicts(struct rd *r, const cJSON *root, struct snapshot *s)
+static int read_verdicts(struct jsonerr *r, const cJSON *root,
+                         struct snapshot *s)
 {
 	const cJSON *arr = get_arr(r, root, "verdicts"), *it;
 	size_t n, top, old;
@@ -397,23 +297,23 @@ static int read_verdicts(struct rd *r, const cJSON *root, struct snapshot *s)
 		return -1;
 	n = (size_t)cJSON_GetArraySize(arr);
 	s->verdicts = xcalloc(n ? n : 1, sizeof(*s->verdicts));
-	top = path_push(r, "verdicts");
+	top = jsonerr_push(r, "verdicts");
 	cJSON_ArrayForEach (it, arr) {
-		old = path_push_index(r, s->nverdicts);
+		old = jsonerr_push_index(r, s->nverdicts);
 		ret = read_verdict(r, it, &s->verdicts[s->nverdicts]);
-		path_pop(r, old);
+		jsonerr_pop(r, old);
 		if (ret)
 			break;
 		s->nverdicts++;
 	}
-	path_pop(r, top);
+	jsonerr_pop(r, top);
 	return ret;
 }
 
 /* ---- ranks ----------------------------------------------------------------
  */
 
-static int read_rank_dit(struct rd *r, const cJSON *o, struct snap_rank *k)
+static int read_rank_dit(struct jsonerr *r, const cJSON *o, struct snap_rank *k)
 {
 	const cJSON *st = get_obj(r, o, "stages"), *dit;
 	size_t old;
@@ -421,17 +321,17 @@ static int read_rank_dit(struct rd *r, const cJSON *o, struct snap_rank *k)
 
 	if (!st)
 		return -1;
-	old = path_push(r, "stages");
+	old = jsonerr_push(r, "stages");
 	dit = get_obj(r, st, stage_names[STAGE_DIT]);
-	path_push(r, stage_names[STAGE_DIT]);
+	jsonerr_push(r, stage_names[STAGE_DIT]);
 	ret = !dit || get_us(r, dit, "kernel_time_us", &k->dit_kernel_ns) ||
 	      get_us(r, dit, "wall_time_us", &k->dit_wall_ns) ||
 	      get_us(r, dit, "exposed_comm_us", &k->dit_exposed_ns);
-	path_pop(r, old);
+	jsonerr_pop(r, old);
 	return ret ? -1 : 0;
 }
 
-static int read_rank(struct rd *r, const cJSON *o, struct snap_rank *k)
+static int read_rank(struct jsonerr *r, const cJSON *o, struct snap_rank *k)
 {
 	const cJSON *comm, *steps;
 	double id;
@@ -439,7 +339,7 @@ static int read_rank(struct rd *r, const cJSON *o, struct snap_rank *k)
 	int ret;
 
 	if (!cJSON_IsObject(o))
-		return bad(r, "expected an object", o);
+		return jsonerr_bad(r, "expected an object", o);
 	if (get_num(r, o, "id", -2147483648.0, 2147483647.0, &id) ||
 	    get_bool(r, o, "analysed", &k->analysed) ||
 	    read_rank_dit(r, o, k) ||
@@ -451,9 +351,9 @@ static int read_rank(struct rd *r, const cJSON *o, struct snap_rank *k)
 	if (!cJSON_IsNull(comm)) {
 		if (!(comm = get_obj(r, o, "communication")))
 			return -1;
-		old = path_push(r, "communication");
+		old = jsonerr_push(r, "communication");
 		ret = get_us(r, comm, "wait_us", &k->comm_wait_ns);
-		path_pop(r, old);
+		jsonerr_pop(r, old);
 		if (ret)
 			return -1;
 	}
@@ -464,7 +364,7 @@ static int read_rank(struct rd *r, const cJSON *o, struct snap_rank *k)
 	return 0;
 }
 
-static int read_ranks(struct rd *r, const cJSON *root, struct snapshot *s)
+static int read_ranks(struct jsonerr *r, const cJSON *root, struct snapshot *s)
 {
 	const cJSON *arr = get_arr(r, root, "ranks"), *it;
 	size_t n, top, old;
@@ -474,23 +374,24 @@ static int read_ranks(struct rd *r, const cJSON *root, struct snapshot *s)
 		return -1;
 	n = (size_t)cJSON_GetArraySize(arr);
 	s->ranks = xcalloc(n ? n : 1, sizeof(*s->ranks));
-	top = path_push(r, "ranks");
+	top = jsonerr_push(r, "ranks");
 	cJSON_ArrayForEach (it, arr) {
-		old = path_push_index(r, s->nranks);
+		old = jsonerr_push_index(r, s->nranks);
 		ret = read_rank(r, it, &s->ranks[s->nranks]);
-		path_pop(r, old);
+		jsonerr_pop(r, old);
 		if (ret)
 			break;
 		s->nranks++;
 	}
-	path_pop(r, top);
+	jsonerr_pop(r, top);
 	return ret;
 }
 
 /* ---- the document ---------------------------------------------------------
  */
 
-static int read_profile(struct rd *r, const cJSON *root, struct snapshot *s)
+static int read_profile(struct jsonerr *r, const cJSON *root,
+                        struct snapshot *s)
 {
 	const cJSON *prof = get_obj(r, root, "profile"), *steps;
 	uint64_t n = 0;
@@ -499,20 +400,20 @@ static int read_profile(struct rd *r, const cJSON *root, struct snapshot *s)
 
 	if (!prof)
 		return -1;
-	old = path_push(r, "profile");
+	old = jsonerr_push(r, "profile");
 	ret = get_count(r, prof, "kernels", &s->kernels);
 	if (!ret && !(steps = get_obj(r, prof, "steps")))
 		ret = -1;
 	if (!ret) {
-		path_push(r, "steps");
+		jsonerr_push(r, "steps");
 		ret = get_count(r, steps, "count", &n);
 		s->nsteps = (size_t)n;
 	}
-	path_pop(r, old);
+	jsonerr_pop(r, old);
 	return ret;
 }
 
-static int read_header(struct rd *r, const cJSON *root, struct snapshot *s)
+static int read_header(struct jsonerr *r, const cJSON *root, struct snapshot *s)
 {
 	const cJSON *sv = cJSON_GetObjectItemCaseSensitive(root,
 	                                                   "schema_version"),
@@ -526,22 +427,24 @@ static int read_header(struct rd *r, const cJSON *root, struct snapshot *s)
 		               "%s: not an sdperf report (no schema_version)",
 		               r->name);
 	if (sv->valuedouble != 1) {
-		path_push(r, "schema_version"); /* the path is for messages */
-		return bad(
+		jsonerr_push(r,
+		             "schema_version"); /* the path is for messages */
+		return jsonerr_bad(
 		    r, "unsupported schema_version (this sdperf reads 1)", sv);
 	}
 	if (!(tool = get_obj(r, root, "tool")))
 		return -1;
-	old = path_push(r, "tool");
+	old = jsonerr_push(r, "tool");
 	ret = get_str(r, tool, "name", &tname);
 	if (!ret && strcmp(tname, "sdperf")) {
-		path_push(r, "name");
-		ret = bad(r, "not an sdperf report",
-		          cJSON_GetObjectItemCaseSensitive(tool, "name"));
+		jsonerr_push(r, "name");
+		ret =
+		    jsonerr_bad(r, "not an sdperf report",
+		                cJSON_GetObjectItemCaseSensitive(tool, "name"));
 	}
 	if (!ret)
 		ret = get_str(r, tool, "version", &version);
-	path_pop(r, old);
+	jsonerr_pop(r, old);
 	if (ret)
 		return -1;
 	s->tool_version = xstrdup(version);
@@ -551,17 +454,17 @@ static int read_header(struct rd *r, const cJSON *root, struct snapshot *s)
 int snapshot_from_json(const char *name, const char *text, size_t len,
                        struct snapshot *s, struct err *e)
 {
-	struct rd r = {name, STRBUF_INIT, e};
+	struct jsonerr r;
 	cJSON *root;
 	int ret = -1;
 
 	memset(s, 0, sizeof(*s));
 	s->source = xstrdup(name);
 	s->from_json = 1;
-	root = parse(name, text, len, e);
+	root = jsonerr_parse(name, text, len, e);
 	if (!root)
 		return -1;
-	strbuf_init(&r.path);
+	jsonerr_init(&r, name, '.', e);
 	if (!cJSON_IsObject(root)) {
 		err_set(e, ERR_INPUT,
 		        "%s: not an sdperf report (not a JSON object)", name);
@@ -572,7 +475,7 @@ int snapshot_from_json(const char *name, const char *text, size_t len,
 		goto out;
 	ret = 0;
 out:
-	strbuf_release(&r.path);
+	jsonerr_release(&r);
 	cJSON_Delete(root);
 	return ret;
 }
@@ -604,7 +507,7 @@ void snapshot_release(struct snapshot *s)
 int snapdoc_parse(const char *name, const char *text, size_t len,
                   struct snapdoc **out, struct err *e)
 {
-	cJSON *root = parse(name, text, len, e);
+	cJSON *root = jsonerr_parse(name, text, len, e);
 
 	*out = NULL;
 	if (!root)

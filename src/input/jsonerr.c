@@ -1,0 +1,124 @@
+/* Error messages of the cJSON readers: JSON paths, bad values, syntax
+ * errors placed at line:column. */
+#include "input/jsonerr.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/banned.h"
+
+#define QUOTE_MAX 60 /* bytes of a bad value quoted in a message */
+#define NEAR_MAX  30 /* bytes quoted after a syntax error */
+
+void jsonerr_init(struct jsonerr *j, const char *name, char sep, struct err *e)
+{
+	j->name = name;
+	j->e = e;
+	j->sep = sep;
+	strbuf_init(&j->path);
+}
+
+void jsonerr_release(struct jsonerr *j)
+{
+	strbuf_release(&j->path);
+}
+
+size_t jsonerr_push(struct jsonerr *j, const char *key)
+{
+	size_t old = j->path.len;
+
+	if (old)
+		strbuf_addch(&j->path, j->sep);
+	strbuf_adds(&j->path, key);
+	return old;
+}
+
+size_t jsonerr_push_index(struct jsonerr *j, size_t i)
+{
+	size_t old = j->path.len;
+
+	if (old)
+		strbuf_addch(&j->path, j->sep);
+	strbuf_addf(&j->path, "%zu", i);
+	return old;
+}
+
+void jsonerr_pop(struct jsonerr *j, size_t old)
+{
+	j->path.len = old;
+	j->path.buf[old] = '\0';
+}
+
+int jsonerr_bad(struct jsonerr *j, const char *what, const struct cJSON *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *text = v ? cJSON_PrintUnformatted(v) : NULL;
+
+	/* keys come from the file: no control bytes on the terminal */
+	strbuf_add_sanitized(&sb, j->path.buf, j->path.len);
+	strbuf_addf(&sb, ": %s", what);
+	if (text) {
+		strbuf_adds(&sb, ", got ");
+		strbuf_add_quoted_value(&sb, text, strlen(text), QUOTE_MAX);
+	}
+	err_set(j->e, ERR_INPUT, "%s: %s", j->name, sb.buf);
+	free(text);
+	strbuf_release(&sb);
+	return -1;
+}
+
+int jsonerr_syntax(struct err *e, const char *name, const char *text,
+                   size_t len, const char *at, const char *what)
+{
+	size_t line = 1, col = 1, i, off = len;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (at && at >= text && (size_t)(at - text) < len)
+		off = (size_t)(at - text);
+	for (i = 0; i < off; i++) {
+		if (text[i] == '\n') {
+			line++;
+			col = 1;
+		} else {
+			col++;
+		}
+	}
+	strbuf_add_quoted_value(&sb, text + off, len - off, NEAR_MAX);
+	err_set(e, ERR_INPUT, "%s:%zu:%zu: %s near %s", name, line, col, what,
+	        sb.buf);
+	strbuf_release(&sb);
+	return -1;
+}
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+struct cJSON *jsonerr_parse(const char *name, const char *text, size_t len,
+                            struct err *e)
+{
+	const char *end = NULL;
+	cJSON *root;
+
+	/* trailing blanks are not a second value; only blanks: no value */
+	while (len && is_blank(text[len - 1]))
+		len--;
+	if (len == 0) {
+		err_set(e, ERR_INPUT, "%s: empty file (no JSON value)", name);
+		return NULL;
+	}
+	/* the end pointer, not cJSON_GetErrorPtr: that one is a global, and
+	 * readers may run on several threads */
+	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	while (root && end < text + len && is_blank(*end))
+		end++;
+	/* a second value after the first: a merge gone wrong */
+	if (!root || end < text + len) {
+		jsonerr_syntax(e, name, text, len, end, "JSON syntax error");
+		cJSON_Delete(root);
+		return NULL;
+	}
+	return root;
+}
