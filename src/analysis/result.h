@@ -86,7 +86,10 @@ struct verdict {
 	char *how;      /* English: how the value was aggregated over ranks, or
 	                 * NULL for a single rank */
 	int applicable; /* the stage has kernels, so a value exists */
-	double value;   /* percent */
+	const char *na_reason; /* not applicable for another reason than a
+	                        * stage without kernels: why (English,
+	                        * static), else NULL */
+	double value;          /* percent */
 	double threshold;
 	int fired; /* value > threshold */
 	char **docs;

@@ -164,6 +164,17 @@ static char *metric_text(const struct threshold *t)
 	return xstrdup("");
 }
 
+/* Why a metric has no value, when the stage's kernels are not the reason
+ * (NULL then). */
+static const char *na_reason(enum metric m)
+{
+	if (m == METRIC_RANK_IMBALANCE)
+		return "needs two or more analysed ranks";
+	if (m == METRIC_FREE_SHARE)
+		return "no step_trace_time.csv";
+	return NULL;
+}
+
 void verdicts_evaluate(const struct rules *ru, struct result *r)
 {
 	size_t i, d;
@@ -183,6 +194,7 @@ void verdicts_evaluate(const struct rules *ru, struct result *r)
 		v->threshold = t->above;
 		v->value = m.value;
 		v->applicable = m.applicable;
+		v->na_reason = m.applicable ? NULL : na_reason(t->metric);
 		v->rank = m.rank;
 		v->how = m.how ? xstrdup(m.how) : NULL;
 		v->fired = v->applicable && v->value > t->above;

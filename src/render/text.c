@@ -85,8 +85,8 @@ static void verdicts(const struct result *r, struct strbuf *out)
 			strbuf_addf(out, "%5.1f%% %s %g%%  %s", v->value,
 			            v->fired ? "> " : "<=", v->threshold,
 			            v->title);
-		else if (v->stage == STAGE_ALL)
-			strbuf_addf(out, "n/a    %s", v->title);
+		else if (v->na_reason)
+			strbuf_addf(out, "n/a: %s", v->na_reason);
 		else
 			strbuf_addf(out, "no %s kernels",
 			            stage_names[v->stage]);
