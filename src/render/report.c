@@ -79,47 +79,55 @@ void report_load_css(const char *dir, struct strbuf *css)
 		strbuf_add(css, f->data, f->len);
 }
 
-int report_render(const struct result *r, enum report_kind kind,
-                  const struct report_opts *o, struct strbuf *out,
-                  struct err *e)
+/* Renders the finished variables: the PDF layout, or a template. */
+static int render_vars(const struct report_spec *spec,
+                       const struct tmpl_vars *vars, enum report_kind kind,
+                       const struct report_opts *o, struct strbuf *out,
+                       struct err *e)
+{
+	struct tmpl_env env;
+	size_t nfmt;
+
+	if (kind == REPORT_PDF) {
+		struct pdf_opts po = {o->font,     NULL,
+		                      o->cjk_font, tmpl_get(vars, "title"),
+		                      o->version,  o->time};
+		return spec->pdf(vars, &po, out, e);
+	}
+	env.formatters = escape_formatters(&nfmt);
+	env.nformatters = nfmt;
+	env.default_fmt = kind == REPORT_HTML ? "html" : "md";
+	env.load = report_load_template;
+	env.load_ctx = (void *)o->templates_dir;
+	return tmpl_render(
+	    &env, kind == REPORT_HTML ? spec->html_template : spec->md_template,
+	    vars, out, e);
+}
+
+int report_render_with(const struct report_spec *spec, const void *data,
+                       enum report_kind kind, const struct report_opts *o,
+                       struct strbuf *out, struct err *e)
 {
 	struct catalog *cat = NULL;
 	struct strbuf css = STRBUF_INIT;
 	struct model_opts mo;
-	struct tmpl_env env;
 	struct tmpl_vars *vars;
 	char *date;
-	size_t nfmt;
 	int ret;
 
 	if (i18n_load(o->lang ? o->lang : "en", &cat, e))
 		return -1;
 	if (kind == REPORT_HTML)
 		report_load_css(o->templates_dir, &css);
+	date = report_date_text(o->time);
 	mo.cat = cat;
 	mo.title = o->title;
 	mo.docs_base = o->docs_base ? o->docs_base : MODEL_DOCS_BASE;
-	date = report_date_text(o->time);
 	mo.date = date;
 	mo.version = o->version;
 	mo.css = css.buf;
-	vars = model_build(r, &mo);
-	env.formatters = escape_formatters(&nfmt);
-	env.nformatters = nfmt;
-	env.default_fmt = kind == REPORT_HTML ? "html" : "md";
-	env.load = report_load_template;
-	env.load_ctx = (void *)o->templates_dir;
-	if (kind == REPORT_PDF) {
-		struct pdf_opts po = {o->font,     NULL,
-		                      o->cjk_font, tmpl_get(vars, "title"),
-		                      o->version,  o->time};
-		ret = pdf_render(vars, &po, out, e);
-	} else {
-		ret = tmpl_render(&env,
-		                  kind == REPORT_HTML ? "report.html.tmpl"
-		                                      : "report.md.tmpl",
-		                  vars, out, e);
-	}
+	vars = spec->build(data, &mo);
+	ret = render_vars(spec, vars, kind, o, out, e);
 	tmpl_vars_free(vars);
 	free(date);
 	strbuf_release(&css);
@@ -127,6 +135,21 @@ int report_render(const struct result *r, enum report_kind kind,
 		*o->missing_keys = i18n_misses(cat);
 	i18n_free(cat);
 	return ret;
+}
+
+static struct tmpl_vars *build_result(const void *data,
+                                      const struct model_opts *mo)
+{
+	return model_build(data, mo);
+}
+
+int report_render(const struct result *r, enum report_kind kind,
+                  const struct report_opts *o, struct strbuf *out,
+                  struct err *e)
+{
+	static const struct report_spec spec = {
+	    build_result, "report.html.tmpl", "report.md.tmpl", pdf_render};
+	return report_render_with(&spec, r, kind, o, out, e);
 }
 
 time_t report_time(void)

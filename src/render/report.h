@@ -30,6 +30,27 @@ int report_render(const struct result *r, enum report_kind kind,
                   const struct report_opts *o, struct strbuf *out,
                   struct err *e);
 
+struct model_opts;
+struct tmpl_vars;
+struct pdf_opts;
+
+/* One kind of report: how its template variables are built from its data
+ * (a result, a comparison), its two templates and its PDF layout. */
+struct report_spec {
+	struct tmpl_vars *(*build)(const void *data,
+	                           const struct model_opts *mo);
+	const char *html_template, *md_template;
+	int (*pdf)(const struct tmpl_vars *vars, const struct pdf_opts *o,
+	           struct strbuf *out, struct err *e);
+};
+
+/* The driver of every report: loads the catalogue of o->lang and (HTML)
+ * the stylesheet, builds the variables with spec, and renders them with
+ * the templates or the PDF layout. Errors as report_render. */
+int report_render_with(const struct report_spec *spec, const void *data,
+                       enum report_kind kind, const struct report_opts *o,
+                       struct strbuf *out, struct err *e);
+
 /* The template loader of every templated report (struct tmpl_env's load,
  * ctx = the --templates folder or NULL): templates/<name> from the user's
  * folder when it has it, else the embedded one; only plain file names. */
