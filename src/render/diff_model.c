@@ -100,20 +100,8 @@ static void header(struct model_ctx *c, struct tmpl_vars *v,
 {
 	const char *names[] = {"version"};
 	const char *values[] = {c->o->version ? c->o->version : ""};
-	size_t i;
 
-	for (i = 0; i < i18n_count(c->o->cat); i++) {
-		const char *key = i18n_key(c->o->cat, i);
-		char *var = xstrfmt("t_%s", key);
-		tmpl_set(v, var, i18n_get(c->o->cat, key));
-		free(var);
-	}
-	tmpl_set(v, "lang", i18n_lang(c->o->cat));
-	tmpl_set(v, "title",
-	         c->o->title ? c->o->title : model_t(c, "diff_title_default"));
-	tmpl_set(v, "version", c->o->version);
-	tmpl_set(v, "date", c->o->date);
-	tmpl_set(v, "css", c->o->css ? c->o->css : "");
+	model_set_common(c, v, "diff_title_default");
 	model_set_msg(c, v, "footer", "diff_footer", names, values, 1);
 	tmpl_set(v, "base_source", cmp->base_source ? cmp->base_source : "");
 	tmpl_set(v, "new_source", cmp->new_source ? cmp->new_source : "");

@@ -24,6 +24,24 @@ const char *model_t(const struct model_ctx *c, const char *key)
 	return i18n_get(c->o->cat, key);
 }
 
+void model_set_common(struct model_ctx *c, struct tmpl_vars *v,
+                      const char *title_key)
+{
+	size_t i;
+
+	for (i = 0; i < i18n_count(c->o->cat); i++) {
+		const char *key = i18n_key(c->o->cat, i);
+		char *var = xstrfmt("t_%s", key);
+		tmpl_set(v, var, i18n_get(c->o->cat, key));
+		free(var);
+	}
+	tmpl_set(v, "lang", i18n_lang(c->o->cat));
+	tmpl_set(v, "title", c->o->title ? c->o->title : model_t(c, title_key));
+	tmpl_set(v, "version", c->o->version);
+	tmpl_set(v, "date", c->o->date);
+	tmpl_set(v, "css", c->o->css ? c->o->css : "");
+}
+
 /* Catalogue message `prefix` + `name`, e.g. "stage_" "dit". */
 const char *model_tk(const struct model_ctx *c, const char *prefix,
                      const char *name)
@@ -73,19 +91,8 @@ static void header(struct model_ctx *c, struct tmpl_vars *v)
 	const struct result *r = c->r;
 	const char *names[] = {"date", "version"};
 	const char *values[] = {c->o->date, c->o->version};
-	size_t i;
 
-	for (i = 0; i < i18n_count(c->o->cat); i++) {
-		const char *key = i18n_key(c->o->cat, i);
-		char *var = xstrfmt("t_%s", key);
-		tmpl_set(v, var, i18n_get(c->o->cat, key));
-		free(var);
-	}
-	tmpl_set(v, "lang", i18n_lang(c->o->cat));
-	tmpl_set(v, "title",
-	         c->o->title ? c->o->title : model_t(c, "title_default"));
-	tmpl_set(v, "version", c->o->version);
-	tmpl_set(v, "date", c->o->date);
+	model_set_common(c, v, "title_default");
 	model_set_msg(c, v, "generated", "generated", names, values, 2);
 	tmpl_set(v, "profile", r->profile_path ? r->profile_path : "");
 	tmpl_set(v, "rank_dir", r->rank_dir ? r->rank_dir : "");
@@ -93,7 +100,6 @@ static void header(struct model_ctx *c, struct tmpl_vars *v)
 	model_set_u64(v, "steps", r->nsteps);
 	model_set_ns(v, "span_ns", r->span_end_ns - r->span_start_ns);
 	tmpl_set(v, "rules_source", r->rules_source ? r->rules_source : "");
-	tmpl_set(v, "css", c->o->css ? c->o->css : "");
 	names[0] = "version";
 	model_set_msg(c, v, "footer", "footer", names, values + 1, 1);
 }

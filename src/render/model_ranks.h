@@ -47,6 +47,11 @@ struct model_ctx {
 
 /* Catalogue message key; prefix + name ("stage_" "dit"). */
 const char *model_t(const struct model_ctx *c, const char *key);
+/* What every report's header sets: t_<key> for every catalogue message,
+ * lang, title (o->title, else catalogue message title_key), version,
+ * date and css. */
+void model_set_common(struct model_ctx *c, struct tmpl_vars *v,
+                      const char *title_key);
 const char *model_tk(const struct model_ctx *c, const char *prefix,
                      const char *name);
 void model_set_ns(struct tmpl_vars *v, const char *name, int64_t ns);
