@@ -154,12 +154,7 @@ static void move_lists(struct result *p, struct result *out)
 			out->warnings[out->nwarnings++] = *w;
 			continue;
 		}
-		free(w->code);
-		free(w->file);
-		free(w->message);
-		free(w->reason);
-		for (k = 0; k < WARNING_ARGS; k++)
-			free(w->args[k]);
+		warning_release(w);
 	}
 	free(p->warnings);
 	p->warnings = NULL;

@@ -70,6 +70,19 @@ static void free_types(struct type_stat *t, size_t n)
 	free(t);
 }
 
+void warning_release(struct warning *w)
+{
+	size_t k;
+
+	free(w->code);
+	free(w->file);
+	free(w->message);
+	free(w->reason);
+	for (k = 0; k < WARNING_ARGS; k++)
+		free(w->args[k]);
+	memset(w, 0, sizeof(*w));
+}
+
 void rank_result_release(struct rank_result *rr)
 {
 	size_t i;
@@ -123,14 +136,8 @@ void result_release(struct result *r)
 	}
 	free(r->verdicts);
 	free(r->rules_source);
-	for (i = 0; i < r->nwarnings; i++) {
-		free(r->warnings[i].code);
-		free(r->warnings[i].file);
-		free(r->warnings[i].message);
-		free(r->warnings[i].reason);
-		for (k = 0; k < WARNING_ARGS; k++)
-			free(r->warnings[i].args[k]);
-	}
+	for (i = 0; i < r->nwarnings; i++)
+		warning_release(&r->warnings[i]);
 	free(r->warnings);
 	result_init(r);
 }

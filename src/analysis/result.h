@@ -259,6 +259,8 @@ struct result {
 void result_init(struct result *r);
 void result_release(struct result *r);
 void rank_result_release(struct rank_result *rr);
+/* Frees what a warning owns (not the warning itself). */
+void warning_release(struct warning *w);
 /* Appends a warning (copies the strings; file may be NULL) and returns it,
  * so the caller can set its args (xstrdup'ed; freed with the result). */
 struct warning *result_warn(struct result *r, const char *code,
