@@ -120,26 +120,13 @@ static int parse_int(const char *s, size_t len, int64_t lo, int64_t hi,
                      int64_t *out)
 {
 	const char *end = s + len;
-	int neg = 0;
-	int64_t v = 0;
+	int64_t v;
 
 	while (s < end && is_blank((unsigned char)*s))
 		s++;
 	while (end > s && is_blank((unsigned char)end[-1]))
 		end--;
-	if (s < end && *s == '-') {
-		neg = 1;
-		s++;
-	}
-	if (s == end)
-		return -1;
-	for (; s < end; s++) {
-		if (*s < '0' || *s > '9' || v > (INT64_MAX - 9) / 10)
-			return -1;
-		v = v * 10 + (*s - '0');
-	}
-	v = neg ? -v : v;
-	if (v < lo || v > hi)
+	if (decimal_to_i64(s, (size_t)(end - s), &v) || v < lo || v > hi)
 		return -1;
 	*out = v;
 	return 0;

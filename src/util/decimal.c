@@ -39,3 +39,24 @@ int decimal_us_to_ns(const char *s, size_t len, int64_t *ns)
 	*ns = neg ? -whole : whole;
 	return 0;
 }
+
+int decimal_to_i64(const char *s, size_t len, int64_t *out)
+{
+	const char *end = s + len;
+	int neg = 0;
+	int64_t v = 0;
+
+	if (s < end && *s == '-') {
+		neg = 1;
+		s++;
+	}
+	if (s == end)
+		return -1;
+	for (; s < end; s++) {
+		if (*s < '0' || *s > '9' || v > (INT64_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	*out = neg ? -v : v;
+	return 0;
+}

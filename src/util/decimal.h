@@ -13,4 +13,8 @@
  * number or the result does not fit in int64 (with room for rounding). */
 int decimal_us_to_ns(const char *s, size_t len, int64_t *ns);
 
+/* Parses `[-]digits` (the whole of s[0..len)) as an int64. Returns 0, or
+ * -1 when s is not such a number or does not fit. */
+int decimal_to_i64(const char *s, size_t len, int64_t *out);
+
 #endif
