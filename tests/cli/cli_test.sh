@@ -2,17 +2,10 @@
 # End-to-end tests of the sdperf binary: exit codes, error messages naming
 # file/line/column/value, atomic report writing, options that change results.
 # Usage: tests/cli/cli_test.sh SDPERF_BINARY
-set -uo pipefail
 SDPERF=$(realpath "$1")
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; shift; printf '     %s\n' "$@"; }
+# shellcheck source=../testlib.sh
+. "$(dirname "$0")/../testlib.sh"
 
 # expect NAME RC 'stderr substring' -- sdperf args...
 expect() {
@@ -248,6 +241,4 @@ assert [v for v in d['verdicts'] if v['id'] == 'host_bound'][0]['fired']
 mkdir -p dbonly/ASCEND_PROFILER_OUTPUT
 expect db_only 3 "no kernel_details.csv in its ASCEND_PROFILER_OUTPUT folder" -- report dbonly -o p5
 
-echo
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -5,17 +5,10 @@
 # report.json side against its profile, shape warnings, per-step
 # normalisation, and check's exit codes.
 # Usage: tests/diff/run.sh SDPERF SDPERF_GEN
-set -uo pipefail
 SDPERF=$(realpath "$1")
 GEN=$(realpath "$2")
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; shift; printf '     %s\n' "$@"; }
-
+# shellcheck source=../testlib.sh
+. "$(dirname "$0")/../testlib.sh"
 gen() { "$GEN" -o "$1" --steps 2 "${@:2}" 2>/dev/null; }
 diff_() { # OUT BASE NEW ARGS...
 	local out=$1
@@ -179,6 +172,4 @@ code check_baseline_same 0 "" -- it5 --baseline it5r/report.json --no-verdicts
 code check_baseline_slower 1 "dit wall time per step" -- it8 --baseline it5r/report.json --no-verdicts --max-regression 5%
 code check_baseline_loose 0 "" -- it8 --baseline it5r/report.json --no-verdicts --max-regression 200
 
-echo
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

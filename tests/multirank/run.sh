@@ -4,17 +4,10 @@
 # object-form traces, gzip inputs, a rank without its trace or without
 # profiler_info, garbage in a trace. Checks read report.json with python3.
 # Usage: tests/multirank/run.sh SDPERF SDPERF_GEN
-set -uo pipefail
 SDPERF=$(realpath "$1")
 GEN=$(realpath "$2")
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1"; shift; printf '     %s\n' "$@"; }
-
+# shellcheck source=../testlib.sh
+. "$(dirname "$0")/../testlib.sh"
 gen() { # OUT ARGS...: a small pipeline (3 steps, 4 iterations, 4 blocks)
 	local out=$1
 	shift
@@ -167,6 +160,4 @@ report twor "$(ls -d s4/*_ascend_pt | sed -n 1p)" "$(ls -d s4/*_ascend_pt | sed 
 assert [r["id"] for r in d["ranks"]] == [0, 2], [r["id"] for r in d["ranks"]]
 assert verdict("rank_imbalance")["rank"] == 2'
 
-echo
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish
