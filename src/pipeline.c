@@ -327,10 +327,10 @@ static int load_side(const struct options *o, const struct rules *ru,
 {
 	struct options one = *o;
 	struct result r;
-	int ret = -1;
+	int from_json = is_report_json(path), ret;
 
 	memset(s, 0, sizeof(*s));
-	if (is_report_json(path)) {
+	if (from_json) {
 		if (fileio_read_small(path, REPORT_JSON_MAX, json, e))
 			return -1;
 	} else {
@@ -348,7 +348,7 @@ static int load_side(const struct options *o, const struct rules *ru,
 	if (!ret) {
 		free(s->source);
 		s->source = xstrdup(path);
-		s->from_json = is_report_json(path);
+		s->from_json = from_json;
 	}
 	return ret;
 }
