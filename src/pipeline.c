@@ -33,6 +33,7 @@
 #include "render/text.h"
 #include "util/banned.h"
 #include "util/fileio.h"
+#include "util/outset.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "version.h"
@@ -80,8 +81,10 @@ static int render_one(const struct options *o, const struct output *w,
 	            : report_render(w->r, kind, &ro, text, e);
 }
 
-/* Renders every requested format first, then writes each atomically: a
- * template error leaves no report of this run behind. */
+/* Renders every requested format first, then publishes them as one set
+ * (util/outset.h): written under temporary names, flushed, then renamed
+ * into place together, so a failure or a signal at any point leaves the
+ * previous set as it was. */
 static int write_outputs(const struct options *o, const struct output *w,
                          struct err *e)
 {
@@ -95,7 +98,7 @@ static int write_outputs(const struct options *o, const struct output *w,
 	enum { NF = sizeof(formats) / sizeof(formats[0]) };
 	struct strbuf text[NF], summary = STRBUF_INIT;
 	time_t date = report_time();
-	char *paths[NF] = {NULL};
+	struct outset *set = NULL;
 	size_t i;
 	int ret = -1;
 
@@ -105,36 +108,44 @@ static int write_outputs(const struct options *o, const struct output *w,
 		if ((o->formats & formats[i].bit) &&
 		    render_one(o, w, formats[i].bit, date, &text[i], e))
 			goto out;
-	if (fileio_mkdirs(o->outdir, e))
+	if (outset_open(&set, o->outdir, o->quiet, e))
 		goto out;
 	for (i = 0; i < NF; i++) {
 		char *file;
+		int bad;
 		if (!(o->formats & formats[i].bit))
 			continue;
 		file = xstrfmt("%s.%s", w->base, formats[i].ext);
-		paths[i] = fileio_join(o->outdir, file);
+		bad = outset_add(set, file, text[i].buf, text[i].len, e);
 		free(file);
-		if (fileio_write_atomic(paths[i], text[i].buf, text[i].len, e))
+		if (bad)
 			goto out;
 	}
+	if (outset_commit(set, e))
+		goto out;
 	if (!o->quiet) {
 		if (w->c)
 			render_diff_text(w->c, &summary);
 		else
 			render_text(w->r, SDPERF_VERSION, &summary);
 		strbuf_addch(&summary, '\n');
-		for (i = 0; i < NF; i++)
-			if (paths[i])
-				strbuf_addf(&summary, "wrote %s\n", paths[i]);
+		for (i = 0; i < NF; i++) {
+			char *path;
+			if (!(o->formats & formats[i].bit))
+				continue;
+			path = fileio_join(o->outdir, w->base);
+			strbuf_addf(&summary, "wrote %s.%s\n", path,
+			            formats[i].ext);
+			free(path);
+		}
 		fputs(summary.buf, stdout);
 		fflush(stdout);
 	}
 	ret = 0;
 out:
-	for (i = 0; i < NF; i++) {
+	outset_free(set);
+	for (i = 0; i < NF; i++)
 		strbuf_release(&text[i]);
-		free(paths[i]);
-	}
 	strbuf_release(&summary);
 	return ret;
 }

@@ -1,4 +1,4 @@
-/* File helpers. The atomic write is what keeps reports whole on any failure. */
+/* File helpers: directory creation, small reads, paths. */
 #include "util/fileio.h"
 
 #include <errno.h>
@@ -11,61 +11,6 @@
 
 #include "util/banned.h"
 #include "util/xalloc.h"
-
-static int write_all(int fd, const char *p, size_t len)
-{
-	while (len) {
-		ssize_t w = write(fd, p, len);
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
-int fileio_write_atomic(const char *path, const void *data, size_t len,
-                        struct err *e)
-{
-	struct strbuf tmp = STRBUF_INIT;
-	int fd = -1, ret = -1;
-
-	strbuf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		err_set(e, ERR_OUTPUT, "%s: cannot create: %s", path,
-		        strerror(errno));
-		goto out;
-	}
-	if (write_all(fd, data, len) || fsync(fd)) {
-		err_set(e, ERR_OUTPUT, "%s: write failed: %s", path,
-		        strerror(errno));
-		goto out;
-	}
-	if (close(fd)) {
-		fd = -1;
-		err_set(e, ERR_OUTPUT, "%s: write failed: %s", path,
-		        strerror(errno));
-		goto out;
-	}
-	fd = -1;
-	if (rename(tmp.buf, path)) {
-		err_set(e, ERR_OUTPUT, "%s: cannot rename into place: %s", path,
-		        strerror(errno));
-		goto out;
-	}
-	ret = 0;
-out:
-	if (fd >= 0)
-		close(fd);
-	if (ret)
-		unlink(tmp.buf);
-	strbuf_release(&tmp);
-	return ret;
-}
 
 int fileio_mkdirs(const char *path, struct err *e)
 {

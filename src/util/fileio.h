@@ -1,4 +1,5 @@
-/* File helpers: atomic report writes, directory creation, small reads. */
+/* File helpers: directory creation, small reads, paths. Report sets are
+ * written by util/outset.h. */
 #ifndef SDPERF_FILEIO_H
 #define SDPERF_FILEIO_H
 
@@ -8,12 +9,6 @@
 #include "util/err.h"
 #include "util/strbuf.h"
 
-/* Writes len bytes to path atomically: a temporary file in the same
- * directory is written, flushed to disk and renamed over path, so readers
- * see the old file or the whole new one, never half of it. On failure the
- * temporary is removed and -1 returned with an ERR_OUTPUT error. */
-int fileio_write_atomic(const char *path, const void *data, size_t len,
-                        struct err *e);
 /* mkdir -p; -1 with ERR_OUTPUT on failure. */
 int fileio_mkdirs(const char *path, struct err *e);
 /* Reads a whole small file (at most max bytes, else an ERR_INPUT error)

@@ -433,76 +433,6 @@ static int dir_teardown(void **state)
 
 #define TD(f) cmocka_unit_test_setup_teardown(f, dir_setup, dir_teardown)
 
-static void read_back(const char *path, struct strbuf *sb)
-{
-	struct err e = ERR_INIT;
-
-	strbuf_reset(sb);
-	if (fileio_read_small(path, 1 << 20, sb, &e))
-		fail_msg("%s", e.msg);
-}
-
-static void fileio_write_atomic_writes_and_leaves_no_temp(void **state)
-{
-	struct dir *d = *state;
-	struct err e = ERR_INIT;
-	struct strbuf sb = STRBUF_INIT;
-	char path[600];
-
-	unit_join(path, sizeof(path), d->path, "report.json");
-	assert_int_equal(fileio_write_atomic(path, "{\"a\": 1}\n", 9, &e), 0);
-	assert_int_equal(e.code, ERR_NONE);
-	read_back(path, &sb);
-	assert_string_equal(sb.buf, "{\"a\": 1}\n");
-	assert_int_equal(unit_count_entries(d->path), 1);
-	/* replacing an existing file */
-	assert_int_equal(fileio_write_atomic(path, "new", 3, &e), 0);
-	read_back(path, &sb);
-	assert_string_equal(sb.buf, "new");
-	assert_int_equal(fileio_size(path), 3);
-	assert_int_equal(unit_count_entries(d->path), 1);
-	/* an empty file */
-	assert_int_equal(fileio_write_atomic(path, "", 0, &e), 0);
-	assert_int_equal(fileio_size(path), 0);
-	assert_int_equal(unit_count_entries(d->path), 1);
-	strbuf_release(&sb);
-}
-
-static void fileio_write_atomic_into_missing_dir_fails_cleanly(void **state)
-{
-	struct dir *d = *state;
-	struct err e = ERR_INIT;
-	char path[600], msg[1200];
-
-	unit_join(path, sizeof(path), d->path, "missing/report.json");
-	assert_int_equal(fileio_write_atomic(path, "x", 1, &e), -1);
-	assert_int_equal(e.code, ERR_OUTPUT);
-	snprintf(msg, sizeof(msg),
-	         "%s: cannot create: No such file or directory", path);
-	assert_string_equal(e.msg, msg);
-	assert_int_equal(unit_count_entries(d->path), 0);
-}
-
-static void fileio_write_atomic_over_a_directory_fails_cleanly(void **state)
-{
-	struct dir *d = *state;
-	struct err e = ERR_INIT;
-	char path[600], msg[1200];
-
-	/* the target is a non-empty directory: rename cannot replace it */
-	unit_join(path, sizeof(path), d->path, "report.json");
-	assert_int_equal(mkdir(path, 0755), 0);
-	unit_join(msg, sizeof(msg), path, "keep");
-	unit_write(msg, "k", 1);
-	assert_int_equal(fileio_write_atomic(path, "x", 1, &e), -1);
-	assert_int_equal(e.code, ERR_OUTPUT);
-	snprintf(msg, sizeof(msg), "%s: cannot rename into place: ", path);
-	assert_memory_equal(e.msg, msg, strlen(msg));
-	/* the temporary file was removed */
-	assert_int_equal(unit_count_entries(d->path), 1);
-	assert_int_equal(fileio_kind(path), 1);
-}
-
 static void fileio_mkdirs_creates_nested_dirs(void **state)
 {
 	struct dir *d = *state;
@@ -639,9 +569,6 @@ int main(void)
 	    cmocka_unit_test(numfmt_count_table),
 	    cmocka_unit_test(numfmt_duration_table),
 	    cmocka_unit_test(numfmt_pct_table),
-	    TD(fileio_write_atomic_writes_and_leaves_no_temp),
-	    TD(fileio_write_atomic_into_missing_dir_fails_cleanly),
-	    TD(fileio_write_atomic_over_a_directory_fails_cleanly),
 	    TD(fileio_mkdirs_creates_nested_dirs),
 	    TD(fileio_mkdirs_fails_on_a_file),
 	    TD(fileio_read_small_limits_size),
