@@ -1,11 +1,28 @@
 /* sdperf entry point: parse, run, print the error, pick the exit code. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "pipeline.h"
 #include "util/banned.h"
 #include "util/err.h"
+#include "util/strbuf.h"
 #include "version.h"
+
+/* An error message to stderr. It quotes paths and values from the
+ * command line, the file system and the data: control characters and
+ * invalid UTF-8 are shown as \xNN, so a folder named with terminal
+ * escapes cannot retitle or clear the terminal. */
+static void print_error(const char *prefix, const char *msg)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_adds(&sb, prefix);
+	strbuf_add_sanitized(&sb, msg, strlen(msg));
+	strbuf_addch(&sb, '\n');
+	fputs(sb.buf, stderr);
+	strbuf_release(&sb);
+}
 
 int main(int argc, char **argv)
 {
@@ -14,7 +31,7 @@ int main(int argc, char **argv)
 	int ret = 0;
 
 	if (cli_parse(argc, argv, &o, &e)) {
-		fprintf(stderr, "sdperf: %s\n", e.msg);
+		print_error("sdperf: ", e.msg);
 		cli_release(&o);
 		return e.code;
 	}
@@ -26,8 +43,9 @@ int main(int argc, char **argv)
 	          : o.cmd == CMD_CHECK ? pipeline_check(&o, &e)
 	                               : pipeline_report(&o, &e))) {
 		/* a failed check is the command's answer, not an error */
-		fprintf(stderr, "sdperf: %s%s\n",
-		        e.code == ERR_CHECK ? "check: " : "error: ", e.msg);
+		print_error(e.code == ERR_CHECK ? "sdperf: check: "
+		                                : "sdperf: error: ",
+		            e.msg);
 		ret = e.code;
 	}
 	cli_release(&o);

@@ -81,6 +81,19 @@ static int render_one(const struct options *o, const struct output *w,
 	            : report_render(w->r, kind, &ro, text, e);
 }
 
+/* The summary to stdout: it names kernel types, verdict titles from a
+ * rules file and paths, so control characters other than newlines and
+ * invalid UTF-8 are shown as \xNN (the one place stdout is written). */
+static void print_summary(const struct strbuf *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_printable(&sb, text->buf, text->len);
+	fputs(sb.buf, stdout);
+	fflush(stdout);
+	strbuf_release(&sb);
+}
+
 /* Renders every requested format first, then publishes them as one set
  * (util/outset.h): written under temporary names, flushed, then renamed
  * into place together, so a failure or a signal at any point leaves the
@@ -138,8 +151,7 @@ static int write_outputs(const struct options *o, const struct output *w,
 			            formats[i].ext);
 			free(path);
 		}
-		fputs(summary.buf, stdout);
-		fflush(stdout);
+		print_summary(&summary);
 	}
 	ret = 0;
 out:
@@ -406,8 +418,7 @@ static void print_check(const struct options *o, const struct check_result *cr)
 	if (!o->quiet)
 		strbuf_addf(&sb, "%zu check%s, %zu failed\n", cr->nchecks,
 		            cr->nchecks == 1 ? "" : "s", cr->nfailures);
-	fputs(sb.buf, stdout);
-	fflush(stdout);
+	print_summary(&sb);
 	strbuf_release(&sb);
 }
 

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/utf8.h"
+#include "util/xalloc.h"
 #include "util/banned.h"
 
 #define QUOTE_MAX 60 /* bytes of a bad value quoted in a message */
@@ -96,6 +98,28 @@ static int is_blank(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
+struct cJSON *jsonerr_cjson_parse(const char *text, size_t len,
+                                  const char **end)
+{
+	char *copy;
+	cJSON *root;
+
+	*end = NULL;
+	if (!utf8_json_lone_surrogates(text, len, NULL))
+		return cJSON_ParseWithLengthOpts(text, len, end, 0);
+	/* rare: parse a copy with the lone escapes read as \ufffd (the
+	 * same length, so *end maps back to text by its offset) */
+	copy = xmalloc(len + 1);
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	utf8_json_lone_surrogates(text, len, copy);
+	root = cJSON_ParseWithLengthOpts(copy, len, end, 0);
+	if (*end)
+		*end = text + (*end - copy);
+	free(copy);
+	return root;
+}
+
 struct cJSON *jsonerr_parse(const char *name, const char *text, size_t len,
                             struct err *e)
 {
@@ -111,7 +135,7 @@ struct cJSON *jsonerr_parse(const char *name, const char *text, size_t len,
 	}
 	/* the end pointer, not cJSON_GetErrorPtr: that one is a global, and
 	 * readers may run on several threads */
-	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+	root = jsonerr_cjson_parse(text, len, &end);
 	while (root && end < text + len && is_blank(*end))
 		end++;
 	/* a second value after the first: a merge gone wrong */

@@ -43,6 +43,14 @@ int jsonerr_bad(struct jsonerr *j, const char *what, const struct cJSON *v);
 int jsonerr_syntax(struct err *e, const char *name, const char *text,
                    size_t len, const char *at, const char *what);
 
+/* cJSON_ParseWithLengthOpts(text, len, end, 0) for every reader of
+ * profile JSON, except that a \u escape of a lone UTF-16 surrogate
+ * ("\ud800" without its low half), which cJSON refuses, reads as U+FFFD:
+ * one bad marker name or version string must not fail the run. *end (must
+ * not be NULL) as cJSON's, pointing into text. Thread-safe. */
+struct cJSON *jsonerr_cjson_parse(const char *text, size_t len,
+                                  const char **end);
+
 /* Parses text[0..len) as exactly one JSON value, blanks around it allowed.
  * Returns the tree (caller frees with cJSON_Delete), or NULL with
  * ERR_INPUT "NAME: empty file (no JSON value)" or a jsonerr_syntax

@@ -38,6 +38,7 @@ int profinfo_read(const char *path, struct profinfo *pi, struct err *e)
 	static const char *const tn[] = {"torch_npu_version"};
 	static const char *const cann[] = {"cann_version"};
 	struct strbuf sb = STRBUF_INIT;
+	const char *end = NULL;
 	const cJSON *rank;
 	cJSON *root = NULL;
 	int ret = -1;
@@ -46,10 +47,9 @@ int profinfo_read(const char *path, struct profinfo *pi, struct err *e)
 	pi->rank_id = -1;
 	if (fileio_read_small(path, PROFINFO_MAX, &sb, e))
 		goto out;
-	root = cJSON_ParseWithLength(sb.buf, sb.len);
+	root = jsonerr_cjson_parse(sb.buf, sb.len, &end);
 	if (!root) {
-		jsonerr_syntax(e, path, sb.buf, sb.len, cJSON_GetErrorPtr(),
-		               "invalid JSON");
+		jsonerr_syntax(e, path, sb.buf, sb.len, end, "invalid JSON");
 		goto out;
 	}
 	rank = cJSON_GetObjectItemCaseSensitive(root, "rank_id");

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "input/jsonerr.h"
 #include "input/trace_raw.h"
 #include "util/infile.h"
 #include "util/strbuf.h"
@@ -243,7 +244,7 @@ static int handle_element(struct scanner *s)
 	if (s->want && !s->want(ph, name, nlen, s->ctx))
 		return 0;
 	s->ts->parsed++;
-	root = cJSON_ParseWithLengthOpts(el.p, el.n, &endp, 0);
+	root = jsonerr_cjson_parse(el.p, el.n, &endp);
 	if (!root || endp != el.p + el.n) {
 		cJSON_Delete(root);
 		if (!endp || endp < el.p || endp > el.p + el.n)

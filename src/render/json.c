@@ -6,10 +6,12 @@
 #include <cjson/cJSON.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/breakdown.h"
 #include "util/numfmt.h"
 #include "util/strbuf.h"
+#include "util/utf8.h"
 #include "util/banned.h"
 
 /* every kernel type (up to BREAKDOWN_TOP): sdperf diff matches them by
@@ -63,12 +65,27 @@ static void add_pct(cJSON *o, const char *key, double v)
 	strbuf_release(&sb);
 }
 
+/* Every string of report.json is made here: names and paths from the
+ * profile may hold any bytes, and each byte that is not UTF-8 becomes
+ * U+FFFD, so the file is valid JSON for any parser (cJSON escapes the
+ * control characters). NULL is null. */
+static cJSON *str_item(const char *s)
+{
+	struct strbuf sb;
+	cJSON *item;
+
+	if (!s)
+		return cJSON_CreateNull();
+	strbuf_init(&sb);
+	utf8_add_valid(&sb, s, strlen(s));
+	item = cJSON_CreateString(sb.buf);
+	strbuf_release(&sb);
+	return item;
+}
+
 static void add_str(cJSON *o, const char *key, const char *s)
 {
-	if (s)
-		cJSON_AddStringToObject(o, key, s);
-	else
-		cJSON_AddNullToObject(o, key);
+	cJSON_AddItemToObject(o, key, str_item(s));
 }
 
 static cJSON *type_stat_json(const struct type_stat *t, int64_t whole)
@@ -212,8 +229,7 @@ static void verdicts_json(cJSON *root, const struct result *r)
 		add_str(o, "recommendation", v->recommendation);
 		docs = cJSON_AddArrayToObject(o, "docs");
 		for (d = 0; d < v->ndocs; d++)
-			cJSON_AddItemToArray(docs,
-			                     cJSON_CreateString(v->docs[d]));
+			cJSON_AddItemToArray(docs, str_item(v->docs[d]));
 		cJSON_AddItemToArray(arr, o);
 	}
 }

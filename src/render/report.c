@@ -17,6 +17,7 @@
 #include "util/banned.h"
 #include "util/embed.h"
 #include "util/fileio.h"
+#include "util/utf8.h"
 #include "util/xalloc.h"
 
 #define TEMPLATE_MAX_BYTES (4u << 20)
@@ -79,6 +80,21 @@ void report_load_css(const char *dir, struct strbuf *css)
 		strbuf_add(css, f->data, f->len);
 }
 
+/* Makes out[start..] valid UTF-8 (bad bytes become U+FFFD). The
+ * formatters already give valid text for every value; this covers what
+ * they do not see: a user's template or report.css, inserted as it is. */
+static void valid_utf8(struct strbuf *out, size_t start)
+{
+	struct strbuf fixed = STRBUF_INIT;
+
+	if (utf8_is_valid(out->buf + start, out->len - start))
+		return;
+	utf8_add_valid(&fixed, out->buf + start, out->len - start);
+	out->len = start;
+	strbuf_addbuf(out, &fixed);
+	strbuf_release(&fixed);
+}
+
 /* Renders the finished variables: the PDF layout, or a template. */
 static int render_vars(const struct report_spec *spec,
                        const struct tmpl_vars *vars, enum report_kind kind,
@@ -86,7 +102,7 @@ static int render_vars(const struct report_spec *spec,
                        struct err *e)
 {
 	struct tmpl_env env;
-	size_t nfmt;
+	size_t nfmt, start;
 
 	if (kind == REPORT_PDF) {
 		struct pdf_opts po = {o->font,     NULL,
@@ -99,9 +115,14 @@ static int render_vars(const struct report_spec *spec,
 	env.default_fmt = kind == REPORT_HTML ? "html" : "md";
 	env.load = report_load_template;
 	env.load_ctx = (void *)o->templates_dir;
-	return tmpl_render(
-	    &env, kind == REPORT_HTML ? spec->html_template : spec->md_template,
-	    vars, out, e);
+	start = out->len;
+	if (tmpl_render(&env,
+	                kind == REPORT_HTML ? spec->html_template
+	                                    : spec->md_template,
+	                vars, out, e))
+		return -1;
+	valid_utf8(out, start);
+	return 0;
 }
 
 int report_render_with(const struct report_spec *spec, const void *data,

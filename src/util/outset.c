@@ -157,11 +157,15 @@ static int take_lock(struct outset *s, int quiet, struct err *e)
 		               LOCK_NAME);
 	if (!flock(s->lockfd, LOCK_EX | LOCK_NB))
 		return 0;
-	if (errno == EWOULDBLOCK && !quiet)
+	if (errno == EWOULDBLOCK && !quiet) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_add_sanitized(&sb, s->dir, strlen(s->dir));
 		fprintf(stderr,
 		        "sdperf: waiting for another sdperf run writing to "
 		        "%s\n",
-		        s->dir);
+		        sb.buf);
+		strbuf_release(&sb);
+	}
 	while (flock(s->lockfd, LOCK_EX))
 		if (errno != EINTR)
 			return err_set(e, ERR_OUTPUT, "%s/%s: cannot lock: %s",

@@ -129,14 +129,23 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
-void strbuf_add_sanitized(struct strbuf *sb, const char *s, size_t len)
+/* U+0080..U+009F: C1 control codes, which some terminals obey (U+009B is
+ * CSI, like ESC [). */
+static int cp_is_c1(const unsigned char *u, size_t k)
+{
+	return k == 2 && u[0] == 0xC2 && u[1] < 0xA0;
+}
+
+static void add_shown(struct strbuf *sb, const char *s, size_t len,
+                      int newlines)
 {
 	size_t i;
 
 	for (i = 0; i < len;) {
 		const unsigned char *u = (const unsigned char *)s + i;
 		size_t k = utf8_seq_len(u, len - i);
-		if (!k || u[0] < 0x20 || u[0] == 0x7F) {
+		if (!k || (u[0] < 0x20 && !(newlines && u[0] == '\n')) ||
+		    u[0] == 0x7F || cp_is_c1(u, k)) {
 			/* control or invalid byte: show it, keep the text valid
 			 */
 			strbuf_addf(sb, "\\x%02X", u[0]);
@@ -146,6 +155,16 @@ void strbuf_add_sanitized(struct strbuf *sb, const char *s, size_t len)
 			i += k;
 		}
 	}
+}
+
+void strbuf_add_sanitized(struct strbuf *sb, const char *s, size_t len)
+{
+	add_shown(sb, s, len, 0);
+}
+
+void strbuf_add_printable(struct strbuf *sb, const char *s, size_t len)
+{
+	add_shown(sb, s, len, 1);
 }
 
 void strbuf_add_quoted_value(struct strbuf *sb, const char *s, size_t len,

@@ -36,9 +36,12 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Appends n characters c. */
 void strbuf_addchars(struct strbuf *sb, int c, size_t n);
-/* Appends s with control characters and invalid UTF-8 bytes shown as
- * \xNN: safe to print on a terminal or in a log. */
+/* Appends s with control characters (C0, DEL, C1) and invalid UTF-8
+ * bytes shown as \xNN: safe to print on a terminal or in a log. */
 void strbuf_add_sanitized(struct strbuf *sb, const char *s, size_t len);
+/* The same for multi-line text (a summary): newlines are kept. Whatever
+ * goes to a terminal passes through one of the two. */
+void strbuf_add_printable(struct strbuf *sb, const char *s, size_t len);
 /* Appends s, shortened to at most max bytes (cut at a UTF-8 boundary, with
  * "..." added) and with control characters shown as \xNN: for quoting bad
  * input values in error messages. */

@@ -1,6 +1,9 @@
 /* UTF-8 validation (RFC 3629: no overlongs, no surrogates, max U+10FFFF). */
 #include "util/utf8.h"
 
+#include <string.h>
+
+#include "util/strbuf.h"
 #include "util/banned.h"
 
 static int cont(unsigned char c)
@@ -62,4 +65,90 @@ fail:
 	if (bad)
 		*bad = i;
 	return 0;
+}
+
+int utf8_is_valid(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, k;
+
+	while (i < n) {
+		k = u[i] < 0x80 ? 1 : utf8_seq_len(u + i, n - i);
+		if (!k)
+			return 0;
+		i += k;
+	}
+	return 1;
+}
+
+void utf8_add_valid(struct strbuf *out, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, run = 0, k;
+
+	/* copies runs of good bytes whole; a bad byte is one U+FFFD */
+	while (i < n) {
+		k = u[i] < 0x80 ? 1 : utf8_seq_len(u + i, n - i);
+		if (k) {
+			i += k;
+			continue;
+		}
+		strbuf_add(out, s + run, i - run);
+		strbuf_adds(out, "\xEF\xBF\xBD");
+		run = ++i;
+	}
+	strbuf_add(out, s + run, n - run);
+}
+
+/* The value of the 4 hex digits at s, or -1. */
+static long hex4(const char *s)
+{
+	long v = 0;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		char c = s[i];
+		int d = c >= '0' && c <= '9'   ? c - '0'
+		        : c >= 'a' && c <= 'f' ? c - 'a' + 10
+		        : c >= 'A' && c <= 'F' ? c - 'A' + 10
+		                               : -1;
+		if (d < 0)
+			return -1;
+		v = v * 16 + d;
+	}
+	return v;
+}
+
+/* The \uXXXX escape at s[i] (n bytes): its value, or -1. */
+static long escape_at(const char *s, size_t n, size_t i)
+{
+	if (i + 6 > n || s[i] != '\\' || s[i + 1] != 'u')
+		return -1;
+	return hex4(s + i + 2);
+}
+
+size_t utf8_json_lone_surrogates(const char *s, size_t n, char *fix)
+{
+	size_t i = 0, count = 0;
+	const char *p;
+	long v, low;
+
+	while (i < n && (p = memchr(s + i, '\\', n - i))) {
+		i = (size_t)(p - s);
+		v = escape_at(s, n, i);
+		if (v < 0xD800 || v > 0xDFFF) {
+			i += v < 0 ? 2 : 6; /* any other escape */
+			continue;
+		}
+		low = v <= 0xDBFF ? escape_at(s, n, i + 6) : -1;
+		if (low >= 0xDC00 && low <= 0xDFFF) {
+			i += 12; /* a well-formed pair */
+			continue;
+		}
+		if (fix)
+			memcpy(fix + i + 2, "FFFD", 4);
+		count++;
+		i += 6;
+	}
+	return count;
 }

@@ -100,6 +100,11 @@ static void strbuf_add_sanitized_shows_controls_and_bad_bytes(void **state)
 	    {"cut\xe4\xbd", 5, "cut\\xE4\\xBD"},
 	    {"\xc0\x80", 2, "\\xC0\\x80"},          /* overlong NUL */
 	    {"\xed\xa0\x80", 3, "\\xED\\xA0\\x80"}, /* surrogate */
+	    {"\x1b]0;PWNED\a\x1b[2J", 14, "\\x1B]0;PWNED\\x07\\x1B[2J"},
+	    {"c1\xc2\x9b"
+	     "2J",
+	     6, "c1\\xC2\\x9B2J"},       /* U+009B, CSI */
+	    {"\xc2\xa0", 2, "\xc2\xa0"}, /* U+00A0 is text */
 	};
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
@@ -110,6 +115,10 @@ static void strbuf_add_sanitized_shows_controls_and_bad_bytes(void **state)
 		strbuf_add_sanitized(&sb, t[i].in, t[i].len);
 		assert_string_equal(sb.buf, t[i].out);
 	}
+	/* the multi-line variant keeps newlines, and only them */
+	strbuf_reset(&sb);
+	strbuf_add_printable(&sb, "a\nb\r\n\x1b[2J\n", 10);
+	assert_string_equal(sb.buf, "a\nb\\x0D\n\\x1B[2J\n");
 	strbuf_release(&sb);
 }
 
@@ -193,6 +202,73 @@ static void utf8_seq_len_table(void **state)
 		if (got != t[i].len)
 			fail_msg("case %zu: utf8_seq_len = %zu, expected %zu",
 			         i, got, t[i].len);
+	}
+}
+
+static void utf8_add_valid_replaces_each_bad_byte(void **state)
+{
+	static const struct {
+		const char *in;
+		size_t len;
+		const char *out;
+	} t[] = {
+	    {"", 0, ""},
+	    {"plain\x1b", 6, "plain\x1b"}, /* controls are valid UTF-8 */
+	    {"\xe4\xbd\xa0", 3, "\xe4\xbd\xa0"},
+	    {"a\xff"
+	     "b",
+	     3,
+	     "a\xef\xbf\xbd"
+	     "b"},
+	    {"cut\xe4\xbd", 5, "cut\xef\xbf\xbd\xef\xbf\xbd"},
+	    {"\xed\xa0\x80", 3, /* an encoded surrogate: three bad bytes */
+	     "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"},
+	    {"\xc0\x80x", 3, "\xef\xbf\xbd\xef\xbf\xbdx"},
+	};
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_LEN(t); i++) {
+		strbuf_reset(&sb);
+		utf8_add_valid(&sb, t[i].in, t[i].len);
+		assert_string_equal(sb.buf, t[i].out);
+		assert_true(utf8_is_valid(sb.buf, sb.len));
+		assert_int_equal(utf8_is_valid(t[i].in, t[i].len),
+		                 !strcmp(t[i].in, t[i].out));
+	}
+	strbuf_release(&sb);
+}
+
+static void utf8_json_lone_surrogates_table(void **state)
+{
+	static const struct {
+		const char *in, *out;
+		size_t count;
+	} t[] = {
+	    {"\"plain\"", "\"plain\"", 0},
+	    {"\"\\ud800\"", "\"\\uFFFD\"", 1},
+	    {"\"\\uDC00x\"", "\"\\uFFFDx\"", 1},             /* lone low */
+	    {"\"\\ud83d\\ude00\"", "\"\\ud83d\\ude00\"", 0}, /* a pair */
+	    {"\"\\ud800\\ud800\\udc00\"", "\"\\uFFFD\\ud800\\udc00\"", 1},
+	    {"\"\\udc00\\ud800\"", "\"\\uFFFD\\uFFFD\"", 2}, /* wrong order */
+	    {"\"\\\\ud800\"", "\"\\\\ud800\"", 0}, /* \\ then text "ud800" */
+	    {"\"\\ud800\\u0041\"", "\"\\uFFFD\\u0041\"", 1},
+	    {"\"\\ud8", "\"\\ud8", 0}, /* cut short: cJSON's to refuse */
+	    {"\\", "\\", 0},
+	};
+	char buf[64];
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < ARRAY_LEN(t); i++) {
+		n = strlen(t[i].in);
+		memcpy(buf, t[i].in, n + 1);
+		assert_int_equal(utf8_json_lone_surrogates(t[i].in, n, NULL),
+		                 t[i].count);
+		assert_int_equal(utf8_json_lone_surrogates(t[i].in, n, buf),
+		                 t[i].count);
+		assert_string_equal(buf, t[i].out);
 	}
 }
 
@@ -562,6 +638,8 @@ int main(void)
 	        strbuf_add_quoted_value_truncates_at_utf8_boundary),
 	    cmocka_unit_test(utf8_seq_len_table),
 	    cmocka_unit_test(utf8_is_text_table),
+	    cmocka_unit_test(utf8_add_valid_replaces_each_bad_byte),
+	    cmocka_unit_test(utf8_json_lone_surrogates_table),
 	    cmocka_unit_test(strtab_interns_equal_strings_once),
 	    cmocka_unit_test(strtab_keeps_embedded_nul_bytes),
 	    cmocka_unit_test(strtab_survives_many_rehashes),
