@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "render/fontcheck.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -36,6 +37,7 @@ HPDF_Font pt_load_font(struct pdf_doc *d, const char *path, int cjk)
 {
 	const char *name;
 	HPDF_Font f;
+	struct strbuf bad = STRBUF_INIT;
 	FILE *fp = fopen(path, "rb");
 	size_t n = strlen(path);
 	/* a collection (.ttc): its first face */
@@ -45,6 +47,15 @@ HPDF_Font pt_load_font(struct pdf_doc *d, const char *path, int cjk)
 	if (!fp)
 		pt_font_error(d, path, strerror(errno));
 	fclose(fp);
+	/* libharu trusts the font's numbers: its structure is checked
+	 * first (render/fontcheck.h) */
+	if (fontcheck_file(path, index, &bad)) {
+		char why[700];
+		snprintf(why, sizeof(why), "not a usable TrueType font: %s",
+		         bad.buf);
+		strbuf_release(&bad);
+		pt_font_error(d, path, why);
+	}
 	/* a libharu error while loading is the font's fault: the error
 	 * handler reads `loading` to say so */
 	d->loading = path;

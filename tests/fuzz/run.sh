@@ -52,7 +52,10 @@ for f in "$root"/examples/*/report/report.json; do
 	cp "$f" "$work/snapshot/report$n.json"
 done
 
-for t in kernels rules template comm steptrace trace snapshot; do
+# fonts: tiny valid TrueType fonts (long and short loca, a collection)
+python3 "$here/seed_fonts.py" "$work/font"
+
+for t in kernels rules template comm steptrace trace snapshot font; do
 	echo "fuzz_$t: ${secs}s"
 	"$build/tests/fuzz/fuzz_$t" "$work/$t" -max_total_time="$secs" \
 		-max_len=65536 -rss_limit_mb=2048 -timeout=10 \
