@@ -18,7 +18,7 @@ int diff_report_render(const struct comparison *c, enum report_kind kind,
                        struct err *e)
 {
 	static const struct report_spec spec = {
-	    build_comparison, "diff.html.tmpl", "diff.md.tmpl",
+	    build_comparison, "diff.html.tmpl", "diff.md.tmpl", "diff.js",
 	    pdf_diff_render};
 	return report_render_with(&spec, c, kind, o, out, e);
 }

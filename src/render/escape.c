@@ -243,6 +243,23 @@ static void fmt_raw(struct strbuf *out, const char *s, size_t len)
 	strbuf_add(out, s, len);
 }
 
+/* The inside of a <style> element, which only "</style" ends: every "</"
+ * becomes "<\/". Valid CSS has "</" only in strings and comments, where
+ * "\/" reads as "/" (CSS escapes) or is comment text; a stylesheet that
+ * tries to close the element and open markup stays CSS. */
+void escape_css(struct strbuf *out, const char *s, size_t len)
+{
+	size_t i, run = 0;
+
+	for (i = 0; i + 1 < len; i++)
+		if (s[i] == '<' && s[i + 1] == '/') {
+			utf8_add_valid(out, s + run, i + 1 - run);
+			strbuf_addch(out, '\\');
+			run = i + 1;
+		}
+	utf8_add_valid(out, s + run, len - run);
+}
+
 /* ---- numbers ------------------------------------------------------------ */
 
 /* A decimal number: sign, digits, point, exponent only (no "inf", "nan",
@@ -370,7 +387,7 @@ static const struct tmpl_formatter formatters[] = {
     {"js", escape_js},     {"md", escape_md},       {"raw", fmt_raw},
     {"int", fmt_int},      {"f1", fmt_f1},          {"f2", fmt_f2},
     {"f3", fmt_f3},        {"pct1", fmt_pct1},      {"dur", fmt_dur},
-    {"us", fmt_us},        {"mdurl", escape_mdurl},
+    {"us", fmt_us},        {"mdurl", escape_mdurl}, {"css", escape_css},
 };
 
 const struct tmpl_formatter *escape_formatters(size_t *n)

@@ -19,6 +19,8 @@
  *         and #fragment URLs pass (anything else becomes "#"), then html
  *   js    the inside of a JSON/JS string literal, safe within <script>
  *   md    Markdown paragraph / table-cell text: no markup survives
+ *   css   a stylesheet inside <style>: "</" becomes "<\/", so it cannot
+ *         end the element
  *   raw   as is
  *   int f1 f2 f3 pct1 dur us   numbers (see below)
  * Number formatters take a decimal number as text ("12345", "-1.5e3");
@@ -37,6 +39,7 @@ void escape_url(struct strbuf *out, const char *s, size_t len);
 void escape_href(struct strbuf *out, const char *s, size_t len);
 void escape_js(struct strbuf *out, const char *s, size_t len);
 void escape_md(struct strbuf *out, const char *s, size_t len);
+void escape_css(struct strbuf *out, const char *s, size_t len);
 /* A URL as the destination of a Markdown link, "[text](HERE)": allowed
  * schemes as for escape_href (else "#"), then every character that could
  * end the destination or turn into markup percent-encoded. */

@@ -15,7 +15,9 @@ struct model_opts {
 	const char *docs_base; /* e.g. https://gitcode.com/Ascend/MindIE-SD */
 	const char *date;      /* "2026-12-02 16:15 UTC" */
 	const char *version;
-	const char *css; /* inlined into the HTML report */
+	const char *css;        /* inlined into the HTML report */
+	const char *script;     /* its inline script (HTML) */
+	const char *script_csp; /* "sha256-..." that lets only it run */
 };
 
 /* Default base of the MindIE-SD feature doc links. */

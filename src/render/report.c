@@ -1,7 +1,7 @@
 /* Report rendering: catalogue + view model + templates + formatters. The
- * templates and the CSS are embedded; with --templates DIR, a template or
- * report.css found in DIR replaces the built-in one of the same name (only
- * plain file names, no paths). */
+ * templates, the CSS and the scripts are embedded; with --templates DIR, a
+ * template, report.css, report.js or diff.js found in DIR replaces the
+ * built-in one of the same name (only plain file names, no paths). */
 #include "render/report.h"
 
 #include <errno.h>
@@ -17,6 +17,7 @@
 #include "util/banned.h"
 #include "util/embed.h"
 #include "util/fileio.h"
+#include "util/sha256.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 
@@ -60,24 +61,41 @@ int report_load_template(void *ctx, const char *name, struct strbuf *text,
 	return 0;
 }
 
-void report_load_css(const char *dir, struct strbuf *css)
+void report_load_asset(const char *dir, const char *name, struct strbuf *out)
 {
 	const struct embedded_file *f;
 	struct err ignore = ERR_INIT;
+	char *path;
+	int ok;
 
 	if (dir) {
-		char *path = fileio_join(dir, "report.css");
-		int ok =
-		    fileio_kind(path) == 0 &&
-		    !fileio_read_small(path, TEMPLATE_MAX_BYTES, css, &ignore);
+		path = fileio_join(dir, name);
+		ok = fileio_kind(path) == 0 &&
+		     !fileio_read_small(path, TEMPLATE_MAX_BYTES, out, &ignore);
 		free(path);
 		if (ok)
 			return;
-		strbuf_reset(css);
+		strbuf_reset(out);
 	}
-	f = embed_find("assets/report.css");
+	path = xstrfmt("assets/%s", name);
+	f = embed_find(path);
+	free(path);
 	if (f)
-		strbuf_add(css, f->data, f->len);
+		strbuf_add(out, f->data, f->len);
+}
+
+void report_load_css(const char *dir, struct strbuf *css)
+{
+	report_load_asset(dir, "report.css", css);
+}
+
+void report_script_csp(const char *script, size_t len, struct strbuf *out)
+{
+	unsigned char digest[32];
+
+	sha256(script, len, digest);
+	strbuf_adds(out, "sha256-");
+	base64_add(out, digest, sizeof(digest));
 }
 
 /* Makes out[start..] valid UTF-8 (bad bytes become U+FFFD). The
@@ -130,7 +148,8 @@ int report_render_with(const struct report_spec *spec, const void *data,
                        struct strbuf *out, struct err *e)
 {
 	struct catalog *cat = NULL;
-	struct strbuf css = STRBUF_INIT;
+	struct strbuf css = STRBUF_INIT, script = STRBUF_INIT,
+	              csp = STRBUF_INIT;
 	struct model_opts mo;
 	struct tmpl_vars *vars;
 	char *date;
@@ -138,8 +157,14 @@ int report_render_with(const struct report_spec *spec, const void *data,
 
 	if (i18n_load(o->lang ? o->lang : "en", &cat, e))
 		return -1;
-	if (kind == REPORT_HTML)
+	if (kind == REPORT_HTML) {
 		report_load_css(o->templates_dir, &css);
+		/* the script is inserted as it is: its hash is that of the
+		 * bytes between <script> and </script> */
+		report_load_asset(o->templates_dir, spec->script, &script);
+		report_script_csp(script.buf ? script.buf : "", script.len,
+		                  &csp);
+	}
 	date = report_date_text(o->time);
 	mo.cat = cat;
 	mo.title = o->title;
@@ -147,11 +172,15 @@ int report_render_with(const struct report_spec *spec, const void *data,
 	mo.date = date;
 	mo.version = o->version;
 	mo.css = css.buf;
+	mo.script = script.buf;
+	mo.script_csp = csp.buf;
 	vars = spec->build(data, &mo);
 	ret = render_vars(spec, vars, kind, o, out, e);
 	tmpl_vars_free(vars);
 	free(date);
 	strbuf_release(&css);
+	strbuf_release(&script);
+	strbuf_release(&csp);
 	if (o->missing_keys)
 		*o->missing_keys = i18n_misses(cat);
 	i18n_free(cat);
@@ -169,7 +198,8 @@ int report_render(const struct result *r, enum report_kind kind,
                   struct err *e)
 {
 	static const struct report_spec spec = {
-	    build_result, "report.html.tmpl", "report.md.tmpl", pdf_render};
+	    build_result, "report.html.tmpl", "report.md.tmpl", "report.js",
+	    pdf_render};
 	return report_render_with(&spec, r, kind, o, out, e);
 }
 

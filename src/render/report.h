@@ -40,13 +40,17 @@ struct report_spec {
 	struct tmpl_vars *(*build)(const void *data,
 	                           const struct model_opts *mo);
 	const char *html_template, *md_template;
+	/* the HTML's one inline script: an asset ("report.js"), replaced
+	 * by the --templates folder's file of that name */
+	const char *script;
 	int (*pdf)(const struct tmpl_vars *vars, const struct pdf_opts *o,
 	           struct strbuf *out, struct err *e);
 };
 
 /* The driver of every report: loads the catalogue of o->lang and (HTML)
- * the stylesheet, builds the variables with spec, and renders them with
- * the templates or the PDF layout. Errors as report_render. */
+ * the stylesheet and the script with its CSP hash, builds the variables with
+ * spec, and renders them with the templates or the PDF layout. Errors as
+ * report_render. */
 int report_render_with(const struct report_spec *spec, const void *data,
                        enum report_kind kind, const struct report_opts *o,
                        struct strbuf *out, struct err *e);
@@ -56,9 +60,17 @@ int report_render_with(const struct report_spec *spec, const void *data,
  * folder when it has it, else the embedded one; only plain file names. */
 int report_load_template(void *ctx, const char *name, struct strbuf *text,
                          struct err *e);
-/* The stylesheet into css: the user's report.css when their folder has a
- * readable one, else the embedded assets/report.css. */
+/* Asset name (report.css, report.js, diff.js) into out: the user's file
+ * of that name when their folder has a readable one, else the embedded
+ * assets/NAME. */
+void report_load_asset(const char *dir, const char *name, struct strbuf *out);
+/* report_load_asset(dir, "report.css", css). */
 void report_load_css(const char *dir, struct strbuf *css);
+
+/* The Content-Security-Policy source that allows exactly script to run
+ * as an inline script, "sha256-BASE64" (CSP level 2 hash source), into
+ * out. The HTML reports allow no other script. */
+void report_script_csp(const char *script, size_t len, struct strbuf *out);
 
 /* The report time: now, or SOURCE_DATE_EPOCH when it is set (reproducible
  * reports); report_date_text formats it "YYYY-MM-DD HH:MM UTC" (caller

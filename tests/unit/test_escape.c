@@ -44,9 +44,9 @@ static const char script[] = "<script>alert(1)</script>";
 
 static void table_lists_every_formatter_in_order(void **state)
 {
-	static const char *const names[] = {"html", "url", "href", "js",   "md",
-	                                    "raw",  "int", "f1",   "f2",   "f3",
-	                                    "pct1", "dur", "us",   "mdurl"};
+	static const char *const names[] = {
+	    "html", "url", "href", "js",  "md", "raw",   "int", "f1",
+	    "f2",   "f3",  "pct1", "dur", "us", "mdurl", "css"};
 	size_t n, i;
 	const struct tmpl_formatter *f = escape_formatters(&n);
 
@@ -179,6 +179,23 @@ static void raw_is_as_is(void **state)
 	check("raw", "\xff<&\n", "\xff<&\n");
 }
 
+/* A stylesheet cannot close its <style> element; CSS itself is kept. */
+static void css_cannot_close_the_style_element(void **state)
+{
+	(void)state;
+	check("css", "body { color: #222; } a > b { x: 1 }",
+	      "body { color: #222; } a > b { x: 1 }");
+	check("css", "</style><script>alert(1)</script>",
+	      "<\\/style><script>alert(1)<\\/script>");
+	check("css", "</STYLE", "<\\/STYLE");
+	check("css", "a { content: \"<\" } /* < / */", /* no "</": as is */
+	      "a { content: \"<\" } /* < / */");
+	check("css", "<", "<");
+	check("css", "x</", "x<\\/");
+	check("css", "\xff</", FFFD "<\\/");
+	check("css", "", "");
+}
+
 static void raw_keeps_nul_bytes(void **state)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -265,7 +282,8 @@ static void exported_escapers_match_the_table(void **state)
 	escape_href(&a, "javascript:x", 12);
 	escape_js(&a, "'", 1);
 	escape_md(&a, "*", 1);
-	assert_string_equal(a.buf, "&lt;%20#\\u0027\\*");
+	escape_css(&a, "</", 2);
+	assert_string_equal(a.buf, "&lt;%20#\\u0027\\*<\\/");
 	strbuf_release(&a);
 }
 
@@ -281,6 +299,7 @@ int main(void)
 	    cmocka_unit_test(md_leaves_no_markup),
 	    cmocka_unit_test(raw_is_as_is),
 	    cmocka_unit_test(raw_keeps_nul_bytes),
+	    cmocka_unit_test(css_cannot_close_the_style_element),
 	    cmocka_unit_test(int_groups_thousands),
 	    cmocka_unit_test(fixed_decimals_and_percent),
 	    cmocka_unit_test(durations_and_microseconds),

@@ -4,6 +4,7 @@
 #include "util/err.h"
 #include "util/fileio.h"
 #include "util/numfmt.h"
+#include "util/sha256.h"
 #include "util/strbuf.h"
 #include "util/strtab.h"
 #include "util/utf8.h"
@@ -481,6 +482,101 @@ static void numfmt_pct_table(void **state)
 	assert_true(numfmt_pct(3, -1) == 0.0);
 }
 
+/* ---- sha256, base64 ---------------------------------------------------- */
+
+static void hex_of(const unsigned char d[32], char out[65])
+{
+	int i;
+
+	for (i = 0; i < 32; i++)
+		snprintf(out + 2 * i, 3, "%02x", d[i]);
+}
+
+/* FIPS 180-2 appendix B examples, and 'a' repeated across the padding
+ * boundaries (55, 56, 63, 64, 65, 119, 120 bytes; digests from Python's
+ * hashlib). */
+static void sha256_known_digests(void **state)
+{
+	static const struct {
+		const char *in;
+		size_t len;
+		const char *hex;
+	} t[] = {
+	    {"", 0,
+	     "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b85"
+	     "5"},
+	    {"abc", 3,
+	     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015a"
+	     "d"},
+	    {"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56,
+	     "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c"
+	     "1"},
+	};
+	static const struct {
+		size_t len;
+		const char *hex;
+	} a[] = {
+	    {55, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734"
+	         "318"},
+	    {56, "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec67"
+	         "38a"},
+	    {63, "7d3e74a05d7db15bce4ad9ec0658ea98e3f06eeecf16b4c6fff2da457ddc2"
+	         "f34"},
+	    {64, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df15466"
+	         "8eb"},
+	    {65, "635361c48bb9eab14198e76ea8ab7f1a41685d6ad62aa9146d301d4f17eb0"
+	         "ae0"},
+	    {119, "31eba51c313a5c08226adf18d4a359cfdfd8d2e816b13f4af952f7ea6584"
+	          "dcfb"},
+	    {120, "2f3d335432c70b580af0e8e1b3674a7c020d683aa5f73aaaedfdc55af904"
+	          "c21c"},
+	    {1000000, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39cc"
+	              "c7112cd0"},
+	};
+	unsigned char d[32];
+	char hex[65];
+	char *as = malloc(1000000);
+	size_t i;
+
+	(void)state;
+	assert_non_null(as);
+	memset(as, 'a', 1000000);
+	for (i = 0; i < ARRAY_LEN(t); i++) {
+		sha256(t[i].in, t[i].len, d);
+		hex_of(d, hex);
+		assert_string_equal(hex, t[i].hex);
+	}
+	for (i = 0; i < ARRAY_LEN(a); i++) {
+		sha256(as, a[i].len, d);
+		hex_of(d, hex);
+		assert_string_equal(hex, a[i].hex);
+	}
+	free(as);
+}
+
+/* RFC 4648 section 10, and a digest as a CSP source gives it. */
+static void base64_rfc4648_vectors(void **state)
+{
+	static const char *const out[] = {
+	    "", "Zg==", "Zm8=", "Zm9v", "Zm9vYg==", "Zm9vYmE=", "Zm9vYmFy"};
+	struct strbuf sb = STRBUF_INIT;
+	unsigned char d[32];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_LEN(out); i++) {
+		strbuf_reset(&sb);
+		base64_add(&sb, (const unsigned char *)"foobar", i);
+		assert_string_equal(sb.buf, out[i]);
+	}
+	strbuf_reset(&sb);
+	sha256("x", 1, d);
+	base64_add(&sb, d, 32);
+	assert_string_equal(sb.buf,
+	                    "LXEWQrcmsEQBYnyp+6wy9chTD7GQPMTbAiWHF5IaSIE=");
+	strbuf_release(&sb);
+}
+
 /* ---- fileio ------------------------------------------------------------ */
 
 struct dir {
@@ -647,6 +743,8 @@ int main(void)
 	    cmocka_unit_test(numfmt_count_table),
 	    cmocka_unit_test(numfmt_duration_table),
 	    cmocka_unit_test(numfmt_pct_table),
+	    cmocka_unit_test(sha256_known_digests),
+	    cmocka_unit_test(base64_rfc4648_vectors),
 	    TD(fileio_mkdirs_creates_nested_dirs),
 	    TD(fileio_mkdirs_fails_on_a_file),
 	    TD(fileio_read_small_limits_size),

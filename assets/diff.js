@@ -1,0 +1,20 @@
+/* Sorting for tables marked "sortable": click a heading (a convenience;
+   the report reads the same without it). Only single-row headings sort. */
+document.querySelectorAll("table.sortable").forEach(function (table) {
+  if (table.tHead.rows.length !== 1) return;
+  table.querySelectorAll("th").forEach(function (th, col) {
+    th.tabIndex = 0;
+    th.addEventListener("click", function () {
+      var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
+      var dir = th.dataset.dir === "asc" ? -1 : 1;
+      th.dataset.dir = dir === 1 ? "asc" : "desc";
+      rows.sort(function (a, b) {
+        var x = a.cells[col], y = b.cells[col];
+        var vx = x.dataset.v, vy = y.dataset.v;
+        if (vx !== undefined && vy !== undefined) return dir * (Number(vx) - Number(vy));
+        return dir * x.textContent.localeCompare(y.textContent);
+      });
+      rows.forEach(function (r) { body.appendChild(r); });
+    });
+  });
+});

@@ -1,0 +1,113 @@
+/* SHA-256 as FIPS 180-4 specifies it: 512-bit blocks, 64 rounds, the
+ * message padded with a 1 bit, zeros and its length in bits. */
+#include "util/sha256.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "util/banned.h"
+
+/* The first 32 bits of the fractional parts of the cube roots of the
+ * first 64 primes (FIPS 180-4, 4.2.2). */
+static const uint32_t K[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1,
+    0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3,
+    0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+    0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
+    0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+    0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+    0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+    0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
+    0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+
+static uint32_t rotr(uint32_t x, unsigned n)
+{
+	return (x >> n) | (x << (32 - n));
+}
+
+static void block(uint32_t h[8], const unsigned char *p)
+{
+	uint32_t w[64], v[8], t1, t2;
+	int i;
+
+	for (i = 0; i < 16; i++)
+		w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
+		       (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+	for (; i < 64; i++)
+		w[i] = (rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^
+		        (w[i - 2] >> 10)) +
+		       w[i - 7] +
+		       (rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^
+		        (w[i - 15] >> 3)) +
+		       w[i - 16];
+	memcpy(v, h, sizeof(v));
+	for (i = 0; i < 64; i++) {
+		t1 = v[7] + (rotr(v[4], 6) ^ rotr(v[4], 11) ^ rotr(v[4], 25)) +
+		     ((v[4] & v[5]) ^ (~v[4] & v[6])) + K[i] + w[i];
+		t2 = (rotr(v[0], 2) ^ rotr(v[0], 13) ^ rotr(v[0], 22)) +
+		     ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
+		memmove(v + 1, v, 7 * sizeof(v[0]));
+		v[4] += t1;
+		v[0] = t1 + t2;
+	}
+	for (i = 0; i < 8; i++)
+		h[i] += v[i];
+}
+
+void sha256(const void *data, size_t n, unsigned char out[32])
+{
+	uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+	                 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+	const unsigned char *p = data;
+	unsigned char tail[128];
+	uint64_t bits = (uint64_t)n * 8;
+	size_t rest, len, i;
+
+	for (; n >= 64; n -= 64, p += 64)
+		block(h, p);
+	/* the last bytes, the 1 bit, zeros, the length: one or two blocks */
+	rest = n;
+	memcpy(tail, p, rest);
+	tail[rest] = 0x80;
+	len = rest + 9 <= 64 ? 64 : 128;
+	memset(tail + rest + 1, 0, len - rest - 1);
+	for (i = 0; i < 8; i++)
+		tail[len - 1 - i] = (unsigned char)(bits >> (8 * i));
+	for (i = 0; i < len; i += 64)
+		block(h, tail + i);
+	for (i = 0; i < 8; i++) {
+		out[4 * i] = (unsigned char)(h[i] >> 24);
+		out[4 * i + 1] = (unsigned char)(h[i] >> 16);
+		out[4 * i + 2] = (unsigned char)(h[i] >> 8);
+		out[4 * i + 3] = (unsigned char)h[i];
+	}
+}
+
+void base64_add(struct strbuf *sb, const unsigned char *data, size_t n)
+{
+	static const char set[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	                          "abcdefghijklmnopqrstuvwxyz0123456789+/";
+	size_t i;
+
+	for (i = 0; i + 2 < n; i += 3) {
+		uint32_t v = (uint32_t)data[i] << 16 |
+		             (uint32_t)data[i + 1] << 8 | data[i + 2];
+		strbuf_addch(sb, set[v >> 18]);
+		strbuf_addch(sb, set[(v >> 12) & 63]);
+		strbuf_addch(sb, set[(v >> 6) & 63]);
+		strbuf_addch(sb, set[v & 63]);
+	}
+	if (n - i == 1) {
+		strbuf_addch(sb, set[data[i] >> 2]);
+		strbuf_addch(sb, set[(data[i] & 3) << 4]);
+		strbuf_adds(sb, "==");
+	} else if (n - i == 2) {
+		uint32_t v = (uint32_t)data[i] << 8 | data[i + 1];
+		strbuf_addch(sb, set[v >> 10]);
+		strbuf_addch(sb, set[(v >> 4) & 63]);
+		strbuf_addch(sb, set[(v & 15) << 2]);
+		strbuf_addch(sb, '=');
+	}
+}
