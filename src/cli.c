@@ -2,12 +2,19 @@
  * and the README stay in step. */
 #include "cli.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/banned.h"
+#include "util/fileio.h"
 #include "util/xalloc.h"
+
+/* A title is a line: 1 KiB is plenty, and far below the 64 KiB where
+ * libharu refuses the PDF's metadata string (error 0x105B). */
+#define TITLE_MAX 1024
 
 /* clang-format off */
 static const char usage[] =
@@ -233,6 +240,28 @@ static int match(int argc, char **argv, int *i, const char **val, struct err *e)
 	               a);
 }
 
+/* A folder option must name a folder sdperf can read: a mistyped one
+ * would silently give the built-in templates. */
+static int check_dir(const char *opt, const char *dir, struct err *e)
+{
+	int kind = fileio_kind(dir);
+	DIR *d;
+
+	if (kind == 0 || (kind < 0 && errno == EINVAL))
+		return err_set(e, ERR_USAGE, "%s '%s': not a directory", opt,
+		               dir);
+	if (kind < 0)
+		return err_set(e, ERR_USAGE, "%s '%s': %s", opt, dir,
+		               errno == ENOENT ? "no such directory"
+		                               : strerror(errno));
+	d = opendir(dir);
+	if (!d)
+		return err_set(e, ERR_USAGE, "%s '%s': cannot read: %s", opt,
+		               dir, strerror(errno));
+	closedir(d);
+	return 0;
+}
+
 static int apply(struct options *o, int id, const char *val, struct err *e)
 {
 	switch (id) {
@@ -251,6 +280,10 @@ static int apply(struct options *o, int id, const char *val, struct err *e)
 		o->thresholds[o->nthresholds++] = val;
 		return 0;
 	case OPT_TITLE:
+		if (strlen(val) > TITLE_MAX)
+			return err_set(e, ERR_USAGE,
+			               "--title: %zu bytes, at most %d",
+			               strlen(val), TITLE_MAX);
 		o->title = val;
 		return 0;
 	case OPT_LANG:
@@ -261,7 +294,7 @@ static int apply(struct options *o, int id, const char *val, struct err *e)
 		return 0;
 	case OPT_TEMPLATES:
 		o->templates_dir = val;
-		return 0;
+		return check_dir("--templates", val, e);
 	case OPT_FONT:
 		o->font = val;
 		return 0;

@@ -387,14 +387,54 @@ static void cli_parse_report_options(void **state)
 	struct cl *c = *state;
 
 	parse(c, "report", "P", "--format", "html,md", "--title", "T <x>", "-l",
-	      "zh", "--docs-base=https://m.example/", "--templates", "DIR",
-	      NULL);
+	      "zh", "--docs-base=https://m.example/", "--templates",
+	      SDPERF_TEST_DATA, NULL);
 	ok(c);
 	assert_int_equal(c->o.formats, FORMAT_HTML | FORMAT_MD);
 	assert_string_equal(c->o.title, "T <x>");
 	assert_string_equal(c->o.lang, "zh");
 	assert_string_equal(c->o.docs_base, "https://m.example/");
-	assert_string_equal(c->o.templates_dir, "DIR");
+	assert_string_equal(c->o.templates_dir, SDPERF_TEST_DATA);
+}
+
+/* A --templates folder that is not there is named, not ignored. */
+static void cli_parse_rejects_a_missing_templates_dir(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "--templates", "no/such/dir", NULL);
+	usage_error(c, "--templates 'no/such/dir': no such directory");
+}
+
+static void cli_parse_rejects_a_file_as_templates_dir(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "--templates",
+	      SDPERF_TEST_DATA "/hostile/kernel_details.csv", NULL);
+	usage_error(c, "--templates '" SDPERF_TEST_DATA
+	               "/hostile/kernel_details.csv': not a directory");
+}
+
+/* A title is bounded: libharu refuses 64 KiB in the PDF's metadata. */
+static void cli_parse_takes_a_title_of_1024_bytes(void **state)
+{
+	struct cl *c = *state;
+	static char title[1025];
+
+	memset(title, 'T', 1024);
+	parse(c, "report", "P", "--title", title, NULL);
+	ok(c);
+}
+
+static void cli_parse_rejects_a_longer_title(void **state)
+{
+	struct cl *c = *state;
+	static char title[1026];
+
+	memset(title, 'T', 1025);
+	parse(c, "report", "P", "--title", title, NULL);
+	usage_error(c, "--title: 1025 bytes, at most 1024");
 }
 
 static void cli_parse_rejects_unknown_format(void **state)
@@ -492,6 +532,10 @@ int main(void)
 	    T(cli_parse_regression_needs_baseline),
 	    T(cli_parse_rejects_jobs_with_junk),
 	    T(cli_parse_report_options),
+	    T(cli_parse_rejects_a_missing_templates_dir),
+	    T(cli_parse_rejects_a_file_as_templates_dir),
+	    T(cli_parse_takes_a_title_of_1024_bytes),
+	    T(cli_parse_rejects_a_longer_title),
 	    T(cli_parse_rejects_unknown_format),
 	    T(cli_parse_rejects_empty_format_list),
 	    T(cli_parse_rejects_value_for_flag),
