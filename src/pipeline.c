@@ -13,10 +13,13 @@
  * renderers nothing of file formats. */
 #include "pipeline.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analysis/check.h"
@@ -268,13 +271,45 @@ static char *joined_paths(const struct options *o)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* 0 when sdperf may list dir (and stat what is in it), else -1 with an
+ * ERR_INPUT error naming dir and the reason (a folder without read or
+ * search permission looks empty to discovery). */
+static int unreadable(const char *dir, struct err *e)
+{
+	char *k = fileio_join(dir, "kernel_details.csv");
+	struct stat st;
+	DIR *d = opendir(dir);
+	int why = d ? 0 : errno;
+
+	if (d)
+		closedir(d);
+	if (!why && stat(k, &st) && (errno == EACCES || errno == EPERM))
+		why = errno;
+	free(k);
+	if (why != EACCES && why != EPERM)
+		return 0;
+	return err_set(e, ERR_INPUT, "%s: cannot read the folder: %s", dir,
+	               strerror(why));
+}
+
 static int no_kernels_error(const struct run_files *rf, struct err *e)
 {
 	size_t i;
+	int ret = 0;
 
 	for (i = 0; i < rf->n; i++)
 		if (rf->ranks[i].files[DF_KERNELS])
 			return 0;
+	/* before guessing at a db-only export: a folder sdperf cannot read */
+	for (i = 0; i < rf->n && !ret; i++) {
+		char *out =
+		    fileio_join(rf->ranks[i].dir, "ASCEND_PROFILER_OUTPUT");
+		ret = fileio_kind(out) == 1 ? unreadable(out, e)
+		                            : unreadable(rf->ranks[i].dir, e);
+		free(out);
+	}
+	if (ret)
+		return ret;
 	return err_set(e, ERR_INPUT,
 	               "%s: no kernel_details.csv in its "
 	               "ASCEND_PROFILER_OUTPUT folder%s (a profile exported "
