@@ -89,6 +89,8 @@ struct verdict {
 	const char *na_reason; /* not applicable for another reason than a
 	                        * stage without kernels: why (English,
 	                        * static), else NULL */
+	const char *na_code;   /* the same as a code for catalogues
+	                        * ("step_totals", ...), or NULL */
 	double value;          /* percent */
 	double threshold;
 	int fired; /* value > threshold */

@@ -164,15 +164,33 @@ static char *metric_text(const struct threshold *t)
 	return xstrdup("");
 }
 
-/* Why a metric has no value, when the stage's kernels are not the reason
- * (NULL then). */
-static const char *na_reason(enum metric m)
+/* Whether some rank has a step_trace_time.csv with steps. */
+static int has_steps(const struct result *r)
 {
+	size_t i;
+
+	for (i = 0; i < r->nranks; i++)
+		if (r->ranks[i].nsteps)
+			return 1;
+	return 0;
+}
+
+/* Why a metric has no value, when the stage's kernels are not the reason
+ * (NULL then); *code receives it as a code for catalogues. */
+static const char *na_reason(enum metric m, const struct result *r,
+                             const char **code)
+{
+	*code = NULL;
 	if (m == METRIC_RANK_IMBALANCE)
 		return "needs two or more analysed ranks";
-	if (m == METRIC_FREE_SHARE)
+	if (m != METRIC_FREE_SHARE)
+		return NULL;
+	if (!has_steps(r))
 		return "no step_trace_time.csv";
-	return NULL;
+	/* the file is there, but its totals are 0 or less: say so */
+	*code = "step_totals";
+	return "step_trace_time.csv: no step's Computing + "
+	       "Communication(Not Overlapped) + Free is above 0";
 }
 
 void verdicts_evaluate(const struct rules *ru, struct result *r)
@@ -194,7 +212,8 @@ void verdicts_evaluate(const struct rules *ru, struct result *r)
 		v->threshold = t->above;
 		v->value = m.value;
 		v->applicable = m.applicable;
-		v->na_reason = m.applicable ? NULL : na_reason(t->metric);
+		v->na_reason =
+		    m.applicable ? NULL : na_reason(t->metric, r, &v->na_code);
 		v->rank = m.rank;
 		v->how = m.how ? xstrdup(m.how) : NULL;
 		v->fired = v->applicable && v->value > t->above;

@@ -155,6 +155,13 @@ static void verdict_na(struct model_ctx *c, struct tmpl_vars *row,
 	const char *values[1];
 	char key[160];
 
+	/* a specific reason first ("verdict_na_step_totals") */
+	snprintf(key, sizeof(key), "verdict_na_%s",
+	         vd->na_code ? vd->na_code : "");
+	if (vd->na_code && i18n_find(c->o->cat, key)) {
+		tmpl_set(row, "no_stage", model_t(c, key));
+		return;
+	}
 	snprintf(key, sizeof(key), "verdict_%s_na", vd->id);
 	if (i18n_find(c->o->cat, key)) {
 		tmpl_set(row, "no_stage", model_t(c, key));
