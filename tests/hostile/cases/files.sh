@@ -113,7 +113,7 @@ for sig in TERM INT HUP; do
 	SDPERF_TEST_WRITE_DELAY_MS=3000 env --default-signal=$sig \
 		"$SDPERF" report runB -o $d -q --title runB &
 	pid=$!
-	for _ in $(seq 100); do
+	for _ in $(seq 600); do # up to 30 s: sanitizer builds render slowly
 		[ -n "$(leftovers $d)" ] && break
 		sleep 0.05
 	done
@@ -133,10 +133,11 @@ done
 # A writes, waits for it and then writes its whole set.
 SDPERF_TEST_WRITE_DELAY_MS=300 "$SDPERF" report runA -o race -q &
 pa=$!
-for _ in $(seq 100); do
+for _ in $(seq 1500); do # up to 30 s: sanitizer builds render slowly
 	[ -n "$(leftovers race)" ] && break
 	sleep 0.02
 done
+[ -n "$(leftovers race)" ] || bad concurrent_wait "the first run wrote no temporary file"
 bounded concurrent_wait 0 200 30 'waiting for another sdperf run writing to race' -- \
 	env SDPERF_TEST_WRITE_DELAY_MS=300 "$SDPERF" report runB -o race --title runB
 wait $pa && ok "concurrent_first: exit 0" || bad concurrent_first "the first run failed"
