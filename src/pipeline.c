@@ -250,13 +250,12 @@ static int no_kernels_error(const struct run_files *rf, struct err *e)
 	size_t i;
 
 	for (i = 0; i < rf->n; i++)
-		if (rf->ranks[i].files[DF_KERNELS])
+		if (rf->ranks[i].files[DF_KERNELS] || rf->ranks[i].files[DF_DB])
 			return 0;
 	return err_set(e, ERR_INPUT,
 	               "%s: no kernel_details.csv in its "
-	               "ASCEND_PROFILER_OUTPUT folder%s (a profile exported "
-	               "with export_type=db only? sdperf reads the text "
-	               "export)",
+	               "ASCEND_PROFILER_OUTPUT folder%s, and no "
+	               "ascend_pytorch_profiler*.db either",
 	               rf->ranks[0].dir,
 	               rf->n > 1 ? " nor in any other rank's" : "");
 }
