@@ -465,18 +465,21 @@ static void warn_gaps(struct result *r, const struct db *db)
 	int g;
 
 	for (g = 0; g < DBGAP_COUNT; g++) {
-		const char *t = gap_tables[g];
+		const char *t = gap_tables[g], *table = NULL;
 		if (!(rr->db.gaps & (1u << g)))
 			continue;
 		/* no collectives at all (one card), or no details (Level0) */
-		if (g == DBGAP_COMM && !db_has(db, DBT_COMMUNICATION_OP))
+		if (g == DBGAP_COMM && !db_has(db, DBT_COMMUNICATION_OP)) {
 			t = "COMMUNICATION_OP table";
-		else if (g == DBGAP_COMM)
+			table = "COMMUNICATION_OP";
+		} else if (g == DBGAP_COMM) {
 			t = "HCCL task details in COMMUNICATION_TASK_INFO "
 			    "(Level0 exports none)";
+			table = "COMMUNICATION_TASK_INFO";
+		}
 		msg = xstrfmt("rank %d: no %s in %s: %s", (int)rr->id, t,
 		              rr->db.path, gap_what[g]);
-		warn_db(r, "db_gap", db_gap_keys[g], msg, t, gap_what[g]);
+		warn_db(r, "db_gap", db_gap_keys[g], msg, table, NULL);
 		free(msg);
 	}
 	if (a->unjoined) {
