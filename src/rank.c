@@ -5,6 +5,7 @@
  * these from its ascend_pytorch_profiler[_N].db instead. */
 #include "rank.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -434,19 +435,17 @@ static void warn_truncated(struct result *r, const struct rank_result *rr)
 /* ---- the SQLite export -----------------------------------------------------
  */
 
-/* What each gap of the db costs, and which tables it lacks. */
+/* What each gap of the db costs. */
 static const char *const gap_what[DBGAP_COUNT] = {
     "no Overlap Analysis cross-check; the steps are split from the kernels",
     "no user stage markers (collect with ProfilerActivity.CPU)",
     "no steps table, warm-up detection or device-idle verdict (collect "
     "with a schedule)",
-    "no collective and bandwidth tables, no wait times"};
-static const char *const gap_tables[DBGAP_COUNT] = {
-    "OVERLAP_ANALYSIS table", "PYTORCH_API or MSTX_EVENTS table",
-    "STEP_TIME rows", "HCCL task details"};
+    "no collective and bandwidth tables, no wait times",
+    "no compute kernels: only the collectives are analysed"};
 
 static void warn_db(struct result *r, const char *code, const char *reason,
-                    const char *msg, const char *a1, const char *a2)
+                    const char *msg, const char *a1)
 {
 	struct rank_result *rr = &r->ranks[0];
 	struct warning *w = result_warn(r, code, rr->db.path, 0, msg);
@@ -454,44 +453,63 @@ static void warn_db(struct result *r, const char *code, const char *reason,
 	w->reason = reason ? xstrdup(reason) : NULL;
 	w->args[0] = xstrfmt("%d", (int)rr->id);
 	w->args[1] = a1 ? xstrdup(a1) : NULL;
-	w->args[2] = a2 ? xstrdup(a2) : NULL;
+}
+
+/* What the db lacks for gap g: "TABLE table", "column 'c' in TABLE", or,
+ * its tables all there, that they carry no task details; *table names the
+ * table for the communication gap. */
+static char *gap_cause(const struct db *db, int g, const char **table)
+{
+	static const enum db_table comm[] = {
+	    DBT_COMMUNICATION_OP, DBT_COMMUNICATION_TASK_INFO,
+	    DBT_ENUM_HCCL_TRANSPORT_TYPE, DBT_ENUM_HCCL_LINK_TYPE};
+	static const char *const plain[DBGAP_COUNT] = {
+	    "OVERLAP_ANALYSIS table", "PYTORCH_API or MSTX_EVENTS table",
+	    "STEP_TIME rows", NULL, "COMPUTE_TASK_INFO table"};
+	size_t i;
+
+	*table = NULL;
+	if (g != DBGAP_COMM)
+		return xstrdup(plain[g]);
+	for (i = 0; i < sizeof(comm) / sizeof(comm[0]); i++) {
+		const char *lacks = db_about(db)->lacks[comm[i]];
+		*table = db_table_names[comm[i]];
+		if (lacks)
+			return xstrfmt("column '%s' in %s", lacks, *table);
+		if (!db_has(db, comm[i]))
+			return xstrfmt("%s table", *table);
+	}
+	*table = db_table_names[DBT_COMMUNICATION_TASK_INFO];
+	return xstrdup("HCCL task details in COMMUNICATION_TASK_INFO (Level0 "
+	               "exports none)");
 }
 
 static void warn_gaps(struct result *r, const struct db *db)
 {
 	struct rank_result *rr = &r->ranks[0];
 	const struct db_about *a = db_about(db);
-	char *msg;
+	const char *table;
+	char *msg, *cause, n[24];
 	int g;
 
 	for (g = 0; g < DBGAP_COUNT; g++) {
-		const char *t = gap_tables[g], *table = NULL;
 		if (!(rr->db.gaps & (1u << g)))
 			continue;
-		/* no collectives at all (one card), or no details (Level0) */
-		if (g == DBGAP_COMM && !db_has(db, DBT_COMMUNICATION_OP)) {
-			t = "COMMUNICATION_OP table";
-			table = "COMMUNICATION_OP";
-		} else if (g == DBGAP_COMM) {
-			t = "HCCL task details in COMMUNICATION_TASK_INFO "
-			    "(Level0 exports none)";
-			table = "COMMUNICATION_TASK_INFO";
-		}
-		msg = xstrfmt("rank %d: no %s in %s: %s", (int)rr->id, t,
+		cause = gap_cause(db, g, &table);
+		msg = xstrfmt("rank %d: no %s in %s: %s", (int)rr->id, cause,
 		              rr->db.path, gap_what[g]);
-		warn_db(r, "db_gap", db_gap_keys[g], msg, table, NULL);
+		warn_db(r, "db_gap", db_gap_keys[g], msg, table);
 		free(msg);
+		free(cause);
 	}
-	if (a->unjoined) {
-		msg = xstrfmt("rank %d: %llu COMPUTE_TASK_INFO rows have no "
-		              "TASK row with their globalTaskId: they are left "
-		              "out",
-		              (int)rr->id, (unsigned long long)a->unjoined);
-		warn_db(r, "db_unjoined", NULL, msg, NULL, NULL);
-		r->warnings[r->nwarnings - 1].args[1] =
-		    xstrfmt("%llu", (unsigned long long)a->unjoined);
-		free(msg);
-	}
+	if (!a->unjoined)
+		return;
+	snprintf(n, sizeof(n), "%llu", (unsigned long long)a->unjoined);
+	msg = xstrfmt("rank %d: %s COMPUTE_TASK_INFO rows have no TASK row "
+	              "with their globalTaskId: they are left out",
+	              (int)rr->id, n);
+	warn_db(r, "db_unjoined", NULL, msg, n);
+	free(msg);
 }
 
 /* The steps (STEP_TIME, split by OVERLAP_ANALYSIS or the kernels). */
@@ -548,6 +566,8 @@ static int analyse_db(struct db *db, const struct rules *ru,
 		rr->db.gaps |= 1u << DBGAP_OVERLAP;
 	if (!db_has(db, DBT_PYTORCH_API) && !db_has(db, DBT_MSTX_EVENTS))
 		rr->db.gaps |= 1u << DBGAP_MARKERS;
+	if (!db_has(db, DBT_COMPUTE_TASK_INFO))
+		rr->db.gaps |= 1u << DBGAP_COMPUTE;
 	if (db_comm(db, rr, e))
 		return -1;
 	warn_gaps(r, db);

@@ -21,8 +21,8 @@ const char *const rank_file_names[RF_COUNT] = {
     "communication.json", "profiler_info.json"};
 const char *const ov_keys[OV_KINDS] = {"computing", "communication",
                                        "not_overlapped", "free"};
-const char *const db_gap_keys[DBGAP_COUNT] = {"overlap_analysis", "markers",
-                                              "steps", "communication"};
+const char *const db_gap_keys[DBGAP_COUNT] = {
+    "overlap_analysis", "markers", "steps", "communication", "compute_kernels"};
 const char *const comm_kind_keys[COMM_KINDS] = {
     "all_gather", "all_reduce", "all_to_all", "reduce_scatter",
     "broadcast",  "send_recv",  "other"};

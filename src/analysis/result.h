@@ -182,12 +182,14 @@ struct stage_marker {
  * "overlap_analysis" (no OVERLAP_ANALYSIS table: no cross-check; steps are
  * split from the kernels), "markers" (no PYTORCH_API / MSTX_EVENTS),
  * "steps" (no STEP_TIME rows), "communication" (no COMMUNICATION_OP, or
- * its tasks carry no details, as at Level0). */
+ * its tasks carry no details, as at Level0), "compute_kernels" (no
+ * COMPUTE_TASK_INFO: only the collectives are kernels). */
 enum db_gap {
 	DBGAP_OVERLAP,
 	DBGAP_MARKERS,
 	DBGAP_STEPS,
 	DBGAP_COMM,
+	DBGAP_COMPUTE,
 	DBGAP_COUNT
 };
 extern const char *const db_gap_keys[DBGAP_COUNT];

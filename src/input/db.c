@@ -164,20 +164,28 @@ static int check_header(const char *path, int64_t *size, struct err *e)
 	*size = (int64_t)st.st_size;
 	n = read(fd, h, sizeof(h));
 	close(fd);
+	if (n >= 16 && n < (ssize_t)sizeof(h) &&
+	    !memcmp(h, "SQLite format 3", 16))
+		return err_set(e, ERR_INPUT,
+		               "%s: truncated: %zd bytes, shorter than an "
+		               "SQLite header",
+		               path, n);
 	if (n < (ssize_t)sizeof(h) || memcmp(h, "SQLite format 3", 16)) {
 		strbuf_add_quoted_value(&q, (const char *)h,
 		                        n > 0 ? (size_t)n : 0, 24);
 		err_set(e, ERR_INPUT,
-		        "%s: not an SQLite database (it starts with %s)",
-		        path, q.buf);
+		        "%s: not an SQLite database (it starts with %s)", path,
+		        q.buf);
 		strbuf_release(&q);
 		return -1;
 	}
 	page = (uint64_t)h[16] << 8 | h[17];
 	page = page == 1 ? 65536 : page;
 	pages = be32(h + 28);
-	/* the page count is valid when version-valid-for = change counter */
-	if (page >= 512 && be32(h + 92) == be32(h + 24) && pages &&
+	/* the page count is valid when version-valid-for = change counter;
+	 * a page size that is no power of two is SQLite's to refuse */
+	if (page >= 512 && !(page & (page - 1)) &&
+	    be32(h + 92) == be32(h + 24) && pages &&
 	    pages * page > (uint64_t)st.st_size)
 		return err_set(e, ERR_INPUT,
 		               "%s: truncated: its header says %" PRIu64
