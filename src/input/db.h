@@ -147,8 +147,10 @@ int db_host_ranges(struct db *db, db_want_fn want, db_range_fn fn, void *ctx,
                    struct err *e);
 
 /* The host -> device links (the trace's torch_to_npu flows): for each
- * PYTORCH_API row with a connectionId, each TASK its CONNECTION_IDS reach
- * (TASK.connectionId): the op's start and the task's start. */
+ * PYTORCH_API row with a connectionId and each connection id its
+ * CONNECTION_IDS rows list, the op's start and the first start of the
+ * TASK rows with that connectionId (a collective's HCCL tasks all carry
+ * its one id: one link, as the trace has one flow). */
 typedef void (*db_flow_fn)(int64_t host_ns, int64_t dev_ns, void *ctx);
 int db_flows_each(struct db *db, db_flow_fn fn, void *ctx, struct err *e);
 

@@ -214,9 +214,10 @@ int db_flows_each(struct db *db, db_flow_fn fn, void *ctx, struct err *e)
 	    !dbi_has_col(db, DBT_TASK, "connectionId"))
 		return 0;
 	st = dbi_prep(db,
-	              "SELECT p.startNs, t.startNs FROM PYTORCH_API p "
+	              "SELECT p.startNs, min(t.startNs) FROM PYTORCH_API p "
 	              "JOIN CONNECTION_IDS c ON c.id = p.connectionId "
-	              "JOIN TASK t ON t.connectionId = c.connectionId",
+	              "JOIN TASK t ON t.connectionId = c.connectionId "
+	              "GROUP BY p.connectionId, c.connectionId",
 	              "PYTORCH_API, CONNECTION_IDS, TASK", e);
 	if (!st)
 		return -1;
@@ -323,7 +324,8 @@ static int comm_prepare(struct comm_read *c, struct err *e)
 	            "SELECT c.opId, c.planeId, c.taskType, c.transportType, "
 	            "c.linkType, %s, t.startNs, t.endNs FROM "
 	            "COMMUNICATION_TASK_INFO c JOIN TASK t ON t.globalTaskId = "
-	            "c.globalTaskId ORDER BY c.opId, c.planeId, t.startNs",
+	            "c.globalTaskId ORDER BY c.opId, c.planeId, t.startNs, "
+	            "c.globalTaskId",
 	            dbi_has_col(db, DBT_COMMUNICATION_TASK_INFO, "size")
 	                ? "c.size"
 	                : "0");
