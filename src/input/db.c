@@ -112,20 +112,22 @@ int dbi_done(struct db *db, int rc, const char *what, struct err *e)
  * (PYTORCH_API keeps its times as text) or an integral REAL. 0, or -1. */
 int dbi_i64(sqlite3_stmt *st, int i, int64_t *v)
 {
+	/* one column call, then cheap value calls: this is the per-row
+	 * cost of every reader */
+	sqlite3_value *x = sqlite3_column_value(st, i);
 	const char *s;
 	double d;
 
-	switch (sqlite3_column_type(st, i)) {
+	switch (sqlite3_value_type(x)) {
 	case SQLITE_INTEGER:
-		*v = sqlite3_column_int64(st, i);
+		*v = sqlite3_value_int64(x);
 		return 0;
 	case SQLITE_TEXT:
-		s = (const char *)sqlite3_column_text(st, i);
-		return s ? decimal_to_i64(
-		               s, (size_t)sqlite3_column_bytes(st, i), v)
+		s = (const char *)sqlite3_value_text(x);
+		return s ? decimal_to_i64(s, (size_t)sqlite3_value_bytes(x), v)
 		         : -1;
 	case SQLITE_FLOAT:
-		d = sqlite3_column_double(st, i);
+		d = sqlite3_value_double(x);
 		if (!(d >= -9.2e18 && d <= 9.2e18) || d != (double)(int64_t)d)
 			return -1;
 		*v = (int64_t)d;

@@ -32,11 +32,22 @@ struct kread {
 	struct db_step *steps;
 	size_t nsteps;
 	struct key_slot *keys;
+	size_t step_hint;  /* index of the last kernel's step */
 	const char *table; /* of the current row, for messages */
-	int64_t row;       /* its identity (globalTaskId, opId) */
+	sqlite3_stmt *cur; /* its statement (column 5: its identity) */
+	int64_t ordinal;   /* its number, when it has no identity */
 	struct strbuf name, type, core, key, msg;
 	uint64_t typed; /* compute kernels with a real opType */
 };
+
+/* The current row's identity (globalTaskId, opId, else its number): asked
+ * for only when a row is bad. */
+static int64_t row_id(const struct kread *r)
+{
+	int64_t v;
+
+	return dbi_i64(r->cur, 5, &v) ? r->ordinal : v;
+}
 
 /* Skips the current row (an error under strict): code and args as
  * kernels.c's row warnings, value quoted. Returns -1 when it is an error. */
@@ -46,6 +57,7 @@ static int skip_row(struct kread *r, const char *code, const char *col,
 {
 	struct kernels_info *in = r->info;
 	struct row_warning *w;
+	int64_t row = row_id(r);
 
 	strbuf_reset(&r->msg);
 	strbuf_add_quoted_value(&r->msg, value, len, DBI_QUOTE_MAX);
@@ -54,15 +66,15 @@ static int skip_row(struct kread *r, const char *code, const char *col,
 		return err_set(
 		    e, ERR_INPUT,
 		    "%s: %s row %" PRId64 ": column '%s': %s: %s (--strict)",
-		    r->db->path, r->table, r->row, col, what, r->msg.buf);
+		    r->db->path, r->table, row, col, what, r->msg.buf);
 	if (in->nwarn >= KERNELS_MAX_WARNINGS)
 		return 0;
 	in->warn = xrealloc(in->warn, (in->nwarn + 1) * sizeof(*in->warn));
 	w = &in->warn[in->nwarn++];
 	memset(w, 0, sizeof(*w));
-	w->line = r->row >= 0 ? (uint64_t)r->row : 0;
-	w->reason = xstrfmt("%s row %" PRId64 ": column '%s': %s: %s",
-	                    r->table, r->row, col, what, r->msg.buf);
+	w->line = row >= 0 ? (uint64_t)row : 0;
+	w->reason = xstrfmt("%s row %" PRId64 ": column '%s': %s: %s", r->table,
+	                    row, col, what, r->msg.buf);
 	w->code = code;
 	w->args[0] = xstrdup(r->table);
 	w->args[1] = xstrdup(col);
@@ -187,6 +199,21 @@ static int row_times(struct kread *r, sqlite3_stmt *st, int i, int64_t *start,
 	           : 1;
 }
 
+/* Index of the step holding t (as dbi_step_of finds it), or n. */
+static size_t step_index(const struct db_step *s, size_t n, int64_t t)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s[mid].start_ns <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && s[lo - 1].end_ns >= t ? lo - 1 : n;
+}
+
 static void add_kernel(struct kread *r, int64_t start, int64_t end,
                        const struct key_slot *k)
 {
@@ -198,7 +225,15 @@ static void add_kernel(struct kread *r, int64_t start, int64_t end,
 	x->start_ns = start;
 	x->dur_ns = end - start;
 	x->key = k->key;
-	x->step = dbi_step_of(r->steps, r->nsteps, start);
+	/* kernels come mostly in time order: try the last one's step first */
+	if (r->step_hint >= r->nsteps ||
+	    r->steps[r->step_hint].start_ns > start ||
+	    r->steps[r->step_hint].end_ns < start ||
+	    (r->step_hint + 1 < r->nsteps &&
+	     r->steps[r->step_hint + 1].start_ns <= start))
+		r->step_hint = step_index(r->steps, r->nsteps, start);
+	x->step =
+	    r->step_hint < r->nsteps ? r->steps[r->step_hint].id : STEP_NONE;
 	r->info->na_type += k->by_name;
 }
 
@@ -209,17 +244,17 @@ static int read_rows(struct kread *r, const char *sql, const char *table,
 {
 	sqlite3_stmt *st = dbi_prep(r->db, sql, table, e);
 	struct key_slot *k;
-	int64_t start, end, ordinal = 0;
+	int64_t start, end;
 	int rc = SQLITE_DONE, x;
 
 	if (!st)
 		return -1;
 	r->table = table;
+	r->cur = st;
+	r->ordinal = 0;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		r->info->rows++;
-		ordinal++;
-		r->row = col_id(st, 5);
-		r->row = r->row == ID_NA ? ordinal : r->row;
+		r->ordinal++;
 		x = row_times(r, st, 0, &start, &end, e);
 		if (!x)
 			x = kernel_key(r, col_id(st, 2), col_id(st, 3),
@@ -231,6 +266,7 @@ static int read_rows(struct kread *r, const char *sql, const char *table,
 		add_kernel(r, start, end, k);
 		r->typed += !hccl && !k->by_name;
 	}
+	r->cur = NULL;
 	sqlite3_finalize(st);
 	if (rc == SQLITE_ROW) /* stopped by an error */
 		return -1;
