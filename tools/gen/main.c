@@ -351,7 +351,7 @@ static void report_rank(const struct opts *o, int rank, const struct truth *t,
 static void summary(const struct opts *o, const struct truth *truths,
                     const struct rank_out *ro, double dt)
 {
-	uint64_t kb = 0, tb = 0;
+	uint64_t kb = 0, tb = 0, db = 0;
 	int r;
 
 	for (r = 0; r < o->ranks; r++) {
@@ -359,7 +359,16 @@ static void summary(const struct opts *o, const struct truth *truths,
 		report_rank(o, r, &truths[r], &ro[r], k);
 		kb += k;
 		tb += selfcheck_file_size(ro[r].tpath);
+		db += ro[r].dbpath[0] ? selfcheck_file_size(ro[r].dbpath) : 0;
 	}
+	if (o->exports & EXPORT_DB)
+		fprintf(
+		    stderr,
+		    "wrote %llu bytes of ascend_pytorch_profiler db in %.2f "
+		    "s\n",
+		    (unsigned long long)db, dt);
+	if (!(o->exports & EXPORT_TEXT))
+		return;
 	if (o->files & FILE_KERNELS)
 		fprintf(stderr,
 		        "wrote %llu bytes of kernel_details.csv in %.2f s "
