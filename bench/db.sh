@@ -8,8 +8,10 @@
 #   db_bench   db_open + db_read_kernels: every kernel into sdperf's
 #              kernel table (wall and CPU seconds, kernels/s, peak RSS);
 #   sdperf     the whole `sdperf report --format json -j 1`: read,
-#              stages, steps, Overlap Analysis, verdicts (peak RSS by
-#              /usr/bin/time).
+#              stages, steps, Overlap Analysis, verdicts (CPU seconds and
+#              peak RSS by /usr/bin/time).
+# On a shared machine wall time measures the others too: CPU figures are
+# printed beside it.
 # The file is deleted afterwards.
 #
 #   bench/db.sh [BUILD_DIR]        (default: build)
@@ -61,10 +63,11 @@ DB_OUT=$(cat "$DIR/out")
 field() { echo "$DB_OUT" | awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'; }
 KERNELS=$(field kernels)
 "$SDPERF" report "$DIR/gen" -o "$DIR/report" -f json -q -j 1
-/usr/bin/time -f "%e %M" -o "$DIR/time" \
+/usr/bin/time -f "%e %M %U %S" -o "$DIR/time" \
 	"$SDPERF" report "$DIR/gen" -o "$DIR/report" -f json -q -j 1
 REP_S=$(cut -d' ' -f1 "$DIR/time")
 REP_KB=$(cut -d' ' -f2 "$DIR/time")
+REP_CPU=$(awk '{ print $3 + $4 }' "$DIR/time")
 
 echo "db: $SIZE bytes, $KERNELS kernels ($STEPS steps), generated in" \
 	"$(echo "$g0 $g1" | awk '{ printf "%.1f", $2 - $1 }') s"
@@ -74,8 +77,9 @@ printf '%-34s %9s %12.0f %12s %10s\n' "sqlite3 shell: the join, count+sum" \
 printf '%-34s %9s %12s %12s %10.1f\n' "db_bench: db_read_kernels" \
 	"$(field seconds)" "$(field kernels/s)" "$(field cpu_kernels/s)" \
 	"$(echo "$(field maxrss_kb)" | awk '{ print $1 / 1024 }')"
-printf '%-34s %9s %12.0f %12s %10.1f\n' "sdperf report -f json -j 1" \
-	"$REP_S" "$(echo "$KERNELS $REP_S" | awk '{ print $1 / $2 }')" - \
+printf '%-34s %9s %12.0f %12.0f %10.1f\n' "sdperf report -f json -j 1" \
+	"$REP_S" "$(echo "$KERNELS $REP_S" | awk '{ print $1 / $2 }')" \
+	"$(echo "$KERNELS $REP_CPU" | awk '{ print $1 / $2 }')" \
 	"$(echo "$REP_KB" | awk '{ print $1 / 1024 }')"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) CPUs"
 echo "db_bench: $DB_OUT"
