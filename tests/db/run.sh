@@ -229,5 +229,18 @@ assert all(r["export"]["used"] == "text" for r in csv["ranks"]), csv["ranks"][0]
 assert both["stages"] == db["stages"]
 PY
 	ok both_exports_rule || bad both_exports_rule
+# diff and check take a db run like any other
+"$SDPERF" diff gen_db gen_text -o out_diff -q -f json && python3 - out_diff/diff.json <<'PY' &&
+import json, sys
+d = json.load(open(sys.argv[1]))
+for name, st in d["stages"].items():
+    if st["in_base"] and st["in_new"]:
+        assert st["kernel_time_us"]["delta"] == 0, (name, st["kernel_time_us"])
+        assert st["exposed_comm_us"]["delta"] == 0, (name, st["exposed_comm_us"])
+assert d["stages"]["dit"]["in_base"]
+PY
+	ok diff_db_text || bad diff_db_text
+"$SDPERF" check gen_db --no-verdicts --max dit.fa.share=0.99 >"$T/.out" 2>&1 &&
+	grep -q "0 failed" "$T/.out" && ok check_db || bad check_db "$(cat "$T/.out")"
 
 finish
