@@ -225,6 +225,26 @@ static int64_t side_size(const char *path, const char *suffix)
 	return n;
 }
 
+/* A rollback journal that SQLite would replay: one that starts with the
+ * journal magic (PERSIST mode leaves a zeroed one, TRUNCATE an empty one,
+ * after a finished write). */
+static int hot_journal(const char *path)
+{
+	static const unsigned char magic[8] = {0xd9, 0xd5, 0x05, 0xf9,
+	                                       0x20, 0xa1, 0x63, 0xd7};
+	unsigned char h[8];
+	char *p = xstrfmt("%s-journal", path);
+	int fd = open(p, O_RDONLY), hot = 0;
+
+	free(p);
+	if (fd < 0)
+		return 0;
+	hot = read(fd, h, sizeof(h)) == (ssize_t)sizeof(h) &&
+	      !memcmp(h, magic, sizeof(h));
+	close(fd);
+	return hot;
+}
+
 /* Immutable mode ignores writers, so a file still being written is
  * refused here rather than read half-done. */
 static int check_finished(const char *path, struct err *e)
@@ -240,7 +260,7 @@ static int check_finished(const char *path, struct err *e)
 		               "%s: locked by another process that is writing "
 		               "it: wait until the profiler has finished",
 		               path);
-	if (side_size(path, "-journal") > 0)
+	if (hot_journal(path))
 		return err_set(e, ERR_INPUT,
 		               "%s: being written, or a write was interrupted: "
 		               "%s-journal is beside it; wait until the "

@@ -101,6 +101,8 @@ variant("bad_rows.db",
         "UPDATE COMPUTE_TASK_INFO SET name = 99999999 WHERE globalTaskId = 5;")
 shutil.copy(src, "writing.db"); w("writing.db-journal", b"\xd9\xd5\x05\xf9\x20\xa1\x63\xd7" + bytes(504))
 shutil.copy(src, "wal.db"); w("wal.db-wal", b"\x37\x7f\x06\x82" + bytes(60))
+# what PERSIST journal mode leaves after a finished write: not hot
+shutil.copy(src, "persist.db"); w("persist.db-journal", bytes(512))
 w("analysis.db", open(src.replace("ascend_pytorch_profiler_0.db", "analysis.db"), "rb").read())
 PY
 
@@ -120,6 +122,8 @@ refuse no_kernels no_kernels.db "no kernels: COMPUTE_TASK_INFO and COMMUNICATION
 refuse analysis_db analysis.db "no TASK table: not a torch_npu profiler db"
 refuse writing writing.db "being written, or a write was interrupted: writing.db-journal is beside it"
 refuse wal wal.db "being written: wal.db-wal holds changes not yet in the file"
+"$SDPERF" report persist.db -o out_persist -q -f json 2>"$T/.err" &&
+	ok persisted_journal_is_no_writer || bad persisted_journal_is_no_writer "$(cat "$T/.err")"
 warns no_compute no_compute.db db_gap compute_kernels
 warns no_overlap no_overlap.db db_gap overlap_analysis
 warns no_steps no_steps.db db_gap steps
