@@ -7,7 +7,7 @@
  * and creates no -shm/-wal/-journal beside it, so a profile in a read-only
  * folder reads like any other. As an immutable file is taken to be
  * finished, db_open first refuses one that is not: a writer's lock on it,
- * a non-empty -journal (a write in progress or interrupted) or a non-empty
+ * a hot -journal (a write in progress or interrupted) or a non-empty
  * -wal (changes not yet in the file) beside it.
  *
  * The schema is probed (sqlite_master, PRAGMA table_info,
