@@ -310,8 +310,19 @@ static int read_compute(struct kread *r, struct err *e)
 	                                                     : "NULL",
 	    dbi_has_col(db, DBT_COMPUTE_TASK_INFO, "taskType") ? "c.taskType"
 	                                                       : "NULL");
-	rc = read_rows(r, sql.buf, "COMPUTE_TASK_INFO", 0, e) ||
-	     count_rows(db, DBT_COMPUTE_TASK_INFO, &db->about.compute_rows, e);
+	rc = count_rows(db, DBT_COMPUTE_TASK_INFO, &db->about.compute_rows, e);
+	if (!rc) {
+		/* room for them at once (not by doubling and copying), but
+		 * no more than the file could hold: a real db takes ~175
+		 * bytes a kernel, and rows without a TASK take no room */
+		uint64_t room = (uint64_t)db->about.size / 64;
+		size_t want = r->kt->n + (size_t)(db->about.compute_rows < room
+		                                      ? db->about.compute_rows
+		                                      : room);
+		r->kt->v =
+		    xgrow(r->kt->v, sizeof(*r->kt->v), want, &r->kt->alloc);
+		rc = read_rows(r, sql.buf, "COMPUTE_TASK_INFO", 0, e);
+	}
 	strbuf_release(&sql);
 	if (!rc && db->about.compute_rows > r->info->rows - before)
 		db->about.unjoined =
