@@ -439,8 +439,8 @@ static void warn_truncated(struct result *r, const struct rank_result *rr)
 static const char *const gap_what[DBGAP_COUNT] = {
     "no Overlap Analysis cross-check; the steps are split from the kernels",
     "no user stage markers (collect with ProfilerActivity.CPU)",
-    "no steps table, warm-up detection or device-idle verdict (collect "
-    "with a schedule)",
+    ("no steps table, warm-up detection or device-idle verdict (collect "
+     "with a schedule)"),
     "no collective and bandwidth tables, no wait times",
     "no compute kernels: only the collectives are analysed"};
 
