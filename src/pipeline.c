@@ -298,7 +298,7 @@ static int no_kernels_error(const struct run_files *rf, struct err *e)
 	int ret = 0;
 
 	for (i = 0; i < rf->n; i++)
-		if (rf->ranks[i].files[DF_KERNELS])
+		if (rf->ranks[i].files[DF_KERNELS] || rf->ranks[i].files[DF_DB])
 			return 0;
 	/* before guessing at a db-only export: a folder sdperf cannot read */
 	for (i = 0; i < rf->n && !ret; i++) {
@@ -312,9 +312,8 @@ static int no_kernels_error(const struct run_files *rf, struct err *e)
 		return ret;
 	return err_set(e, ERR_INPUT,
 	               "%s: no kernel_details.csv in its "
-	               "ASCEND_PROFILER_OUTPUT folder%s (a profile exported "
-	               "with export_type=db only? sdperf reads the text "
-	               "export)",
+	               "ASCEND_PROFILER_OUTPUT folder%s, and no "
+	               "ascend_pytorch_profiler*.db either",
 	               rf->ranks[0].dir,
 	               rf->n > 1 ? " nor in any other rank's" : "");
 }

@@ -1,16 +1,20 @@
 /* One rank: kernel_details.csv -> stages (user markers from trace_view.json
  * override the kernel signatures), then what the other files add: the
  * Overlap Analysis per stage, step_trace_time.csv's steps and
- * communication.json's collectives. */
+ * communication.json's collectives. A rank exported as SQLite gives all of
+ * these from its ascend_pytorch_profiler[_N].db instead. */
 #include "rank.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analyse.h"
+#include "analysis/dbstages.h"
 #include "analysis/steps.h"
 #include "analysis/tracestages.h"
 #include "input/commjson.h"
+#include "input/db.h"
 #include "input/kernels.h"
 #include "input/steptrace.h"
 #include "util/strbuf.h"
@@ -36,6 +40,7 @@ static void describe(const struct disc_rank *dr, struct rank_result *rr)
 	rr->profiler_level =
 	    dr->profiler_level ? xstrdup(dr->profiler_level) : NULL;
 	rr->aic_metrics = dr->aic_metrics ? xstrdup(dr->aic_metrics) : NULL;
+	rr->db.path = dr->files[DF_DB] ? xstrdup(dr->files[DF_DB]) : NULL;
 	rr->free_share_ppm = -1;
 	rr->stage_source = "signatures";
 }
@@ -69,8 +74,39 @@ static void warn_missing(struct result *r, const struct rank_result *rr)
 	}
 }
 
-/* ---- trace_view.json ------------------------------------------------------
+/* ---- trace_view.json, or the db's tables ---------------------------------
  */
+
+/* Where stage markers and the Overlap Analysis come from. */
+struct stage_src {
+	const char *trace; /* trace_view.json, or NULL */
+	struct db *db;     /* or the SQLite export, or NULL */
+	uint64_t skipped;  /* db: OVERLAP_ANALYSIS rows of no known type */
+};
+
+static int src_collect(struct stage_src *s, const struct trace_marker_rule *mr,
+                       size_t nmr, const struct segment *segs, size_t nsegs,
+                       struct trace_summary *ts, struct err *e)
+{
+	if (s->db)
+		return dbstages_collect(s->db, mr, nmr, segs, nsegs, ts,
+		                        &s->skipped, e);
+	return trace_collect(s->trace, mr, nmr, segs, nsegs, ts, e);
+}
+
+static int src_map_markers(const struct stage_src *s, struct trace_summary *ts,
+                           struct err *e)
+{
+	return s->db ? dbstages_map_markers(s->db, ts, e)
+	             : trace_map_markers(s->trace, ts, e);
+}
+
+static int src_attribute(const struct stage_src *s, const struct segment *segs,
+                         size_t nsegs, struct trace_overlap *ov, struct err *e)
+{
+	return s->db ? dbstages_attribute_overlap(s->db, segs, nsegs, ov, e)
+	             : trace_attribute_overlap(s->trace, segs, nsegs, ov, e);
+}
 
 static struct trace_marker_rule *marker_rules(const struct rules *ru)
 {
@@ -111,11 +147,12 @@ static void keep_markers(const struct trace_summary *ts,
 	rr->stage_source = flows ? "markers_flows" : "markers_time";
 }
 
-static void keep_overlap(const struct trace_summary *ts, struct rank_result *rr)
+static void keep_overlap(const struct trace_summary *ts, int trace,
+                         struct rank_result *rr)
 {
 	int s, k;
 
-	rr->trace_read = 1;
+	rr->trace_read = trace;
 	rr->trace_events = ts->scan.elements;
 	rr->trace_truncated = ts->scan.truncated;
 	rr->trace_truncated_at = ts->scan.truncated_at;
@@ -172,9 +209,9 @@ static struct stage_override *overrides(const struct trace_summary *ts)
 	return ov;
 }
 
-/* Analyses kt into r: by kernel signatures, then, when the trace has
- * user stage markers, again with the markers in charge. */
-static int analyse_rank(const char *trace, struct kernel_table *kt,
+/* Analyses kt into r: by kernel signatures, then, when the trace (or the
+ * db) has user stage markers, again with the markers in charge. */
+static int analyse_rank(struct stage_src *src, struct kernel_table *kt,
                         const struct rules *ru, struct result *r, struct err *e)
 {
 	struct result a, b;
@@ -187,26 +224,26 @@ static int analyse_rank(const char *trace, struct kernel_table *kt,
 	result_init(&b);
 	memset(&ts, 0, sizeof(ts));
 	analyse(kt, ru, &a, NULL);
-	if (!trace) {
+	if (!src->trace && !src->db) {
 		ret = 0;
 		goto out;
 	}
-	if (trace_collect(trace, mr, ru->nmarkers, a.segs, a.nsegs, &ts, e))
+	if (src_collect(src, mr, ru->nmarkers, a.segs, a.nsegs, &ts, e))
 		goto out;
 	if (ts.nmarkers) {
-		if (trace_map_markers(trace, &ts, e))
+		if (src_map_markers(src, &ts, e))
 			goto out;
 		ov = overrides(&ts);
 		analyse_with(kt, ru, ov, ts.nmarkers, &b, NULL);
 		if (ts.ov.found &&
-		    trace_attribute_overlap(trace, b.segs, b.nsegs, &ts.ov, e))
+		    src_attribute(src, b.segs, b.nsegs, &ts.ov, e))
 			goto out;
 		keep_markers(&ts, ov, &r->ranks[0]);
 		result_release(&a);
 		a = b;
 		result_init(&b);
 	}
-	keep_overlap(&ts, &r->ranks[0]);
+	keep_overlap(&ts, src->trace != NULL, &r->ranks[0]);
 	ret = 0;
 out:
 	if (!ret)
@@ -219,30 +256,13 @@ out:
 	return ret;
 }
 
-static int read_steps(const char *path, const struct rules *ru,
-                      struct result *r, struct err *e)
+/* Flags warm-up and outlier steps of rr->steps (from path) and warns. */
+static void judge_steps(const char *path, const struct rules *ru,
+                        struct result *r)
 {
 	struct rank_result *rr = &r->ranks[0];
-	struct steptrace st;
 	size_t i;
 
-	if (steptrace_read(path, &st, e)) {
-		steptrace_release(&st);
-		return -1;
-	}
-	rr->steps = xcalloc(st.nrows ? st.nrows : 1, sizeof(*rr->steps));
-	rr->nsteps = st.nrows;
-	for (i = 0; i < st.nrows; i++) {
-		const struct step_row *row = &st.rows[i];
-		struct step_stat *s = &rr->steps[i];
-		s->step = row->step;
-		s->computing_ns = row->computing_ns;
-		s->comm_ns = row->comm_ns;
-		s->not_overlapped_ns = row->comm_not_overlapped_ns;
-		s->free_ns = row->free_ns;
-		s->stage_ns = row->stage_ns;
-		s->preparing_ns = row->preparing_ns;
-	}
 	rr->free_share_ppm =
 	    steps_analyse(rr->steps, rr->nsteps, ru->outlier_factor);
 	for (i = 0; i < rr->nsteps; i++) {
@@ -270,24 +290,47 @@ static int read_steps(const char *path, const struct rules *ru,
 		    xstrfmt("%.1f", steps_ratio(rr->steps, rr->nsteps, i));
 		free(msg);
 	}
+}
+
+static int read_steps(const char *path, const struct rules *ru,
+                      struct result *r, struct err *e)
+{
+	struct rank_result *rr = &r->ranks[0];
+	struct steptrace st;
+	size_t i;
+
+	if (steptrace_read(path, &st, e)) {
+		steptrace_release(&st);
+		return -1;
+	}
+	rr->steps = xcalloc(st.nrows ? st.nrows : 1, sizeof(*rr->steps));
+	rr->nsteps = st.nrows;
+	for (i = 0; i < st.nrows; i++) {
+		const struct step_row *row = &st.rows[i];
+		struct step_stat *s = &rr->steps[i];
+		s->step = row->step;
+		s->computing_ns = row->computing_ns;
+		s->comm_ns = row->comm_ns;
+		s->not_overlapped_ns = row->comm_not_overlapped_ns;
+		s->free_ns = row->free_ns;
+		s->stage_ns = row->stage_ns;
+		s->preparing_ns = row->preparing_ns;
+	}
+	judge_steps(path, ru, r);
 	steptrace_release(&st);
 	return 0;
 }
 
-static int read_comm(const char *path, struct rank_result *rr, struct err *e)
+/* communication.json's sums (or the db's) into rr. */
+static void keep_comm(const struct commstats *cs, struct rank_result *rr)
 {
-	struct commstats cs;
 	int k;
 
-	if (commstats_read(path, &cs, e)) {
-		commstats_release(&cs);
-		return -1;
-	}
 	rr->comm_read = 1;
-	rr->comm.nsteps = cs.nsteps;
-	rr->comm.ops = cs.ops;
+	rr->comm.nsteps = cs->nsteps;
+	rr->comm.ops = cs->ops;
 	for (k = 0; k < COMM_KINDS && k < COLL_COUNT; k++) {
-		const struct coll_stat *c = &cs.coll[k];
+		const struct coll_stat *c = &cs->coll[k];
 		struct comm_kind_stat *d = &rr->comm.kind[k];
 		d->count = c->count;
 		d->elapse_ns = c->elapse_ns;
@@ -298,10 +341,21 @@ static int read_comm(const char *path, struct rank_result *rr, struct err *e)
 		rr->comm.wait_ns += c->wait_ns;
 	}
 	for (k = 0; k < COMM_LINKS && k < TR_COUNT; k++) {
-		rr->comm.link[k].ops = cs.tr[k].ops;
-		rr->comm.link[k].size_mb = cs.tr[k].size_mb;
-		rr->comm.link[k].time_ns = cs.tr[k].time_ns;
+		rr->comm.link[k].ops = cs->tr[k].ops;
+		rr->comm.link[k].size_mb = cs->tr[k].size_mb;
+		rr->comm.link[k].time_ns = cs->tr[k].time_ns;
 	}
+}
+
+static int read_comm(const char *path, struct rank_result *rr, struct err *e)
+{
+	struct commstats cs;
+
+	if (commstats_read(path, &cs, e)) {
+		commstats_release(&cs);
+		return -1;
+	}
+	keep_comm(&cs, rr);
 	commstats_release(&cs);
 	return 0;
 }
@@ -350,8 +404,9 @@ static void cross_check(struct result *r, const struct rank_result *rr)
 		              "the stage from kernel intervals but %.1f%% from "
 		              "the trace's Overlap Analysis",
 		              (int)rr->id, stage_names[s], k, o);
-		w = result_warn(r, "overlap_mismatch", rr->files[RF_TRACE], 0,
-		                msg);
+		w = result_warn(r, "overlap_mismatch",
+		                rr->db.used ? rr->db.path : rr->files[RF_TRACE],
+		                0, msg);
 		w->args[0] = xstrfmt("%d", (int)rr->id);
 		w->args[1] = xstrdup(stage_names[s]);
 		w->args[2] = xstrfmt("%.1f", k);
@@ -377,13 +432,157 @@ static void warn_truncated(struct result *r, const struct rank_result *rr)
 	free(msg);
 }
 
+/* ---- the SQLite export -----------------------------------------------------
+ */
+
+/* What each gap of the db costs. */
+static const char *const gap_what[DBGAP_COUNT] = {
+    "no Overlap Analysis cross-check; the steps are split from the kernels",
+    "no user stage markers (collect with ProfilerActivity.CPU)",
+    ("no steps table, warm-up detection or device-idle verdict (collect "
+     "with a schedule)"),
+    "no collective and bandwidth tables, no wait times",
+    "no compute kernels: only the collectives are analysed"};
+
+static void warn_db(struct result *r, const char *code, const char *reason,
+                    const char *msg, const char *a1)
+{
+	struct rank_result *rr = &r->ranks[0];
+	struct warning *w = result_warn(r, code, rr->db.path, 0, msg);
+
+	w->reason = reason ? xstrdup(reason) : NULL;
+	w->args[0] = xstrfmt("%d", (int)rr->id);
+	w->args[1] = a1 ? xstrdup(a1) : NULL;
+}
+
+/* What the db lacks for gap g: "TABLE table", "column 'c' in TABLE", or,
+ * its tables all there, that they carry no task details; *table names the
+ * table for the communication gap. */
+static char *gap_cause(const struct db *db, int g, const char **table)
+{
+	static const enum db_table comm[] = {
+	    DBT_COMMUNICATION_OP, DBT_COMMUNICATION_TASK_INFO,
+	    DBT_ENUM_HCCL_TRANSPORT_TYPE, DBT_ENUM_HCCL_LINK_TYPE};
+	static const char *const plain[DBGAP_COUNT] = {
+	    "OVERLAP_ANALYSIS table", "PYTORCH_API or MSTX_EVENTS table",
+	    "STEP_TIME rows", NULL, "COMPUTE_TASK_INFO table"};
+	size_t i;
+
+	*table = NULL;
+	if (g != DBGAP_COMM)
+		return xstrdup(plain[g]);
+	for (i = 0; i < sizeof(comm) / sizeof(comm[0]); i++) {
+		const char *lacks = db_about(db)->lacks[comm[i]];
+		*table = db_table_names[comm[i]];
+		if (lacks)
+			return xstrfmt("column '%s' in %s", lacks, *table);
+		if (!db_has(db, comm[i]))
+			return xstrfmt("%s table", *table);
+	}
+	*table = db_table_names[DBT_COMMUNICATION_TASK_INFO];
+	return xstrdup("HCCL task details in COMMUNICATION_TASK_INFO (Level0 "
+	               "exports none)");
+}
+
+static void warn_gaps(struct result *r, const struct db *db)
+{
+	struct rank_result *rr = &r->ranks[0];
+	const struct db_about *a = db_about(db);
+	const char *table;
+	char *msg, *cause, n[24];
+	int g;
+
+	for (g = 0; g < DBGAP_COUNT; g++) {
+		if (!(rr->db.gaps & (1u << g)))
+			continue;
+		cause = gap_cause(db, g, &table);
+		msg = xstrfmt("rank %d: no %s in %s: %s", (int)rr->id, cause,
+		              rr->db.path, gap_what[g]);
+		warn_db(r, "db_gap", db_gap_keys[g], msg, table);
+		free(msg);
+		free(cause);
+	}
+	if (!a->unjoined)
+		return;
+	snprintf(n, sizeof(n), "%llu", (unsigned long long)a->unjoined);
+	msg = xstrfmt("rank %d: %s COMPUTE_TASK_INFO rows have no TASK row "
+	              "with their globalTaskId: they are left out",
+	              (int)rr->id, n);
+	warn_db(r, "db_unjoined", NULL, msg, n);
+	free(msg);
+}
+
+/* The steps (STEP_TIME, split by OVERLAP_ANALYSIS or the kernels). */
+static int db_steps(struct db *db, const struct kernel_table *kt,
+                    const struct rules *ru, struct result *r, struct err *e)
+{
+	struct rank_result *rr = &r->ranks[0];
+	int from_kernels;
+
+	if (dbstages_steps(db, kt, &rr->steps, &rr->nsteps, &from_kernels, e))
+		return -1;
+	if (rr->nsteps)
+		judge_steps(rr->db.path, ru, r);
+	else
+		rr->db.gaps |= 1u << DBGAP_STEPS;
+	return 0;
+}
+
+static int db_comm(struct db *db, struct rank_result *rr, struct err *e)
+{
+	struct commstats cs;
+	int rc = db_read_comm(db, &cs, e);
+
+	if (rc == 0)
+		keep_comm(&cs, rr);
+	else if (rc == 1)
+		rr->db.gaps |= 1u << DBGAP_COMM;
+	commstats_release(&cs);
+	return rc < 0 ? -1 : 0;
+}
+
+/* The whole rank from its db: kernels, stages (markers), Overlap Analysis,
+ * steps and collectives. */
+static int analyse_db(struct db *db, const struct rules *ru,
+                      const struct rank_opts *o, struct kernel_table *kt,
+                      struct kernels_info *info, struct result *r,
+                      struct err *e)
+{
+	struct rank_result *rr = &r->ranks[0];
+	struct stage_src src = {NULL, db, 0};
+
+	rr->db.schema = db_about(db)->schema_version
+	                    ? xstrdup(db_about(db)->schema_version)
+	                    : NULL;
+	if (db_read_kernels(db, o->strict, kt, info, e))
+		return -1;
+	result_add_kernels_input(r, info, kt->n);
+	if (analyse_rank(&src, kt, ru, r, e) || db_steps(db, kt, ru, r, e))
+		return -1;
+	kernel_table_release(kt);
+	summarise(r, rr);
+	cross_check(r, rr);
+	if (!db_has(db, DBT_OVERLAP_ANALYSIS))
+		rr->db.gaps |= 1u << DBGAP_OVERLAP;
+	if (!db_has(db, DBT_PYTORCH_API) && !db_has(db, DBT_MSTX_EVENTS))
+		rr->db.gaps |= 1u << DBGAP_MARKERS;
+	if (!db_has(db, DBT_COMPUTE_TASK_INFO))
+		rr->db.gaps |= 1u << DBGAP_COMPUTE;
+	if (db_comm(db, rr, e))
+		return -1;
+	warn_gaps(r, db);
+	return 0;
+}
+
 int rank_analyse(const struct disc_rank *dr, const struct rules *ru,
                  const struct rank_opts *o, struct result *r, struct err *e)
 {
 	struct kernel_table kt;
 	struct kernels_info info = {0};
 	struct kernels_opts ko = {o->strict, o->progress};
+	struct stage_src src = {dr->files[DF_TRACE], NULL, 0};
 	struct rank_result *rr;
+	struct db *db = NULL;
 	int ret = -1;
 
 	result_init(r);
@@ -394,6 +593,14 @@ int rank_analyse(const struct disc_rank *dr, const struct rules *ru,
 	describe(dr, rr);
 	r->profile_path = xstrdup(dr->dir);
 	r->rank_dir = xstrdup(dr->dir);
+	if (dr->use == EXPORT_DB) {
+		rr->db.used = 1;
+		ret = db_open(dr->files[DF_DB], &db, e) ||
+		              analyse_db(db, ru, o, &kt, &info, r, e)
+		          ? -1
+		          : 0;
+		goto out;
+	}
 	warn_missing(r, rr);
 	if (!dr->files[DF_KERNELS]) {
 		ret = 0;
@@ -402,7 +609,7 @@ int rank_analyse(const struct disc_rank *dr, const struct rules *ru,
 	if (kernels_read(dr->files[DF_KERNELS], &ko, &kt, &info, e))
 		goto out;
 	result_add_kernels_input(r, &info, kt.n);
-	if (analyse_rank(dr->files[DF_TRACE], &kt, ru, r, e))
+	if (analyse_rank(&src, &kt, ru, r, e))
 		goto out;
 	/* the kernel table is the big one: free it before the small files */
 	kernel_table_release(&kt);
@@ -415,6 +622,7 @@ int rank_analyse(const struct disc_rank *dr, const struct rules *ru,
 		goto out;
 	ret = 0;
 out:
+	db_close(db);
 	kernels_info_release(&info);
 	kernel_table_release(&kt);
 	return ret;

@@ -21,6 +21,8 @@ const char *const rank_file_names[RF_COUNT] = {
     "communication.json", "profiler_info.json"};
 const char *const ov_keys[OV_KINDS] = {"computing", "communication",
                                        "not_overlapped", "free"};
+const char *const db_gap_keys[DBGAP_COUNT] = {
+    "overlap_analysis", "markers", "steps", "communication", "compute_kernels"};
 const char *const comm_kind_keys[COMM_KINDS] = {
     "all_gather", "all_reduce", "all_to_all", "reduce_scatter",
     "broadcast",  "send_recv",  "other"};
@@ -98,6 +100,8 @@ void rank_result_release(struct rank_result *rr)
 	for (i = 0; i < rr->nmarkers; i++)
 		free(rr->markers[i].name);
 	free(rr->markers);
+	free(rr->db.path);
+	free(rr->db.schema);
 	memset(rr, 0, sizeof(*rr));
 }
 
@@ -172,7 +176,8 @@ void result_add_kernels_input(struct result *r, const struct kernels_info *in,
 	r->inputs = xrealloc(r->inputs, (r->ninputs + 1) * sizeof(*r->inputs));
 	d = &r->inputs[r->ninputs++];
 	memset(d, 0, sizeof(*d));
-	d->role = xstrdup("kernel_details");
+	d->role = xstrdup(in->era && !strcmp(in->era, "db") ? "db"
+	                                                    : "kernel_details");
 	d->path = xstrdup(in->path);
 	d->size = in->size;
 	d->variant = xstrdup(in->variant ? in->variant : "unknown");

@@ -180,11 +180,35 @@ struct stage_marker {
 	uint64_t kernels; /* kernels it (re)labelled */
 };
 
+/* What the SQLite export could not give, each a line of the report:
+ * "overlap_analysis" (no OVERLAP_ANALYSIS table: no cross-check; steps are
+ * split from the kernels), "markers" (no PYTORCH_API / MSTX_EVENTS),
+ * "steps" (no STEP_TIME rows), "communication" (no COMMUNICATION_OP, or
+ * its tasks carry no details, as at Level0), "compute_kernels" (no
+ * COMPUTE_TASK_INFO: only the collectives are kernels). */
+enum db_gap {
+	DBGAP_OVERLAP,
+	DBGAP_MARKERS,
+	DBGAP_STEPS,
+	DBGAP_COMM,
+	DBGAP_COMPUTE,
+	DBGAP_COUNT
+};
+extern const char *const db_gap_keys[DBGAP_COUNT];
+
+/* A rank's SQLite export (ascend_pytorch_profiler[_N].db), when found. */
+struct rank_db {
+	char *path;    /* NULL: the rank has none */
+	int used;      /* read; else the text files were */
+	char *schema;  /* META_DATA SCHEMA_VERSION, or NULL */
+	unsigned gaps; /* 1u << enum db_gap */
+};
+
 /* What one rank contributed. Times in ns. */
 struct rank_result {
 	int32_t id;
-	const char *id_source; /* "profiler_info", "folder", "order" (static)
-	                        */
+	const char *id_source; /* "profiler_info", "db", "folder", "order"
+	                        * (static) */
 	char *dir;             /* rank folder, or the PATH given */
 	char *files[RF_COUNT]; /* path of each file found, or NULL */
 	char *torch_npu_version, *cann_version, *profiler_level,
@@ -218,6 +242,9 @@ struct rank_result {
 	/* communication.json */
 	int comm_read;
 	struct comm_result comm;
+
+	/* the SQLite export: when used, it gave all of the above */
+	struct rank_db db;
 };
 
 struct result {

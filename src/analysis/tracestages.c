@@ -140,20 +140,28 @@ static struct trace_overlap *acc_for(struct collect *c, int64_t pid)
 	return &c->acc[c->nacc++].ov;
 }
 
-static void ov_span(struct collect *c, const struct trace_event *ev, int k)
+void trace_overlap_add(struct trace_overlap *ov, const struct segment *segs,
+                       size_t nsegs, int k, int64_t start_ns, int64_t dur_ns)
 {
-	struct trace_overlap *ov;
 	int64_t covered;
 
+	if (k < 0 || k >= OV_KINDS || start_ns == INT64_MIN || dur_ns < 0 ||
+	    start_ns > INT64_MAX - dur_ns)
+		return;
+	ov->events++;
+	add_sat(&ov->total[k], dur_ns);
+	covered =
+	    clip(segs, segs ? nsegs : 0, start_ns, start_ns + dur_ns, ov, k);
+	add_sat(&ov->outside[k], dur_ns - covered);
+}
+
+static void ov_span(struct collect *c, const struct trace_event *ev, int k)
+{
 	if (ev->ts_ns == INT64_MIN || ev->dur_ns < 0 ||
 	    ev->ts_ns > INT64_MAX - ev->dur_ns)
 		return;
-	ov = acc_for(c, ev->pid);
-	ov->events++;
-	add_sat(&ov->total[k], ev->dur_ns);
-	covered =
-	    clip(c->segs, c->nsegs, ev->ts_ns, ev->ts_ns + ev->dur_ns, ov, k);
-	add_sat(&ov->outside[k], ev->dur_ns - covered);
+	trace_overlap_add(acc_for(c, ev->pid), c->segs, c->nsegs, k, ev->ts_ns,
+	                  ev->dur_ns);
 }
 
 static void ov_add(struct trace_overlap *to, const struct trace_overlap *from)
@@ -197,14 +205,20 @@ static uint64_t hash_bytes(const char *s, size_t len)
 	return h;
 }
 
-static int match_rules(const struct collect *c, const char *name)
+int trace_marker_rule_of(const struct trace_marker_rule *rules, size_t n,
+                         const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < c->nrules; i++)
-		if (rules_glob(c->rules[i].glob, name))
+	for (i = 0; rules && i < n; i++)
+		if (rules_glob(rules[i].glob, name))
 			return (int)i;
 	return -1;
+}
+
+static int match_rules(const struct collect *c, const char *name)
+{
+	return trace_marker_rule_of(c->rules, c->nrules, name);
 }
 
 /* The first rule matching the raw name (cached), or -1. */
@@ -264,6 +278,12 @@ static int marker_cmp(const void *pa, const void *pb)
 	if (a->host_end_ns != b->host_end_ns)
 		return a->host_end_ns > b->host_end_ns ? -1 : 1;
 	return 0;
+}
+
+void trace_markers_sort(struct trace_marker *m, size_t n)
+{
+	if (n)
+		qsort(m, n, sizeof(*m), marker_cmp);
 }
 
 /* ---- pass 1 callbacks -----------------------------------------------------
@@ -359,8 +379,7 @@ static int collect_input(const struct input *in,
 	rc = scan_input(in, collect_want, collect_event, &c, &out->scan, e);
 	if (rc == 0) {
 		ov_finish(&c, &out->ov);
-		if (c.nm)
-			qsort(c.m, c.nm, sizeof(*c.m), marker_cmp);
+		trace_markers_sort(c.m, c.nm);
 		out->markers = c.m;
 		out->nmarkers = c.nm;
 		out->flows = c.flows;
@@ -550,31 +569,70 @@ static void flows_finish(struct flows *f)
 	}
 }
 
+static void flows_init(struct flows *f, struct trace_summary *s)
+{
+	size_t i;
+
+	memset(f, 0, sizeof(*f));
+	f->sum = s;
+	f->pmax = xmalloc((s->nmarkers ? s->nmarkers : 1) * sizeof(*f->pmax));
+	for (i = 0; i < s->nmarkers; i++) {
+		int64_t end = s->markers[i].host_end_ns;
+		f->pmax[i] = i && f->pmax[i - 1] > end ? f->pmax[i - 1] : end;
+		s->markers[i].flows = 0;
+	}
+	f->cap = 1024;
+	f->slot = xcalloc(f->cap, sizeof(*f->slot));
+}
+
+static void flows_release(struct flows *f)
+{
+	free(f->slot);
+	free(f->pmax);
+}
+
 static int map_input(const struct input *in, struct trace_summary *s,
                      struct err *e)
 {
 	struct flows f;
 	struct trace_scan ts;
-	size_t i;
 	int rc;
 
 	if (!s->nmarkers)
 		return 0;
-	memset(&f, 0, sizeof(f));
-	f.sum = s;
-	f.pmax = xmalloc(s->nmarkers * sizeof(*f.pmax));
-	for (i = 0; i < s->nmarkers; i++) {
-		int64_t end = s->markers[i].host_end_ns;
-		f.pmax[i] = i && f.pmax[i - 1] > end ? f.pmax[i - 1] : end;
-		s->markers[i].flows = 0;
-	}
-	f.cap = 1024;
-	f.slot = xcalloc(f.cap, sizeof(*f.slot));
+	flows_init(&f, s);
 	rc = scan_input(in, flows_want, flows_event, &f, &ts, e);
 	flows_finish(&f);
-	free(f.slot);
-	free(f.pmax);
+	flows_release(&f);
 	return rc;
+}
+
+struct trace_flowmap {
+	struct flows f;
+};
+
+struct trace_flowmap *trace_flowmap_begin(struct trace_summary *s)
+{
+	struct trace_flowmap *m = xmalloc(sizeof(*m));
+
+	flows_init(&m->f, s);
+	return m;
+}
+
+void trace_flowmap_pair(struct trace_flowmap *m, int64_t host_ns,
+                        int64_t dev_ns)
+{
+	if (m->f.sum->nmarkers)
+		flow_pair(&m->f, host_ns, dev_ns);
+}
+
+void trace_flowmap_end(struct trace_flowmap *m)
+{
+	if (!m)
+		return;
+	flows_finish(&m->f);
+	flows_release(&m->f);
+	free(m);
 }
 
 /* ---- public ---------------------------------------------------------------

@@ -100,6 +100,34 @@ int trace_attribute_overlap(const char *path, const struct segment *segs,
 
 void trace_summary_release(struct trace_summary *s);
 
+/* ---- the same analyses fed by another reader -----------------------------
+ * A profile exported as SQLite (input/db.h) holds the same data in tables:
+ * these let its rows go through the very arithmetic the trace's events go
+ * through. */
+
+/* Adds one Overlap Analysis span of kind k (enum ov) [start, start + dur)
+ * to ov: to its total, its parts inside segs (sorted by start; may be
+ * NULL/0) to their stages, the rest to outside. Bad spans are ignored. */
+void trace_overlap_add(struct trace_overlap *ov, const struct segment *segs,
+                       size_t nsegs, int k, int64_t start_ns, int64_t dur_ns);
+
+/* Index of the first rule whose glob matches name, or -1. */
+int trace_marker_rule_of(const struct trace_marker_rule *rules, size_t n,
+                         const char *name);
+
+/* Sorts markers by host start, outer first (as trace_collect leaves them). */
+void trace_markers_sort(struct trace_marker *m, size_t n);
+
+/* trace_map_markers' mapping, fed one host -> device link at a time: begin
+ * on s (markers sorted), pair each link's host and device times, end to
+ * set every marker's device range and method (MARKER_FLOWS when links
+ * reached it, else MARKER_TIME) and free the map. */
+struct trace_flowmap;
+struct trace_flowmap *trace_flowmap_begin(struct trace_summary *s);
+void trace_flowmap_pair(struct trace_flowmap *m, int64_t host_ns,
+                        int64_t dev_ns);
+void trace_flowmap_end(struct trace_flowmap *m);
+
 /* The same three over len bytes in memory (name is used in messages): for
  * tests and fuzzing. */
 int trace_collect_mem(const char *name, const void *data, size_t len,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/db.h"
 #include "input/profinfo.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
@@ -77,6 +78,38 @@ static char *find_info(const char *dir)
 	return best;
 }
 
+/* ascend_pytorch_profiler.db or ascend_pytorch_profiler_<N>.db in dir
+ * (the first by name), or NULL. */
+static char *find_db(const char *dir)
+{
+	static const char stem[] = "ascend_pytorch_profiler";
+	const size_t ls = sizeof(stem) - 1;
+	DIR *dh = opendir(dir);
+	struct dirent *de;
+	char *best = NULL, *p;
+
+	while (dh && (de = readdir(dh))) {
+		const char *n = de->d_name, *end;
+		if (strncmp(n, stem, ls))
+			continue;
+		end = n + ls;
+		if (*end == '_' && end[1] >= '0' && end[1] <= '9')
+			for (end++; *end >= '0' && *end <= '9'; end++)
+				;
+		if (strcmp(end, ".db") || (best && strcmp(n, best) >= 0))
+			continue;
+		free(best);
+		best = xstrdup(n);
+	}
+	if (dh)
+		closedir(dh);
+	if (!best)
+		return NULL;
+	p = fileio_join(dir, best);
+	free(best);
+	return fileio_kind(p) == 0 ? p : (free(p), NULL);
+}
+
 /* A rank whose data files are in out_dir and profiler_info in info_dir. */
 static void add_rank(struct run_files *rf, const char *dir, const char *out_dir,
                      const char *info_dir)
@@ -92,6 +125,8 @@ static void add_rank(struct run_files *rf, const char *dir, const char *out_dir,
 	for (f = 0; f < DF_INFO; f++)
 		r->files[f] = find_file(out_dir, file_names[f]);
 	r->files[DF_INFO] = info_dir ? find_info(info_dir) : NULL;
+	r->files[DF_DB] = find_db(out_dir);
+	r->use = r->files[DF_DB] ? EXPORT_DB : EXPORT_TEXT;
 }
 
 static char *parent_of(const char *path)
@@ -105,6 +140,40 @@ static char *parent_of(const char *path)
 	while (n > 1 && path[n - 1] == '/')
 		n--;
 	return n ? xstrfmt("%.*s", (int)n, path) : xstrdup(".");
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), k = strlen(tail);
+	return n >= k && !strcmp(s + n - k, tail);
+}
+
+/* A file given as PATH: the file to read is that one, as the export its
+ * name says (a .db is the SQLite export, anything else kernel_details). */
+static void add_file(struct run_files *rf, const char *path)
+{
+	static const struct {
+		const char *suffix;
+		enum disc_file role;
+		enum disc_export use;
+	} roles[] = {{".db", DF_DB, EXPORT_DB}};
+	enum disc_file role = DF_KERNELS;
+	enum disc_export use = EXPORT_TEXT;
+	char *parent = parent_of(path);
+	struct disc_rank *r;
+	size_t i;
+
+	for (i = 0; i < sizeof(roles) / sizeof(roles[0]); i++)
+		if (ends_with(path, roles[i].suffix)) {
+			role = roles[i].role;
+			use = roles[i].use;
+		}
+	add_rank(rf, path, parent, NULL);
+	r = &rf->ranks[rf->n - 1];
+	free(r->files[role]);
+	r->files[role] = xstrdup(path);
+	r->use = use;
+	free(parent);
 }
 
 static int is_rank_dir(const char *dir, const char *name)
@@ -168,16 +237,12 @@ static int add_path(struct run_files *rf, const char *path, struct err *e)
 	if (kind < 0)
 		return err_set(e, ERR_INPUT, "%s: no such file or folder",
 		               path);
-	if (kind == 0) { /* a kernel_details.csv: its folder's files too */
-		parent = parent_of(path);
-		add_rank(rf, path, parent, NULL);
-		free(rf->ranks[rf->n - 1].files[DF_KERNELS]);
-		rf->ranks[rf->n - 1].files[DF_KERNELS] = xstrdup(path);
-		free(parent);
+	if (kind == 0) { /* a file: its folder's files too */
+		add_file(rf, path);
 		return 0;
 	}
-	if ((out = find_file(path, KERNELS)) || has_dir(path, OUTPUT_DIR) ||
-	    is_rank_dir(path, path)) {
+	if ((out = find_file(path, KERNELS)) || (out = find_db(path)) ||
+	    has_dir(path, OUTPUT_DIR) || is_rank_dir(path, path)) {
 		int is_out = out != NULL;
 		free(out);
 		parent = parent_of(path);
@@ -190,9 +255,9 @@ static int add_path(struct run_files *rf, const char *path, struct err *e)
 	search(rf, path, DISCOVER_MAX_DEPTH);
 	if (rf->n == before)
 		return err_set(e, ERR_INPUT,
-		               "%s: no %s found (looked in the folder, in %s/ "
-		               "and in rank folders *_ascend_pt up to %d "
-		               "levels below it)",
+		               "%s: no %s or ascend_pytorch_profiler*.db found "
+		               "(looked in the folder, in %s/ and in rank "
+		               "folders *_ascend_pt up to %d levels below it)",
 		               path, KERNELS, OUTPUT_DIR, DISCOVER_MAX_DEPTH);
 	return 0;
 }
@@ -297,6 +362,9 @@ static void assign_ids(struct run_files *rf)
 	for (i = 0; i < rf->n; i++) {
 		struct disc_rank *r = &rf->ranks[i];
 		read_info(rf, r);
+		if (r->id < 0 && r->use == EXPORT_DB &&
+		    (r->id = (int32_t)db_peek_rank(r->files[DF_DB])) >= 0)
+			r->id_source = "db";
 		if (r->id < 0 && (r->id = id_from_folder(r)) >= 0)
 			r->id_source = "folder";
 		if (r->id < 0 && (r->id = id_from_info_name(r)) >= 0)

@@ -7,14 +7,30 @@
 
 #include "util/err.h"
 
-/* The files of a rank folder, in result.h's enum rank_file order. */
-enum disc_file { DF_KERNELS, DF_TRACE, DF_STEPS, DF_COMM, DF_INFO, DF_COUNT };
+/* The files of a rank folder, in result.h's enum rank_file order, then
+ * the SQLite export ascend_pytorch_profiler[_N].db (no .gz). */
+enum disc_file {
+	DF_KERNELS,
+	DF_TRACE,
+	DF_STEPS,
+	DF_COMM,
+	DF_INFO,
+	DF_DB,
+	DF_COUNT
+};
+
+/* Which export of the profile a rank is read from. A folder holding both
+ * is read from the db (as msprof-analyze does: the db is the complete,
+ * typed one); a kernel_details.csv given as PATH is read as text, a .db
+ * given as PATH as db. */
+enum disc_export { EXPORT_TEXT, EXPORT_DB };
 
 struct disc_rank {
 	char *dir;             /* rank folder, or the folder/file given */
 	char *files[DF_COUNT]; /* each file found (possibly *.gz), or NULL */
+	enum disc_export use;  /* the export to read */
 	int32_t id;            /* rank id */
-	const char *id_source; /* "profiler_info", "folder", "order" */
+	const char *id_source; /* "profiler_info", "db", "folder", "order" */
 	/* from profiler_info*.json, NULL when absent */
 	char *torch_npu_version, *cann_version, *profiler_level, *aic_metrics;
 };
@@ -37,13 +53,13 @@ struct run_files {
 #define DISCOVER_MAX_DEPTH 4 /* levels of folders searched below a PATH */
 
 /* Finds every rank behind paths: each PATH may be a rank folder, its
- * ASCEND_PROFILER_OUTPUT folder, a kernel_details.csv[.gz] file (its
- * sibling files are taken too) or a folder holding rank folders (folders
- * with an ASCEND_PROFILER_OUTPUT folder, or named *_ascend_pt) up to
- * DISCOVER_MAX_DEPTH levels down. Rank ids come from profiler_info's
- * rank_id, else a "rank<N>" folder name or profiler_info_<N>.json, else the
- * order found (the smallest unused ids). Returns 0, or -1 with ERR_INPUT
- * naming the PATH that holds no profile. */
+ * ASCEND_PROFILER_OUTPUT folder, a kernel_details.csv[.gz] file or a *.db
+ * file (its sibling files are taken too) or a folder holding rank folders
+ * (folders with an ASCEND_PROFILER_OUTPUT folder, or named *_ascend_pt) up
+ * to DISCOVER_MAX_DEPTH levels down. Rank ids come from profiler_info's
+ * rank_id, else the db's RANK_DEVICE_MAP, else a "rank<N>" folder name or
+ * profiler_info_<N>.json, else the order found (the smallest unused ids).
+ * Returns 0, or -1 with ERR_INPUT naming the PATH that holds no profile. */
 int discover_run(const char *const *paths, size_t npaths, struct run_files *rf,
                  struct err *e);
 void run_files_release(struct run_files *rf);

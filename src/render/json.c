@@ -146,7 +146,11 @@ static void inputs_json(cJSON *root, const struct result *r)
 		add_str(o, "path", in->path);
 		add_i64(o, "size_bytes", in->size);
 		add_str(o, "variant", in->variant);
-		add_str(o, "line_endings", in->crlf ? "CRLF" : "LF");
+		/* a db has no lines */
+		add_str(o, "line_endings",
+		        !strcmp(in->role, "db") ? NULL
+		        : in->crlf              ? "CRLF"
+		                                : "LF");
 		cJSON_AddBoolToObject(o, "utf8_bom", in->bom);
 		cJSON_AddBoolToObject(o, "start_time_tab", in->start_tab);
 		add_opt_i64(o, "device_id", in->device_id, in->device_id >= 0);
@@ -413,6 +417,26 @@ static void rank_comm_json(cJSON *o, const struct rank_result *rr)
 	}
 }
 
+/* Only for a rank that has a db export, so that the report.json of a
+ * text export keeps its shape. */
+static void rank_export_json(cJSON *o, const struct rank_result *rr)
+{
+	cJSON *x, *gaps;
+	int g;
+
+	if (!rr->db.path)
+		return;
+	x = cJSON_AddObjectToObject(o, "export");
+	add_str(x, "used", rr->db.used ? "db" : "text");
+	add_str(x, "db", rr->db.path);
+	add_str(x, "schema_version", rr->db.schema);
+	gaps = cJSON_AddArrayToObject(x, "not_available");
+	for (g = 0; g < DBGAP_COUNT; g++)
+		if (rr->db.gaps & (1u << g))
+			cJSON_AddItemToArray(
+			    gaps, cJSON_CreateString(db_gap_keys[g]));
+}
+
 static void ranks_json(cJSON *root, const struct result *r)
 {
 	cJSON *arr = cJSON_AddArrayToObject(root, "ranks");
@@ -431,6 +455,7 @@ static void ranks_json(cJSON *root, const struct result *r)
 		cJSON_AddBoolToObject(o, "analysed", rr->analysed);
 		add_u64(o, "kernels", rr->kernels);
 		rank_files_json(o, rr);
+		rank_export_json(o, rr);
 		rank_stages_json(o, rr);
 		rank_steps_json(o, rr);
 		rank_trace_json(o, rr);

@@ -481,7 +481,10 @@ static void inputs(struct model_ctx *c, struct tmpl_vars *v)
 		} else {
 			tmpl_set(row, "variant", in->variant);
 		}
-		tmpl_set(row, "line_endings", in->crlf ? "CRLF" : "LF");
+		tmpl_set(row, "line_endings",
+		         !strcmp(in->role, "db") ? "SQLite"
+		         : in->crlf              ? "CRLF"
+		                                 : "LF");
 		tmpl_set(row, "bom", model_t(c, in->bom ? "yes" : "no"));
 		tmpl_set(row, "tab", model_t(c, in->start_tab ? "yes" : "no"));
 		if (in->device_id >= 0)

@@ -55,21 +55,64 @@ static int ends_with(const char *s, const char *tail)
 	return n >= k && !strcmp(s + n - k, tail);
 }
 
+/* The rank's db export: read, or found beside text files that were. */
+static void db_file(struct model_ctx *c, struct tmpl_vars *row,
+                    const struct rank_result *rr)
+{
+	struct tmpl_vars *fr;
+	const char *base;
+
+	if (!rr->db.path)
+		return;
+	base = strrchr(rr->db.path, '/');
+	fr = tmpl_add_row(row, "files");
+	tmpl_set(fr, "name", base ? base + 1 : rr->db.path);
+	tmpl_set(fr, "found", "1");
+	tmpl_set(fr, "path", rr->db.path);
+	tmpl_set(fr, "state",
+	         model_t(c, rr->db.used ? "file_db_used" : "file_db_unused"));
+}
+
 static void rank_files(struct model_ctx *c, struct tmpl_vars *row,
                        const struct rank_result *rr)
 {
 	int f;
 
+	db_file(c, row, rr);
 	for (f = 0; f < RF_COUNT; f++) {
-		struct tmpl_vars *fr = tmpl_add_row(row, "files");
+		struct tmpl_vars *fr;
 		const char *p = rr->files[f];
+		/* read from its db, a rank lacks no text file */
+		if (rr->db.used && !p)
+			continue;
+		fr = tmpl_add_row(row, "files");
 		tmpl_set(fr, "name", rank_file_names[f]);
 		tmpl_set(fr, "found", p ? "1" : "");
 		tmpl_set(fr, "path", p ? p : "");
 		tmpl_set(fr, "state",
-		         model_t(c, !p                    ? "file_missing"
+		         model_t(c, !p ? "file_missing"
+		                    : rr->db.used && f != RF_INFO
+		                        ? "file_text_unused"
 		                    : ends_with(p, ".gz") ? "file_found_gz"
 		                                          : "file_found"));
+	}
+}
+
+/* What the db could not give, one line each. */
+static void db_not_run(struct model_ctx *c, struct tmpl_vars *row,
+                       const struct rank_result *rr, const char *id)
+{
+	const char *names[] = {"rank"};
+	const char *values[] = {id};
+	char key[64];
+	int g;
+
+	for (g = 0; g < DBGAP_COUNT; g++) {
+		if (!(rr->db.gaps & (1u << g)))
+			continue;
+		snprintf(key, sizeof(key), "not_run_db_%s", db_gap_keys[g]);
+		model_set_msg(c, tmpl_add_row(row, "not_run"), "text", key,
+		              names, values, 1);
 	}
 }
 
@@ -91,6 +134,10 @@ static void not_run(struct model_ctx *c, struct tmpl_vars *row,
 
 	snprintf(id, sizeof(id), "%" PRId32, rr->id);
 	values[0] = id;
+	if (rr->db.used) {
+		db_not_run(c, row, rr, id);
+		return;
+	}
 	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
 		if (rr->files[lines[i].f])
 			continue;

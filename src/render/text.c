@@ -133,9 +133,18 @@ static void ranks(const struct result *r, struct strbuf *out)
 		if (rr->free_share_ppm >= 0)
 			strbuf_addf(out, ", free %.1f%%",
 			            (double)rr->free_share_ppm / 1e4);
-		for (f = 0; f < RF_COUNT; f++)
-			if (!rr->files[f] && f != RF_INFO)
-				strbuf_addf(out, ", no %s", rank_file_names[f]);
+		if (rr->db.used) {
+			strbuf_adds(out, ", db export");
+			for (f = 0; f < DBGAP_COUNT; f++)
+				if (rr->db.gaps & (1u << f))
+					strbuf_addf(out, ", no %s",
+					            db_gap_keys[f]);
+		} else {
+			for (f = 0; f < RF_COUNT; f++)
+				if (!rr->files[f] && f != RF_INFO)
+					strbuf_addf(out, ", no %s",
+					            rank_file_names[f]);
+		}
 		strbuf_addch(out, '\n');
 	}
 }

@@ -4,6 +4,9 @@
 # encoder before the loop (T5 / CLIP), decode-only VAE, VAE encode before and
 # decode after (video-to-video), several pipeline calls per profile, all
 # attention kinds, Level0 files typed from names, multi-card all-to-all.
+# Every case is written in both exports (--export both): the text files and
+# ascend_pytorch_profiler[_N].db of the same profile side by side, so the
+# test measures the db export against the same truth as the CSV.
 # Usage: tests/accuracy/make-cases.sh GEN_BINARY OUTDIR
 set -eu
 GEN=$1
@@ -12,7 +15,7 @@ rm -rf "$OUT"
 g() {
 	name=$1
 	shift
-	"$GEN" -o "$OUT/$name" "$@" >"$OUT.log" 2>&1 || {
+	"$GEN" -o "$OUT/$name" --export both "$@" >"$OUT.log" 2>&1 || {
 		cat "$OUT.log"
 		echo "sdperf-gen failed for $name" >&2
 		exit 1

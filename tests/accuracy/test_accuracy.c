@@ -3,7 +3,10 @@
  * every case it prints the share of kernel time attributed to the right
  * stage and asserts: >= 99% for DiT vs VAE, the text encoder found where
  * there is one, and category totals equal to the generator's to the
- * nanosecond (classification is independent of stage separation).
+ * nanosecond (classification is independent of stage separation). Then
+ * the same profiles from their SQLite db export, through the whole
+ * pipeline: every stage's kernel time within 0.1% of the truth and of the
+ * CSV run's, and every verdict as the CSV run's.
  * Usage: test_accuracy CASES_DIR */
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,7 +22,9 @@
 #include <string.h>
 
 #include "analysis/analyse.h"
+#include "cli.h"
 #include "input/kernels.h"
+#include "pipeline.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -264,10 +269,149 @@ static void stage_accuracy_on_generated_profiles(void **state)
 	assert_false(failed);
 }
 
+/* ---- the db export ------------------------------------------------------
+ */
+
+/* The whole pipeline on paths into r. */
+static void run_pipeline(const char **paths, size_t n, const struct rules *ru,
+                         struct result *r)
+{
+	struct options o;
+	struct err e = ERR_INIT;
+
+	memset(&o, 0, sizeof(o));
+	o.cmd = CMD_REPORT;
+	o.paths = paths;
+	o.path = paths[0];
+	o.npaths = n;
+	o.jobs = 2;
+	o.quiet = 1;
+	o.strict = 1; /* generated files are clean */
+	if (pipeline_analyse(&o, ru, r, &e))
+		fail_msg("%s", e.msg);
+}
+
+/* The truth's kernel time of stage s summed over the case's ranks. */
+static int64_t truth_stage_ns(const char *case_dir, size_t nranks, int s)
+{
+	int64_t t = 0;
+	size_t r;
+
+	for (r = 0; r < nranks; r++) {
+		struct strbuf p = STRBUF_INIT, text = STRBUF_INIT;
+		struct err e = ERR_INIT;
+		const cJSON *st, *kt;
+		cJSON *root;
+		strbuf_addf(&p, "%s/ground_truth/rank%zu.json", case_dir, r);
+		assert_int_equal(fileio_read_small(p.buf, 1 << 20, &text, &e),
+		                 0);
+		root = cJSON_Parse(text.buf);
+		assert_non_null(root);
+		st = cJSON_GetObjectItemCaseSensitive(
+		    cJSON_GetObjectItemCaseSensitive(root, "stages"),
+		    stage_names[s]);
+		kt = cJSON_GetObjectItemCaseSensitive(st, "kernel_time_us");
+		if (cJSON_IsNumber(kt))
+			t += (int64_t)(kt->valuedouble * 1e3 + 0.5);
+		cJSON_Delete(root);
+		strbuf_release(&p);
+		strbuf_release(&text);
+	}
+	return t;
+}
+
+static int within(int64_t got, int64_t want, double frac)
+{
+	double d = (double)(got > want ? got - want : want - got);
+	return d <= frac * (double)(want > 0 ? want : 1) + 1.0;
+}
+
+/* One case: db run against the truth and against the CSV run. 0 = ok. */
+static int check_db_case(const char *name, const char *dir,
+                         const struct rules *ru)
+{
+	char **ranks, **csv;
+	size_t nr = list_dir(dir, "_ascend_pt", &ranks), i;
+	const char *db_path[1] = {dir};
+	struct result db, text;
+	int s, bad = 0;
+	double worst = 0;
+
+	csv = xcalloc(nr, sizeof(*csv));
+	for (i = 0; i < nr; i++)
+		csv[i] =
+		    xstrfmt("%s/%s/ASCEND_PROFILER_OUTPUT/kernel_details.csv",
+		            dir, ranks[i]);
+	run_pipeline(db_path, 1, ru, &db);
+	run_pipeline((const char **)csv, nr, ru, &text);
+	assert_int_equal(db.nranks, nr);
+	for (i = 0; i < db.nranks; i++)
+		bad |= !db.ranks[i].db.used; /* the folder has both: db read */
+	for (s = 0; s < STAGE_COUNT; s++) {
+		int64_t got = db.stages[s].kernel_ns;
+		int64_t want =
+		    s == STAGE_OTHER ? 0 : truth_stage_ns(dir, nr, s);
+		double dev =
+		    want ? 100.0 *
+		               (double)(got > want ? got - want : want - got) /
+		               (double)want
+		         : 0.0;
+		worst = dev > worst ? dev : worst;
+		bad |= !within(got, want, 0.001) ||
+		       !within(got, text.stages[s].kernel_ns, 0.001);
+	}
+	bad |= db.nverdicts != text.nverdicts;
+	for (i = 0; !bad && i < db.nverdicts; i++) {
+		const struct verdict *a = &db.verdicts[i],
+		                     *b = &text.verdicts[i];
+		bad |= strcmp(a->id, b->id) || a->fired != b->fired ||
+		       a->applicable != b->applicable;
+		if (bad)
+			printf("  verdict %s: db fired=%d applicable=%d, csv "
+			       "fired=%d applicable=%d\n",
+			       a->id, a->fired, a->applicable, b->fired,
+			       b->applicable);
+	}
+	printf("%-22s %5zu %10.4f%% %s\n", name, nr, worst,
+	       bad ? "MISMATCH" : "same verdicts");
+	result_release(&db);
+	result_release(&text);
+	for (i = 0; i < nr; i++)
+		free(csv[i]);
+	free(csv);
+	free_list(ranks, nr);
+	return bad;
+}
+
+static void db_export_gives_the_csv_results(void **state)
+{
+	char **cases;
+	size_t nc = list_dir(cases_dir, NULL, &cases), i;
+	struct err e = ERR_INIT;
+	struct rules ru;
+	int failed = 0;
+
+	(void)state;
+	assert_int_equal(rules_load_builtin(&ru, &e), 0);
+	printf("\nfrom the db export:\n%-22s %5s %11s %s\n", "case", "ranks",
+	       "worst stage", "verdicts vs CSV");
+	for (i = 0; i < nc; i++) {
+		char *dir = fileio_join(cases_dir, cases[i]);
+		failed |= check_db_case(cases[i], dir, &ru);
+		free(dir);
+	}
+	printf("stage kernel time from the db vs the truth and the CSV run: "
+	       "within 0.1%% required\n");
+	rules_release(&ru);
+	free_list(cases, nc);
+	assert_false(failed);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(stage_accuracy_on_generated_profiles),
+	    cmocka_unit_test(db_export_gives_the_csv_results),
 	};
 	if (argc != 2) {
 		fprintf(stderr, "usage: test_accuracy CASES_DIR\n");

@@ -12,8 +12,8 @@
 /* A deterministic split per collective (no PRNG state: the same kernel
  * always reports the same breakdown). The wait for peers comes on top of
  * the transfer's own split: HCCL counts it as Wait and Synchronization. */
-static struct comm_times split(const struct rankctx *rc, const struct kern *k,
-                               const struct tmpl *t)
+struct comm_times commjson_split(const struct rankctx *rc, const struct kern *k,
+                                 const struct tmpl *t)
 {
 	struct comm_times c;
 	uint64_t h = rng_mix(k->seq * 2654435761ULL + (uint64_t)rc->rank);
@@ -185,7 +185,7 @@ void commjson_step(struct commjson *cj, struct outbuf *ob,
 
 		if (t->op->cat != CAT_COMM)
 			continue;
-		c = split(rc, k, t);
+		c = commjson_split(rc, k, t);
 		snprintf(buf, sizeof(buf), "\"%s_%u_0_1@%llu\": ", t->op->type,
 		         (unsigned)k->seq, (unsigned long long)rc->group_hash);
 		ob_str(ob, buf);

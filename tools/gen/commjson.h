@@ -15,6 +15,11 @@ struct comm_times {
 	double mb; /* bytes sent by this card, in MB */
 };
 
+/* A collective's split, the same for every file that reports it
+ * (communication.json, the db's HCCL tasks): deterministic per kernel. */
+struct comm_times commjson_split(const struct rankctx *rc, const struct kern *k,
+                                 const struct tmpl *t);
+
 /* Writer state: steps written and the running Total Op Info. */
 struct commjson {
 	int steps;

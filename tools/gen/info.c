@@ -96,11 +96,12 @@ static void write_config(FILE *fp, const struct rankctx *rc, int steps)
 	    "            \"_msprof_tx\": false,\n"
 	    "            \"_data_simplification\": true,\n"
 	    "            \"record_op_args\": false,\n"
-	    "            \"_export_type\": \"text\",\n"
+	    "            \"_export_type\": \"%s\",\n"
 	    "            \"_op_attr\": false,\n"
 	    "            \"_gc_detect_threshold\": null\n        }\n    },\n",
 	    l1 ? "Level1" : "Level0",
-	    l1 ? "ACL_AICORE_PIPE_UTILIZATION" : "ACL_AICORE_NONE");
+	    l1 ? "ACL_AICORE_PIPE_UTILIZATION" : "ACL_AICORE_NONE",
+	    o->exports & EXPORT_TEXT ? "text" : "db");
 }
 
 int info_write(const char *path, const struct rankctx *rc, int steps,

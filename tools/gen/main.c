@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "commjson.h"
+#include "dbout.h"
 #include "info.h"
 #include "kcsv.h"
 #include "launch.h"
@@ -35,10 +36,12 @@ struct err {
 struct rank_out {
 	struct outbuf kern, steps, trace, comm, truth_csv;
 	struct commjson cj;
-	struct launch ln;     /* host side, with --markers */
-	char dir[PATH_LEN];   /* the rank folder */
-	char kpath[PATH_LEN]; /* its kernel_details.csv */
-	char tpath[PATH_LEN]; /* its trace_view.json */
+	struct launch ln;      /* host side, with --markers */
+	struct dbout *db;      /* the db export, with --export db|both */
+	char dbpath[PATH_LEN]; /* its path */
+	char dir[PATH_LEN];    /* the rank folder */
+	char kpath[PATH_LEN];  /* its kernel_details.csv */
+	char tpath[PATH_LEN];  /* its trace_view.json */
 };
 
 static int make_dir(const char *path, struct err *e)
@@ -122,20 +125,34 @@ static int open_rank(struct rank_out *ro, const struct rankctx *rc,
 	const struct opts *o = rc->o;
 	char name[256], out[PATH_LEN], truth_dir[PATH_LEN], file[64];
 
+	unsigned files = o->exports & EXPORT_TEXT ? o->files : 0;
+
 	if (info_folder_name(name, sizeof(name), rc) ||
 	    join(ro->dir, o->outdir, name, e) || make_dir(ro->dir, e) ||
 	    join(out, ro->dir, "ASCEND_PROFILER_OUTPUT", e) || make_dir(out, e))
 		return -1;
-	if ((o->files & FILE_KERNELS) &&
+	if (o->exports & EXPORT_DB) {
+		if (o->ranks > 1)
+			snprintf(file, sizeof(file),
+			         "ascend_pytorch_profiler_%d.db", rc->rank);
+		else
+			snprintf(file, sizeof(file),
+			         "ascend_pytorch_profiler.db");
+		if (join(ro->dbpath, out, file, e) ||
+		    !(ro->db =
+		          dbout_open(ro->dbpath, rc, e->msg, sizeof(e->msg))))
+			return -1;
+	}
+	if ((files & FILE_KERNELS) &&
 	    open_one(&ro->kern, out, "kernel_details.csv", ro->kpath, e))
 		return -1;
-	if ((o->files & FILE_STEPS) &&
+	if ((files & FILE_STEPS) &&
 	    open_one(&ro->steps, out, "step_trace_time.csv", NULL, e))
 		return -1;
-	if ((o->files & FILE_TRACE) &&
+	if ((files & FILE_TRACE) &&
 	    open_one(&ro->trace, out, "trace_view.json", ro->tpath, e))
 		return -1;
-	if ((o->files & FILE_COMM) && o->ranks > 1 &&
+	if ((files & FILE_COMM) && o->ranks > 1 &&
 	    open_one(&ro->comm, out, "communication.json", NULL, e))
 		return -1;
 	if (!o->truth)
@@ -168,8 +185,10 @@ static void write_step(struct rank_out *ro, const struct rankctx *rc,
 		launch_step(&ro->ln, rc->m, s);
 	if (ro->kern.fp)
 		kcsv_step(&ro->kern, rc, s);
-	if (ro->steps.fp || ro->trace.fp)
+	if (ro->steps.fp || ro->trace.fp || ro->db)
 		overlap_compute(ov, rc->m, s);
+	if (ro->db)
+		dbout_step(ro->db, rc, s, ov, l);
 	if (ro->steps.fp)
 		steptrace_row(&ro->steps, rc, s, ov);
 	if (ro->trace.fp)
@@ -186,6 +205,9 @@ static int close_rank(struct rank_out *ro, const struct rankctx *rc,
 	int bad = 0;
 
 	launch_free(&ro->ln);
+	if (ro->db && dbout_close(ro->db, rc, e->msg, sizeof(e->msg)))
+		bad = 1;
+	ro->db = NULL;
 	if (ro->trace.fp)
 		trace_end(&ro->trace, rc);
 	if (ro->comm.fp)
@@ -196,8 +218,9 @@ static int close_rank(struct rank_out *ro, const struct rankctx *rc,
 	bad |= ob_close(&ro->comm);
 	bad |= ob_close(&ro->truth_csv);
 	if (bad) {
-		snprintf(e->msg, sizeof(e->msg), "%s: write failed: %s",
-		         ro->dir, strerror(errno));
+		if (!e->msg[0])
+			snprintf(e->msg, sizeof(e->msg), "%s: write failed: %s",
+			         ro->dir, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -328,7 +351,7 @@ static void report_rank(const struct opts *o, int rank, const struct truth *t,
 static void summary(const struct opts *o, const struct truth *truths,
                     const struct rank_out *ro, double dt)
 {
-	uint64_t kb = 0, tb = 0;
+	uint64_t kb = 0, tb = 0, db = 0;
 	int r;
 
 	for (r = 0; r < o->ranks; r++) {
@@ -336,7 +359,16 @@ static void summary(const struct opts *o, const struct truth *truths,
 		report_rank(o, r, &truths[r], &ro[r], k);
 		kb += k;
 		tb += selfcheck_file_size(ro[r].tpath);
+		db += ro[r].dbpath[0] ? selfcheck_file_size(ro[r].dbpath) : 0;
 	}
+	if (o->exports & EXPORT_DB)
+		fprintf(
+		    stderr,
+		    "wrote %llu bytes of ascend_pytorch_profiler db in %.2f "
+		    "s\n",
+		    (unsigned long long)db, dt);
+	if (!(o->exports & EXPORT_TEXT))
+		return;
 	if (o->files & FILE_KERNELS)
 		fprintf(stderr,
 		        "wrote %llu bytes of kernel_details.csv in %.2f s "
@@ -360,10 +392,14 @@ static int self_check(const struct opts *o, const struct model *m,
 
 	for (r = 0; r < o->ranks; r++) {
 		dirs[r] = ro[r].dir;
-		if (selfcheck_rank(o, m, r, ro[r].dir, &truths[r]))
+		if ((o->exports & EXPORT_TEXT) &&
+		    selfcheck_rank(o, m, r, ro[r].dir, &truths[r]))
+			rc = -1;
+		if ((o->exports & EXPORT_DB) &&
+		    dbout_check(ro[r].dbpath, &truths[r]))
 			rc = -1;
 	}
-	if (selfcheck_group(o, dirs))
+	if ((o->exports & EXPORT_TEXT) && selfcheck_group(o, dirs))
 		rc = -1;
 	free(dirs);
 	return rc;

@@ -29,6 +29,10 @@ static const struct keyword COMMS[] = {{"none", COMM_NONE},
                                        {NULL, 0}};
 static const struct keyword FORMS[] = {{"array", 0}, {"object", 1}, {NULL, 0}};
 static const struct keyword STEPKEYS[] = {{"stepN", 0}, {"step", 1}, {NULL, 0}};
+static const struct keyword EXPORTS[] = {{"text", EXPORT_TEXT},
+                                         {"db", EXPORT_DB},
+                                         {"both", EXPORT_TEXT | EXPORT_DB},
+                                         {NULL, 0}};
 static const struct keyword FILES[] = {{"kernels", FILE_KERNELS},
                                        {"steps", FILE_STEPS},
                                        {"trace", FILE_TRACE},
@@ -194,6 +198,7 @@ enum optid {
 	O_TRACE_TARGET,
 	O_COMM_KEY,
 	O_NO_INFO,
+	O_EXPORT,
 	O_HELP
 };
 
@@ -248,6 +253,8 @@ static const struct optdef OPTDEFS[] = {
      "stepN (default: \"step3\", ...) | step (one \"step\" key)"},
     {"--no-profiler-info", NULL, O_NO_INFO,
      "do not write profiler_info[_N].json"},
+    {"--export", "KIND", O_EXPORT,
+     "text (default) | db (ascend_pytorch_profiler[_N].db) | both"},
     {"--help", NULL, O_HELP, "this text"},
 };
 
@@ -287,6 +294,7 @@ static void set_defaults(struct opts *o)
 	o->straggler = -1;
 	o->straggler_f = 1.0;
 	o->profiler_info = 1;
+	o->exports = EXPORT_TEXT;
 }
 
 /* The options added for stragglers, markers and file forms. */
@@ -319,6 +327,10 @@ static int apply_new(struct opts *o, enum optid id, const char *v)
 		break;
 	case O_NO_INFO:
 		o->profiler_info = 0;
+		break;
+	case O_EXPORT:
+		rc = lookup(EXPORTS, v, &k);
+		o->exports = (unsigned)k;
 		break;
 	default:
 		break;
@@ -431,6 +443,13 @@ static int validate(struct opts *o, char *err, size_t errlen)
 	}
 	if (o->ranks == 1)
 		o->comm = COMM_NONE; /* one card has nobody to talk to */
+	if ((o->target_bytes || o->trace_target) &&
+	    !(o->exports & EXPORT_TEXT)) {
+		snprintf(err, errlen,
+		         "--target-bytes and --trace-target-bytes size text "
+		         "files: they need --export text or both");
+		return -1;
+	}
 	if (o->target_bytes && !(o->files & FILE_KERNELS)) {
 		snprintf(err, errlen,
 		         "--target-bytes needs kernels in --files");
@@ -448,7 +467,8 @@ static int validate(struct opts *o, char *err, size_t errlen)
 		         o->straggler, o->ranks);
 		return -1;
 	}
-	if (o->self_check && (!o->truth || !(o->files & FILE_KERNELS))) {
+	if (o->self_check && (!o->truth || ((o->exports & EXPORT_TEXT) &&
+	                                    !(o->files & FILE_KERNELS)))) {
 		snprintf(err, errlen,
 		         "--self-check needs the ground truth and "
 		         "kernel_details.csv");

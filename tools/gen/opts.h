@@ -11,6 +11,9 @@ enum te_kind { TE_T5, TE_CLIP, TE_NONE };
 enum attn_kind { ATTN_FA, ATTN_FIA, ATTN_LASER, ATTN_SPARSE };
 enum comm_kind { COMM_NONE, COMM_ALLTOALL, COMM_ALLGATHER };
 
+/* --export: which of torch_npu's exports are written (a mask). */
+enum { EXPORT_TEXT = 1, EXPORT_DB = 2 };
+
 enum {
 	FILE_KERNELS = 1,
 	FILE_STEPS = 2,
@@ -50,6 +53,7 @@ struct opts {
 	uint64_t trace_target; /* --trace-target-bytes, 0: off */
 	int comm_single_key;   /* communication.json under "step" alone */
 	int profiler_info;     /* write profiler_info[_N].json */
+	unsigned exports;      /* EXPORT_* mask: text files, db, or both */
 };
 
 enum opts_result { OPTS_OK, OPTS_HELP, OPTS_ERROR };

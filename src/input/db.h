@@ -1,0 +1,163 @@
+/* ascend_pytorch_profiler[_N].db reader: the SQLite "db" export of
+ * torch_npu.profiler (experimental_config(export_type=[ExportType.Db])).
+ * The only module that includes sqlite3.h.
+ *
+ * The file is opened read-only and immutable (URI
+ * `file:PATH?mode=ro&immutable=1`): SQLite never writes it, never locks it
+ * and creates no -shm/-wal/-journal beside it, so a profile in a read-only
+ * folder reads like any other. As an immutable file is taken to be
+ * finished, db_open first refuses one that is not: a writer's lock on it,
+ * a hot -journal (a write in progress or interrupted) or a non-empty
+ * -wal (changes not yet in the file) beside it.
+ *
+ * The schema is probed (sqlite_master, PRAGMA table_info,
+ * META_DATA.SCHEMA_VERSION), never assumed: column names differ across
+ * CANN versions (COMPUTE_TASK_INFO blockDim/mixBlockDim or
+ * blockNum/mixBlockNum). Only real tables count (a view named TASK is no
+ * TASK table). Times in the db are integer ns since the epoch (PYTORCH_API
+ * keeps them as decimal text; both are read exactly).
+ *
+ * Memory: rows are streamed (sqlite3_step), never held whole; strings are
+ * resolved through STRING_IDS by id as they are met, through a fixed-size
+ * cache; SQLite's own memory is its page cache plus, for the flow join,
+ * the temporary index it builds (spilled to a temporary file when big).
+ * Every string or blob SQLite hands over is capped at DB_MAX_VALUE bytes.
+ * Reentrant: one struct db per thread, no mutable static state but SQLite's
+ * own (thread-safe). */
+#ifndef SDPERF_DB_H
+#define SDPERF_DB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "input/commjson.h"
+#include "input/profile.h"
+#include "util/err.h"
+
+/* Longest string or blob accepted from the db (a kernel name, a marker). */
+#define DB_MAX_VALUE (1u << 20)
+/* STEP_TIME rows read at most (a real profile has a few dozen). */
+#define DB_MAX_STEPS (1u << 20)
+
+/* The tables the reader uses, by their names in the db. */
+enum db_table {
+	DBT_TASK,
+	DBT_COMPUTE_TASK_INFO,
+	DBT_COMMUNICATION_OP,
+	DBT_COMMUNICATION_TASK_INFO,
+	DBT_STRING_IDS,
+	DBT_STEP_TIME,
+	DBT_OVERLAP_ANALYSIS,
+	DBT_PYTORCH_API,
+	DBT_CONNECTION_IDS,
+	DBT_MSTX_EVENTS,
+	DBT_META_DATA,
+	DBT_RANK_DEVICE_MAP,
+	DBT_ENUM_HCCL_TRANSPORT_TYPE,
+	DBT_ENUM_HCCL_LINK_TYPE,
+	DBT_ENUM_API_TYPE,
+	DBT_COUNT
+};
+extern const char *const db_table_names[DBT_COUNT];
+
+struct db;
+
+/* What db_open learned. Strings are owned by the db. */
+struct db_about {
+	const char *path;
+	int64_t size;               /* bytes */
+	const char *schema_version; /* META_DATA SCHEMA_VERSION, or NULL */
+	const char *block_col;      /* "blockDim", "blockNum" or NULL */
+	int64_t rank_id, device_id; /* RANK_DEVICE_MAP, -1 when absent */
+	unsigned tables;            /* bit 1u << t for each usable table */
+	/* a table present but without a column the reader needs: that
+	 * column (static), else NULL */
+	const char *lacks[DBT_COUNT];
+	/* filled by db_read_kernels */
+	uint64_t compute_rows;  /* COMPUTE_TASK_INFO rows */
+	uint64_t unjoined;      /* of which without a TASK row */
+	uint64_t comm_ops;      /* COMMUNICATION_OP rows */
+	uint64_t typed_by_name; /* kernels whose opType was N/A */
+};
+
+/* Opens the db at path. Returns 0 (*out to close with db_close), or -1
+ * with ERR_INPUT naming the file:
+ *   "PATH: not an SQLite database (it starts with '...')"
+ *   "PATH: corrupt SQLite database: <SQLite's words>"
+ *   "PATH: being written: PATH-journal is beside it ..." (or -wal)
+ *   "PATH: locked by another process (a writer holds it) ..."
+ *   "PATH: no TASK table: not a torch_npu profiler db (tables: ...)"
+ *   "PATH: table TASK has no column 'startNs' (columns: ...)"
+ * A missing auxiliary table is not an error: db_has() says what is there
+ * and the caller warns about what cannot be analysed. */
+int db_open(const char *path, struct db **out, struct err *e);
+void db_close(struct db *db);
+
+const struct db_about *db_about(const struct db *db);
+/* 1 when table t is present and has the columns the reader needs. */
+int db_has(const struct db *db, enum db_table t);
+
+/* The rank id RANK_DEVICE_MAP of the db at path names, or -1 (no such
+ * table or row, or the file cannot be read: errors are reported when the
+ * rank itself is read). For discovery, before ranks are analysed. */
+int64_t db_peek_rank(const char *path);
+
+/* The kernels: COMPUTE_TASK_INFO joined with TASK on globalTaskId (name,
+ * opType, taskType through STRING_IDS: Type, Accelerator Core), plus one
+ * per COMMUNICATION_OP row (opName, opType, core "HCCL"), appended to kt;
+ * a Type of N/A (Level0) is derived from the name as for
+ * kernel_details.csv. Step ids from STEP_TIME (the step whose range holds
+ * the kernel's start). info describes the db as kernels_read describes a
+ * CSV (era "db"); the caller releases it. A row with a missing or bad time,
+ * or a name not in STRING_IDS, is skipped and listed in info (an error
+ * with strict). Returns 0, or -1 with ERR_INPUT: corrupt file, no kernels
+ * at all, a bad row with strict. */
+int db_read_kernels(struct db *db, int strict, struct kernel_table *kt,
+                    struct kernels_info *info, struct err *e);
+
+/* One STEP_TIME row. */
+struct db_step {
+	int32_t id;
+	int64_t start_ns, end_ns;
+};
+
+/* STEP_TIME's rows sorted by start (*steps owned by the caller; NULL/0
+ * without the table). Rows with bad times are left out. */
+int db_read_steps(struct db *db, struct db_step **steps, size_t *n,
+                  struct err *e);
+
+/* Each OVERLAP_ANALYSIS row as (kind, start, end): kind is its type code,
+ * which is result.h's enum ov (0 Computing, 1 Communication, 2
+ * Communication(Not Overlapped), 3 Free, the trace's Overlap Analysis
+ * thread ids; the db has no enum table for it). Rows of another type or
+ * with bad times are counted in *skipped. */
+typedef void (*db_span_fn)(int kind, int64_t start_ns, int64_t end_ns,
+                           void *ctx);
+int db_overlap_each(struct db *db, db_span_fn fn, void *ctx, uint64_t *skipped,
+                    struct err *e);
+
+/* Host ranges that may be stage markers: PYTORCH_API rows of type "op"
+ * (ENUM_API_TYPE; record_function ranges are ops) and MSTX_EVENTS ranges,
+ * whose name (STRING_IDS) want() accepts. want() is asked once per
+ * distinct string; fn gets each accepted range. */
+typedef int (*db_want_fn)(const char *name, void *ctx);
+typedef void (*db_range_fn)(const char *name, int64_t start_ns, int64_t end_ns,
+                            void *ctx);
+int db_host_ranges(struct db *db, db_want_fn want, db_range_fn fn, void *ctx,
+                   struct err *e);
+
+/* The host -> device links (the trace's torch_to_npu flows): for each
+ * PYTORCH_API row with a connectionId and each connection id its
+ * CONNECTION_IDS rows list, the op's start and the first start of the
+ * TASK rows with that connectionId (a collective's HCCL tasks all carry
+ * its one id: one link, as the trace has one flow). */
+typedef void (*db_flow_fn)(int64_t host_ns, int64_t dev_ns, void *ctx);
+int db_flows_each(struct db *db, db_flow_fn fn, void *ctx, struct err *e);
+
+/* What communication.json would give (input/hccl.h), into cs (zeroed
+ * first; the caller releases it with commstats_release). Returns 1 when
+ * the tables hold no task details (Level0 exports every task as N/A):
+ * nothing can be said; 0 when read; -1 with ERR_INPUT. */
+int db_read_comm(struct db *db, struct commstats *cs, struct err *e);
+
+#endif

@@ -1,0 +1,54 @@
+/* Internal to the db reader (input/db.c, db_kernels.c, db_rows.c): the
+ * open connection and the helpers its parts share. The only header that
+ * includes sqlite3.h; nothing outside the db module includes it. */
+#ifndef SDPERF_DB_INT_H
+#define SDPERF_DB_INT_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "input/db.h"
+#include "util/strbuf.h"
+
+#define DBI_QUOTE_MAX 60 /* bytes of a bad value quoted in a message */
+
+struct str_slot {
+	int64_t id; /* valid when s != NULL */
+	char *s;
+	size_t len;
+};
+
+struct db {
+	sqlite3 *h;
+	struct db_about about;
+	char *path, *schema;
+	/* "\ncol\ncol\n" per present table, for dbi_has_col() */
+	struct strbuf cols[DBT_COUNT];
+	unsigned present; /* tables found at all, usable or not */
+	sqlite3_stmt *str_stmt;
+	struct str_slot *strs;
+	struct strbuf tmp;
+};
+
+/* Sets e from the error SQLite reported on db->h while reading `what`
+ * (not a database, corrupt, locked, a value too long, ...); returns -1. */
+int dbi_fail(struct db *db, const char *what, struct err *e);
+/* A prepared statement, or NULL with e set. */
+sqlite3_stmt *dbi_prep(struct db *db, const char *sql, const char *what,
+                       struct err *e);
+/* After a loop of sqlite3_step: 0 when it ended with SQLITE_DONE, else
+ * dbi_fail. */
+int dbi_done(struct db *db, int rc, const char *what, struct err *e);
+/* Column i as an exact integer: INTEGER, TEXT holding a decimal integer
+ * (PYTORCH_API keeps its times as text) or an integral REAL. 0, or -1. */
+int dbi_i64(sqlite3_stmt *st, int i, int64_t *v);
+/* 1 when table t (present) has column col. */
+int dbi_has_col(const struct db *db, enum db_table t, const char *col);
+/* STRING_IDS value of id appended to out: 0, 1 when there is no such id,
+ * -1 (e set) on a read error. */
+int dbi_str(struct db *db, int64_t id, struct strbuf *out, struct err *e);
+/* The id of the step of s[0..n) (sorted by start) holding t, or
+ * STEP_NONE. */
+int32_t dbi_step_of(const struct db_step *s, size_t n, int64_t t);
+
+#endif

@@ -1,0 +1,411 @@
+/* The db export reader (see db.h), part 2: the kernels, from
+ * COMPUTE_TASK_INFO x TASK and COMMUNICATION_OP. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/db_int.h"
+#include "input/kernels.h"
+#include "util/utf8.h"
+#include "util/xalloc.h"
+#include "util/banned.h"
+
+#define KEY_CACHE 65536 /* kernel-key cache slots (power of 2) */
+
+/* A (name, opType, taskType) id triple and the kernel key it makes. */
+struct key_slot {
+	int64_t name, type, core;
+	uint32_t key;
+	unsigned char used, by_name;
+};
+
+#define ID_NA   (-1) /* no id: the column is absent or NULL */
+#define ID_HCCL (-2) /* the core of COMMUNICATION_OP rows */
+
+/* One pass over a kernel table's rows. */
+struct kread {
+	struct db *db;
+	int strict;
+	struct kernel_table *kt;
+	struct kernels_info *info;
+	struct db_step *steps;
+	size_t nsteps;
+	struct key_slot *keys;
+	size_t step_hint;  /* index of the last kernel's step */
+	const char *table; /* of the current row, for messages */
+	sqlite3_stmt *cur; /* its statement (column 5: its identity) */
+	int64_t ordinal;   /* its number, when it has no identity */
+	struct strbuf name, type, core, key, msg;
+	uint64_t typed; /* compute kernels with a real opType */
+};
+
+/* The current row's identity (globalTaskId, opId, else its number): asked
+ * for only when a row is bad. */
+static int64_t row_id(const struct kread *r)
+{
+	int64_t v;
+
+	return dbi_i64(r->cur, 5, &v) ? r->ordinal : v;
+}
+
+/* Skips the current row (an error under strict): code and args as
+ * kernels.c's row warnings, value quoted. Returns -1 when it is an error. */
+static int skip_row(struct kread *r, const char *code, const char *col,
+                    const char *what, const char *value, size_t len,
+                    struct err *e)
+{
+	struct kernels_info *in = r->info;
+	struct row_warning *w;
+	int64_t row = row_id(r);
+
+	strbuf_reset(&r->msg);
+	strbuf_add_quoted_value(&r->msg, value, len, DBI_QUOTE_MAX);
+	in->skipped++;
+	if (r->strict)
+		return err_set(
+		    e, ERR_INPUT,
+		    "%s: %s row %" PRId64 ": column '%s': %s: %s (--strict)",
+		    r->db->path, r->table, row, col, what, r->msg.buf);
+	if (in->nwarn >= KERNELS_MAX_WARNINGS)
+		return 0;
+	in->warn = xrealloc(in->warn, (in->nwarn + 1) * sizeof(*in->warn));
+	w = &in->warn[in->nwarn++];
+	memset(w, 0, sizeof(*w));
+	w->line = row >= 0 ? (uint64_t)row : 0;
+	w->reason = xstrfmt("%s row %" PRId64 ": column '%s': %s: %s", r->table,
+	                    row, col, what, r->msg.buf);
+	w->code = code;
+	w->args[0] = xstrdup(r->table);
+	w->args[1] = xstrdup(col);
+	w->args[2] = xstrdup(r->msg.buf);
+	return 0;
+}
+
+/* String id of column col into out; 1 (row skipped) when the id is not in
+ * STRING_IDS. */
+static int row_str(struct kread *r, int64_t id, const char *col,
+                   struct strbuf *out, struct err *e)
+{
+	char num[32];
+	int rc;
+
+	strbuf_reset(out);
+	if ((rc = dbi_str(r->db, id, out, e)) <= 0)
+		return rc;
+	snprintf(num, sizeof(num), "%" PRId64, id);
+	return skip_row(r, "db_no_string", col, "not an id of STRING_IDS", num,
+	                strlen(num), e)
+	           ? -1
+	           : 1;
+}
+
+static int is_na(const struct strbuf *s)
+{
+	return !s->len || !strcmp(s->buf, "N/A");
+}
+
+/* The key of a triple not in the cache: 0, 1 (row skipped) or -1. */
+static int resolve_key(struct kread *r, struct key_slot *k, struct err *e)
+{
+	const char *t;
+	size_t tl, bad;
+	int rc;
+
+	if ((rc = row_str(r, k->name, "name", &r->name, e)) ||
+	    (k->type != ID_NA &&
+	     (rc = row_str(r, k->type, "opType", &r->type, e))))
+		return rc;
+	strbuf_reset(&r->core);
+	if (k->core == ID_HCCL)
+		strbuf_adds(&r->core, "HCCL");
+	else if (k->core == ID_NA)
+		strbuf_adds(&r->core, "N/A");
+	else if ((rc = row_str(r, k->core, "taskType", &r->core, e)))
+		return rc;
+	if (k->type == ID_NA)
+		strbuf_reset(&r->type);
+	t = r->type.buf;
+	tl = r->type.len;
+	k->by_name = is_na(&r->type);
+	if (k->by_name)
+		tl = kernels_type_from_name(r->name.buf, r->name.len, &t);
+	if (!tl || !utf8_is_text(t, tl, &bad))
+		return skip_row(r, "db_bad_value",
+		                k->by_name ? "name" : "opType",
+		                tl ? "not valid UTF-8 text" : "empty",
+		                k->by_name ? r->name.buf : t,
+		                k->by_name ? r->name.len : tl, e)
+		           ? -1
+		           : 1;
+	if (!utf8_is_text(r->core.buf, r->core.len, &bad))
+		return skip_row(r, "db_bad_value", "taskType",
+		                "not valid UTF-8 text", r->core.buf,
+		                r->core.len, e)
+		           ? -1
+		           : 1;
+	strbuf_reset(&r->key);
+	strbuf_add(&r->key, t, tl);
+	strbuf_addch(&r->key, '\0');
+	strbuf_addbuf(&r->key, &r->core);
+	k->key = strtab_intern(&r->kt->keys, r->key.buf, r->key.len);
+	k->used = 1;
+	return 0;
+}
+
+static int kernel_key(struct kread *r, int64_t name, int64_t type, int64_t core,
+                      struct key_slot **out, struct err *e)
+{
+	uint64_t h = ((uint64_t)name * 0x9E3779B97F4A7C15ull) ^
+	             ((uint64_t)type * 0xC2B2AE3D27D4EB4Full) ^
+	             ((uint64_t)core * 0x165667B19E3779F9ull);
+	struct key_slot *k = &r->keys[(h ^ h >> 29) & (KEY_CACHE - 1)];
+
+	*out = k;
+	if (k->used && k->name == name && k->type == type && k->core == core)
+		return 0;
+	k->used = 0;
+	k->name = name;
+	k->type = type;
+	k->core = core;
+	return resolve_key(r, k, e);
+}
+
+/* A column holding a STRING_IDS id, ID_NA when NULL. */
+static int64_t col_id(sqlite3_stmt *st, int i)
+{
+	int64_t v;
+	return dbi_i64(st, i, &v) ? ID_NA : v;
+}
+
+/* Times of the row in columns i, i+1: 0, 1 (row skipped) or -1. */
+static int row_times(struct kread *r, sqlite3_stmt *st, int i, int64_t *start,
+                     int64_t *end, struct err *e)
+{
+	int bad_start = dbi_i64(st, i, start) || *start < 0;
+	int bad_end = !bad_start && (dbi_i64(st, i + 1, end) || *end < *start);
+	const unsigned char *v;
+
+	if (!bad_start && !bad_end)
+		return 0;
+	v = sqlite3_column_text(st, i + bad_end);
+	return skip_row(r, "db_bad_value", bad_start ? "startNs" : "endNs",
+	                bad_start ? "not a time in ns"
+	                          : "not a time in ns at or after startNs",
+	                v ? (const char *)v : "NULL",
+	                v ? (size_t)sqlite3_column_bytes(st, i + bad_end) : 4,
+	                e)
+	           ? -1
+	           : 1;
+}
+
+/* Index of the step holding t (as dbi_step_of finds it), or n. */
+static size_t step_index(const struct db_step *s, size_t n, int64_t t)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s[mid].start_ns <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && s[lo - 1].end_ns >= t ? lo - 1 : n;
+}
+
+static void add_kernel(struct kread *r, int64_t start, int64_t end,
+                       const struct key_slot *k)
+{
+	struct kernel_table *kt = r->kt;
+	struct kernel *x;
+
+	kt->v = xgrow(kt->v, sizeof(*kt->v), kt->n + 1, &kt->alloc);
+	x = &kt->v[kt->n++];
+	x->start_ns = start;
+	x->dur_ns = end - start;
+	x->key = k->key;
+	/* kernels come mostly in time order: try the last one's step first */
+	if (r->step_hint >= r->nsteps ||
+	    r->steps[r->step_hint].start_ns > start ||
+	    r->steps[r->step_hint].end_ns < start ||
+	    (r->step_hint + 1 < r->nsteps &&
+	     r->steps[r->step_hint + 1].start_ns <= start))
+		r->step_hint = step_index(r->steps, r->nsteps, start);
+	x->step =
+	    r->step_hint < r->nsteps ? r->steps[r->step_hint].id : STEP_NONE;
+	r->info->na_type += k->by_name;
+}
+
+/* Runs sql (columns: start, end, name id, type id, core id, row id) over
+ * table; core ID_HCCL when hccl. */
+static int read_rows(struct kread *r, const char *sql, const char *table,
+                     int hccl, struct err *e)
+{
+	sqlite3_stmt *st = dbi_prep(r->db, sql, table, e);
+	struct key_slot *k;
+	int64_t start, end;
+	int rc = SQLITE_DONE, x;
+
+	if (!st)
+		return -1;
+	r->table = table;
+	r->cur = st;
+	r->ordinal = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		r->info->rows++;
+		r->ordinal++;
+		x = row_times(r, st, 0, &start, &end, e);
+		if (!x)
+			x = kernel_key(r, col_id(st, 2), col_id(st, 3),
+			               hccl ? ID_HCCL : col_id(st, 4), &k, e);
+		if (x < 0)
+			break;
+		if (x)
+			continue;
+		add_kernel(r, start, end, k);
+		r->typed += !hccl && !k->by_name;
+	}
+	r->cur = NULL;
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW) /* stopped by an error */
+		return -1;
+	return dbi_done(r->db, rc, table, e);
+}
+
+static int count_rows(struct db *db, enum db_table t, uint64_t *n,
+                      struct err *e)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *st;
+	int rc;
+
+	strbuf_addf(&sql, "SELECT count(*) FROM %s", db_table_names[t]);
+	st = dbi_prep(db, sql.buf, db_table_names[t], e);
+	strbuf_release(&sql);
+	if (!st)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*n = (uint64_t)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : dbi_fail(db, db_table_names[t], e);
+}
+
+static int read_compute(struct kread *r, struct err *e)
+{
+	struct db *db = r->db;
+	struct strbuf sql = STRBUF_INIT;
+	uint64_t before = r->info->rows;
+	int rc;
+
+	if (!db_has(db, DBT_COMPUTE_TASK_INFO))
+		return 0;
+	strbuf_addf(
+	    &sql,
+	    "SELECT t.startNs, t.endNs, c.name, %s, %s, c.globalTaskId "
+	    "FROM COMPUTE_TASK_INFO c JOIN TASK t "
+	    "ON t.globalTaskId = c.globalTaskId",
+	    dbi_has_col(db, DBT_COMPUTE_TASK_INFO, "opType") ? "c.opType"
+	                                                     : "NULL",
+	    dbi_has_col(db, DBT_COMPUTE_TASK_INFO, "taskType") ? "c.taskType"
+	                                                       : "NULL");
+	rc = count_rows(db, DBT_COMPUTE_TASK_INFO, &db->about.compute_rows, e);
+	if (!rc) {
+		/* room for them at once (not by doubling and copying), but
+		 * no more than the file could hold: a real db takes ~175
+		 * bytes a kernel, and rows without a TASK take no room */
+		uint64_t room = (uint64_t)db->about.size / 64;
+		size_t want = r->kt->n + (size_t)(db->about.compute_rows < room
+		                                      ? db->about.compute_rows
+		                                      : room);
+		r->kt->v =
+		    xgrow(r->kt->v, sizeof(*r->kt->v), want, &r->kt->alloc);
+		rc = read_rows(r, sql.buf, "COMPUTE_TASK_INFO", 0, e);
+	}
+	strbuf_release(&sql);
+	if (!rc && db->about.compute_rows > r->info->rows - before)
+		db->about.unjoined =
+		    db->about.compute_rows - (r->info->rows - before);
+	return rc ? -1 : 0;
+}
+
+static int read_comm_ops(struct kread *r, struct err *e)
+{
+	struct db *db = r->db;
+	struct strbuf sql = STRBUF_INIT;
+	uint64_t before = r->info->rows;
+	int rc;
+
+	if (!db_has(db, DBT_COMMUNICATION_OP))
+		return 0;
+	strbuf_addf(
+	    &sql,
+	    "SELECT startNs, endNs, opName, %s, NULL, %s FROM "
+	    "COMMUNICATION_OP",
+	    dbi_has_col(db, DBT_COMMUNICATION_OP, "opType") ? "opType" : "NULL",
+	    dbi_has_col(db, DBT_COMMUNICATION_OP, "opId") ? "opId" : "NULL");
+	rc = read_rows(r, sql.buf, "COMMUNICATION_OP", 1, e);
+	strbuf_release(&sql);
+	db->about.comm_ops = r->info->rows - before;
+	return rc;
+}
+
+static void describe(struct kread *r)
+{
+	const struct db_about *a = &r->db->about;
+	struct kernels_info *in = r->info;
+
+	in->path = xstrdup(a->path);
+	in->size = a->size;
+	in->level = r->typed > 0;
+	in->era = "db";
+	in->device_id = a->device_id;
+	in->variant = xstrfmt("db export (SQLite), schema %s, level%d%s%s%s",
+	                      a->schema_version ? a->schema_version : "unknown",
+	                      in->level, a->block_col ? ", " : "",
+	                      a->block_col ? a->block_col : "",
+	                      a->block_col ? " columns" : "");
+}
+
+int db_read_kernels(struct db *db, int strict, struct kernel_table *kt,
+                    struct kernels_info *info, struct err *e)
+{
+	struct kread r;
+	size_t before = kt->n;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	memset(info, 0, sizeof(*info));
+	r.db = db;
+	r.strict = strict;
+	r.kt = kt;
+	r.info = info;
+	r.keys = xcalloc(KEY_CACHE, sizeof(*r.keys));
+	strbuf_init(&r.name);
+	strbuf_init(&r.type);
+	strbuf_init(&r.core);
+	strbuf_init(&r.key);
+	strbuf_init(&r.msg);
+	info->device_id = -1;
+	rc = db_read_steps(db, &r.steps, &r.nsteps, e) || read_compute(&r, e) ||
+	     read_comm_ops(&r, e);
+	describe(&r);
+	db->about.typed_by_name = info->na_type;
+	if (!rc && kt->n == before)
+		rc = err_set(e, ERR_INPUT,
+		             "%s: no kernels: COMPUTE_TASK_INFO and "
+		             "COMMUNICATION_OP have no usable rows (%s; a "
+		             "profile without ProfilerActivity.NPU?)",
+		             db->path,
+		             info->skipped ? "every row was malformed"
+		                           : "the tables are empty or absent");
+	free(r.steps);
+	free(r.keys);
+	strbuf_release(&r.name);
+	strbuf_release(&r.type);
+	strbuf_release(&r.core);
+	strbuf_release(&r.key);
+	strbuf_release(&r.msg);
+	return rc ? -1 : 0;
+}

@@ -1,0 +1,443 @@
+/* The db export reader (see db.h), part 3: the tables beside the kernels:
+ * OVERLAP_ANALYSIS, stage-marker ranges (PYTORCH_API, MSTX_EVENTS), the
+ * host -> device links, and the communication figures. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/db_int.h"
+#include "input/hccl.h"
+#include "util/xalloc.h"
+#include "util/banned.h"
+
+#define ENUM_MAX   4096       /* rows read from an enum table */
+#define MARKER_IDS (1u << 20) /* distinct marker names accepted */
+#define ID_NA      (-1)       /* an empty slot of an idset */
+
+int db_overlap_each(struct db *db, db_span_fn fn, void *ctx, uint64_t *skipped,
+                    struct err *e)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*skipped = 0;
+	if (!db_has(db, DBT_OVERLAP_ANALYSIS))
+		return 0;
+	st = dbi_prep(db, "SELECT type, startNs, endNs FROM OVERLAP_ANALYSIS",
+	              "OVERLAP_ANALYSIS", e);
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t k, a, b;
+		if (dbi_i64(st, 0, &k) || k < 0 || k > 3 ||
+		    dbi_i64(st, 1, &a) || dbi_i64(st, 2, &b) || a < 0 ||
+		    b < a) {
+			(*skipped)++;
+			continue;
+		}
+		fn((int)k, a, b, ctx);
+	}
+	sqlite3_finalize(st);
+	return dbi_done(db, rc, "OVERLAP_ANALYSIS", e);
+}
+
+/* ---- host ranges and flows ----------------------------------------------
+ */
+
+/* A set of string ids (open addressing; ID_NA marks an empty slot). */
+struct idset {
+	int64_t *v;
+	size_t cap, n;
+};
+
+static uint64_t id_hash(int64_t id)
+{
+	uint64_t h = (uint64_t)id * 0x9E3779B97F4A7C15ull;
+	return h ^ h >> 31;
+}
+
+static void idset_add(struct idset *s, int64_t id)
+{
+	size_t i;
+
+	if ((s->n + 1) * 2 > s->cap) {
+		struct idset g = {NULL, s->cap ? s->cap * 2 : 1024, 0};
+		g.v = xmalloc(g.cap * sizeof(*g.v));
+		for (i = 0; i < g.cap; i++)
+			g.v[i] = ID_NA;
+		for (i = 0; i < s->cap; i++)
+			if (s->v[i] != ID_NA)
+				idset_add(&g, s->v[i]);
+		free(s->v);
+		*s = g;
+	}
+	for (i = id_hash(id) & (s->cap - 1); s->v[i] != ID_NA;
+	     i = (i + 1) & (s->cap - 1))
+		if (s->v[i] == id)
+			return;
+	s->v[i] = id;
+	s->n++;
+}
+
+static int idset_has(const struct idset *s, int64_t id)
+{
+	size_t i;
+
+	if (!s->n)
+		return 0;
+	for (i = id_hash(id) & (s->cap - 1); s->v[i] != ID_NA;
+	     i = (i + 1) & (s->cap - 1))
+		if (s->v[i] == id)
+			return 1;
+	return 0;
+}
+
+/* The STRING_IDS ids whose text want() accepts. */
+static int wanted_names(struct db *db, db_want_fn want, void *ctx,
+                        struct idset *ids, struct err *e)
+{
+	sqlite3_stmt *st =
+	    dbi_prep(db, "SELECT id, value FROM STRING_IDS", "STRING_IDS", e);
+	int rc;
+
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char *v = sqlite3_column_text(st, 1);
+		int64_t id;
+		if (!v || dbi_i64(st, 0, &id) || id < 0 ||
+		    !want((const char *)v, ctx))
+			continue;
+		if (ids->n >= MARKER_IDS) {
+			sqlite3_finalize(st);
+			return err_set(
+			    e, ERR_INPUT,
+			    "%s: more than %u distinct names in "
+			    "STRING_IDS match the stage-marker rules",
+			    db->path, MARKER_IDS);
+		}
+		idset_add(ids, id);
+	}
+	sqlite3_finalize(st);
+	return dbi_done(db, rc, "STRING_IDS", e);
+}
+
+/* The ENUM_API_TYPE id of name, or fallback (the ids of schema 1.0.0). */
+static int64_t api_type(struct db *db, const char *name, int64_t fallback)
+{
+	sqlite3_stmt *st;
+	int64_t id = fallback;
+
+	if (!db_has(db, DBT_ENUM_API_TYPE) ||
+	    sqlite3_prepare_v2(db->h,
+	                       "SELECT id FROM ENUM_API_TYPE WHERE name = ?1",
+	                       -1, &st, NULL) != SQLITE_OK)
+		return fallback;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW && dbi_i64(st, 0, &id))
+		id = fallback;
+	sqlite3_finalize(st);
+	return id;
+}
+
+/* Rows (name id, start, end) of sql whose name is in ids go to fn. */
+static int ranges_of(struct db *db, const char *sql, const char *table,
+                     const struct idset *ids, db_range_fn fn, void *ctx,
+                     struct err *e)
+{
+	sqlite3_stmt *st = dbi_prep(db, sql, table, e);
+	int rc;
+
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id, a, b;
+		if (dbi_i64(st, 0, &id) || !idset_has(ids, id) ||
+		    dbi_i64(st, 1, &a) || dbi_i64(st, 2, &b) || a < 0 || b < a)
+			continue;
+		strbuf_reset(&db->tmp);
+		if (dbi_str(db, id, &db->tmp, e) < 0)
+			break;
+		fn(db->tmp.buf, a, b, ctx);
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW)
+		return -1;
+	return dbi_done(db, rc, table, e);
+}
+
+int db_host_ranges(struct db *db, db_want_fn want, db_range_fn fn, void *ctx,
+                   struct err *e)
+{
+	struct idset ids = {NULL, 0, 0};
+	struct strbuf sql = STRBUF_INIT;
+	int rc = 0;
+
+	if (!db_has(db, DBT_STRING_IDS) ||
+	    (!db_has(db, DBT_PYTORCH_API) && !db_has(db, DBT_MSTX_EVENTS)))
+		return 0;
+	if (wanted_names(db, want, ctx, &ids, e)) {
+		free(ids.v);
+		return -1;
+	}
+	if (ids.n && db_has(db, DBT_PYTORCH_API)) {
+		if (dbi_has_col(db, DBT_PYTORCH_API, "type"))
+			strbuf_addf(
+			    &sql,
+			    "SELECT name, startNs, endNs FROM PYTORCH_API "
+			    "WHERE type IN (%" PRId64 ", %" PRId64 ")",
+			    api_type(db, "op", 50001),
+			    api_type(db, "mstx", 50004));
+		else
+			strbuf_adds(&sql, "SELECT name, startNs, endNs FROM "
+			                  "PYTORCH_API");
+		rc = ranges_of(db, sql.buf, "PYTORCH_API", &ids, fn, ctx, e);
+	}
+	if (!rc && ids.n && db_has(db, DBT_MSTX_EVENTS))
+		rc =
+		    ranges_of(db,
+		              "SELECT message, startNs, endNs FROM MSTX_EVENTS "
+		              "WHERE endNs > startNs",
+		              "MSTX_EVENTS", &ids, fn, ctx, e);
+	strbuf_release(&sql);
+	free(ids.v);
+	return rc;
+}
+
+int db_flows_each(struct db *db, db_flow_fn fn, void *ctx, struct err *e)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!db_has(db, DBT_PYTORCH_API) || !db_has(db, DBT_CONNECTION_IDS) ||
+	    !dbi_has_col(db, DBT_PYTORCH_API, "connectionId") ||
+	    !dbi_has_col(db, DBT_TASK, "connectionId"))
+		return 0;
+	st = dbi_prep(db,
+	              "SELECT p.startNs, min(t.startNs) FROM PYTORCH_API p "
+	              "JOIN CONNECTION_IDS c ON c.id = p.connectionId "
+	              "JOIN TASK t ON t.connectionId = c.connectionId "
+	              "GROUP BY p.connectionId, c.connectionId",
+	              "PYTORCH_API, CONNECTION_IDS, TASK", e);
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t h, d;
+		if (!dbi_i64(st, 0, &h) && !dbi_i64(st, 1, &d))
+			fn(h, d, ctx);
+	}
+	sqlite3_finalize(st);
+	return dbi_done(db, rc, "PYTORCH_API, CONNECTION_IDS, TASK", e);
+}
+
+/* ---- communication ------------------------------------------------------
+ */
+
+struct enum_row {
+	int64_t id;
+	char *name;
+};
+
+struct enum_map {
+	struct enum_row *v;
+	size_t n;
+};
+
+static int cmp_enum(const void *a, const void *b)
+{
+	int64_t x = ((const struct enum_row *)a)->id;
+	int64_t y = ((const struct enum_row *)b)->id;
+	return (x > y) - (x < y);
+}
+
+static int load_enum(struct db *db, enum db_table t, struct enum_map *m,
+                     struct err *e)
+{
+	struct strbuf sql = STRBUF_INIT;
+	sqlite3_stmt *st;
+	int rc;
+
+	strbuf_addf(&sql, "SELECT id, name FROM %s LIMIT %d", db_table_names[t],
+	            ENUM_MAX);
+	st = dbi_prep(db, sql.buf, db_table_names[t], e);
+	strbuf_release(&sql);
+	if (!st)
+		return -1;
+	m->v = xcalloc(ENUM_MAX, sizeof(*m->v));
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char *v = sqlite3_column_text(st, 1);
+		int64_t id;
+		if (v && !dbi_i64(st, 0, &id)) {
+			m->v[m->n].id = id;
+			m->v[m->n++].name = xstrdup((const char *)v);
+		}
+	}
+	sqlite3_finalize(st);
+	qsort(m->v, m->n, sizeof(*m->v), cmp_enum);
+	return dbi_done(db, rc, db_table_names[t], e);
+}
+
+static const char *enum_name(const struct enum_map *m, sqlite3_stmt *st, int i)
+{
+	struct enum_row key, *r;
+
+	if (dbi_i64(st, i, &key.id))
+		return NULL;
+	r = bsearch(&key, m->v, m->n, sizeof(*m->v), cmp_enum);
+	return r ? r->name : NULL;
+}
+
+static void free_enum(struct enum_map *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		free(m->v[i].name);
+	free(m->v);
+}
+
+/* A merge of two ordered queries: COMMUNICATION_OP by opId and their tasks
+ * by (opId, planeId, start). */
+struct comm_read {
+	struct db *db;
+	sqlite3_stmt *ops, *tasks;
+	int trc; /* last sqlite3_step result of tasks */
+	struct enum_map xport, link;
+	struct hccl_op op;
+	struct strbuf type;
+	struct db_step *steps;
+	size_t nsteps;
+	struct idset stepset;
+	uint64_t detailed;
+};
+
+static int comm_prepare(struct comm_read *c, struct err *e)
+{
+	struct db *db = c->db;
+	struct strbuf sql = STRBUF_INIT;
+
+	c->ops = dbi_prep(db,
+	                  "SELECT opId, opName, startNs, endNs FROM "
+	                  "COMMUNICATION_OP ORDER BY opId",
+	                  "COMMUNICATION_OP", e);
+	strbuf_addf(&sql,
+	            "SELECT c.opId, c.planeId, c.taskType, c.transportType, "
+	            "c.linkType, %s, t.startNs, t.endNs FROM "
+	            "COMMUNICATION_TASK_INFO c JOIN TASK t ON t.globalTaskId = "
+	            "c.globalTaskId ORDER BY c.opId, c.planeId, t.startNs, "
+	            "c.globalTaskId",
+	            dbi_has_col(db, DBT_COMMUNICATION_TASK_INFO, "size")
+	                ? "c.size"
+	                : "0");
+	c->tasks =
+	    c->ops ? dbi_prep(db, sql.buf, "COMMUNICATION_TASK_INFO", e) : NULL;
+	strbuf_release(&sql);
+	if (!c->tasks)
+		return -1;
+	c->trc = sqlite3_step(c->tasks);
+	return 0;
+}
+
+/* Feeds the tasks of operation id (skipping those of unknown ones). */
+static int comm_tasks(struct comm_read *c, int64_t id, struct err *e)
+{
+	struct db *db = c->db;
+	int64_t tid;
+
+	for (; c->trc == SQLITE_ROW; c->trc = sqlite3_step(c->tasks)) {
+		struct hccl_task t;
+		if (dbi_i64(c->tasks, 0, &tid) || tid < id)
+			continue;
+		if (tid > id)
+			return 0;
+		strbuf_reset(&c->type);
+		if (dbi_i64(c->tasks, 1, &t.plane) ||
+		    dbi_i64(c->tasks, 6, &t.start_ns) ||
+		    dbi_i64(c->tasks, 7, &t.end_ns) ||
+		    dbi_str(db, sqlite3_column_int64(c->tasks, 2), &c->type,
+		            e) < 0)
+			continue;
+		t.type = c->type.buf;
+		t.transport = enum_name(&c->xport, c->tasks, 3);
+		t.link = enum_name(&c->link, c->tasks, 4);
+		if (dbi_i64(c->tasks, 5, &t.size))
+			t.size = 0;
+		if (hccl_op_task(&c->op, &t))
+			return err_set(e, ERR_INPUT,
+			               "%s: communication operation %" PRId64
+			               " has more than %u tasks",
+			               db->path, id, HCCL_MAX_TASKS);
+	}
+	return e->code ? -1 : 0;
+}
+
+static int comm_ops(struct comm_read *c, struct commstats *cs, struct err *e)
+{
+	struct db *db = c->db;
+	int rc;
+
+	while ((rc = sqlite3_step(c->ops)) == SQLITE_ROW) {
+		int64_t id, a, b;
+		if (dbi_i64(c->ops, 0, &id) || dbi_i64(c->ops, 2, &a) ||
+		    dbi_i64(c->ops, 3, &b) || b < a)
+			continue;
+		strbuf_reset(&db->tmp);
+		if (dbi_str(db, sqlite3_column_int64(c->ops, 1), &db->tmp, e) <
+		    0)
+			return -1;
+		hccl_op_begin(&c->op, db->tmp.buf, a, b);
+		c->op.detailed = 0;
+		if (comm_tasks(c, id, e))
+			return -1;
+		c->detailed += c->op.detailed;
+		idset_add(&c->stepset, dbi_step_of(c->steps, c->nsteps, a));
+		hccl_op_end(&c->op, cs);
+	}
+	if (dbi_done(db, rc, "COMMUNICATION_OP", e))
+		return -1;
+	if (c->trc != SQLITE_ROW && c->trc != SQLITE_DONE)
+		return dbi_fail(db, "COMMUNICATION_TASK_INFO", e);
+	/* communication.json has one key per step, or "step" alone */
+	cs->nsteps = c->stepset.n - idset_has(&c->stepset, STEP_NONE);
+	if (!cs->nsteps && cs->ops)
+		cs->nsteps = 1;
+	return 0;
+}
+
+int db_read_comm(struct db *db, struct commstats *cs, struct err *e)
+{
+	struct comm_read c;
+	int rc = 1;
+
+	memset(cs, 0, sizeof(*cs));
+	if (!db_has(db, DBT_COMMUNICATION_OP) ||
+	    !db_has(db, DBT_COMMUNICATION_TASK_INFO) ||
+	    !db_has(db, DBT_ENUM_HCCL_TRANSPORT_TYPE) ||
+	    !db_has(db, DBT_ENUM_HCCL_LINK_TYPE) ||
+	    !dbi_has_col(db, DBT_COMMUNICATION_OP, "opId") ||
+	    !dbi_has_col(db, DBT_COMMUNICATION_TASK_INFO, "transportType") ||
+	    !dbi_has_col(db, DBT_COMMUNICATION_TASK_INFO, "linkType"))
+		return 1;
+	memset(&c, 0, sizeof(c));
+	c.db = db;
+	hccl_op_init(&c.op);
+	strbuf_init(&c.type);
+	cs->path = xstrdup(db->path);
+	cs->size = db->about.size;
+	if (load_enum(db, DBT_ENUM_HCCL_TRANSPORT_TYPE, &c.xport, e) ||
+	    load_enum(db, DBT_ENUM_HCCL_LINK_TYPE, &c.link, e) ||
+	    db_read_steps(db, &c.steps, &c.nsteps, e) || comm_prepare(&c, e) ||
+	    comm_ops(&c, cs, e))
+		rc = -1;
+	else
+		rc = c.detailed ? 0 : 1;
+	sqlite3_finalize(c.ops);
+	sqlite3_finalize(c.tasks);
+	free_enum(&c.xport);
+	free_enum(&c.link);
+	free(c.steps);
+	free(c.stepset.v);
+	hccl_op_release(&c.op);
+	strbuf_release(&c.type);
+	return rc;
+}
