@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "analysis/rules.h"
+#include "util/hash.h"
+#include "util/idmap.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -72,8 +74,8 @@ struct collect {
 
 	struct ov_acc *acc;
 	size_t nacc, aacc;
-	int64_t *ovpids; /* pids named "Overlap Analysis" */
-	size_t novpids, aovpids;
+	struct idmap acc_of; /* pid -> index in acc */
+	struct idmap ovpids; /* pids named "Overlap Analysis" */
 
 	struct trace_marker *m;
 	size_t nm, am;
@@ -127,13 +129,14 @@ static int64_t clip(const struct segment *s, size_t n, int64_t a, int64_t b,
 	return covered;
 }
 
+/* The sums of pid: a keyed map finds them, as a trace may hold any number
+ * of distinct pids. */
 static struct trace_overlap *acc_for(struct collect *c, int64_t pid)
 {
-	size_t i;
+	uint64_t i;
 
-	for (i = 0; i < c->nacc; i++)
-		if (c->acc[i].pid == pid)
-			return &c->acc[i].ov;
+	if (!idmap_put(&c->acc_of, (uint64_t)pid, 0, c->nacc, &i))
+		return &c->acc[i].ov;
 	c->acc = xgrow(c->acc, sizeof(*c->acc), c->nacc + 1, &c->aacc);
 	memset(&c->acc[c->nacc], 0, sizeof(c->acc[0]));
 	c->acc[c->nacc].pid = pid;
@@ -172,30 +175,17 @@ static void ov_add(struct trace_overlap *to, const struct trace_overlap *from)
 /* The sums of the pids named "Overlap Analysis", each counted once. */
 static void ov_finish(const struct collect *c, struct trace_overlap *ov)
 {
-	size_t i, j;
+	size_t i;
 
 	memset(ov, 0, sizeof(*ov));
-	ov->found = c->novpids > 0;
+	ov->found = c->ovpids.n > 0;
 	for (i = 0; i < c->nacc; i++)
-		for (j = 0; j < c->novpids; j++)
-			if (c->acc[i].pid == c->ovpids[j]) {
-				ov_add(ov, &c->acc[i].ov);
-				break;
-			}
+		if (idmap_get(&c->ovpids, (uint64_t)c->acc[i].pid, 0))
+			ov_add(ov, &c->acc[i].ov);
 }
 
 /* ---- pass 1: markers ------------------------------------------------------
  */
-
-static uint64_t hash_bytes(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
 
 static int match_rules(const struct collect *c, const char *name)
 {
@@ -301,11 +291,8 @@ static void collect_event(const struct trace_event *ev, void *ctx)
 
 	if (ev->ph == 'M') {
 		if (!strcmp(ev->name, "process_name") &&
-		    !strcmp(ev->arg_name, "Overlap Analysis")) {
-			c->ovpids = xgrow(c->ovpids, sizeof(*c->ovpids),
-			                  c->novpids + 1, &c->aovpids);
-			c->ovpids[c->novpids++] = ev->pid;
-		}
+		    !strcmp(ev->arg_name, "Overlap Analysis"))
+			idmap_put(&c->ovpids, (uint64_t)ev->pid, 0, 0, NULL);
 	} else if (ev->ph == 's') {
 		c->flows += is_npu_flow(ev);
 	} else if (ev->ph == 'X') {
@@ -323,6 +310,8 @@ static void collect_init(struct collect *c, const struct segment *segs,
 	memset(c, 0, sizeof(*c));
 	c->segs = segs;
 	c->nsegs = segs ? nsegs : 0;
+	idmap_init(&c->acc_of);
+	idmap_init(&c->ovpids);
 	strbuf_init(&c->tmp);
 }
 
@@ -337,7 +326,8 @@ static void collect_release(struct collect *c)
 		free(c->m[i].name);
 	free(c->m);
 	free(c->acc);
-	free(c->ovpids);
+	idmap_release(&c->acc_of);
+	idmap_release(&c->ovpids);
 	strbuf_release(&c->tmp);
 }
 
@@ -389,8 +379,9 @@ static int overlap_input(const struct input *in, const struct segment *segs,
 /* ---- pass 2: flows --------------------------------------------------------
  */
 
-/* A pending flow end, keyed by a 64-bit hash of its id text (2^20 pending
- * ids: a false match has odds of about 2^-24 even then). */
+/* A pending flow end, keyed by a 64-bit keyed hash of its id text (2^20
+ * pending ids: a false match has odds of about 2^-24 even then, and ids
+ * cannot be chosen to collide without the process key). */
 struct flow_slot {
 	uint64_t key; /* 0 = empty, 1 = deleted */
 	int64_t ts;
@@ -399,7 +390,10 @@ struct flow_slot {
 
 struct flows {
 	struct trace_summary *sum;
-	int64_t *pmax; /* pmax[i] = max host_end of markers 0..i */
+	/* a max tree over the markers' host ends: leaf size + i is marker
+	 * i (INT64_MIN past the last), node k the max of 2k and 2k + 1 */
+	int64_t *tree;
+	size_t size; /* leaves: a power of two */
 	struct flow_slot *slot;
 	size_t cap, live, used;
 	int overflow;
@@ -409,17 +403,51 @@ static uint64_t id_key(const char *id)
 {
 	uint64_t h = hash_bytes(id, strlen(id));
 
-	h ^= h >> 31; /* splitmix64 finaliser: spread FNV's low bits */
-	h *= 0xbf58476d1ce4e5b9ull;
-	h ^= h >> 27;
 	return h < 2 ? h + 2 : h;
 }
 
-/* The innermost marker whose host range holds ts, or NULL. */
+static void tree_build(struct flows *f)
+{
+	const struct trace_summary *s = f->sum;
+	size_t i;
+
+	for (f->size = 1; f->size < s->nmarkers; f->size *= 2)
+		;
+	f->tree = xmalloc(2 * f->size * sizeof(*f->tree));
+	for (i = 0; i < f->size; i++)
+		f->tree[f->size + i] =
+		    i < s->nmarkers ? s->markers[i].host_end_ns : INT64_MIN;
+	for (i = f->size - 1; i > 0; i--)
+		f->tree[i] = f->tree[2 * i] > f->tree[2 * i + 1]
+		                 ? f->tree[2 * i]
+		                 : f->tree[2 * i + 1];
+}
+
+/* The last marker in [0, lo) of node k's range [a, b) whose host range
+ * ends at or after ts, or SIZE_MAX. Right child first; a subtree is
+ * entered only when it overlaps [0, lo) and its max reaches ts, so the
+ * search visits O(log n) nodes (one fixed marker nesting deep under many
+ * small ones no longer costs a walk over all of them per flow). */
+static size_t last_reaching(const struct flows *f, size_t k, size_t a, size_t b,
+                            size_t lo, int64_t ts)
+{
+	size_t mid = a + (b - a) / 2, r;
+
+	if (a >= lo || f->tree[k] < ts)
+		return SIZE_MAX;
+	if (b - a == 1)
+		return a;
+	r = last_reaching(f, 2 * k + 1, mid, b, lo, ts);
+	return r != SIZE_MAX ? r : last_reaching(f, 2 * k, a, mid, lo, ts);
+}
+
+/* The innermost marker whose host range holds ts, or NULL: the last one
+ * (markers are sorted by start, outer before inner) that starts at or
+ * before ts and ends at or after it. */
 static struct trace_marker *marker_at(const struct flows *f, int64_t ts)
 {
 	const struct trace_summary *s = f->sum;
-	size_t lo = 0, hi = s->nmarkers;
+	size_t lo = 0, hi = s->nmarkers, i;
 
 	while (lo < hi) { /* first marker starting after ts */
 		size_t mid = lo + (hi - lo) / 2;
@@ -428,12 +456,8 @@ static struct trace_marker *marker_at(const struct flows *f, int64_t ts)
 		else
 			hi = mid;
 	}
-	while (lo > 0 && f->pmax[lo - 1] >= ts) {
-		lo--;
-		if (s->markers[lo].host_end_ns >= ts)
-			return &s->markers[lo];
-	}
-	return NULL;
+	i = last_reaching(f, 1, 0, f->size, lo, ts);
+	return i == SIZE_MAX ? NULL : &s->markers[i];
 }
 
 static void flow_pair(struct flows *f, int64_t host, int64_t dev)
@@ -562,18 +586,15 @@ static int map_input(const struct input *in, struct trace_summary *s,
 		return 0;
 	memset(&f, 0, sizeof(f));
 	f.sum = s;
-	f.pmax = xmalloc(s->nmarkers * sizeof(*f.pmax));
-	for (i = 0; i < s->nmarkers; i++) {
-		int64_t end = s->markers[i].host_end_ns;
-		f.pmax[i] = i && f.pmax[i - 1] > end ? f.pmax[i - 1] : end;
+	tree_build(&f);
+	for (i = 0; i < s->nmarkers; i++)
 		s->markers[i].flows = 0;
-	}
 	f.cap = 1024;
 	f.slot = xcalloc(f.cap, sizeof(*f.slot));
 	rc = scan_input(in, flows_want, flows_event, &f, &ts, e);
 	flows_finish(&f);
 	free(f.slot);
-	free(f.pmax);
+	free(f.tree);
 	return rc;
 }
 
