@@ -259,15 +259,14 @@ static int read_steps(const char *path, const struct rules *ru,
 		            s->outlier == 1 ? "warm-up step (JIT compilation, "
 		                              "first-call caches)"
 		                            : "outlier",
-		            steps_ratio(rr->steps, rr->nsteps, i));
+		            s->ratio);
 		w = result_warn(
 		    r, s->outlier == 1 ? "warmup_step" : "outlier_step", path,
 		    0, msg);
 		w->args[0] = xstrfmt("%d", (int)rr->id);
 		w->args[1] = s->step == STEP_NONE ? xstrfmt("#%zu", i + 1)
 		                                  : xstrfmt("%d", s->step);
-		w->args[2] =
-		    xstrfmt("%.1f", steps_ratio(rr->steps, rr->nsteps, i));
+		w->args[2] = xstrfmt("%.1f", s->ratio);
 		free(msg);
 	}
 	steptrace_release(&st);
