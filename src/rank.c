@@ -13,6 +13,7 @@
 #include "input/commjson.h"
 #include "input/kernels.h"
 #include "input/steptrace.h"
+#include "util/checked.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -294,7 +295,7 @@ static int read_comm(const char *path, struct rank_result *rr, struct err *e)
 		d->wait_ns = c->wait_ns;
 		d->sync_ns = c->sync_ns;
 		d->idle_ns = c->idle_ns;
-		rr->comm.wait_ns += c->wait_ns;
+		checked_accumulate(&rr->comm.wait_ns, c->wait_ns);
 	}
 	for (k = 0; k < COMM_LINKS && k < TR_COUNT; k++) {
 		rr->comm.link[k].ops = cs.tr[k].ops;
@@ -320,8 +321,9 @@ static void summarise(const struct result *r, struct rank_result *rr)
 		for (c = 0; c < CAT_COUNT; c++)
 			rr->stage[s].cat_ns[c] = st->cat[c].time_ns;
 	}
-	rr->compute_ns = r->stages[STAGE_DIT].kernel_ns -
-	                 r->stages[STAGE_DIT].cat[CAT_COMM].time_ns;
+	rr->compute_ns =
+	    checked_sub_sat(r->stages[STAGE_DIT].kernel_ns,
+	                    r->stages[STAGE_DIT].cat[CAT_COMM].time_ns);
 }
 
 /* The two measures of exposed communication, per stage: kernel intervals

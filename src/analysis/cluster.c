@@ -7,6 +7,7 @@
 
 #include "analysis/breakdown.h"
 #include "analysis/verdicts.h"
+#include "util/checked.h"
 #include "util/strtab.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -43,7 +44,7 @@ static void add_types(struct strtab *names, struct type_stat **v, size_t *alloc,
 			t->max_ns = src[i].max_ns;
 		t->cat = src[i].cat;
 		t->count += src[i].count;
-		t->total_ns += src[i].total_ns;
+		checked_accumulate(&t->total_ns, src[i].total_ns);
 	}
 }
 
@@ -88,14 +89,15 @@ static void merge_stage(struct result *parts, size_t n, int s,
 		const struct stage_result *st = &parts[i].stages[s];
 		out->kernels += st->kernels;
 		out->segments += st->segments;
-		out->kernel_ns += st->kernel_ns;
-		out->wall_ns += st->wall_ns;
-		out->comm_ns += st->comm_ns;
-		out->comm_union_ns += st->comm_union_ns;
-		out->exposed_comm_ns += st->exposed_comm_ns;
+		checked_accumulate(&out->kernel_ns, st->kernel_ns);
+		checked_accumulate(&out->wall_ns, st->wall_ns);
+		checked_accumulate(&out->comm_ns, st->comm_ns);
+		checked_accumulate(&out->comm_union_ns, st->comm_union_ns);
+		checked_accumulate(&out->exposed_comm_ns, st->exposed_comm_ns);
 		for (c = 0; c < CAT_COUNT; c++) {
 			out->cat[c].count += st->cat[c].count;
-			out->cat[c].time_ns += st->cat[c].time_ns;
+			checked_accumulate(&out->cat[c].time_ns,
+			                   st->cat[c].time_ns);
 		}
 		add_types(&names, &v, &alloc, st->top, st->ntop);
 	}

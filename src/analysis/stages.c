@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/checked.h"
 #include "util/banned.h"
 #include "util/xalloc.h"
 
@@ -359,7 +360,8 @@ static uint32_t pick_anchor(const struct kernel *k, size_t n,
 
 	for (i = 0; i < n; i++)
 		if (stage[i] == STAGE_DIT && key_sig[k[i].key] == SIG_DIT)
-			t[k[i].key] += k[i].dur_ns + 1;
+			checked_accumulate(&t[k[i].key],
+			                   checked_add_sat(k[i].dur_ns, 1));
 	for (i = 0; i < nkeys; i++)
 		if (t[i] && (best == UINT32_MAX || t[i] > t[best]))
 			best = (uint32_t)i;
@@ -393,7 +395,8 @@ static void collect_windows(struct loop_ctx *c, const unsigned char *stage,
 	for (i = 0; i < m; i++) {
 		if (out && v[out - 1].h == v[i].h) {
 			v[out - 1].count++;
-			v[out - 1].weight_ns += v[i].weight_ns;
+			checked_accumulate(&v[out - 1].weight_ns,
+			                   v[i].weight_ns);
 		} else {
 			v[out++] = v[i];
 		}
@@ -506,7 +509,7 @@ size_t stages_segments(const struct kernel *k, size_t n,
 		}
 		s->end_ns = end > s->end_ns ? end : s->end_ns;
 		s->kernels++;
-		s->kernel_ns += k[i].dur_ns;
+		checked_accumulate(&s->kernel_ns, k[i].dur_ns);
 	}
 	*segs = v;
 	return ns;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/rules.h"
+#include "util/checked.h"
 #include "util/hash.h"
 #include "util/idmap.h"
 #include "util/strbuf.h"
@@ -89,7 +90,7 @@ struct collect {
 /* Sums saturate: hostile durations must not overflow. */
 static void add_sat(int64_t *acc, int64_t v)
 {
-	*acc = *acc > INT64_MAX - v ? INT64_MAX : *acc + v;
+	checked_accumulate(acc, v);
 }
 
 static int64_t seg_end(const struct segment *s, size_t n, size_t i)
@@ -123,7 +124,7 @@ static int64_t clip(const struct segment *s, size_t n, int64_t a, int64_t b,
 		y = seg_end(s, n, i) < b ? seg_end(s, n, i) : b;
 		if (y > x && (unsigned)s[i].stage < STAGE_COUNT) {
 			add_sat(&ov->stage[s[i].stage][k], y - x);
-			covered += y - x;
+			add_sat(&covered, y - x);
 		}
 	}
 	return covered;
@@ -156,7 +157,7 @@ static void ov_span(struct collect *c, const struct trace_event *ev, int k)
 	add_sat(&ov->total[k], ev->dur_ns);
 	covered =
 	    clip(c->segs, c->nsegs, ev->ts_ns, ev->ts_ns + ev->dur_ns, ov, k);
-	add_sat(&ov->outside[k], ev->dur_ns - covered);
+	add_sat(&ov->outside[k], checked_sub_sat(ev->dur_ns, covered));
 }
 
 static void ov_add(struct trace_overlap *to, const struct trace_overlap *from)

@@ -59,4 +59,22 @@ static inline int64_t checked_abs_diff(int64_t a, int64_t b)
 	return d < 0 ? (d == INT64_MIN ? INT64_MAX : -d) : d;
 }
 
+/* v * m / d (d > 0) rounded toward zero: exact when v * m fits in int64
+ * (every chart of a real profile), else through long double and clamped
+ * to int64. For scaling a time to pixels without overflowing. */
+static inline int64_t checked_muldiv(int64_t v, int64_t m, int64_t d)
+{
+	int64_t p;
+	long double q;
+
+	if (!__builtin_mul_overflow(v, m, &p))
+		return p / d;
+	q = (long double)v * (long double)m / (long double)d;
+	if (q >= 9223372036854775807.0L)
+		return INT64_MAX;
+	if (q <= -9223372036854775807.0L)
+		return INT64_MIN;
+	return (int64_t)q;
+}
+
 #endif
