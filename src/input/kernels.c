@@ -14,8 +14,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "input/plausible.h"
 #include "util/decimal.h"
 #include "util/infile.h"
+#include "util/numfmt.h"
 #include "util/progress.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
@@ -96,6 +98,9 @@ struct kreader {
 	int64_t start, dur;
 	int32_t step;
 	int row_bad;
+
+	struct plausible plaus; /* the file's plausible kernel times */
+	size_t probe_from;      /* kt index of the first probed kernel */
 };
 
 static int is_blank(int c)
@@ -518,11 +523,64 @@ static void skip_row(struct kreader *r)
 	}
 }
 
+/* Skips the row at line: its time (start, or else end) is implausible
+ * (see input/plausible.h). */
+static void skip_implausible(struct kreader *r, uint64_t line, int64_t start,
+                             int64_t dur, int which)
+{
+	struct strbuf v = STRBUF_INIT;
+	uint64_t row_line = r->row_line;
+
+	numfmt_us(&v, which == 1 ? start : dur);
+	r->row_line = line;
+	r->row_bad = 0;
+	row_fail(r, col_index(r, which == 1 ? COL_START : COL_DUR),
+	         "implausible_time",
+	         which == 1 ? "implausible: more than " PLAUSIBLE_DAYS_TEXT
+	                      " days from the median start of the file's "
+	                      "first kernels"
+	                    : "implausible: ends more than " PLAUSIBLE_DAYS_TEXT
+	                      " days from the median start of the file's "
+	                      "first kernels",
+	         v.buf, v.len);
+	skip_row(r);
+	r->row_line = row_line;
+	strbuf_release(&v);
+}
+
+/* The reference is known: the probed kernels, the last ones of kt, are
+ * judged by it (the implausible ones removed, in file order). */
+static void settle_probe(struct kreader *r)
+{
+	struct plausible *p = &r->plaus;
+	struct kernel_table *kt = r->kt;
+	size_t i, out = r->probe_from;
+	int which;
+
+	plausible_settle(p);
+	for (i = 0; i < p->n; i++) {
+		const struct plausible_kernel *pk = &p->probe[i];
+		which = plausible_check(p, pk->start, pk->end);
+		if (!which) {
+			kt->v[out++] = kt->v[r->probe_from + i];
+			continue;
+		}
+		skip_implausible(r, pk->line, pk->start,
+		                 kt->v[r->probe_from + i].dur_ns, which);
+		if (r->failed)
+			break;
+	}
+	kt->n = out;
+	plausible_release(p);
+	p->ready = 1; /* even with nothing probed: no more probing */
+}
+
 static void keep_row(struct kreader *r)
 {
 	struct kernel_table *kt = r->kt;
 	struct kernel *k;
 	uint32_t key;
+	int which;
 
 	if (r->row_bad || make_key(r, &key)) {
 		skip_row(r);
@@ -534,12 +592,22 @@ static void keep_row(struct kreader *r)
 		skip_row(r);
 		return;
 	}
+	if ((which = plausible_check(&r->plaus, r->start, r->start + r->dur))) {
+		skip_implausible(r, r->row_line, r->start, r->dur, which);
+		return;
+	}
 	kt->v = xgrow(kt->v, sizeof(*kt->v), kt->n + 1, &kt->alloc);
 	k = &kt->v[kt->n++];
 	k->start_ns = r->start;
 	k->dur_ns = r->dur;
 	k->key = key;
 	k->step = r->step;
+	if (r->plaus.ready)
+		return;
+	if (!r->plaus.n)
+		r->probe_from = kt->n - 1;
+	if (plausible_add(&r->plaus, r->start, r->start + r->dur, r->row_line))
+		settle_probe(r);
 }
 
 static void on_row(int term, void *ctx)
@@ -681,6 +749,7 @@ static void reader_init(struct kreader *r, const char *name,
 	strbuf_init(&r->reason);
 	strbuf_init(&r->reason_value);
 	strbuf_init(&r->key);
+	plausible_init(&r->plaus);
 	info->device_id = -1;
 	if (!info->path)
 		info->path = xstrdup(name);
@@ -696,6 +765,8 @@ static int reader_finish(struct kreader *r)
 
 	if (!r->failed && csv_fini(&r->p, on_field, on_row, r) && !r->failed)
 		fail_at_field(r, "unterminated quoted field");
+	if (!r->failed && !r->plaus.ready)
+		settle_probe(r);
 	if (!r->failed && r->line == 0) {
 		strbuf_addf(&msg, "%s: empty file (no header, no rows)",
 		            r->name);
@@ -728,6 +799,7 @@ static int reader_finish(struct kreader *r)
 	strbuf_release(&r->reason);
 	strbuf_release(&r->reason_value);
 	strbuf_release(&r->key);
+	plausible_release(&r->plaus);
 	return r->failed ? -1 : 0;
 }
 
