@@ -71,7 +71,9 @@ double steps_ratio(const struct step_stat *s, size_t n, size_t i)
 
 int64_t steps_analyse(struct step_stat *s, size_t n, double factor)
 {
-	int64_t idle = 0, total = 0, *v = sorted_times(s, n);
+	int64_t *v = sorted_times(s, n);
+	double idle = 0, total = 0; /* a ratio of sums: no int64 to overflow,
+	                             * exact below 2^53 ns (104 days) */
 	size_t i;
 
 	/* one sort for all steps: each step's median of the others is then
@@ -89,10 +91,11 @@ int64_t steps_analyse(struct step_stat *s, size_t n, double factor)
 	for (i = 0; i < n; i++) {
 		if (s[i].outlier)
 			continue;
-		checked_accumulate(&idle, s[i].free_ns);
-		checked_accumulate(&total, step_time(&s[i]));
+		idle += (double)s[i].free_ns;
+		total += (double)s[i].computing_ns +
+		         (double)s[i].not_overlapped_ns + (double)s[i].free_ns;
 	}
 	if (total <= 0)
 		return -1;
-	return (int64_t)((double)idle * 1e6 / (double)total + 0.5);
+	return (int64_t)(idle * 1e6 / total + 0.5);
 }
