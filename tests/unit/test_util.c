@@ -1,12 +1,20 @@
-/* Unit tests of util/: strbuf, utf8, strtab, numfmt, fileio, err. */
+/* Unit tests of util/: strbuf, utf8, strtab, hash, idmap, checked, glob,
+ * numfmt, fileio, err. */
 #include "unit.h"
 
+#include <ctype.h>
+
+#include "util/checked.h"
 #include "util/err.h"
 #include "util/fileio.h"
+#include "util/glob.h"
+#include "util/hash.h"
+#include "util/idmap.h"
 #include "util/numfmt.h"
 #include "util/strbuf.h"
 #include "util/strtab.h"
 #include "util/utf8.h"
+#include "util/xalloc.h"
 
 /* ---- strbuf ------------------------------------------------------------ */
 
@@ -302,6 +310,308 @@ static void strtab_survives_many_rehashes(void **state)
 	assert_int_equal(t.n, n);
 	assert_int_equal(strtab_find(&t, "kernel-20000", 12), UINT32_MAX);
 	strtab_release(&t);
+}
+
+/* ---- hash --------------------------------------------------------------- */
+
+static void hash_sip24_matches_the_published_vectors(void **state)
+{
+	/* SipHash-2-4, key 00..0f, message 00..(n-1): the paper's vectors */
+	static const struct {
+		size_t n;
+		uint64_t h;
+	} t[] = {{0, 0x726fdb47dd0e0e31ull},  {1, 0x74f839c593dc67fdull},
+	         {7, 0xab0200f58b01d137ull},  {8, 0x93f5f5799a932462ull},
+	         {15, 0xa129ca6149be45e5ull}, {63, 0x958a324ceb064572ull}};
+	unsigned char key[16], msg[64];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 16; i++)
+		key[i] = (unsigned char)i;
+	for (i = 0; i < 64; i++)
+		msg[i] = (unsigned char)i;
+	for (i = 0; i < ARRAY_LEN(t); i++)
+		if (hash_sip(key, msg, t[i].n, 2, 4) != t[i].h)
+			fail_msg("SipHash-2-4 of %zu bytes", t[i].n);
+}
+
+/* Names an unkeyed table (FNV-1a, as strtab had) puts in one bucket of
+ * 2^16: a three-byte suffix steers the low 16 bits of FNV's state. */
+static size_t fnv_colliding_names(char (*out)[24], size_t n)
+{
+	static unsigned char steer[1 << 16][3];
+	static char have[1 << 16];
+	const uint32_t P = 16777619u, T = 0x1234;
+	uint32_t pinv = 1, s;
+	size_t got = 0, i, k;
+	int a, b, c;
+
+	for (i = 0; i < 16; i++) /* P^-1 mod 2^16 by Newton's iteration */
+		pinv = (pinv * (2 - P * pinv)) & 0xFFFF;
+	memset(have, 0, sizeof(have));
+	for (a = 'a'; a <= 'z'; a++)
+		for (b = 'a'; b <= 'z'; b++)
+			for (c = 'a'; c <= 'z'; c++) {
+				s = (T * pinv) & 0xFFFF; /* before "\0" */
+				s = ((s * pinv) & 0xFFFF) ^ (uint32_t)c;
+				s = ((s * pinv) & 0xFFFF) ^ (uint32_t)b;
+				s = ((s * pinv) & 0xFFFF) ^ (uint32_t)a;
+				have[s] = 1;
+				steer[s][0] = (unsigned char)a;
+				steer[s][1] = (unsigned char)b;
+				steer[s][2] = (unsigned char)c;
+			}
+	for (i = 0; got < n && i < 10000000; i++) {
+		uint32_t h = 2166136261u;
+		char pre[16];
+		int len = snprintf(pre, sizeof(pre), "K%zu_", i);
+		for (k = 0; k < (size_t)len; k++)
+			h = (h ^ (unsigned char)pre[k]) * P;
+		if (!have[h & 0xFFFF])
+			continue;
+		snprintf(out[got++], 24, "%s%c%c%c", pre, steer[h & 0xFFFF][0],
+		         steer[h & 0xFFFF][1], steer[h & 0xFFFF][2]);
+	}
+	return got;
+}
+
+static void hash_keyed_spreads_names_an_unkeyed_hash_piles_up(void **state)
+{
+	static char names[4096][24];
+	static unsigned char used[1 << 16];
+	size_t n = fnv_colliding_names(names, 4096), i, buckets = 0;
+	uint32_t h, k;
+
+	(void)state;
+	assert_int_equal(n, 4096);
+	for (i = 0; i < n; i++) { /* all one bucket without a key... */
+		const char *p = names[i];
+		for (h = 2166136261u, k = 0; p[k]; k++)
+			h = (h ^ (unsigned char)p[k]) * 16777619u;
+		h = (h ^ 0) * 16777619u; /* strtab's key ends in "\0" */
+		assert_int_equal(h & 0xFFFF, 0x1234);
+	}
+	memset(used, 0, sizeof(used));
+	for (i = 0; i < n; i++) { /* ... about 3,970 of 4,096 with it */
+		h = (uint32_t)hash_bytes(names[i], strlen(names[i]) + 1);
+		buckets += !used[h & 0xFFFF];
+		used[h & 0xFFFF] = 1;
+	}
+	assert_true(buckets > 3800);
+}
+
+static void hash_depends_on_the_process_key(void **state)
+{
+	unsigned char k1[16], k2[16];
+	uint64_t a, b;
+
+	(void)state;
+	memset(k1, 1, sizeof(k1));
+	memset(k2, 2, sizeof(k2));
+	hash_set_key(k1);
+	a = hash_bytes("MatMulV3", 8);
+	assert_true(a == hash_bytes("MatMulV3", 8)); /* stable under a key */
+	assert_true(a == hash_sip(k1, "MatMulV3", 8, 1, 3));
+	hash_set_key(k2);
+	b = hash_bytes("MatMulV3", 8);
+	assert_true(a != b);
+	assert_true(hash_u64x2(1, 2) != hash_u64x2(2, 1));
+}
+
+static void strtab_finds_names_chosen_to_collide(void **state)
+{
+	static char names[4096][24];
+	size_t n = fnv_colliding_names(names, 4096), i;
+	struct strtab t;
+
+	(void)state;
+	strtab_init(&t);
+	for (i = 0; i < n; i++)
+		assert_int_equal(strtab_intern(&t, names[i], strlen(names[i])),
+		                 i);
+	for (i = 0; i < n; i++)
+		assert_int_equal(strtab_find(&t, names[i], strlen(names[i])),
+		                 i);
+	strtab_release(&t);
+}
+
+/* ---- idmap --------------------------------------------------------------- */
+
+static void idmap_keeps_the_first_value_of_each_pair(void **state)
+{
+	struct idmap m = IDMAP_INIT;
+	uint64_t old = 0, i;
+
+	(void)state;
+	assert_null(idmap_get(&m, 1, 2));
+	for (i = 0; i < 100000; i++)
+		assert_int_equal(idmap_put(&m, i, i * 7, i, NULL), 1);
+	assert_int_equal(idmap_put(&m, 5, 35, 99, &old), 0);
+	assert_int_equal(old, 5);
+	for (i = 0; i < 100000; i++)
+		assert_int_equal(*idmap_get(&m, i, i * 7), i);
+	assert_null(idmap_get(&m, 5, 36));
+	assert_int_equal(m.n, 100000);
+	idmap_release(&m);
+	assert_null(idmap_get(&m, 1, 7));
+}
+
+/* ---- checked ------------------------------------------------------------- */
+
+static void checked_add_and_sub_flag_and_saturate(void **state)
+{
+	int64_t r;
+
+	(void)state;
+	assert_int_equal(checked_add(1, 2, &r), 0);
+	assert_int_equal(r, 3);
+	assert_int_equal(checked_add(INT64_MAX, 1, &r), -1);
+	assert_true(r == INT64_MAX);
+	assert_int_equal(checked_add(INT64_MIN, -1, &r), -1);
+	assert_true(r == INT64_MIN);
+	assert_int_equal(checked_add(INT64_MAX, INT64_MIN, &r), 0);
+	assert_true(r == -1);
+	assert_int_equal(checked_sub(0, INT64_MIN, &r), -1);
+	assert_true(r == INT64_MAX);
+	assert_int_equal(checked_sub(INT64_MIN, 1, &r), -1);
+	assert_true(r == INT64_MIN);
+	assert_int_equal(checked_sub(-5, -7, &r), 0);
+	assert_int_equal(r, 2);
+	/* a 1778579413781527946 ns start minus a 0 start: fits; the sum of
+	 * two such does not */
+	assert_true(checked_sub_sat(1778579413781527946LL, 0) ==
+	            1778579413781527946LL);
+	assert_true(checked_add_sat(6000000000000000000LL,
+	                            6000000000000000000LL) == INT64_MAX);
+	r = INT64_MAX - 1;
+	checked_accumulate(&r, 5);
+	assert_true(r == INT64_MAX);
+	checked_accumulate(&r, -5);
+	assert_true(r == INT64_MAX - 5);
+	assert_true(checked_abs_diff(INT64_MIN, 0) == INT64_MAX);
+	assert_true(checked_abs_diff(INT64_MAX, INT64_MIN) == INT64_MAX);
+	assert_true(checked_abs_diff(3, 10) == 7);
+}
+
+static void checked_muldiv_is_exact_or_clamped(void **state)
+{
+	(void)state;
+	assert_true(checked_muldiv(7, 760, 10) == 532);
+	assert_true(checked_muldiv(-7, 760, 10) == -532);
+	/* v * 760 overflows: computed wide, the quotient is right */
+	assert_true(checked_muldiv(INT64_MAX, 760, INT64_MAX) == 760);
+	assert_true(checked_muldiv(INT64_MAX / 2, 760, INT64_MAX) == 379);
+	assert_true(checked_muldiv(INT64_MAX, INT64_MAX, 1) == INT64_MAX);
+	assert_true(checked_muldiv(INT64_MIN, INT64_MAX, 1) == INT64_MIN);
+}
+
+/* ---- glob ---------------------------------------------------------------- */
+
+/* The matcher's definition, by dynamic programming: m[i][j] = pattern
+ * p[i..] matches s[j..]. */
+static int glob_reference(const char *p, const char *s)
+{
+	size_t lp = strlen(p), ls = strlen(s), i, j;
+	static unsigned char m[64][64];
+
+	assert_true(lp < 63 && ls < 63);
+	for (i = lp + 1; i-- > 0;)
+		for (j = ls + 1; j-- > 0;) {
+			if (i == lp)
+				m[i][j] = j == ls;
+			else if (p[i] == '*')
+				m[i][j] =
+				    m[i + 1][j] || (j < ls && m[i][j + 1]);
+			else
+				m[i][j] = j < ls &&
+				          (p[i] == '?' ||
+				           tolower((unsigned char)p[i]) ==
+				               tolower((unsigned char)s[j])) &&
+				          m[i + 1][j + 1];
+		}
+	return m[0][0];
+}
+
+static void glob_agrees_with_its_definition(void **state)
+{
+	/* short random patterns over a tiny alphabet: every path (greedy,
+	 * budget spent, automaton) meets the stars, '?' and case */
+	static const char pa[] = "aAb*?", sa[] = "abAB";
+	char p[16], s[40];
+	unsigned seed = 7;
+	int round;
+	size_t i, lp, ls;
+
+	(void)state;
+	for (round = 0; round < 200000; round++) {
+		seed = seed * 1103515245u + 12345u;
+		lp = (seed >> 16) % 12;
+		seed = seed * 1103515245u + 12345u;
+		ls = (seed >> 16) % 36;
+		for (i = 0; i < lp; i++) {
+			seed = seed * 1103515245u + 12345u;
+			p[i] = pa[(seed >> 16) % 5];
+		}
+		p[lp] = '\0';
+		for (i = 0; i < ls; i++) {
+			seed = seed * 1103515245u + 12345u;
+			s[i] = sa[(seed >> 16) % 4];
+		}
+		s[ls] = '\0';
+		if (glob_match(p, s) != glob_reference(p, s))
+			fail_msg("glob_match('%s', '%s') != %d", p, s,
+			         glob_reference(p, s));
+	}
+}
+
+static void glob_backtracking_patterns_match_right(void **state)
+{
+	/* "*" then 1000 literals against 64 KiB: the two-pointer match runs
+	 * out of budget and the automaton decides */
+	char *p = xmalloc(1100), *s = xmalloc(70000);
+	size_t i;
+
+	(void)state;
+	p[0] = '*';
+	memset(p + 1, 'a', 1000);
+	memcpy(p + 1001, "b", 2);
+	memset(s, 'a', 65536);
+	s[65536] = '\0';
+	assert_int_equal(glob_match(p, s), 0);
+	memcpy(s + 65536, "B", 2); /* case-insensitive */
+	assert_int_equal(glob_match(p, s), 1);
+	s[1000] = 'x'; /* the match needs 1000 a's right before the b */
+	assert_int_equal(glob_match(p, s), 1);
+	s[65536 - 999] = 'x'; /* under the pattern's second 'a' */
+	assert_int_equal(glob_match(p, s), 0);
+	p[2] = '?';
+	assert_int_equal(glob_match(p, s), 1);
+	/* "*a*a*...*a" (500 stars) against 64 KiB of 'b' then one 'a' */
+	memset(s, 'b', 65536);
+	memcpy(s + 65536, "a", 2);
+	for (i = 0; i < 500; i++) {
+		p[2 * i] = '*';
+		p[2 * i + 1] = 'a';
+	}
+	p[1000] = '\0';
+	assert_int_equal(glob_match(p, s), 0);
+	p[2] = '\0'; /* "*a" */
+	assert_int_equal(glob_match(p, s), 1);
+	free(p);
+	free(s);
+}
+
+static void glob_refuses_overlong_patterns(void **state)
+{
+	char p[GLOB_MAX_PATTERN + 2];
+
+	(void)state;
+	memset(p, '*', sizeof(p) - 1);
+	p[sizeof(p) - 1] = '\0';
+	assert_int_equal(glob_match(p, "x"), 0); /* 1025 bytes */
+	p[GLOB_MAX_PATTERN] = '\0';
+	assert_int_equal(glob_match(p, "x"), 1); /* 1024 bytes */
 }
 
 /* ---- numfmt ------------------------------------------------------------ */
@@ -635,6 +945,16 @@ int main(void)
 	    cmocka_unit_test(strtab_interns_equal_strings_once),
 	    cmocka_unit_test(strtab_keeps_embedded_nul_bytes),
 	    cmocka_unit_test(strtab_survives_many_rehashes),
+	    cmocka_unit_test(hash_sip24_matches_the_published_vectors),
+	    cmocka_unit_test(hash_keyed_spreads_names_an_unkeyed_hash_piles_up),
+	    cmocka_unit_test(hash_depends_on_the_process_key),
+	    cmocka_unit_test(strtab_finds_names_chosen_to_collide),
+	    cmocka_unit_test(idmap_keeps_the_first_value_of_each_pair),
+	    cmocka_unit_test(checked_add_and_sub_flag_and_saturate),
+	    cmocka_unit_test(checked_muldiv_is_exact_or_clamped),
+	    cmocka_unit_test(glob_agrees_with_its_definition),
+	    cmocka_unit_test(glob_backtracking_patterns_match_right),
+	    cmocka_unit_test(glob_refuses_overlong_patterns),
 	    cmocka_unit_test(numfmt_us_table),
 	    cmocka_unit_test(numfmt_count_table),
 	    cmocka_unit_test(numfmt_duration_table),
