@@ -71,6 +71,9 @@ struct collect {
 	size_t nrules;
 	const struct segment *segs;
 	size_t nsegs;
+	/* pre[st][i]: the ns of stage st in segments 0..i-1 (each up to the
+	 * next one's start, as seg_end cuts it) */
+	int64_t *pre[STAGE_COUNT];
 	int want_markers, want_flows;
 
 	struct ov_acc *acc;
@@ -103,29 +106,74 @@ static int64_t seg_end(const struct segment *s, size_t n, size_t i)
 	return end > s[i].start_ns ? end : s[i].start_ns;
 }
 
+static void prefix_build(struct collect *c)
+{
+	const struct segment *s = c->segs;
+	size_t n = c->nsegs, i;
+	int st;
+
+	for (st = 0; st < STAGE_COUNT; st++) {
+		c->pre[st] = xcalloc(n + 1, sizeof(*c->pre[st]));
+		for (i = 0; i < n; i++) {
+			c->pre[st][i + 1] = c->pre[st][i];
+			if ((int)s[i].stage == st)
+				add_sat(&c->pre[st][i + 1],
+				        seg_end(s, n, i) - s[i].start_ns);
+		}
+	}
+}
+
+/* Adds the part of [a, b) inside segment i to ov->stage[][k] and covered. */
+static void clip_one(const struct segment *s, size_t n, size_t i, int64_t a,
+                     int64_t b, struct trace_overlap *ov, int k,
+                     int64_t *covered)
+{
+	int64_t x = s[i].start_ns > a ? s[i].start_ns : a;
+	int64_t y = seg_end(s, n, i) < b ? seg_end(s, n, i) : b;
+
+	if (y > x && (unsigned)s[i].stage < STAGE_COUNT) {
+		add_sat(&ov->stage[s[i].stage][k], y - x);
+		add_sat(covered, y - x);
+	}
+}
+
 /* Adds the parts of [a, b) inside each segment to ov->stage[][k]; returns
- * the ns covered. seg_end is non-decreasing, so a binary search finds the
- * first segment that can meet a. */
-static int64_t clip(const struct segment *s, size_t n, int64_t a, int64_t b,
+ * the ns covered. seg_end and the starts are non-decreasing, so binary
+ * searches find the first segment that can meet a and the first that
+ * starts at or after b; the segments between lie wholly inside [a, b) and
+ * add their prefix sums: an event over the whole profile costs O(log n),
+ * not a walk over every segment. */
+static int64_t clip(const struct collect *c, int64_t a, int64_t b,
                     struct trace_overlap *ov, int k)
 {
-	size_t lo = 0, hi = n, i;
-	int64_t covered = 0, x, y;
+	const struct segment *s = c->segs;
+	size_t n = c->nsegs, lo = 0, hi = n, end, mid;
+	int64_t covered = 0, part;
+	int st;
 
 	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+		mid = lo + (hi - lo) / 2;
 		if (seg_end(s, n, mid) <= a)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (i = lo; i < n && s[i].start_ns < b; i++) {
-		x = s[i].start_ns > a ? s[i].start_ns : a;
-		y = seg_end(s, n, i) < b ? seg_end(s, n, i) : b;
-		if (y > x && (unsigned)s[i].stage < STAGE_COUNT) {
-			add_sat(&ov->stage[s[i].stage][k], y - x);
-			add_sat(&covered, y - x);
-		}
+	for (end = lo, hi = n; end < hi;) {
+		mid = end + (hi - end) / 2;
+		if (s[mid].start_ns < b)
+			end = mid + 1;
+		else
+			hi = mid;
+	}
+	if (end <= lo)
+		return 0;
+	clip_one(s, n, lo, a, b, ov, k, &covered);
+	if (end - lo >= 2)
+		clip_one(s, n, end - 1, a, b, ov, k, &covered);
+	for (st = 0; end - lo > 2 && st < STAGE_COUNT; st++) {
+		part = c->pre[st][end - 1] - c->pre[st][lo + 1];
+		add_sat(&ov->stage[st][k], part);
+		add_sat(&covered, part);
 	}
 	return covered;
 }
@@ -155,8 +203,7 @@ static void ov_span(struct collect *c, const struct trace_event *ev, int k)
 	ov = acc_for(c, ev->pid);
 	ov->events++;
 	add_sat(&ov->total[k], ev->dur_ns);
-	covered =
-	    clip(c->segs, c->nsegs, ev->ts_ns, ev->ts_ns + ev->dur_ns, ov, k);
+	covered = clip(c, ev->ts_ns, ev->ts_ns + ev->dur_ns, ov, k);
 	add_sat(&ov->outside[k], checked_sub_sat(ev->dur_ns, covered));
 }
 
@@ -311,6 +358,7 @@ static void collect_init(struct collect *c, const struct segment *segs,
 	memset(c, 0, sizeof(*c));
 	c->segs = segs;
 	c->nsegs = segs ? nsegs : 0;
+	prefix_build(c);
 	idmap_init(&c->acc_of);
 	idmap_init(&c->ovpids);
 	strbuf_init(&c->tmp);
@@ -326,6 +374,8 @@ static void collect_release(struct collect *c)
 	for (i = 0; i < c->nm; i++)
 		free(c->m[i].name);
 	free(c->m);
+	for (i = 0; i < STAGE_COUNT; i++)
+		free(c->pre[i]);
 	free(c->acc);
 	idmap_release(&c->acc_of);
 	idmap_release(&c->ovpids);
