@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/tmpl_cache.h"
 #include "render/tmpl_internal.h"
 #include "render/tmpl_lex.h"
 #include "render/tmpl_vars.h"
-#include "util/strtab.h"
 #include "util/xalloc.h"
 
 #include "util/banned.h"
@@ -50,8 +50,6 @@ struct node {
 	struct tmpl *inc;       /* INCLUDE */
 };
 
-static void free_tmpl(struct tmpl *t);
-
 static void free_nodes(struct node *n)
 {
 	struct node *next;
@@ -74,16 +72,6 @@ static void free_nodes(struct node *n)
 	}
 }
 
-static struct tmpl *new_tmpl(const char *name)
-{
-	struct tmpl *t = xcalloc(1, sizeof(*t));
-
-	t->name = xstrdup(name);
-	strbuf_init(&t->text);
-	t->src = "";
-	return t;
-}
-
 static void free_tmpl(struct tmpl *t)
 {
 	if (!t)
@@ -92,52 +80,6 @@ static void free_tmpl(struct tmpl *t)
 	strbuf_release(&t->text);
 	free(t->name);
 	free(t);
-}
-
-/* ---- includes, parsed once ---------------------------------------------- */
-
-/* Every template a render includes, parsed once and shared by all its
- * TMPL_INCLUDE tags. A fan-out (a includes b twice, b includes c twice,
- * ...) costs one parse per name, and its expansion, known from the first
- * parse, is charged to the render's budget before it is taken again:
- * 2^30 includes of one small file fail in microseconds instead of
- * parsing 64 MiB of copies into 822 MB of nodes. */
-struct tmpl_cache {
-	struct strtab names;
-	struct tmpl **v; /* by name id */
-	size_t alloc;
-};
-
-static void cache_init(struct tmpl_cache *c)
-{
-	memset(c, 0, sizeof(*c));
-	strtab_init(&c->names);
-}
-
-static void cache_release(struct tmpl_cache *c)
-{
-	uint32_t i;
-
-	for (i = 0; i < c->names.n; i++)
-		free_tmpl(c->v[i]);
-	free(c->v);
-	strtab_release(&c->names);
-}
-
-/* The template called name: the cached one (*fresh = 0), or a new empty
- * one, added to the cache (*fresh = 1). */
-static struct tmpl *cache_get(struct tmpl_cache *c, const char *name,
-                              int *fresh)
-{
-	uint32_t n = c->names.n, id;
-
-	id = strtab_intern(&c->names, name, strlen(name));
-	*fresh = id == n;
-	if (*fresh) {
-		c->v = xgrow(c->v, sizeof(*c->v), (size_t)id + 1, &c->alloc);
-		c->v[id] = new_tmpl(name);
-	}
-	return c->v[id];
 }
 
 /* ---- messages ----------------------------------------------------------- */
@@ -465,7 +407,7 @@ static int parse_include(struct parser *p, const struct token *t,
 	for (c = p->chain; c; c = c->up)
 		if (!strcmp(c->name, n->name))
 			return cycle_error(p, t, n->name);
-	n->inc = inc = cache_get(p->cache, n->name, &fresh);
+	n->inc = inc = tmpl_cache_get(p->cache, n->name, &fresh);
 	if (!fresh) { /* parsed before (never on the chain: no cycle) */
 		if (p->depth + 1 + inc->maxrel > TMPL_MAX_DEPTH)
 			return PERR(p, t->off, "nesting deeper than %d",
@@ -804,7 +746,7 @@ static int parse_and_render(const struct tmpl_env *env, struct tmpl *t,
 		return err_set(e, ERR_INTERNAL,
 		               "unknown default formatter '%s'",
 		               env->default_fmt);
-	cache_init(&cache);
+	tmpl_cache_init(&cache, free_tmpl);
 	memset(&root, 0, sizeof(root));
 	root.env = env;
 	root.cache = &cache;
@@ -812,14 +754,14 @@ static int parse_and_render(const struct tmpl_env *env, struct tmpl *t,
 	if (!parse_template(&root, t, NULL, 0, &loaded, e))
 		r = render_seq(&rs, t, t->root, &top);
 	strbuf_release(&rs.scratch);
-	cache_release(&cache);
+	tmpl_cache_release(&cache);
 	return r == R_OK ? 0 : -1;
 }
 
 int tmpl_render(const struct tmpl_env *env, const char *name,
                 const struct tmpl_vars *vars, struct strbuf *out, struct err *e)
 {
-	struct tmpl *t = new_tmpl(name);
+	struct tmpl *t = tmpl_new(name);
 	int r = load_tmpl(env, t, NULL, 0, e);
 
 	if (!r)
@@ -832,7 +774,7 @@ int tmpl_render_text(const struct tmpl_env *env, const char *name,
                      const char *text, size_t len, const struct tmpl_vars *vars,
                      struct strbuf *out, struct err *e)
 {
-	struct tmpl *t = new_tmpl(name);
+	struct tmpl *t = tmpl_new(name);
 	int r;
 
 	t->src = text ? text : "";
