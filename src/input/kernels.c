@@ -100,7 +100,6 @@ struct kreader {
 	int row_bad;
 
 	struct plausible plaus; /* the file's plausible kernel times */
-	size_t probe_from;      /* kt index of the first probed kernel */
 };
 
 static int is_blank(int c)
@@ -523,56 +522,32 @@ static void skip_row(struct kreader *r)
 	}
 }
 
-/* Skips the row at line: its time (start, or else end) is implausible
- * (see input/plausible.h). */
-static void skip_implausible(struct kreader *r, uint64_t line, int64_t start,
-                             int64_t dur, int which)
+/* Skips kernel k, whose time is implausible (which: see plausible_check),
+ * as the row at its line. */
+static void skip_implausible(void *ctx, const struct plausible_kernel *k,
+                             int which)
 {
+	struct kreader *r = ctx;
 	struct strbuf v = STRBUF_INIT;
 	uint64_t row_line = r->row_line;
 
-	numfmt_us(&v, which == 1 ? start : dur);
-	r->row_line = line;
+	numfmt_us(&v, which == 1 ? k->start : k->dur);
+	r->row_line = k->line;
 	r->row_bad = 0;
 	row_fail(r, col_index(r, which == 1 ? COL_START : COL_DUR),
-	         "implausible_time",
-	         which == 1 ? "implausible: more than " PLAUSIBLE_DAYS_TEXT
-	                      " days from the median start of the file's "
-	                      "first kernels"
-	                    : "implausible: ends more than " PLAUSIBLE_DAYS_TEXT
-	                      " days from the median start of the file's "
-	                      "first kernels",
-	         v.buf, v.len);
+	         "implausible_time", plausible_why(which), v.buf, v.len);
 	skip_row(r);
 	r->row_line = row_line;
 	strbuf_release(&v);
 }
 
-/* The reference is known: the probed kernels, the last ones of kt, are
- * judged by it (the implausible ones removed, in file order). */
+/* The probed kernels, the last ones of kt, are judged. Without any, there
+ * is nothing to judge by: n stays. */
 static void settle_probe(struct kreader *r)
 {
-	struct plausible *p = &r->plaus;
-	struct kernel_table *kt = r->kt;
-	size_t i, out = r->probe_from;
-	int which;
+	size_t n = plausible_settle(&r->plaus, r->kt->v, skip_implausible, r);
 
-	plausible_settle(p);
-	for (i = 0; i < p->n; i++) {
-		const struct plausible_kernel *pk = &p->probe[i];
-		which = plausible_check(p, pk->start, pk->end);
-		if (!which) {
-			kt->v[out++] = kt->v[r->probe_from + i];
-			continue;
-		}
-		skip_implausible(r, pk->line, pk->start,
-		                 kt->v[r->probe_from + i].dur_ns, which);
-		if (r->failed)
-			break;
-	}
-	kt->n = out;
-	plausible_release(p);
-	p->ready = 1; /* even with nothing probed: no more probing */
+	r->kt->n = r->plaus.has_ref ? n : r->kt->n;
 }
 
 static void keep_row(struct kreader *r)
@@ -592,8 +567,9 @@ static void keep_row(struct kreader *r)
 		skip_row(r);
 		return;
 	}
-	if ((which = plausible_check(&r->plaus, r->start, r->start + r->dur))) {
-		skip_implausible(r, r->row_line, r->start, r->dur, which);
+	if ((which = plausible_check(&r->plaus, r->start, r->dur))) {
+		struct plausible_kernel pk = {r->start, r->dur, r->row_line};
+		skip_implausible(r, &pk, which);
 		return;
 	}
 	kt->v = xgrow(kt->v, sizeof(*kt->v), kt->n + 1, &kt->alloc);
@@ -602,11 +578,8 @@ static void keep_row(struct kreader *r)
 	k->dur_ns = r->dur;
 	k->key = key;
 	k->step = r->step;
-	if (r->plaus.ready)
-		return;
-	if (!r->plaus.n)
-		r->probe_from = kt->n - 1;
-	if (plausible_add(&r->plaus, r->start, r->start + r->dur, r->row_line))
+	if (!r->plaus.ready &&
+	    plausible_add(&r->plaus, r->start, r->dur, r->row_line, kt->n - 1))
 		settle_probe(r);
 }
 
