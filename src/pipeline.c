@@ -251,13 +251,17 @@ static void discovery_notes(const struct run_files *rf, struct result *r)
 			msg = xstrfmt("rank id %s is used twice: %s gets the "
 			              "next free id",
 			              dn->args[0], dn->args[1]);
+		else if (!strcmp(dn->code, "folder_loop"))
+			msg = xstrfmt("%s leads back to a folder it is in (a "
+			              "symlink loop): not searched again",
+			              dn->args[0]);
 		else
 			msg = xstrfmt("profiler_info unreadable, so the rank "
 			              "id and versions are unknown: %s",
 			              dn->args[1]);
 		w = result_warn(r, dn->code, NULL, 0, msg);
 		w->args[0] = xstrdup(dn->args[0]);
-		w->args[1] = xstrdup(dn->args[1]);
+		w->args[1] = dn->args[1] ? xstrdup(dn->args[1]) : NULL;
 		free(msg);
 	}
 }

@@ -17,6 +17,7 @@
 #include "input/db.h"
 #include "input/kernels.h"
 #include "input/steptrace.h"
+#include "util/checked.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -279,15 +280,14 @@ static void judge_steps(const char *path, const struct rules *ru,
 		            s->outlier == 1 ? "warm-up step (JIT compilation, "
 		                              "first-call caches)"
 		                            : "outlier",
-		            steps_ratio(rr->steps, rr->nsteps, i));
+		            s->ratio);
 		w = result_warn(
 		    r, s->outlier == 1 ? "warmup_step" : "outlier_step", path,
 		    0, msg);
 		w->args[0] = xstrfmt("%d", (int)rr->id);
 		w->args[1] = s->step == STEP_NONE ? xstrfmt("#%zu", i + 1)
 		                                  : xstrfmt("%d", s->step);
-		w->args[2] =
-		    xstrfmt("%.1f", steps_ratio(rr->steps, rr->nsteps, i));
+		w->args[2] = xstrfmt("%.1f", s->ratio);
 		free(msg);
 	}
 }
@@ -338,7 +338,7 @@ static void keep_comm(const struct commstats *cs, struct rank_result *rr)
 		d->wait_ns = c->wait_ns;
 		d->sync_ns = c->sync_ns;
 		d->idle_ns = c->idle_ns;
-		rr->comm.wait_ns += c->wait_ns;
+		checked_accumulate(&rr->comm.wait_ns, c->wait_ns);
 	}
 	for (k = 0; k < COMM_LINKS && k < TR_COUNT; k++) {
 		rr->comm.link[k].ops = cs->tr[k].ops;
@@ -375,8 +375,9 @@ static void summarise(const struct result *r, struct rank_result *rr)
 		for (c = 0; c < CAT_COUNT; c++)
 			rr->stage[s].cat_ns[c] = st->cat[c].time_ns;
 	}
-	rr->compute_ns = r->stages[STAGE_DIT].kernel_ns -
-	                 r->stages[STAGE_DIT].cat[CAT_COMM].time_ns;
+	rr->compute_ns =
+	    checked_sub_sat(r->stages[STAGE_DIT].kernel_ns,
+	                    r->stages[STAGE_DIT].cat[CAT_COMM].time_ns);
 }
 
 /* The two measures of exposed communication, per stage: kernel intervals

@@ -57,9 +57,17 @@ static void sort_kernels(struct kernel *k, size_t n)
 	free(tmp);
 }
 
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The distinct Step Ids, sorted: collected (each run once), then sorted
+ * once, as steps may come in any order. */
 static void collect_steps(const struct kernel *k, size_t n, struct result *r)
 {
-	size_t i, j, alloc = 0;
+	size_t i, m = 0, alloc = 0;
 	int32_t last = STEP_NONE;
 
 	for (i = 0; i < n; i++) {
@@ -67,17 +75,14 @@ static void collect_steps(const struct kernel *k, size_t n, struct result *r)
 		if (s == STEP_NONE || s == last)
 			continue;
 		last = s;
-		for (j = r->nsteps; j > 0 && r->steps[j - 1] > s; j--)
-			;
-		if (j > 0 && r->steps[j - 1] == s)
-			continue;
-		r->steps =
-		    xgrow(r->steps, sizeof(*r->steps), r->nsteps + 1, &alloc);
-		memmove(r->steps + j + 1, r->steps + j,
-		        (r->nsteps - j) * sizeof(*r->steps));
-		r->steps[j] = s;
-		r->nsteps++;
+		r->steps = xgrow(r->steps, sizeof(*r->steps), m + 1, &alloc);
+		r->steps[m++] = s;
 	}
+	if (m)
+		qsort(r->steps, m, sizeof(*r->steps), cmp_i32);
+	for (i = 0, r->nsteps = 0; i < m; i++)
+		if (!r->nsteps || r->steps[r->nsteps - 1] != r->steps[i])
+			r->steps[r->nsteps++] = r->steps[i];
 }
 
 static void step_warnings(struct result *r)
@@ -139,20 +144,61 @@ static size_t first_at(const struct kernel *k, size_t n, int64_t t)
 	return lo;
 }
 
+/* First kernel starting after t. */
+static size_t first_after(const struct kernel *k, size_t n, int64_t t)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (k[mid].start_ns <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The first kernel at or after j that no later override labelled: next[]
+ * links labelled kernels onward (a disjoint-set forest, compressed). */
+static size_t unlabelled(size_t *next, size_t j)
+{
+	size_t root = j, t;
+
+	while (next[root] != root)
+		root = next[root];
+	while (next[j] != root) {
+		t = next[j];
+		next[j] = root;
+		j = t;
+	}
+	return root;
+}
+
+/* A later override wins where they overlap: taken from the last, each
+ * kernel is labelled once, by the last override holding it, however the
+ * overrides nest (each counts every kernel in its range all the same). */
 static void apply_overrides(const struct kernel_table *kt,
                             struct stage_override *ov, size_t nov,
                             unsigned char *stage)
 {
-	size_t i, j;
+	size_t i, j, lo, hi, *next;
 
-	for (i = 0; i < nov; i++) {
-		ov[i].kernels = 0;
-		for (j = first_at(kt->v, kt->n, ov[i].start_ns);
-		     j < kt->n && kt->v[j].start_ns <= ov[i].end_ns; j++) {
+	if (!nov)
+		return;
+	next = xmalloc((kt->n + 1) * sizeof(*next));
+	for (j = 0; j <= kt->n; j++)
+		next[j] = j;
+	for (i = nov; i-- > 0;) {
+		lo = first_at(kt->v, kt->n, ov[i].start_ns);
+		hi = first_after(kt->v, kt->n, ov[i].end_ns);
+		ov[i].kernels = hi > lo ? hi - lo : 0;
+		for (j = unlabelled(next, lo); j < hi;
+		     j = unlabelled(next, j)) {
 			stage[j] = (unsigned char)ov[i].stage;
-			ov[i].kernels++;
+			next[j] = j + 1;
 		}
 	}
+	free(next);
 }
 
 void analyse(struct kernel_table *kt, const struct rules *ru, struct result *r,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/checked.h"
 #include "util/banned.h"
 #include "util/strtab.h"
 #include "util/xalloc.h"
@@ -24,7 +25,7 @@ static void add(struct type_stat *t, int64_t d)
 	if (!t->count || d > t->max_ns)
 		t->max_ns = d;
 	t->count++;
-	t->total_ns += d;
+	checked_accumulate(&t->total_ns, d);
 }
 
 /* Copies the used entries of v, sorts them by time and keeps the top max;
@@ -81,15 +82,16 @@ void breakdown_compute(const struct kernel_table *kt,
 		struct stage_result *st = &r->stages[stage[i]];
 		enum category c = (enum category)key_cat[k->key];
 		st->kernels++;
-		st->kernel_ns += k->dur_ns;
+		checked_accumulate(&st->kernel_ns, k->dur_ns);
 		st->cat[c].count++;
-		st->cat[c].time_ns += k->dur_ns;
+		checked_accumulate(&st->cat[c].time_ns, k->dur_ns);
 		add(&per[stage[i]][key_type[k->key]], k->dur_ns);
 		add(&all[key_type[k->key]], k->dur_ns);
 	}
 	for (i = 0; i < nsegs; i++) {
-		r->stages[segs[i].stage].wall_ns +=
-		    segs[i].end_ns - segs[i].start_ns;
+		checked_accumulate(
+		    &r->stages[segs[i].stage].wall_ns,
+		    checked_sub_sat(segs[i].end_ns, segs[i].start_ns));
 		r->stages[segs[i].stage].segments++;
 	}
 	for (s = 0; s < STAGE_COUNT; s++) {

@@ -26,8 +26,11 @@ struct checker {
 /* Takes line (xstrfmt'ed). */
 static void fail(struct check_result *out, char *line)
 {
-	out->failures = xrealloc(out->failures,
-	                         (out->nfailures + 1) * sizeof(*out->failures));
+	/* grown in powers of two: a report may fire any number of verdicts */
+	if (!(out->nfailures & (out->nfailures - 1)))
+		out->failures = xrealloc(
+		    out->failures, (out->nfailures ? 2 * out->nfailures : 1) *
+		                       sizeof(*out->failures));
 	out->failures[out->nfailures++] = line;
 }
 
@@ -216,30 +219,18 @@ out:
  */
 
 /* "(worst: rank 1)", "(rank 1)" or "" from the verdict's how and rank. */
-static char *verdict_where(struct checker *k, size_t i)
+static char *verdict_where(const struct snap_verdict *v)
 {
-	char *p = xstrfmt("verdicts.%zu.rank", i), *q;
-	const char *how = NULL;
-	double rank = 0;
-	int has_rank =
-	    snapdoc_get(k->doc, p, &rank, NULL, NULL) == SNAPDOC_NUMBER;
-
-	free(p);
-	q = xstrfmt("verdicts.%zu.how", i);
-	if (snapdoc_get(k->doc, q, NULL, &how, NULL) != SNAPDOC_STRING)
-		how = NULL;
-	free(q);
-	if (!has_rank)
+	if (!v->has_rank)
 		return xstrdup("");
-	return how ? xstrfmt(" (%s: rank %.0f)", how, rank)
-	           : xstrfmt(" (rank %.0f)", rank);
+	return v->how ? xstrfmt(" (%s: rank %.0f)", v->how, v->rank)
+	              : xstrfmt(" (rank %.0f)", v->rank);
 }
 
 static void check_verdicts(struct checker *k)
 {
 	const struct snapshot *s = k->s;
-	const char *metric;
-	char *p, *where;
+	char *where;
 	size_t i;
 
 	for (i = 0; i < s->nverdicts; i++) {
@@ -249,15 +240,10 @@ static void check_verdicts(struct checker *k)
 		k->out->nchecks++;
 		if (!v->fired)
 			continue;
-		p = xstrfmt("verdicts.%zu.metric", i);
-		if (snapdoc_get(k->doc, p, NULL, &metric, NULL) !=
-		    SNAPDOC_STRING)
-			metric = "value";
-		free(p);
-		where = verdict_where(k, i);
-		fail(k->out,
-		     xstrfmt("verdict %s fired: %s %.1f%% > %g%%%s", v->id,
-		             metric, v->value, v->threshold, where));
+		where = verdict_where(v);
+		fail(k->out, xstrfmt("verdict %s fired: %s %.1f%% > %g%%%s",
+		                     v->id, v->metric ? v->metric : "value",
+		                     v->value, v->threshold, where));
 		free(where);
 	}
 }

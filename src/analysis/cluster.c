@@ -7,6 +7,8 @@
 
 #include "analysis/breakdown.h"
 #include "analysis/verdicts.h"
+#include "util/checked.h"
+#include "util/strbuf.h"
 #include "util/strtab.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -43,7 +45,7 @@ static void add_types(struct strtab *names, struct type_stat **v, size_t *alloc,
 			t->max_ns = src[i].max_ns;
 		t->cat = src[i].cat;
 		t->count += src[i].count;
-		t->total_ns += src[i].total_ns;
+		checked_accumulate(&t->total_ns, src[i].total_ns);
 	}
 }
 
@@ -88,14 +90,15 @@ static void merge_stage(struct result *parts, size_t n, int s,
 		const struct stage_result *st = &parts[i].stages[s];
 		out->kernels += st->kernels;
 		out->segments += st->segments;
-		out->kernel_ns += st->kernel_ns;
-		out->wall_ns += st->wall_ns;
-		out->comm_ns += st->comm_ns;
-		out->comm_union_ns += st->comm_union_ns;
-		out->exposed_comm_ns += st->exposed_comm_ns;
+		checked_accumulate(&out->kernel_ns, st->kernel_ns);
+		checked_accumulate(&out->wall_ns, st->wall_ns);
+		checked_accumulate(&out->comm_ns, st->comm_ns);
+		checked_accumulate(&out->comm_union_ns, st->comm_union_ns);
+		checked_accumulate(&out->exposed_comm_ns, st->exposed_comm_ns);
 		for (c = 0; c < CAT_COUNT; c++) {
 			out->cat[c].count += st->cat[c].count;
-			out->cat[c].time_ns += st->cat[c].time_ns;
+			checked_accumulate(&out->cat[c].time_ns,
+			                   st->cat[c].time_ns);
 		}
 		add_types(&names, &v, &alloc, st->top, st->ntop);
 	}
@@ -120,18 +123,32 @@ static void merge_unmatched(struct result *parts, size_t n, struct result *out)
 	strtab_release(&names);
 }
 
-static int same_warning(const struct warning *a, const struct warning *b)
+/* Whether out had w already (same code, message, line and file): the
+ * warnings met so far are interned in seen, so the check is one hash
+ * look-up however many ranks and warnings there are. */
+static int seen_warning(struct strtab *seen, const struct warning *w)
 {
-	return !strcmp(a->code, b->code) && !strcmp(a->message, b->message) &&
-	       a->line == b->line &&
-	       !strcmp(a->file ? a->file : "", b->file ? b->file : "");
+	struct strbuf key = STRBUF_INIT;
+	uint32_t n = seen->n;
+
+	strbuf_adds(&key, w->code);
+	strbuf_addch(&key, '\0');
+	strbuf_adds(&key, w->message);
+	strbuf_addch(&key, '\0');
+	strbuf_addf(&key, "%llu", (unsigned long long)w->line);
+	strbuf_addch(&key, '\0');
+	strbuf_adds(&key, w->file ? w->file : "");
+	strtab_intern(seen, key.buf, key.len);
+	strbuf_release(&key);
+	return seen->n == n;
 }
 
 /* Moves p's inputs and warnings to out (a warning out already has is
  * dropped: every rank says "no Step Id" alike). */
-static void move_lists(struct result *p, struct result *out)
+static void move_lists(struct result *p, struct result *out,
+                       struct strtab *seen)
 {
-	size_t i, k;
+	size_t i;
 
 	out->inputs = xrealloc(out->inputs, (out->ninputs + p->ninputs + 1) *
 	                                        sizeof(*out->inputs));
@@ -147,10 +164,7 @@ static void move_lists(struct result *p, struct result *out)
 	                                sizeof(*out->warnings));
 	for (i = 0; i < p->nwarnings; i++) {
 		struct warning *w = &p->warnings[i];
-		for (k = 0; k < out->nwarnings; k++)
-			if (same_warning(&out->warnings[k], w))
-				break;
-		if (k == out->nwarnings) {
+		if (!seen_warning(seen, w)) {
 			out->warnings[out->nwarnings++] = *w;
 			continue;
 		}
@@ -161,23 +175,35 @@ static void move_lists(struct result *p, struct result *out)
 	p->nwarnings = 0;
 }
 
-/* Adds p's distinct Step Ids to out's sorted list. */
+/* Appends p's Step Ids to out's list (sorted and made distinct once all
+ * ranks are in, by sort_steps). */
 static void merge_steps(const struct result *p, struct result *out)
 {
-	size_t i, j;
+	if (!p->nsteps)
+		return;
+	out->steps = xrealloc(out->steps,
+	                      (out->nsteps + p->nsteps) * sizeof(*out->steps));
+	memcpy(out->steps + out->nsteps, p->steps,
+	       p->nsteps * sizeof(*p->steps));
+	out->nsteps += p->nsteps;
+}
 
-	for (i = 0; i < p->nsteps; i++) {
-		for (j = 0; j < out->nsteps && out->steps[j] < p->steps[i]; j++)
-			;
-		if (j < out->nsteps && out->steps[j] == p->steps[i])
-			continue;
-		out->steps = xrealloc(out->steps,
-		                      (out->nsteps + 1) * sizeof(*out->steps));
-		memmove(out->steps + j + 1, out->steps + j,
-		        (out->nsteps - j) * sizeof(*out->steps));
-		out->steps[j] = p->steps[i];
-		out->nsteps++;
-	}
+static int cmp_step(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
+static void sort_steps(struct result *out)
+{
+	size_t i, m = 0;
+
+	if (out->nsteps)
+		qsort(out->steps, out->nsteps, sizeof(*out->steps), cmp_step);
+	for (i = 0; i < out->nsteps; i++)
+		if (!m || out->steps[m - 1] != out->steps[i])
+			out->steps[m++] = out->steps[i];
+	out->nsteps = m;
 }
 
 /* The lead rank's timeline and method become out's. */
@@ -203,8 +229,12 @@ void cluster_merge(struct result *parts, size_t n, const struct rules *ru,
                    struct result *out)
 {
 	size_t i, lead = n;
+	struct strtab seen;
 	int s;
 
+	strtab_init(&seen);
+	for (i = 0; i < out->nwarnings; i++)
+		seen_warning(&seen, &out->warnings[i]);
 	out->ranks = xcalloc(n ? n : 1, sizeof(*out->ranks));
 	for (i = 0; i < n; i++) {
 		struct result *p = &parts[i];
@@ -216,8 +246,10 @@ void cluster_merge(struct result *parts, size_t n, const struct rules *ru,
 		}
 		out->kernels += p->kernels;
 		merge_steps(p, out);
-		move_lists(p, out);
+		move_lists(p, out, &seen);
 	}
+	strtab_release(&seen);
+	sort_steps(out);
 	for (s = 0; s < STAGE_COUNT; s++)
 		merge_stage(parts, n, s, &out->stages[s]);
 	merge_unmatched(parts, n, out);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/checked.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -36,6 +37,9 @@ static int64_t per(int64_t v, size_t steps)
 		return v;
 	if (v >= 0)
 		return v / n + (v % n >= n - n / 2 ? 1 : 0);
+	/* -v overflows for INT64_MIN: one more than it, then the rest */
+	if (v == INT64_MIN)
+		return -per(INT64_MAX, steps);
 	return -per(-v, steps);
 }
 
@@ -108,15 +112,48 @@ static int no_common_stage(const struct snapshot *b, const struct snapshot *n,
 /* ---- verdicts -------------------------------------------------------------
  */
 
-static const struct snap_verdict *find_verdict(const struct snapshot *s,
-                                               const char *id)
+/* A snapshot's verdicts sorted by id, then by position: the first of a
+ * repeated id is found by binary search (a report may hold any number of
+ * verdicts, so no search per verdict walks them all). */
+struct verdict_index {
+	const struct snap_verdict **v;
+	size_t n;
+};
+
+static int by_verdict_id(const void *a, const void *b)
+{
+	const struct snap_verdict *const *x = a, *const *y = b;
+	int c = strcmp((*x)->id, (*y)->id);
+
+	return c ? c : (*x > *y) - (*x < *y);
+}
+
+static void verdict_index_init(struct verdict_index *ix,
+                               const struct snapshot *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->nverdicts; i++)
-		if (!strcmp(s->verdicts[i].id, id))
-			return &s->verdicts[i];
-	return NULL;
+	ix->n = s->nverdicts;
+	ix->v = xcalloc(ix->n + 1, sizeof(*ix->v));
+	for (i = 0; i < ix->n; i++)
+		ix->v[i] = &s->verdicts[i];
+	qsort(ix->v, ix->n, sizeof(*ix->v), by_verdict_id);
+}
+
+/* The first verdict of the snapshot with that id, or NULL. */
+static const struct snap_verdict *find_verdict(const struct verdict_index *ix,
+                                               const char *id)
+{
+	size_t lo = 0, hi = ix->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(ix->v[mid]->id, id) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < ix->n && !strcmp(ix->v[lo]->id, id) ? ix->v[lo] : NULL;
 }
 
 /* A verdict one side lacks counts as not applicable and not fired there. */
@@ -141,18 +178,23 @@ static void add_verdict(struct comparison *c, const struct snap_verdict *b,
 static void compare_verdicts(const struct snapshot *b, const struct snapshot *n,
                              struct comparison *c)
 {
+	struct verdict_index bx, nx;
 	size_t i;
 
+	verdict_index_init(&bx, b);
+	verdict_index_init(&nx, n);
 	c->verdicts =
 	    xcalloc(b->nverdicts + n->nverdicts + 1, sizeof(*c->verdicts));
 	for (i = 0; i < b->nverdicts; i++)
-		if (find_verdict(b, b->verdicts[i].id) == &b->verdicts[i])
+		if (find_verdict(&bx, b->verdicts[i].id) == &b->verdicts[i])
 			add_verdict(c, &b->verdicts[i],
-			            find_verdict(n, b->verdicts[i].id));
+			            find_verdict(&nx, b->verdicts[i].id));
 	for (i = 0; i < n->nverdicts; i++)
-		if (!find_verdict(b, n->verdicts[i].id) &&
-		    find_verdict(n, n->verdicts[i].id) == &n->verdicts[i])
+		if (!find_verdict(&bx, n->verdicts[i].id) &&
+		    find_verdict(&nx, n->verdicts[i].id) == &n->verdicts[i])
 			add_verdict(c, NULL, &n->verdicts[i]);
+	free(bx.v);
+	free(nx.v);
 }
 
 /* ---- kernel types ---------------------------------------------------------
@@ -184,7 +226,7 @@ static void take_run(const struct snap_type **v, size_t n, size_t *i,
 	const char *name = v[*i]->type;
 
 	for (; *i < n && !strcmp(v[*i]->type, name); (*i)++) {
-		*ns += v[*i]->total_ns;
+		checked_accumulate(ns, v[*i]->total_ns);
 		*count += v[*i]->count;
 	}
 }
@@ -235,8 +277,7 @@ static void compare_stage_types(const struct snapshot *bs,
 
 static int64_t abs_delta(const struct cmp_type *t)
 {
-	int64_t d = t->time.new_ - t->time.base;
-	return d < 0 ? -d : d;
+	return checked_abs_diff(t->time.new_, t->time.base);
 }
 
 static int by_delta(const void *a, const void *b)
@@ -268,14 +309,41 @@ static void compare_types(const struct snapshot *b, const struct snapshot *n,
 /* ---- ranks ----------------------------------------------------------------
  */
 
-static const struct snap_rank *find_rank(const struct snapshot *s, int32_t id)
+/* A snapshot's ranks sorted by id, then by position (see verdict_index). */
+static int by_snap_rank(const void *a, const void *b)
 {
+	const struct snap_rank *const *x = a, *const *y = b;
+
+	if ((*x)->id != (*y)->id)
+		return (*x)->id < (*y)->id ? -1 : 1;
+	return (*x > *y) - (*x < *y);
+}
+
+static const struct snap_rank **rank_index(const struct snapshot *s)
+{
+	const struct snap_rank **v = xcalloc(s->nranks + 1, sizeof(*v));
 	size_t i;
 
 	for (i = 0; i < s->nranks; i++)
-		if (s->ranks[i].id == id)
-			return &s->ranks[i];
-	return NULL;
+		v[i] = &s->ranks[i];
+	qsort(v, s->nranks, sizeof(*v), by_snap_rank);
+	return v;
+}
+
+/* The first rank of the snapshot (ix: its rank_index) with id, or NULL. */
+static const struct snap_rank *find_rank(const struct snap_rank **ix, size_t n,
+                                         int32_t id)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ix[mid]->id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && ix[lo]->id == id ? ix[lo] : NULL;
 }
 
 static struct cmp_time rank_time(int64_t b, int64_t n, size_t bs, size_t ns)
@@ -299,12 +367,15 @@ static void compare_ranks(const struct snapshot *b, const struct snapshot *n,
 	size_t i, bs = c->per_step ? b->nsteps : 0,
 	          ns = c->per_step ? n->nsteps : 0;
 
+	const struct snap_rank **bx = rank_index(b), **nx = rank_index(n);
+
 	c->ranks = xcalloc(b->nranks + 1, sizeof(*c->ranks));
 	for (i = 0; i < b->nranks; i++) {
 		const struct snap_rank *x = &b->ranks[i],
-		                       *y = find_rank(n, b->ranks[i].id);
+		                       *y = find_rank(nx, n->nranks, x->id);
 		struct cmp_rank *r;
-		if (!y || find_rank(b, x->id) != x) /* first of a repeated id */
+		/* first of a repeated id */
+		if (!y || find_rank(bx, b->nranks, x->id) != x)
 			continue;
 		r = &c->ranks[c->nranks++];
 		r->id = x->id;
@@ -318,6 +389,8 @@ static void compare_ranks(const struct snapshot *b, const struct snapshot *n,
 		r->comm_wait =
 		    rank_time(x->comm_wait_ns, y->comm_wait_ns, bs, ns);
 	}
+	free(bx);
+	free(nx);
 	qsort(c->ranks, c->nranks, sizeof(*c->ranks), by_rank_id);
 }
 
@@ -350,29 +423,6 @@ static int cmp_double(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-/* Kernels of the stage's entries named type (a name may repeat: summed). */
-static uint64_t type_count(const struct snap_stage *st, const char *type)
-{
-	uint64_t n = 0;
-	size_t i;
-
-	for (i = 0; i < st->ntypes; i++)
-		if (!strcmp(st->types[i].type, type))
-			n += st->types[i].count;
-	return n;
-}
-
-/* Whether entry i's name came earlier in the list. */
-static int seen_before(const struct snap_stage *st, size_t i)
-{
-	size_t k;
-
-	for (k = 0; k < i; k++)
-		if (!strcmp(st->types[k].type, st->types[i].type))
-			return 1;
-	return 0;
-}
-
 /* How many times as often per step the new run launches the DiT kernel
  * types both runs have: the median over those types (the DiT's kernel
  * counts when they share none). Quantization, sparse attention or fusion
@@ -388,17 +438,27 @@ static double dit_count_ratio(const struct snapshot *b,
 	double fb = b->nsteps ? 1.0 / (double)b->nsteps : 1.0,
 	       fn = n->nsteps ? 1.0 / (double)n->nsteps : 1.0, med;
 	double *r = xcalloc(sb->ntypes + 1, sizeof(*r));
-	size_t i, m = 0;
+	/* both sides' types by name, walked together: a name's kernels are
+	 * summed over its entries (a name may repeat) on each side */
+	struct type_side x = {sorted_types(sb), sb->ntypes, 0, 0};
+	struct type_side y = {sorted_types(sn), sn->ntypes, 0, 0};
+	size_t m = 0;
 
-	for (i = 0; i < sb->ntypes; i++) {
-		uint64_t cb, cn;
-		if (seen_before(sb, i))
-			continue;
-		cb = type_count(sb, sb->types[i].type);
-		cn = type_count(sn, sb->types[i].type);
+	while (x.i < x.n) {
+		const char *name = x.v[x.i]->type;
+		uint64_t cb = 0, cn = 0;
+		int64_t ignored = 0;
+		int c = -1;
+		while (y.i < y.n && (c = strcmp(y.v[y.i]->type, name)) < 0)
+			y.i++;
+		take_run(x.v, x.n, &x.i, &ignored, &cb);
+		if (y.i < y.n && c == 0)
+			take_run(y.v, y.n, &y.i, &ignored, &cn);
 		if (cb && cn)
 			r[m++] = (double)cn * fn / ((double)cb * fb);
 	}
+	free(x.v);
+	free(y.v);
 	*kb = (double)sb->kernels * fb;
 	*kn = (double)sn->kernels * fn;
 	if (m) {

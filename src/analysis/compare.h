@@ -37,6 +37,12 @@ struct snap_verdict {
 	enum stage stage; /* or STAGE_ALL */
 	int applicable, fired;
 	double value, threshold; /* percent */
+	/* for sdperf check's messages, read with the rest (one look-up by
+	 * path per verdict walked the whole array: quadratic): "metric" and
+	 * "how" (NULL when absent or not strings), "rank" (when has_rank) */
+	char *metric, *how;
+	int has_rank;
+	double rank;
 };
 
 struct snap_rank {

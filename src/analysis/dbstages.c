@@ -14,24 +14,28 @@
 
 struct ov_ctx {
 	struct trace_overlap *ov;
-	const struct segment *segs;
-	size_t nsegs;
+	struct trace_segclip clip;
 };
 
 static void ov_span(int k, int64_t a, int64_t b, void *ctx)
 {
 	struct ov_ctx *c = ctx;
-	trace_overlap_add(c->ov, c->segs, c->nsegs, k, a, b - a);
+	trace_overlap_add(c->ov, &c->clip, k, a, b - a);
 }
 
 static int overlap(struct db *db, const struct segment *segs, size_t nsegs,
                    struct trace_overlap *ov, uint64_t *skipped, struct err *e)
 {
-	struct ov_ctx c = {ov, segs, segs ? nsegs : 0};
+	struct ov_ctx c;
+	int rc;
 
+	c.ov = ov;
+	trace_segclip_init(&c.clip, segs, nsegs);
 	memset(ov, 0, sizeof(*ov));
 	ov->found = db_has(db, DBT_OVERLAP_ANALYSIS);
-	return db_overlap_each(db, ov_span, &c, skipped, e);
+	rc = db_overlap_each(db, ov_span, &c, skipped, e);
+	trace_segclip_release(&c.clip);
+	return rc;
 }
 
 int dbstages_attribute_overlap(struct db *db, const struct segment *segs,

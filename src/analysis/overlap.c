@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 
+#include "util/checked.h"
 #include "util/banned.h"
 #include "util/xalloc.h"
 
@@ -42,7 +43,7 @@ int64_t overlap_length(const struct interval *v, size_t n)
 	int64_t t = 0;
 	size_t i;
 	for (i = 0; i < n; i++)
-		t += v[i].b - v[i].a;
+		checked_accumulate(&t, checked_sub_sat(v[i].b, v[i].a));
 	return t;
 }
 
@@ -56,7 +57,7 @@ int64_t overlap_intersection(const struct interval *x, size_t nx,
 		int64_t a = x[i].a > y[j].a ? x[i].a : y[j].a;
 		int64_t b = x[i].b < y[j].b ? x[i].b : y[j].b;
 		if (b > a)
-			t += b - a;
+			checked_accumulate(&t, checked_sub_sat(b, a));
 		if (x[i].b < y[j].b)
 			i++;
 		else
@@ -92,8 +93,9 @@ void overlap_stage_comm(const struct kernel *k, size_t n,
 		nc = overlap_union(comm, nc);
 		nw = overlap_union(work, nw);
 		st->comm_union_ns = overlap_length(comm, nc);
-		st->exposed_comm_ns = st->comm_union_ns -
-		                      overlap_intersection(comm, nc, work, nw);
+		st->exposed_comm_ns =
+		    checked_sub_sat(st->comm_union_ns,
+		                    overlap_intersection(comm, nc, work, nw));
 	}
 	free(comm);
 	free(work);

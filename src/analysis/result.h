@@ -166,8 +166,10 @@ struct step_stat {
 	int32_t step; /* STEP_NONE when the file has no step numbers */
 	int64_t computing_ns, comm_ns, not_overlapped_ns, free_ns, stage_ns;
 	int64_t preparing_ns; /* -1 when the file has no Preparing column */
-	int outlier; /* 0, or 1 = warm-up (a first step far slower than the
-	              * median), 2 = outlier (a later one) */
+	int outlier;  /* 0, or 1 = warm-up (a first step far slower than the
+	               * median), 2 = outlier (a later one) */
+	double ratio; /* its time over the median of the others (0 when
+	               * undefined), set by steps_analyse */
 };
 
 /* A user stage marker (record_function range) mapped to device time. */

@@ -15,34 +15,30 @@
 #include "util/banned.h"
 #include "util/embed.h"
 #include "util/fileio.h"
+#include "util/glob.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #define RULES_MAX_BYTES (4u << 20)
+/* Each kernel type is matched against every pattern and core name, and a
+ * threshold replaces one with its id: lists this long are far beyond any
+ * real rules file and keep that work bounded. */
+#define RULES_MAX_PATTERNS   4096 /* per list: classify, signatures, markers */
+#define RULES_MAX_CORES      1024
+#define RULES_MAX_THRESHOLDS 1024
+
+/* Room for element n of an array grown in powers of two (no capacity is
+ * stored: n itself says when the next power is reached). */
+static void *grow_for(void *v, size_t size, size_t n)
+{
+	if (n & (n - 1))
+		return v;
+	return xrealloc(v, (n ? 2 * n : 1) * size);
+}
 
 int rules_glob(const char *p, const char *s)
 {
-	const char *star = NULL, *resume = NULL;
-
-	while (*s) {
-		if (*p == '*') {
-			star = ++p;
-			resume = s;
-		} else if (*p == '?' ||
-		           (*p && tolower((unsigned char)*p) ==
-		                      tolower((unsigned char)*s))) {
-			p++;
-			s++;
-		} else if (star) {
-			p = star;
-			s = ++resume;
-		} else {
-			return 0;
-		}
-	}
-	while (*p == '*')
-		p++;
-	return *p == '\0';
+	return glob_match(p, s);
 }
 
 enum category rules_classify(const struct rules *r, const char *type,
@@ -122,7 +118,21 @@ static int add_globs(struct loader *L, const cJSON *entry, const char *path,
 			ret = bad(L, p.buf, "expected a non-empty string");
 			break;
 		}
-		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+		if (strlen(t->valuestring) > GLOB_MAX_PATTERN) {
+			strbuf_addf(&p, "[%d]", i);
+			ret = bad(L, p.buf,
+			          "pattern longer than 1024 bytes (GLOB_MAX_"
+			          "PATTERN)");
+			break;
+		}
+		if (*n >= RULES_MAX_PATTERNS) {
+			strbuf_addf(&p, "[%d]", i);
+			ret = bad(L, p.buf,
+			          "more than 4096 patterns in one list "
+			          "(RULES_MAX_PATTERNS)");
+			break;
+		}
+		*v = grow_for(*v, sizeof(**v), *n);
 		(*v)[*n].target = target;
 		(*v)[*n].glob = xstrdup(t->valuestring);
 		(*n)++;
@@ -259,8 +269,11 @@ static int load_comm_cores(struct loader *L, const cJSON *arr, struct rules *r)
 		if (!cJSON_IsString(it))
 			return bad(L, "comm_cores",
 			           "expected an array of strings");
+		if (r->ncomm >= RULES_MAX_CORES)
+			return bad(L, "comm_cores",
+			           "more than 1024 names (RULES_MAX_CORES)");
 		r->comm_cores =
-		    xrealloc(r->comm_cores, (r->ncomm + 1) * sizeof(char *));
+		    grow_for(r->comm_cores, sizeof(char *), r->ncomm);
 		r->comm_cores[r->ncomm++] = xstrdup(it->valuestring);
 	}
 	return 0;
@@ -335,7 +348,7 @@ static int load_docs(struct loader *L, const cJSON *o, const char *path,
 			ret = bad(L, p.buf, m.buf);
 			break;
 		}
-		t->docs = xrealloc(t->docs, (t->ndocs + 1) * sizeof(char *));
+		t->docs = grow_for(t->docs, sizeof(char *), t->ndocs);
 		t->docs[t->ndocs++] = xstrdup(d->valuestring);
 	}
 	strbuf_release(&p);
@@ -465,8 +478,14 @@ static int load_thresholds(struct loader *L, const cJSON *arr, struct rules *r)
 		if (old) {
 			threshold_free(old);
 			*old = t;
+		} else if (r->nth >= RULES_MAX_THRESHOLDS) {
+			threshold_free(&t);
+			ret = bad(L, p.buf,
+			          "more than 1024 thresholds "
+			          "(RULES_MAX_THRESHOLDS)");
+			break;
 		} else {
-			r->th = xrealloc(r->th, (r->nth + 1) * sizeof(*r->th));
+			r->th = grow_for(r->th, sizeof(*r->th), r->nth);
 			r->th[r->nth++] = t;
 		}
 	}

@@ -69,7 +69,9 @@ void rules_release(struct rules *r);
 enum category rules_classify(const struct rules *r, const char *type,
                              const char *core);
 enum sig rules_signature(const struct rules *r, const char *type);
-/* Case-insensitive glob match with '*' and '?'. */
+/* Case-insensitive glob match with '*' and '?' (util/glob.h: linear in s;
+ * a pattern longer than GLOB_MAX_PATTERN bytes, which the loader rejects,
+ * matches nothing). */
 int rules_glob(const char *pattern, const char *s);
 
 #endif

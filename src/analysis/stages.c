@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/checked.h"
 #include "util/banned.h"
 #include "util/xalloc.h"
 
@@ -67,32 +68,229 @@ static size_t make_runs(const unsigned char *label, size_t m, struct run *runs)
 }
 
 /* Step 2: flip runs shorter than min to their longer neighbour's label,
- * growing the length limit one at a time so the shortest go first. */
+ * growing the length limit one at a time so the shortest go first. Each
+ * pass at limit lim flips every run of at most lim signature kernels that
+ * has a strictly longer neighbour, left to right (a flipped run's label is
+ * what its left neighbour holds by then), then merges equal neighbours.
+ *
+ * Done literally that is (min_segment passes) x (runs): a user's
+ * min_segment of 10^6 over 10^6 alternating runs never finishes. Whether
+ * a run flips depends only on its length and its neighbours' lengths, so a
+ * pass needs to look only at the runs that reach the limit now, the runs
+ * whose neighbourhood a merge changed, and those that flipped without
+ * merging: the queue below holds them, and the runs live in a linked list
+ * so that a merge is local. Every other run would do what it did at its
+ * last look: nothing. */
+
+#define NO_RUN SIZE_MAX
+
+/* A run and a key: its length (heap) or its start (list order). */
+struct qent {
+	size_t key, run;
+};
+
+struct shortq {
+	struct run *runs;
+	size_t *prev, *next;
+	unsigned char *dead;
+	size_t live, min;
+	struct qent *heap; /* runs to look at when the limit reaches key */
+	size_t nheap, aheap;
+	struct qent *look; /* runs to look at in this pass */
+	size_t nlook, alook;
+	size_t *again, nagain, aagain; /* ... and in the next one */
+	size_t *flipped, nflipped, aflipped;
+};
+
+static size_t rlen(const struct shortq *q, size_t i)
+{
+	return q->runs[i].b - q->runs[i].a;
+}
+
+static void heap_push(struct shortq *q, size_t len, size_t run)
+{
+	size_t i = q->nheap++, up;
+
+	q->heap = xgrow(q->heap, sizeof(*q->heap), q->nheap, &q->aheap);
+	for (; i > 0 && q->heap[up = (i - 1) / 2].key > len; i = up)
+		q->heap[i] = q->heap[up];
+	q->heap[i].key = len;
+	q->heap[i].run = run;
+}
+
+static struct qent heap_pop(struct shortq *q)
+{
+	struct qent top = q->heap[0], last = q->heap[--q->nheap];
+	size_t i = 0, c;
+
+	while ((c = 2 * i + 1) < q->nheap) {
+		if (c + 1 < q->nheap && q->heap[c + 1].key < q->heap[c].key)
+			c++;
+		if (q->heap[c].key >= last.key)
+			break;
+		q->heap[i] = q->heap[c];
+		i = c;
+	}
+	if (q->nheap)
+		q->heap[i] = last;
+	return top;
+}
+
+static void look_again(struct shortq *q, size_t run)
+{
+	if (run == NO_RUN)
+		return;
+	q->again =
+	    xgrow(q->again, sizeof(*q->again), q->nagain + 1, &q->aagain);
+	q->again[q->nagain++] = run;
+}
+
+static void look_now(struct shortq *q, size_t run)
+{
+	if (q->dead[run])
+		return;
+	q->look = xgrow(q->look, sizeof(*q->look), q->nlook + 1, &q->alook);
+	q->look[q->nlook].key = q->runs[run].a;
+	q->look[q->nlook++].run = run;
+}
+
+/* Run y (next of x, same label) joins x. */
+static void absorb(struct shortq *q, size_t x, size_t y)
+{
+	q->runs[x].b = q->runs[y].b;
+	q->next[x] = q->next[y];
+	if (q->next[y] != NO_RUN)
+		q->prev[q->next[y]] = x;
+	q->dead[y] = 1;
+	q->live--;
+}
+
+static int by_key(const void *pa, const void *pb)
+{
+	const struct qent *a = pa, *b = pb;
+	return (a->key > b->key) - (a->key < b->key);
+}
+
+/* The runs to look at in the pass at lim, in list order, each once: those
+ * reaching the limit, and those marked by the last pass. */
+static void gather(struct shortq *q, size_t lim)
+{
+	size_t i, m = 0;
+
+	q->nlook = 0;
+	while (q->nheap && q->heap[0].key <= lim) {
+		struct qent e = q->heap[0];
+		heap_pop(q);
+		if (!q->dead[e.run] && rlen(q, e.run) == e.key)
+			look_now(q, e.run);
+	}
+	for (i = 0; i < q->nagain; i++)
+		look_now(q, q->again[i]);
+	q->nagain = 0;
+	if (q->nlook > 1)
+		qsort(q->look, q->nlook, sizeof(*q->look), by_key);
+	for (i = 0; i < q->nlook; i++)
+		if (!m || q->look[m - 1].run != q->look[i].run)
+			q->look[m++] = q->look[i];
+	q->nlook = m;
+}
+
+/* The flips of the pass at lim, left to right, on the lengths the pass
+ * began with (merges come after). A run that flips is looked at again in
+ * the next pass whatever becomes of it: unmerged, it still flips. */
+static void flip(struct shortq *q, size_t lim)
+{
+	size_t k, i, p, n, len, lp, ln;
+
+	q->nflipped = 0;
+	for (k = 0; k < q->nlook; k++) {
+		i = q->look[k].run;
+		p = q->prev[i];
+		n = q->next[i];
+		len = rlen(q, i);
+		lp = p != NO_RUN ? rlen(q, p) : 0;
+		ln = n != NO_RUN ? rlen(q, n) : 0;
+		if (len > lim || (lp <= len && ln <= len))
+			continue;
+		q->runs[i].label =
+		    lp >= ln ? q->runs[p].label : q->runs[n].label;
+		q->flipped = xgrow(q->flipped, sizeof(*q->flipped),
+		                   q->nflipped + 1, &q->aflipped);
+		q->flipped[q->nflipped++] = i;
+	}
+}
+
+/* Merges equal neighbours, which only a flip can have made; a merged run
+ * and its neighbours are looked at again, now or when the limit reaches
+ * its new length. */
+static void merge_flipped(struct shortq *q, size_t lim)
+{
+	size_t k, s, len;
+
+	for (k = 0; k < q->nflipped; k++) {
+		s = q->flipped[k];
+		if (q->dead[s])
+			continue;
+		len = rlen(q, s);
+		while (q->next[s] != NO_RUN &&
+		       q->runs[q->next[s]].label == q->runs[s].label)
+			absorb(q, s, q->next[s]);
+		while (q->prev[s] != NO_RUN &&
+		       q->runs[q->prev[s]].label == q->runs[s].label) {
+			size_t p = q->prev[s];
+			absorb(q, p, s);
+			s = p;
+		}
+		look_again(q, s);
+		look_again(q, q->prev[s]);
+		look_again(q, q->next[s]);
+		if (rlen(q, s) != len && rlen(q, s) > lim &&
+		    rlen(q, s) < q->min)
+			heap_push(q, rlen(q, s), s);
+	}
+}
 static size_t merge_short(struct run *runs, size_t nr, size_t min)
 {
-	size_t lim, i, out;
+	struct shortq q;
+	size_t i, lim, out = 0;
 
-	for (lim = 1; lim < min && nr > 1; lim++) {
-		for (i = 0; i < nr; i++) {
-			size_t len = runs[i].b - runs[i].a, lp, ln;
-			if (len > lim)
-				continue;
-			lp = i > 0 ? runs[i - 1].b - runs[i - 1].a : 0;
-			ln = i + 1 < nr ? runs[i + 1].b - runs[i + 1].a : 0;
-			if (lp > len || ln > len)
-				runs[i].label = lp >= ln ? runs[i - 1].label
-				                         : runs[i + 1].label;
-		}
-		for (i = 0, out = 0; i < nr; i++) {
-			if (out && runs[out - 1].label == runs[i].label) {
-				runs[out - 1].b = runs[i].b;
-				continue;
-			}
-			runs[out++] = runs[i];
-		}
-		nr = out;
+	if (nr < 2 || min < 2)
+		return nr;
+	memset(&q, 0, sizeof(q));
+	q.runs = runs;
+	q.min = min;
+	q.live = nr;
+	q.prev = xmalloc(nr * sizeof(*q.prev));
+	q.next = xmalloc(nr * sizeof(*q.next));
+	q.dead = xcalloc(nr, 1);
+	for (i = 0; i < nr; i++) {
+		q.prev[i] = i ? i - 1 : NO_RUN;
+		q.next[i] = i + 1 < nr ? i + 1 : NO_RUN;
+		if (rlen(&q, i) < min)
+			heap_push(&q, rlen(&q, i), i);
 	}
-	return nr;
+	for (lim = 1; lim < min && q.live > 1; lim++) {
+		if (!q.nagain && (!q.nheap || q.heap[0].key > lim)) {
+			/* nothing can flip before the next length */
+			if (!q.nheap || q.heap[0].key >= min)
+				break;
+			lim = q.heap[0].key;
+		}
+		gather(&q, lim);
+		flip(&q, lim);
+		merge_flipped(&q, lim);
+	}
+	/* run 0 is never absorbed (only a later run is): the list's head */
+	for (i = 0; i != NO_RUN; i = q.next[i])
+		runs[out++] = runs[i];
+	free(q.prev);
+	free(q.next);
+	free(q.dead);
+	free(q.heap);
+	free(q.look);
+	free(q.again);
+	free(q.flipped);
+	return out;
 }
 
 /* Step 2b: moves each boundary between two runs, within 2*w signature
@@ -359,7 +557,8 @@ static uint32_t pick_anchor(const struct kernel *k, size_t n,
 
 	for (i = 0; i < n; i++)
 		if (stage[i] == STAGE_DIT && key_sig[k[i].key] == SIG_DIT)
-			t[k[i].key] += k[i].dur_ns + 1;
+			checked_accumulate(&t[k[i].key],
+			                   checked_add_sat(k[i].dur_ns, 1));
 	for (i = 0; i < nkeys; i++)
 		if (t[i] && (best == UINT32_MAX || t[i] > t[best]))
 			best = (uint32_t)i;
@@ -393,7 +592,8 @@ static void collect_windows(struct loop_ctx *c, const unsigned char *stage,
 	for (i = 0; i < m; i++) {
 		if (out && v[out - 1].h == v[i].h) {
 			v[out - 1].count++;
-			v[out - 1].weight_ns += v[i].weight_ns;
+			checked_accumulate(&v[out - 1].weight_ns,
+			                   v[i].weight_ns);
 		} else {
 			v[out++] = v[i];
 		}
@@ -506,7 +706,7 @@ size_t stages_segments(const struct kernel *k, size_t n,
 		}
 		s->end_ns = end > s->end_ns ? end : s->end_ns;
 		s->kernels++;
-		s->kernel_ns += k[i].dur_ns;
+		checked_accumulate(&s->kernel_ns, k[i].dur_ns);
 	}
 	*segs = v;
 	return ns;

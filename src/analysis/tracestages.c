@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include "analysis/rules.h"
+#include "util/checked.h"
+#include "util/hash.h"
+#include "util/idmap.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -66,14 +69,13 @@ struct name_slot {
 struct collect {
 	const struct trace_marker_rule *rules;
 	size_t nrules;
-	const struct segment *segs;
-	size_t nsegs;
+	struct trace_segclip clip;
 	int want_markers, want_flows;
 
 	struct ov_acc *acc;
 	size_t nacc, aacc;
-	int64_t *ovpids; /* pids named "Overlap Analysis" */
-	size_t novpids, aovpids;
+	struct idmap acc_of; /* pid -> index in acc */
+	struct idmap ovpids; /* pids named "Overlap Analysis" */
 
 	struct trace_marker *m;
 	size_t nm, am;
@@ -87,7 +89,7 @@ struct collect {
 /* Sums saturate: hostile durations must not overflow. */
 static void add_sat(int64_t *acc, int64_t v)
 {
-	*acc = *acc > INT64_MAX - v ? INT64_MAX : *acc + v;
+	checked_accumulate(acc, v);
 }
 
 static int64_t seg_end(const struct segment *s, size_t n, size_t i)
@@ -100,48 +102,106 @@ static int64_t seg_end(const struct segment *s, size_t n, size_t i)
 	return end > s[i].start_ns ? end : s[i].start_ns;
 }
 
+void trace_segclip_init(struct trace_segclip *sc, const struct segment *segs,
+                        size_t nsegs)
+{
+	size_t n = segs ? nsegs : 0, i;
+	int st;
+
+	sc->segs = segs;
+	sc->nsegs = n;
+	for (st = 0; st < STAGE_COUNT; st++) {
+		sc->pre[st] = xcalloc(n + 1, sizeof(*sc->pre[st]));
+		for (i = 0; i < n; i++) {
+			sc->pre[st][i + 1] = sc->pre[st][i];
+			if ((int)segs[i].stage == st)
+				add_sat(&sc->pre[st][i + 1],
+				        seg_end(segs, n, i) - segs[i].start_ns);
+		}
+	}
+}
+
+void trace_segclip_release(struct trace_segclip *sc)
+{
+	int st;
+
+	for (st = 0; st < STAGE_COUNT; st++) {
+		free(sc->pre[st]);
+		sc->pre[st] = NULL;
+	}
+}
+
+/* Adds the part of [a, b) inside segment i to ov->stage[][k] and covered. */
+static void clip_one(const struct segment *s, size_t n, size_t i, int64_t a,
+                     int64_t b, struct trace_overlap *ov, int k,
+                     int64_t *covered)
+{
+	int64_t x = s[i].start_ns > a ? s[i].start_ns : a;
+	int64_t y = seg_end(s, n, i) < b ? seg_end(s, n, i) : b;
+
+	if (y > x && (unsigned)s[i].stage < STAGE_COUNT) {
+		add_sat(&ov->stage[s[i].stage][k], y - x);
+		add_sat(covered, y - x);
+	}
+}
+
 /* Adds the parts of [a, b) inside each segment to ov->stage[][k]; returns
- * the ns covered. seg_end is non-decreasing, so a binary search finds the
- * first segment that can meet a. */
-static int64_t clip(const struct segment *s, size_t n, int64_t a, int64_t b,
+ * the ns covered. seg_end and the starts are non-decreasing, so binary
+ * searches find the first segment that can meet a and the first that
+ * starts at or after b; the segments between lie wholly inside [a, b) and
+ * add their prefix sums: an event over the whole profile costs O(log n),
+ * not a walk over every segment. */
+static int64_t clip(const struct trace_segclip *c, int64_t a, int64_t b,
                     struct trace_overlap *ov, int k)
 {
-	size_t lo = 0, hi = n, i;
-	int64_t covered = 0, x, y;
+	const struct segment *s = c->segs;
+	size_t n = c->nsegs, lo = 0, hi = n, end, mid;
+	int64_t covered = 0, part;
+	int st;
 
 	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+		mid = lo + (hi - lo) / 2;
 		if (seg_end(s, n, mid) <= a)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (i = lo; i < n && s[i].start_ns < b; i++) {
-		x = s[i].start_ns > a ? s[i].start_ns : a;
-		y = seg_end(s, n, i) < b ? seg_end(s, n, i) : b;
-		if (y > x && (unsigned)s[i].stage < STAGE_COUNT) {
-			add_sat(&ov->stage[s[i].stage][k], y - x);
-			covered += y - x;
-		}
+	for (end = lo, hi = n; end < hi;) {
+		mid = end + (hi - end) / 2;
+		if (s[mid].start_ns < b)
+			end = mid + 1;
+		else
+			hi = mid;
+	}
+	if (end <= lo)
+		return 0;
+	clip_one(s, n, lo, a, b, ov, k, &covered);
+	if (end - lo >= 2)
+		clip_one(s, n, end - 1, a, b, ov, k, &covered);
+	for (st = 0; end - lo > 2 && st < STAGE_COUNT; st++) {
+		part = c->pre[st][end - 1] - c->pre[st][lo + 1];
+		add_sat(&ov->stage[st][k], part);
+		add_sat(&covered, part);
 	}
 	return covered;
 }
 
+/* The sums of pid: a keyed map finds them, as a trace may hold any number
+ * of distinct pids. */
 static struct trace_overlap *acc_for(struct collect *c, int64_t pid)
 {
-	size_t i;
+	uint64_t i;
 
-	for (i = 0; i < c->nacc; i++)
-		if (c->acc[i].pid == pid)
-			return &c->acc[i].ov;
+	if (!idmap_put(&c->acc_of, (uint64_t)pid, 0, c->nacc, &i))
+		return &c->acc[i].ov;
 	c->acc = xgrow(c->acc, sizeof(*c->acc), c->nacc + 1, &c->aacc);
 	memset(&c->acc[c->nacc], 0, sizeof(c->acc[0]));
 	c->acc[c->nacc].pid = pid;
 	return &c->acc[c->nacc++].ov;
 }
 
-void trace_overlap_add(struct trace_overlap *ov, const struct segment *segs,
-                       size_t nsegs, int k, int64_t start_ns, int64_t dur_ns)
+void trace_overlap_add(struct trace_overlap *ov, const struct trace_segclip *sc,
+                       int k, int64_t start_ns, int64_t dur_ns)
 {
 	int64_t covered;
 
@@ -150,17 +210,13 @@ void trace_overlap_add(struct trace_overlap *ov, const struct segment *segs,
 		return;
 	ov->events++;
 	add_sat(&ov->total[k], dur_ns);
-	covered =
-	    clip(segs, segs ? nsegs : 0, start_ns, start_ns + dur_ns, ov, k);
-	add_sat(&ov->outside[k], dur_ns - covered);
+	covered = clip(sc, start_ns, start_ns + dur_ns, ov, k);
+	add_sat(&ov->outside[k], checked_sub_sat(dur_ns, covered));
 }
 
 static void ov_span(struct collect *c, const struct trace_event *ev, int k)
 {
-	if (ev->ts_ns == INT64_MIN || ev->dur_ns < 0 ||
-	    ev->ts_ns > INT64_MAX - ev->dur_ns)
-		return;
-	trace_overlap_add(acc_for(c, ev->pid), c->segs, c->nsegs, k, ev->ts_ns,
+	trace_overlap_add(acc_for(c, ev->pid), &c->clip, k, ev->ts_ns,
 	                  ev->dur_ns);
 }
 
@@ -180,30 +236,17 @@ static void ov_add(struct trace_overlap *to, const struct trace_overlap *from)
 /* The sums of the pids named "Overlap Analysis", each counted once. */
 static void ov_finish(const struct collect *c, struct trace_overlap *ov)
 {
-	size_t i, j;
+	size_t i;
 
 	memset(ov, 0, sizeof(*ov));
-	ov->found = c->novpids > 0;
+	ov->found = c->ovpids.n > 0;
 	for (i = 0; i < c->nacc; i++)
-		for (j = 0; j < c->novpids; j++)
-			if (c->acc[i].pid == c->ovpids[j]) {
-				ov_add(ov, &c->acc[i].ov);
-				break;
-			}
+		if (idmap_get(&c->ovpids, (uint64_t)c->acc[i].pid, 0))
+			ov_add(ov, &c->acc[i].ov);
 }
 
 /* ---- pass 1: markers ------------------------------------------------------
  */
-
-static uint64_t hash_bytes(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
 
 int trace_marker_rule_of(const struct trace_marker_rule *rules, size_t n,
                          const char *name)
@@ -321,11 +364,8 @@ static void collect_event(const struct trace_event *ev, void *ctx)
 
 	if (ev->ph == 'M') {
 		if (!strcmp(ev->name, "process_name") &&
-		    !strcmp(ev->arg_name, "Overlap Analysis")) {
-			c->ovpids = xgrow(c->ovpids, sizeof(*c->ovpids),
-			                  c->novpids + 1, &c->aovpids);
-			c->ovpids[c->novpids++] = ev->pid;
-		}
+		    !strcmp(ev->arg_name, "Overlap Analysis"))
+			idmap_put(&c->ovpids, (uint64_t)ev->pid, 0, 0, NULL);
 	} else if (ev->ph == 's') {
 		c->flows += is_npu_flow(ev);
 	} else if (ev->ph == 'X') {
@@ -341,8 +381,9 @@ static void collect_init(struct collect *c, const struct segment *segs,
                          size_t nsegs)
 {
 	memset(c, 0, sizeof(*c));
-	c->segs = segs;
-	c->nsegs = segs ? nsegs : 0;
+	trace_segclip_init(&c->clip, segs, nsegs);
+	idmap_init(&c->acc_of);
+	idmap_init(&c->ovpids);
 	strbuf_init(&c->tmp);
 }
 
@@ -356,8 +397,10 @@ static void collect_release(struct collect *c)
 	for (i = 0; i < c->nm; i++)
 		free(c->m[i].name);
 	free(c->m);
+	trace_segclip_release(&c->clip);
 	free(c->acc);
-	free(c->ovpids);
+	idmap_release(&c->acc_of);
+	idmap_release(&c->ovpids);
 	strbuf_release(&c->tmp);
 }
 
@@ -408,8 +451,9 @@ static int overlap_input(const struct input *in, const struct segment *segs,
 /* ---- pass 2: flows --------------------------------------------------------
  */
 
-/* A pending flow end, keyed by a 64-bit hash of its id text (2^20 pending
- * ids: a false match has odds of about 2^-24 even then). */
+/* A pending flow end, keyed by a 64-bit keyed hash of its id text (2^20
+ * pending ids: a false match has odds of about 2^-24 even then, and ids
+ * cannot be chosen to collide without the process key). */
 struct flow_slot {
 	uint64_t key; /* 0 = empty, 1 = deleted */
 	int64_t ts;
@@ -418,7 +462,10 @@ struct flow_slot {
 
 struct flows {
 	struct trace_summary *sum;
-	int64_t *pmax; /* pmax[i] = max host_end of markers 0..i */
+	/* a max tree over the markers' host ends: leaf size + i is marker
+	 * i (INT64_MIN past the last), node k the max of 2k and 2k + 1 */
+	int64_t *tree;
+	size_t size; /* leaves: a power of two */
 	struct flow_slot *slot;
 	size_t cap, live, used;
 	int overflow;
@@ -428,17 +475,51 @@ static uint64_t id_key(const char *id)
 {
 	uint64_t h = hash_bytes(id, strlen(id));
 
-	h ^= h >> 31; /* splitmix64 finaliser: spread FNV's low bits */
-	h *= 0xbf58476d1ce4e5b9ull;
-	h ^= h >> 27;
 	return h < 2 ? h + 2 : h;
 }
 
-/* The innermost marker whose host range holds ts, or NULL. */
+static void tree_build(struct flows *f)
+{
+	const struct trace_summary *s = f->sum;
+	size_t i;
+
+	for (f->size = 1; f->size < s->nmarkers; f->size *= 2)
+		;
+	f->tree = xmalloc(2 * f->size * sizeof(*f->tree));
+	for (i = 0; i < f->size; i++)
+		f->tree[f->size + i] =
+		    i < s->nmarkers ? s->markers[i].host_end_ns : INT64_MIN;
+	for (i = f->size - 1; i > 0; i--)
+		f->tree[i] = f->tree[2 * i] > f->tree[2 * i + 1]
+		                 ? f->tree[2 * i]
+		                 : f->tree[2 * i + 1];
+}
+
+/* The last marker in [0, lo) of node k's range [a, b) whose host range
+ * ends at or after ts, or SIZE_MAX. Right child first; a subtree is
+ * entered only when it overlaps [0, lo) and its max reaches ts, so the
+ * search visits O(log n) nodes (one fixed marker nesting deep under many
+ * small ones no longer costs a walk over all of them per flow). */
+static size_t last_reaching(const struct flows *f, size_t k, size_t a, size_t b,
+                            size_t lo, int64_t ts)
+{
+	size_t mid = a + (b - a) / 2, r;
+
+	if (a >= lo || f->tree[k] < ts)
+		return SIZE_MAX;
+	if (b - a == 1)
+		return a;
+	r = last_reaching(f, 2 * k + 1, mid, b, lo, ts);
+	return r != SIZE_MAX ? r : last_reaching(f, 2 * k, a, mid, lo, ts);
+}
+
+/* The innermost marker whose host range holds ts, or NULL: the last one
+ * (markers are sorted by start, outer before inner) that starts at or
+ * before ts and ends at or after it. */
 static struct trace_marker *marker_at(const struct flows *f, int64_t ts)
 {
 	const struct trace_summary *s = f->sum;
-	size_t lo = 0, hi = s->nmarkers;
+	size_t lo = 0, hi = s->nmarkers, i;
 
 	while (lo < hi) { /* first marker starting after ts */
 		size_t mid = lo + (hi - lo) / 2;
@@ -447,12 +528,8 @@ static struct trace_marker *marker_at(const struct flows *f, int64_t ts)
 		else
 			hi = mid;
 	}
-	while (lo > 0 && f->pmax[lo - 1] >= ts) {
-		lo--;
-		if (s->markers[lo].host_end_ns >= ts)
-			return &s->markers[lo];
-	}
-	return NULL;
+	i = last_reaching(f, 1, 0, f->size, lo, ts);
+	return i == SIZE_MAX ? NULL : &s->markers[i];
 }
 
 static void flow_pair(struct flows *f, int64_t host, int64_t dev)
@@ -575,12 +652,9 @@ static void flows_init(struct flows *f, struct trace_summary *s)
 
 	memset(f, 0, sizeof(*f));
 	f->sum = s;
-	f->pmax = xmalloc((s->nmarkers ? s->nmarkers : 1) * sizeof(*f->pmax));
-	for (i = 0; i < s->nmarkers; i++) {
-		int64_t end = s->markers[i].host_end_ns;
-		f->pmax[i] = i && f->pmax[i - 1] > end ? f->pmax[i - 1] : end;
+	tree_build(f);
+	for (i = 0; i < s->nmarkers; i++)
 		s->markers[i].flows = 0;
-	}
 	f->cap = 1024;
 	f->slot = xcalloc(f->cap, sizeof(*f->slot));
 }
@@ -588,7 +662,7 @@ static void flows_init(struct flows *f, struct trace_summary *s)
 static void flows_release(struct flows *f)
 {
 	free(f->slot);
-	free(f->pmax);
+	free(f->tree);
 }
 
 static int map_input(const struct input *in, struct trace_summary *s,

@@ -105,11 +105,25 @@ void trace_summary_release(struct trace_summary *s);
  * these let its rows go through the very arithmetic the trace's events go
  * through. */
 
+/* Segments (sorted by start; may be NULL/0) made ready for clipping
+ * spans to them: per-stage prefix sums, so a span over many segments
+ * costs O(log n). init allocates (STAGE_COUNT x nsegs int64), release
+ * frees; segs must outlive it. */
+struct trace_segclip {
+	const struct segment *segs;
+	size_t nsegs;
+	int64_t *pre[STAGE_COUNT]; /* pre[st][i]: ns of stage st in segments
+	                            * 0..i-1 (each up to the next's start) */
+};
+void trace_segclip_init(struct trace_segclip *sc, const struct segment *segs,
+                        size_t nsegs);
+void trace_segclip_release(struct trace_segclip *sc);
+
 /* Adds one Overlap Analysis span of kind k (enum ov) [start, start + dur)
- * to ov: to its total, its parts inside segs (sorted by start; may be
- * NULL/0) to their stages, the rest to outside. Bad spans are ignored. */
-void trace_overlap_add(struct trace_overlap *ov, const struct segment *segs,
-                       size_t nsegs, int k, int64_t start_ns, int64_t dur_ns);
+ * to ov: to its total, its parts inside sc's segments to their stages,
+ * the rest to outside. Bad spans are ignored. */
+void trace_overlap_add(struct trace_overlap *ov, const struct trace_segclip *sc,
+                       int k, int64_t start_ns, int64_t dur_ns);
 
 /* Index of the first rule whose glob matches name, or -1. */
 int trace_marker_rule_of(const struct trace_marker_rule *rules, size_t n,

@@ -7,10 +7,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "input/db.h"
 #include "input/profinfo.h"
 #include "util/fileio.h"
+#include "util/idmap.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -24,11 +26,6 @@ static int has_dir(const char *dir, const char *name)
 	int ok = fileio_kind(p) == 1;
 	free(p);
 	return ok;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 static const char *const file_names[DF_COUNT] = {
@@ -110,23 +107,93 @@ static char *find_db(const char *dir)
 	return fileio_kind(p) == 0 ? p : (free(p), NULL);
 }
 
-/* A rank whose data files are in out_dir and profiler_info in info_dir. */
-static void add_rank(struct run_files *rf, const char *dir, const char *out_dir,
-                     const char *info_dir)
+/* The walk: every folder and file is taken once, by device and inode, so
+ * symlinks (self -> ., up -> .., two links to one rank) neither repeat a
+ * rank nor multiply the walk; the same PATH given twice is one rank. */
+struct walk {
+	struct run_files *rf;
+	size_t ranks_alloc, notes_alloc;
+	struct idmap seen;  /* (dev, ino) of the folders searched -> depth */
+	size_t found;       /* ranks found by the current PATH, new or not */
+	struct idmap ranks; /* (dev, ino) of each rank's data */
+	/* the folders being searched, outermost first: a link back to one
+	 * of them is a loop */
+	dev_t path_dev[DISCOVER_MAX_DEPTH + 1];
+	ino_t path_ino[DISCOVER_MAX_DEPTH + 1];
+	int npath;
+};
+
+static void note(struct walk *w, const char *code, char *a0, char *a1)
 {
-	struct disc_rank *r;
+	struct run_files *rf = w->rf;
+
+	rf->notes = xgrow(rf->notes, sizeof(*rf->notes), rf->nnotes + 1,
+	                  &w->notes_alloc);
+	rf->notes[rf->nnotes].code = code;
+	rf->notes[rf->nnotes].args[0] = a0;
+	rf->notes[rf->nnotes++].args[1] = a1;
+}
+
+/* The rank's identity: the file it is read from (the db when it is read
+ * from its db, else its kernel_details file), else its data folder. */
+static int rank_identity(const struct disc_rank *r, const char *out_dir,
+                         struct stat *st)
+{
+	const char *id = r->use == EXPORT_DB && r->files[DF_DB]
+	                     ? r->files[DF_DB]
+	                     : r->files[DF_KERNELS];
+	return stat(id ? id : out_dir, st);
+}
+
+static void disc_rank_free(struct disc_rank *r)
+{
 	int f;
 
-	rf->ranks = xrealloc(rf->ranks, (rf->n + 1) * sizeof(*rf->ranks));
-	r = &rf->ranks[rf->n++];
-	memset(r, 0, sizeof(*r));
-	r->dir = xstrdup(dir);
-	r->id = -1;
+	free(r->dir);
+	for (f = 0; f < DF_COUNT; f++)
+		free(r->files[f]);
+	free(r->torch_npu_version);
+	free(r->cann_version);
+	free(r->profiler_level);
+	free(r->aic_metrics);
+}
+
+/* A rank whose data files are in out_dir and profiler_info in info_dir;
+ * given, if not NULL, is the file given as PATH, read as role in export
+ * use. Returns 1 when added, 0 when the same data was taken already. */
+static int add_rank(struct walk *w, const char *dir, const char *out_dir,
+                    const char *info_dir, const char *given,
+                    enum disc_file role, enum disc_export use)
+{
+	struct run_files *rf = w->rf;
+	struct disc_rank r;
+	struct stat st;
+	int f;
+
+	w->found++;
+	memset(&r, 0, sizeof(r));
+	r.dir = xstrdup(dir);
+	r.id = -1;
 	for (f = 0; f < DF_INFO; f++)
-		r->files[f] = find_file(out_dir, file_names[f]);
-	r->files[DF_INFO] = info_dir ? find_info(info_dir) : NULL;
-	r->files[DF_DB] = find_db(out_dir);
-	r->use = r->files[DF_DB] ? EXPORT_DB : EXPORT_TEXT;
+		r.files[f] = find_file(out_dir, file_names[f]);
+	r.files[DF_DB] = find_db(out_dir);
+	r.use = r.files[DF_DB] ? EXPORT_DB : EXPORT_TEXT;
+	if (given) {
+		free(r.files[role]);
+		r.files[role] = xstrdup(given);
+		r.use = use;
+	}
+	if (rank_identity(&r, out_dir, &st) == 0 &&
+	    !idmap_put(&w->ranks, (uint64_t)st.st_dev, (uint64_t)st.st_ino, 0,
+	               NULL)) {
+		disc_rank_free(&r);
+		return 0;
+	}
+	r.files[DF_INFO] = info_dir ? find_info(info_dir) : NULL;
+	rf->ranks =
+	    xgrow(rf->ranks, sizeof(*rf->ranks), rf->n + 1, &w->ranks_alloc);
+	rf->ranks[rf->n++] = r;
+	return 1;
 }
 
 static char *parent_of(const char *path)
@@ -149,8 +216,9 @@ static int ends_with(const char *s, const char *tail)
 }
 
 /* A file given as PATH: the file to read is that one, as the export its
- * name says (a .db is the SQLite export, anything else kernel_details). */
-static void add_file(struct run_files *rf, const char *path)
+ * name says (a .db is the SQLite export, anything else kernel_details);
+ * its folder's other files are taken too. */
+static void add_file(struct walk *w, const char *path)
 {
 	static const struct {
 		const char *suffix;
@@ -160,7 +228,6 @@ static void add_file(struct run_files *rf, const char *path)
 	enum disc_file role = DF_KERNELS;
 	enum disc_export use = EXPORT_TEXT;
 	char *parent = parent_of(path);
-	struct disc_rank *r;
 	size_t i;
 
 	for (i = 0; i < sizeof(roles) / sizeof(roles[0]); i++)
@@ -168,11 +235,7 @@ static void add_file(struct run_files *rf, const char *path)
 			role = roles[i].role;
 			use = roles[i].use;
 		}
-	add_rank(rf, path, parent, NULL);
-	r = &rf->ranks[rf->n - 1];
-	free(r->files[role]);
-	r->files[role] = xstrdup(path);
-	r->use = use;
+	add_rank(w, path, parent, NULL, path, role, use);
 	free(parent);
 }
 
@@ -183,14 +246,20 @@ static int is_rank_dir(const char *dir, const char *name)
 	       (n > 10 && !strcmp(name + n - 10, "_ascend_pt"));
 }
 
-/* Adds the rank folders below dir (depth levels at most), sorted by name. */
-static void search(struct run_files *rf, const char *dir, int depth)
+static int cmp_str(const void *a, const void *b)
 {
-	char **subs = NULL, **names = NULL;
-	size_t n = 0, i;
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The folders in dir (symlinks followed), sorted by name; *n of them. */
+static char **subfolders(const char *dir, size_t *n)
+{
+	char **subs = NULL;
+	size_t alloc = 0;
 	DIR *dh = opendir(dir);
 	struct dirent *de;
 
+	*n = 0;
 	while (dh && (de = readdir(dh))) {
 		char *sub;
 		if (de->d_name[0] == '.')
@@ -200,45 +269,88 @@ static void search(struct run_files *rf, const char *dir, int depth)
 			free(sub);
 			continue;
 		}
-		subs = xrealloc(subs, (n + 1) * sizeof(*subs));
-		names = xrealloc(names, (n + 1) * sizeof(*names));
-		subs[n] = sub;
-		names[n++] = xstrdup(de->d_name);
+		subs = xgrow(subs, sizeof(*subs), *n + 1, &alloc);
+		subs[(*n)++] = sub;
 	}
 	if (dh)
 		closedir(dh);
-	if (n)
-		qsort(subs, n, sizeof(*subs), cmp_str);
+	if (*n)
+		qsort(subs, *n, sizeof(*subs), cmp_str);
+	return subs;
+}
+
+/* Whether folder dir is to be searched depth levels deep: 0 when it was
+ * searched as deep already (through another link, or as another PATH) or
+ * leads back to a folder being searched (a loop: noted, for a warning).
+ * Pushes it on the path when it is to be searched. */
+static int enter_folder(struct walk *w, const char *dir, int depth)
+{
+	struct stat st;
+	uint64_t *done;
+	int i;
+
+	if (stat(dir, &st))
+		return 1; /* vanished: opendir will find nothing */
+	for (i = 0; i < w->npath; i++)
+		if (w->path_dev[i] == st.st_dev &&
+		    w->path_ino[i] == st.st_ino) {
+			note(w, "folder_loop", xstrdup(dir), NULL);
+			return 0;
+		}
+	done = idmap_get(&w->seen, (uint64_t)st.st_dev, (uint64_t)st.st_ino);
+	if (done && *done >= (uint64_t)depth)
+		return 0;
+	if (done)
+		*done = (uint64_t)depth;
+	else
+		idmap_put(&w->seen, (uint64_t)st.st_dev, (uint64_t)st.st_ino,
+		          (uint64_t)depth, NULL);
+	w->path_dev[w->npath] = st.st_dev;
+	w->path_ino[w->npath++] = st.st_ino;
+	return 1;
+}
+
+/* Adds the rank folders below dir (depth levels at most), sorted by name;
+ * each folder is searched once however many links lead to it (again only
+ * to search it deeper). Returns -1 when dir was not searched (done, or a
+ * loop), else 0. */
+static int search(struct walk *w, const char *dir, int depth)
+{
+	size_t n, i;
+	char **subs;
+
+	if (w->npath > DISCOVER_MAX_DEPTH || !enter_folder(w, dir, depth))
+		return -1;
+	subs = subfolders(dir, &n);
 	for (i = 0; i < n; i++) {
 		const char *base = strrchr(subs[i], '/') + 1;
 		char *out;
 		if (is_rank_dir(subs[i], base)) {
 			out = fileio_join(subs[i], OUTPUT_DIR);
-			add_rank(rf, subs[i], out, subs[i]);
+			add_rank(w, subs[i], out, subs[i], NULL, DF_KERNELS,
+			         EXPORT_TEXT);
 			free(out);
 		} else if (depth > 1) {
-			search(rf, subs[i], depth - 1);
+			search(w, subs[i], depth - 1);
 		}
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		free(subs[i]);
-		free(names[i]);
-	}
 	free(subs);
-	free(names);
+	w->npath--;
+	return 0;
 }
 
-static int add_path(struct run_files *rf, const char *path, struct err *e)
+static int add_path(struct walk *w, const char *path, struct err *e)
 {
 	int kind = fileio_kind(path);
-	size_t before = rf->n;
 	char *parent, *out;
 
 	if (kind < 0)
 		return err_set(e, ERR_INPUT, "%s: no such file or folder",
 		               path);
 	if (kind == 0) { /* a file: its folder's files too */
-		add_file(rf, path);
+		add_file(w, path);
 		return 0;
 	}
 	if ((out = find_file(path, KERNELS)) || (out = find_db(path)) ||
@@ -247,27 +359,20 @@ static int add_path(struct run_files *rf, const char *path, struct err *e)
 		free(out);
 		parent = parent_of(path);
 		out = is_out ? xstrdup(path) : fileio_join(path, OUTPUT_DIR);
-		add_rank(rf, path, out, is_out ? parent : path);
+		add_rank(w, path, out, is_out ? parent : path, NULL, DF_KERNELS,
+		         EXPORT_TEXT);
 		free(out);
 		free(parent);
 		return 0;
 	}
-	search(rf, path, DISCOVER_MAX_DEPTH);
-	if (rf->n == before)
+	w->found = 0;
+	if (search(w, path, DISCOVER_MAX_DEPTH) == 0 && !w->found)
 		return err_set(e, ERR_INPUT,
 		               "%s: no %s or ascend_pytorch_profiler*.db found "
 		               "(looked in the folder, in %s/ and in rank "
 		               "folders *_ascend_pt up to %d levels below it)",
 		               path, KERNELS, OUTPUT_DIR, DISCOVER_MAX_DEPTH);
 	return 0;
-}
-
-static void note(struct run_files *rf, const char *code, char *a0, char *a1)
-{
-	rf->notes = xrealloc(rf->notes, (rf->nnotes + 1) * sizeof(*rf->notes));
-	rf->notes[rf->nnotes].code = code;
-	rf->notes[rf->nnotes].args[0] = a0;
-	rf->notes[rf->nnotes++].args[1] = a1;
 }
 
 /* Digits at p as a number (at most 9 of them), *end after them; -1 when
@@ -314,13 +419,13 @@ static int32_t id_from_info_name(const struct disc_rank *r)
 	return n >= 0 && !strcmp(end, ".json") ? n : -1;
 }
 
-static void read_info(struct run_files *rf, struct disc_rank *r)
+static void read_info(struct walk *w, struct disc_rank *r)
 {
 	struct profinfo pi;
 	struct err e = ERR_INIT;
 
 	if (r->files[DF_INFO] && profinfo_read(r->files[DF_INFO], &pi, &e)) {
-		note(rf, "bad_profiler_info", xstrdup(r->files[DF_INFO]),
+		note(w, "bad_profiler_info", xstrdup(r->files[DF_INFO]),
 		     xstrdup(e.msg));
 		return;
 	}
@@ -337,15 +442,6 @@ static void read_info(struct run_files *rf, struct disc_rank *r)
 	memset(&pi, 0, sizeof(pi));
 }
 
-static int id_used(const struct run_files *rf, size_t upto, int32_t id)
-{
-	size_t i;
-	for (i = 0; i < upto; i++)
-		if (rf->ranks[i].id == id)
-			return 1;
-	return 0;
-}
-
 static int cmp_rank(const void *a, const void *b)
 {
 	const struct disc_rank *x = a, *y = b;
@@ -353,15 +449,18 @@ static int cmp_rank(const void *a, const void *b)
 }
 
 /* Ids from profiler_info, then from names; the rest, and duplicates, get
- * the smallest unused ids in the order found. */
-static void assign_ids(struct run_files *rf)
+ * the smallest unused ids in the order found. A keyed set holds the ids
+ * in use, so a run of many ranks costs no search per rank. */
+static void assign_ids(struct walk *w)
 {
+	struct run_files *rf = w->rf;
+	struct idmap used = IDMAP_INIT;
 	size_t i;
 	int32_t next = 0;
 
 	for (i = 0; i < rf->n; i++) {
 		struct disc_rank *r = &rf->ranks[i];
-		read_info(rf, r);
+		read_info(w, r);
 		if (r->id < 0 && r->use == EXPORT_DB &&
 		    (r->id = (int32_t)db_peek_rank(r->files[DF_DB])) >= 0)
 			r->id_source = "db";
@@ -369,8 +468,9 @@ static void assign_ids(struct run_files *rf)
 			r->id_source = "folder";
 		if (r->id < 0 && (r->id = id_from_info_name(r)) >= 0)
 			r->id_source = "profiler_info";
-		if (r->id >= 0 && id_used(rf, i, r->id)) {
-			note(rf, "duplicate_rank", xstrfmt("%d", (int)r->id),
+		if (r->id >= 0 &&
+		    !idmap_put(&used, (uint64_t)r->id, 0, 0, NULL)) {
+			note(w, "duplicate_rank", xstrfmt("%d", (int)r->id),
 			     xstrdup(r->dir));
 			r->id = -1;
 		}
@@ -378,25 +478,35 @@ static void assign_ids(struct run_files *rf)
 	for (i = 0; i < rf->n; i++) {
 		if (rf->ranks[i].id >= 0)
 			continue;
-		while (id_used(rf, rf->n, next))
+		while (idmap_get(&used, (uint64_t)next, 0))
 			next++;
+		idmap_put(&used, (uint64_t)next, 0, 0, NULL);
 		rf->ranks[i].id = next;
 		rf->ranks[i].id_source = "order";
 	}
+	idmap_release(&used);
 	qsort(rf->ranks, rf->n, sizeof(*rf->ranks), cmp_rank);
 }
 
 int discover_run(const char *const *paths, size_t npaths, struct run_files *rf,
                  struct err *e)
 {
+	struct walk w;
 	size_t i;
+	int ret = 0;
 
 	memset(rf, 0, sizeof(*rf));
-	for (i = 0; i < npaths; i++)
-		if (add_path(rf, paths[i], e))
-			return -1;
-	assign_ids(rf);
-	return 0;
+	memset(&w, 0, sizeof(w));
+	w.rf = rf;
+	idmap_init(&w.seen);
+	idmap_init(&w.ranks);
+	for (i = 0; i < npaths && !ret; i++)
+		ret = add_path(&w, paths[i], e);
+	if (!ret)
+		assign_ids(&w);
+	idmap_release(&w.seen);
+	idmap_release(&w.ranks);
+	return ret;
 }
 
 void run_files_release(struct run_files *rf)

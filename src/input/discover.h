@@ -36,8 +36,9 @@ struct disc_rank {
 };
 
 /* Something discovery noticed that the report should say: code
- * "duplicate_rank" (args: rank id, folder) or "bad_profiler_info" (args:
- * file, reason). */
+ * "duplicate_rank" (args: rank id, folder), "bad_profiler_info" (args:
+ * file, reason) or "folder_loop" (args: the folder that leads back to one
+ * being searched, NULL). */
 struct disc_note {
 	const char *code;
 	char *args[2];
@@ -56,8 +57,12 @@ struct run_files {
  * ASCEND_PROFILER_OUTPUT folder, a kernel_details.csv[.gz] file or a *.db
  * file (its sibling files are taken too) or a folder holding rank folders
  * (folders with an ASCEND_PROFILER_OUTPUT folder, or named *_ascend_pt) up
- * to DISCOVER_MAX_DEPTH levels down. Rank ids come from profiler_info's
- * rank_id, else the db's RANK_DEVICE_MAP, else a "rank<N>" folder name or
+ * to DISCOVER_MAX_DEPTH levels down. Symlinks are followed, but each folder
+ * is searched and each rank (its kernel_details or db file, else its data
+ * folder, by device and inode) taken once: links to a rank, a PATH given
+ * twice or a link back up (a loop, noted) add nothing. Rank ids come from
+ * profiler_info's rank_id, else the db's RANK_DEVICE_MAP, else a "rank<N>"
+ * folder name or
  * profiler_info_<N>.json, else the order found (the smallest unused ids).
  * Returns 0, or -1 with ERR_INPUT naming the PATH that holds no profile. */
 int discover_run(const char *const *paths, size_t npaths, struct run_files *rf,

@@ -14,8 +14,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "input/plausible.h"
 #include "util/decimal.h"
 #include "util/infile.h"
+#include "util/numfmt.h"
 #include "util/progress.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
@@ -96,6 +98,8 @@ struct kreader {
 	int64_t start, dur;
 	int32_t step;
 	int row_bad;
+
+	struct plausible plaus; /* the file's plausible kernel times */
 };
 
 static int is_blank(int c)
@@ -518,11 +522,40 @@ static void skip_row(struct kreader *r)
 	}
 }
 
+/* Skips kernel k, whose time is implausible (which: see plausible_check),
+ * as the row at its line. */
+static void skip_implausible(void *ctx, const struct plausible_kernel *k,
+                             int which)
+{
+	struct kreader *r = ctx;
+	struct strbuf v = STRBUF_INIT;
+	uint64_t row_line = r->row_line;
+
+	numfmt_us(&v, which == 1 ? k->start : k->dur);
+	r->row_line = k->line;
+	r->row_bad = 0;
+	row_fail(r, col_index(r, which == 1 ? COL_START : COL_DUR),
+	         "implausible_time", plausible_why(which), v.buf, v.len);
+	skip_row(r);
+	r->row_line = row_line;
+	strbuf_release(&v);
+}
+
+/* The probed kernels, the last ones of kt, are judged. Without any, there
+ * is nothing to judge by: n stays. */
+static void settle_probe(struct kreader *r)
+{
+	size_t n = plausible_settle(&r->plaus, r->kt->v, skip_implausible, r);
+
+	r->kt->n = r->plaus.has_ref ? n : r->kt->n;
+}
+
 static void keep_row(struct kreader *r)
 {
 	struct kernel_table *kt = r->kt;
 	struct kernel *k;
 	uint32_t key;
+	int which;
 
 	if (r->row_bad || make_key(r, &key)) {
 		skip_row(r);
@@ -534,12 +567,20 @@ static void keep_row(struct kreader *r)
 		skip_row(r);
 		return;
 	}
+	if ((which = plausible_check(&r->plaus, r->start, r->dur))) {
+		struct plausible_kernel pk = {r->start, r->dur, r->row_line};
+		skip_implausible(r, &pk, which);
+		return;
+	}
 	kt->v = xgrow(kt->v, sizeof(*kt->v), kt->n + 1, &kt->alloc);
 	k = &kt->v[kt->n++];
 	k->start_ns = r->start;
 	k->dur_ns = r->dur;
 	k->key = key;
 	k->step = r->step;
+	if (!r->plaus.ready &&
+	    plausible_add(&r->plaus, r->start, r->dur, r->row_line, kt->n - 1))
+		settle_probe(r);
 }
 
 static void on_row(int term, void *ctx)
@@ -681,6 +722,7 @@ static void reader_init(struct kreader *r, const char *name,
 	strbuf_init(&r->reason);
 	strbuf_init(&r->reason_value);
 	strbuf_init(&r->key);
+	plausible_init(&r->plaus);
 	info->device_id = -1;
 	if (!info->path)
 		info->path = xstrdup(name);
@@ -696,6 +738,8 @@ static int reader_finish(struct kreader *r)
 
 	if (!r->failed && csv_fini(&r->p, on_field, on_row, r) && !r->failed)
 		fail_at_field(r, "unterminated quoted field");
+	if (!r->failed && !r->plaus.ready)
+		settle_probe(r);
 	if (!r->failed && r->line == 0) {
 		strbuf_addf(&msg, "%s: empty file (no header, no rows)",
 		            r->name);
@@ -728,6 +772,7 @@ static int reader_finish(struct kreader *r)
 	strbuf_release(&r->reason);
 	strbuf_release(&r->reason_value);
 	strbuf_release(&r->key);
+	plausible_release(&r->plaus);
 	return r->failed ? -1 : 0;
 }
 

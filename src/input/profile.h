@@ -26,9 +26,10 @@ struct row_warning {
 	char *reason; /* "column 10 'Duration(us)': not a number: 'abc'" */
 	/* the same, for messages in other languages: a stable code
 	 * ("not_a_number", "no_value", "not_a_step", "not_text", "empty",
-	 * "out_of_range", "field_count") and its arguments: column number,
-	 * column name, value (quoted, control bytes escaped); for
-	 * field_count: fields in the row, fields in the header */
+	 * "out_of_range", "implausible_time", "field_count") and its
+	 * arguments: column number, column name, value (quoted, control
+	 * bytes escaped); for field_count: fields in the row, fields in the
+	 * header */
 	const char *code;
 	char *args[3];
 };

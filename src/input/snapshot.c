@@ -253,6 +253,14 @@ static int read_stages(struct jsonerr *r, const cJSON *root, struct snapshot *s)
 /* ---- verdicts -------------------------------------------------------------
  */
 
+/* A copy of the string o[key], or NULL when it is absent or no string. */
+static char *opt_str(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsString(v) ? xstrdup(v->valuestring) : NULL;
+}
+
 static int read_verdict(struct jsonerr *r, const cJSON *o,
                         struct snap_verdict *v)
 {
@@ -283,6 +291,11 @@ static int read_verdict(struct jsonerr *r, const cJSON *o,
 	    get_num(r, o, "value_pct", -1e300, 1e300, &v->value))
 		return -1;
 	v->id = xstrdup(id);
+	v->metric = opt_str(o, "metric");
+	v->how = opt_str(o, "how");
+	val = cJSON_GetObjectItemCaseSensitive(o, "rank");
+	v->has_rank = cJSON_IsNumber(val);
+	v->rank = v->has_rank ? val->valuedouble : 0;
 	return 0;
 }
 
@@ -492,8 +505,11 @@ void snapshot_release(struct snapshot *s)
 			free(s->stage[k].types[i].type);
 		free(s->stage[k].types);
 	}
-	for (i = 0; i < s->nverdicts; i++)
+	for (i = 0; i < s->nverdicts; i++) {
 		free(s->verdicts[i].id);
+		free(s->verdicts[i].metric);
+		free(s->verdicts[i].how);
+	}
 	free(s->verdicts);
 	free(s->ranks);
 	free(s->source);

@@ -63,7 +63,7 @@ struct streader {
 
 	unsigned char *colmap;
 	char **colnames;
-	size_t ncols;
+	size_t ncols, acols;
 	size_t fidx; /* index of the next field in the current row */
 	size_t alloc;
 	struct step_row row;
@@ -231,7 +231,7 @@ static void fail_field(struct streader *r, size_t i, const char *what,
 static void header_field(struct streader *r, const char *s, size_t len)
 {
 	const char *end;
-	size_t i = r->ncols, k, c = 0;
+	size_t i = r->ncols, k, c = 0, cap;
 	struct strbuf msg = STRBUF_INIT;
 
 	if (i == 0 && len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3)) {
@@ -255,8 +255,9 @@ static void header_field(struct streader *r, const char *s, size_t len)
 			strbuf_release(&msg);
 			return;
 		}
-	r->colmap = xrealloc(r->colmap, i + 1);
-	r->colnames = xrealloc(r->colnames, (i + 1) * sizeof(char *));
+	cap = r->acols; /* both arrays grow in powers of two */
+	r->colmap = xgrow(r->colmap, 1, i + 1, &cap);
+	r->colnames = xgrow(r->colnames, sizeof(char *), i + 1, &r->acols);
 	r->colmap[i] = (unsigned char)c;
 	r->colnames[i] = xstrndup(s, len);
 	r->ncols++;

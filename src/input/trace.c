@@ -66,7 +66,10 @@ struct scanner {
 	int in_events, seen_events, is_events_key;
 	unsigned bom;
 	enum vkind vk;
-	int depth, in_str, esc;
+	/* bracket depth inside a skipped value: 64 bits, as a gzip of a few
+	 * MB inflates to 2^31 '[' (an int overflowed there) */
+	int64_t depth;
+	int in_str, esc;
 	/* offsets (from mark) of the strings at depth 1 of the element: its
 	 * keys and string values, so the prefilter need not walk it again */
 	uint32_t d1[TRACE_RAW_D1_MAX];
@@ -271,7 +274,8 @@ static int begin_value(struct scanner *s, enum state st, int keep)
 	s->tok_at = s->base + s->pos;
 	s->mark = s->pos;
 	s->keep = keep;
-	s->depth = s->in_str = s->esc = 0;
+	s->depth = 0;
+	s->in_str = s->esc = 0;
 	s->nd1 = 0;
 	if (c == '{' || c == '[') {
 		s->vk = V_STRUCT;
@@ -334,7 +338,7 @@ static inline const unsigned char *string_piece(struct scanner *s,
 static inline const unsigned char *struct_piece(struct scanner *s,
                                                 const unsigned char *p,
                                                 const unsigned char *end,
-                                                int *depth, enum piece *r)
+                                                int64_t *depth, enum piece *r)
 {
 	const unsigned char *b = (const unsigned char *)s->buf;
 
@@ -367,7 +371,8 @@ static int scan_struct(struct scanner *s)
 {
 	const unsigned char *b = (const unsigned char *)s->buf;
 	const unsigned char *p = b + s->pos, *end = b + s->len;
-	int depth = s->depth, in_str = s->in_str;
+	int64_t depth = s->depth;
+	int in_str = s->in_str;
 	enum piece r;
 
 	if (s->esc) {

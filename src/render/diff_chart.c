@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "render/escape.h"
+#include "util/checked.h"
 #include "util/numfmt.h"
 #include "util/banned.h"
 
@@ -39,7 +40,7 @@ static int64_t cats_sum(const struct tmpl_vars *s, const char *key)
 
 	for (k = 0; k < n; k++)
 		if ((v = ns_of(tmpl_row(s, "cats", k), key)) > 0)
-			sum += v;
+			checked_accumulate(&sum, v);
 	return sum;
 }
 
@@ -78,9 +79,9 @@ static void bar(struct strbuf *out, const struct tmpl_vars *s, int y,
 		const struct tmpl_vars *c = tmpl_row(s, "cats", k);
 		if ((v = ns_of(c, key)) <= 0)
 			continue;
-		x0 = (int)(acc * PLOT_W / max);
-		acc += v;
-		x1 = (int)(acc * PLOT_W / max);
+		x0 = (int)checked_muldiv(acc, PLOT_W, max);
+		checked_accumulate(&acc, v);
+		x1 = (int)checked_muldiv(acc, PLOT_W, max);
 		strbuf_addf(
 		    out,
 		    "<rect class=\"c-%s\" x=\"%d\" y=\"%d\" width=\"%d\" "

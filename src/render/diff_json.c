@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "render/escape.h"
+#include "util/checked.h"
 #include "util/numfmt.h"
 #include "util/banned.h"
 
@@ -120,7 +121,7 @@ static void time_obj(struct jw *w, const char *key, struct cmp_time t)
 	jw_open(w, key, '{');
 	jw_us(w, "base", t.base);
 	jw_us(w, "new", t.new_);
-	jw_us(w, "delta", t.new_ - t.base);
+	jw_us(w, "delta", checked_sub_sat(t.new_, t.base));
 	jw_opt_fixed(w, "delta_pct", pct, defined);
 	jw_close(w, '}');
 }
@@ -229,7 +230,8 @@ static void types(struct jw *w, const struct comparison *c)
 		jw_string(w, "status", type_status_names[t->status]);
 		jw_us(w, "base_us", t->time.base);
 		jw_us(w, "new_us", t->time.new_);
-		jw_us(w, "delta_us", t->time.new_ - t->time.base);
+		jw_us(w, "delta_us",
+		      checked_sub_sat(t->time.new_, t->time.base));
 		jw_opt_fixed(w, "delta_pct", pct, defined);
 		jw_u64(w, "base_count", t->base_count);
 		jw_u64(w, "new_count", t->new_count);

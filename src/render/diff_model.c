@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/checked.h"
 #include "util/numfmt.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -53,14 +54,14 @@ static void set_delta(struct tmpl_vars *v, const char *name, struct cmp_time t,
 	char key[64];
 
 	tmpl_setf(v, key_of(key, sizeof(key), name, "delta_ns"), "%" PRId64,
-	          t.new_ - t.base);
+	          checked_sub_sat(t.new_, t.base));
 	strbuf_reset(sb);
-	diff_add_delta(sb, t.new_ - t.base);
+	diff_add_delta(sb, checked_sub_sat(t.new_, t.base));
 	tmpl_set(v, key_of(key, sizeof(key), name, "delta"), sb->buf);
 	strbuf_reset(sb);
 	if (t.base) { /* the definition of cmp_pct, in compare.h */
-		add_signed1(sb,
-		            100.0 * (double)(t.new_ - t.base) / (double)t.base);
+		add_signed1(sb, 100.0 * ((double)t.new_ - (double)t.base) /
+		                    (double)t.base);
 		strbuf_addch(sb, '%');
 	}
 	tmpl_set(v, key_of(key, sizeof(key), name, "pct"), sb->buf);
@@ -370,7 +371,7 @@ static void type_table(struct model_ctx *c, struct tmpl_vars *v,
 	tmpl_set(tab, "types", ""); /* "" when no row follows: false */
 	for (i = 0; i < cmp->ntypes && n < DIFF_TOP_TYPES; i++) {
 		const struct cmp_type *t = &cmp->types[i];
-		int64_t d = t->time.new_ - t->time.base;
+		int64_t d = checked_sub_sat(t->time.new_, t->time.base);
 		if ((sign > 0 && d > 0) || (sign < 0 && d < 0)) {
 			type_row(c, tmpl_add_row(tab, "types"), t);
 			n++;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/checked.h"
 #include "util/numfmt.h"
 #include "util/banned.h"
 
@@ -85,9 +86,8 @@ static void types(const struct comparison *c, struct strbuf *out)
 		struct strbuf d = STRBUF_INIT;
 		if (t->time.new_ == t->time.base)
 			break;
-		numfmt_duration(&d, t->time.new_ >= t->time.base
-		                        ? t->time.new_ - t->time.base
-		                        : t->time.base - t->time.new_);
+		numfmt_duration(&d,
+		                checked_abs_diff(t->time.new_, t->time.base));
 		strbuf_adds(out, "  ");
 		strbuf_add_sanitized(out, t->type, strlen(t->type));
 		strbuf_addf(out, " (%s, %s): %c%s%s\n", stage_names[t->stage],

@@ -7,13 +7,17 @@
 
 #include "util/banned.h"
 #include "util/embed.h"
+#include "util/strtab.h"
 #include "util/xalloc.h"
 
 struct catalog {
 	char *lang;
 	cJSON *root;
 	const cJSON **items; /* in file order */
-	size_t n;
+	size_t n, alloc;
+	/* key -> index in items: every label of every row of a report is
+	 * looked up, so not by a walk over the catalogue's keys */
+	struct strtab keys;
 	size_t
 	    *misses; /* lookups of absent keys (a pointer: lookups are const) */
 };
@@ -48,6 +52,7 @@ int i18n_load(const char *lang, struct catalog **out, struct err *e)
 		               lang);
 	c = xcalloc(1, sizeof(*c));
 	c->misses = xcalloc(1, sizeof(*c->misses));
+	strtab_init(&c->keys);
 	c->lang = xstrdup(lang);
 	c->root = cJSON_ParseWithLength((const char *)f->data, f->len);
 	if (!cJSON_IsObject(c->root)) {
@@ -58,7 +63,12 @@ int i18n_load(const char *lang, struct catalog **out, struct err *e)
 	cJSON_ArrayForEach (it, c->root) {
 		if (!cJSON_IsString(it))
 			continue;
-		c->items = xrealloc(c->items, (c->n + 1) * sizeof(*c->items));
+		if (strtab_find(&c->keys, it->string, strlen(it->string)) !=
+		    UINT32_MAX)
+			continue; /* a repeated key: cJSON finds the first */
+		strtab_intern(&c->keys, it->string, strlen(it->string));
+		c->items =
+		    xgrow(c->items, sizeof(*c->items), c->n + 1, &c->alloc);
 		c->items[c->n++] = it;
 	}
 	*out = c;
@@ -71,6 +81,7 @@ void i18n_free(struct catalog *c)
 		return;
 	cJSON_Delete(c->root);
 	free(c->items);
+	strtab_release(&c->keys);
 	free(c->misses);
 	free(c->lang);
 	free(c);
@@ -83,8 +94,8 @@ const char *i18n_lang(const struct catalog *c)
 
 const char *i18n_find(const struct catalog *c, const char *key)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(c->root, key);
-	return cJSON_IsString(v) ? v->valuestring : NULL;
+	uint32_t i = strtab_find(&c->keys, key, strlen(key));
+	return i == UINT32_MAX ? NULL : c->items[i]->valuestring;
 }
 
 const char *i18n_get(const struct catalog *c, const char *key)

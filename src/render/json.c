@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/breakdown.h"
+#include "util/checked.h"
 #include "util/numfmt.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
@@ -187,7 +188,7 @@ static void stages_json(cJSON *root, const struct result *r)
 	int s;
 
 	for (s = 0; s < STAGE_COUNT; s++)
-		total += r->stages[s].kernel_ns;
+		checked_accumulate(&total, r->stages[s].kernel_ns);
 	for (s = 0; s < STAGE_COUNT; s++)
 		cJSON_AddItemToObject(st, stage_names[s],
 		                      stage_json(&r->stages[s], total));
@@ -246,7 +247,7 @@ static void misc_json(cJSON *root, const struct result *r)
 	int s;
 
 	for (s = 0; s < STAGE_COUNT; s++)
-		total += r->stages[s].kernel_ns;
+		checked_accumulate(&total, r->stages[s].kernel_ns);
 	for (i = 0; i < r->nunmatched; i++)
 		cJSON_AddItemToArray(arr,
 		                     type_stat_json(&r->unmatched[i], total));
@@ -395,7 +396,8 @@ static void rank_comm_json(cJSON *o, const struct rank_result *rr)
 		add_us(ko, "sync_us", s->sync_ns);
 		add_us(ko, "idle_us", s->idle_ns);
 		add_pct(ko, "wait_ratio_pct",
-		        numfmt_pct(s->wait_ns, s->wait_ns + s->transit_ns));
+		        numfmt_pct(s->wait_ns,
+		                   checked_add_sat(s->wait_ns, s->transit_ns)));
 	}
 	links = cJSON_AddObjectToObject(co, "transports");
 	for (k = 0; k < COMM_LINKS; k++) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "render/svg.h"
+#include "util/checked.h"
 #include "util/banned.h"
 #include "util/numfmt.h"
 #include "util/xalloc.h"
@@ -84,7 +85,7 @@ static int64_t total_kernel_ns(const struct result *r)
 	int64_t t = 0;
 	int s;
 	for (s = 0; s < STAGE_COUNT; s++)
-		t += r->stages[s].kernel_ns;
+		checked_accumulate(&t, r->stages[s].kernel_ns);
 	return t;
 }
 
@@ -100,7 +101,8 @@ static void header(struct model_ctx *c, struct tmpl_vars *v)
 	tmpl_set(v, "rank_dir", r->rank_dir ? r->rank_dir : "");
 	model_set_u64(v, "kernels", r->kernels);
 	model_set_u64(v, "steps", r->nsteps);
-	model_set_ns(v, "span_ns", r->span_end_ns - r->span_start_ns);
+	model_set_ns(v, "span_ns",
+	             checked_sub_sat(r->span_end_ns, r->span_start_ns));
 	tmpl_set(v, "rules_source", r->rules_source ? r->rules_source : "");
 	names[0] = "version";
 	model_set_msg(c, v, "footer", "footer", names, values + 1, 1);
@@ -337,8 +339,8 @@ static void timeline(struct model_ctx *c, struct tmpl_vars *v)
 		strbuf_adds(&labels, model_tk(c, "stage_",
 		                              stage_names[r->segs[i].stage]));
 		strbuf_addch(&labels, ' ');
-		numfmt_duration(&labels,
-		                r->segs[i].end_ns - r->segs[i].start_ns);
+		numfmt_duration(&labels, checked_sub_sat(r->segs[i].end_ns,
+		                                         r->segs[i].start_ns));
 		strbuf_addch(&labels, '\0');
 	}
 	for (i = 0; i < r->nsegs; i++) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "render/svg.h"
+#include "util/checked.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
@@ -428,7 +429,7 @@ static void step_ranks(struct tmpl_vars *v, const struct result *r)
 			continue;
 		row = tmpl_add_row(v, "step_ranks");
 		for (k = 0; k < rr->nsteps; k++) {
-			sum += rr->steps[k].stage_ns;
+			checked_accumulate(&sum, rr->steps[k].stage_ns);
 			warm += rr->steps[k].outlier == 1;
 			out += rr->steps[k].outlier == 2;
 		}
@@ -517,7 +518,7 @@ static void collective_rows(struct tmpl_vars *v, const struct model_ctx *c,
 		model_set_ns(row, "transit_ns", s->transit_ns);
 		model_set_ns(row, "wait_ns", s->wait_ns);
 		model_set_pct(row, "wait_ratio", s->wait_ns,
-		              s->wait_ns + s->transit_ns);
+		              checked_add_sat(s->wait_ns, s->transit_ns));
 		model_set_ns(row, "sync_ns", s->sync_ns);
 	}
 	for (k = 0; k < COMM_LINKS; k++) {
@@ -554,15 +555,20 @@ static void collectives(struct model_ctx *c, struct tmpl_vars *v)
 		have++;
 		for (k = 0; k < COMM_KINDS; k++) {
 			sum.kind[k].count += cr->kind[k].count;
-			sum.kind[k].elapse_ns += cr->kind[k].elapse_ns;
-			sum.kind[k].transit_ns += cr->kind[k].transit_ns;
-			sum.kind[k].wait_ns += cr->kind[k].wait_ns;
-			sum.kind[k].sync_ns += cr->kind[k].sync_ns;
+			checked_accumulate(&sum.kind[k].elapse_ns,
+			                   cr->kind[k].elapse_ns);
+			checked_accumulate(&sum.kind[k].transit_ns,
+			                   cr->kind[k].transit_ns);
+			checked_accumulate(&sum.kind[k].wait_ns,
+			                   cr->kind[k].wait_ns);
+			checked_accumulate(&sum.kind[k].sync_ns,
+			                   cr->kind[k].sync_ns);
 		}
 		for (k = 0; k < COMM_LINKS; k++) {
 			sum.link[k].ops += cr->link[k].ops;
 			sum.link[k].size_mb += cr->link[k].size_mb;
-			sum.link[k].time_ns += cr->link[k].time_ns;
+			checked_accumulate(&sum.link[k].time_ns,
+			                   cr->link[k].time_ns);
 		}
 	}
 	tmpl_set(v, "has_collectives", have ? "1" : "");
@@ -641,11 +647,14 @@ static void marker_row(struct model_ctx *c, struct tmpl_vars *row,
 	tmpl_set(row, "stage", stage_names[m->stage]);
 	tmpl_set(row, "stage_label",
 	         model_tk(c, "stage_", stage_names[m->stage]));
-	model_set_ns(row, "host_start_ns", m->host_start_ns - t0);
-	model_set_ns(row, "host_end_ns", m->host_end_ns - t0);
+	model_set_ns(row, "host_start_ns",
+	             checked_sub_sat(m->host_start_ns, t0));
+	model_set_ns(row, "host_end_ns", checked_sub_sat(m->host_end_ns, t0));
 	if (m->dev_end_ns > m->dev_start_ns) {
-		model_set_ns(row, "dev_start_ns", m->dev_start_ns - t0);
-		model_set_ns(row, "dev_end_ns", m->dev_end_ns - t0);
+		model_set_ns(row, "dev_start_ns",
+		             checked_sub_sat(m->dev_start_ns, t0));
+		model_set_ns(row, "dev_end_ns",
+		             checked_sub_sat(m->dev_end_ns, t0));
 		tmpl_set(row, "has_dev", "1");
 	}
 	tmpl_set(

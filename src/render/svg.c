@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "render/escape.h"
+#include "util/checked.h"
 #include "util/numfmt.h"
 #include "util/banned.h"
 
@@ -66,6 +67,15 @@ static int legend_rows(const struct svg_part *parts, size_t n, int skip_zero)
 	return (int)((k + 3) / 4);
 }
 
+/* The pixel of time t on a w-pixel axis from 0 to span (span > 0), kept
+ * on the axis whatever t is. */
+static int pixel(int64_t t, int64_t span, int w)
+{
+	int64_t x = checked_muldiv(t, w, span);
+
+	return x < 0 ? 0 : x > w ? w : (int)x;
+}
+
 void svg_stacked_bar(struct strbuf *out, const char *title,
                      const struct svg_part *parts, size_t n)
 {
@@ -74,15 +84,16 @@ void svg_stacked_bar(struct strbuf *out, const char *title,
 	int h = BAR_H + 10 + legend_rows(parts, n, 1) * LEGEND_ROW;
 
 	for (i = 0; i < n; i++)
-		total += parts[i].value > 0 ? parts[i].value : 0;
+		if (parts[i].value > 0)
+			checked_accumulate(&total, parts[i].value);
 	open_svg(out, title, h);
 	for (i = 0; i < n && total > 0; i++) {
 		int x0, x1;
 		if (parts[i].value <= 0)
 			continue;
-		x0 = (int)(acc * BAR_W / total);
-		acc += parts[i].value;
-		x1 = (int)(acc * BAR_W / total);
+		x0 = pixel(acc, total, BAR_W);
+		checked_accumulate(&acc, parts[i].value);
+		x1 = pixel(acc, total, BAR_W);
 		strbuf_addf(out,
 		            "<rect class=\"%s\" x=\"%d\" y=\"0\" width=\"%d\" "
 		            "height=\"%d\"><title>",
@@ -100,7 +111,7 @@ void svg_timeline(struct strbuf *out, const char *title,
                   int64_t t1, const struct svg_part *legend_parts,
                   size_t nlegend)
 {
-	int64_t range = t1 > t0 ? t1 - t0 : 1;
+	int64_t range = t1 > t0 ? checked_sub_sat(t1, t0) : 1;
 	size_t i;
 	int h = BAR_H + 10 + legend_rows(legend_parts, nlegend, 0) * LEGEND_ROW;
 
@@ -110,8 +121,9 @@ void svg_timeline(struct strbuf *out, const char *title,
 	            "height=\"%d\"/>",
 	            BAR_W, BAR_H);
 	for (i = 0; i < n; i++) {
-		int x0 = (int)((spans[i].start - t0) * BAR_W / range);
-		int x1 = (int)((spans[i].end - t0) * BAR_W / range);
+		int x0 =
+		    pixel(checked_sub_sat(spans[i].start, t0), range, BAR_W);
+		int x1 = pixel(checked_sub_sat(spans[i].end, t0), range, BAR_W);
 		strbuf_addf(out,
 		            "<rect class=\"%s\" x=\"%d\" y=\"0\" width=\"%d\" "
 		            "height=\"%d\"><title>",
@@ -140,9 +152,9 @@ void svg_bars(struct strbuf *out, const char *title,
 	for (i = 0; i < nrows; i++) {
 		int64_t sum = 0;
 		for (k = 0; k < nparts; k++)
-			sum += values[i * nparts + k] > 0
-			           ? values[i * nparts + k]
-			           : 0;
+			if (values[i * nparts + k] > 0)
+				checked_accumulate(&sum,
+				                   values[i * nparts + k]);
 		max = sum > max ? sum : max;
 	}
 	open_svg(out, title, h);
@@ -157,9 +169,9 @@ void svg_bars(struct strbuf *out, const char *title,
 			int x0, x1;
 			if (val <= 0)
 				continue;
-			x0 = (int)(acc * plot_w / max);
-			acc += val;
-			x1 = (int)(acc * plot_w / max);
+			x0 = pixel(acc, max, plot_w);
+			checked_accumulate(&acc, val);
+			x1 = pixel(acc, max, plot_w);
 			strbuf_addf(out,
 			            "<rect class=\"%s\" x=\"%d\" y=\"%d\" "
 			            "width=\"%d\" height=\"%d\"><title>",

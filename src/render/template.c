@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/tmpl_cache.h"
 #include "render/tmpl_internal.h"
 #include "render/tmpl_lex.h"
 #include "render/tmpl_vars.h"
@@ -49,8 +50,6 @@ struct node {
 	struct tmpl *inc;       /* INCLUDE */
 };
 
-static void free_tmpl(struct tmpl *t);
-
 static void free_nodes(struct node *n)
 {
 	struct node *next;
@@ -69,19 +68,8 @@ static void free_nodes(struct node *n)
 		free(n->dflt);
 		free_nodes(n->else_body);
 		free_nodes(n->body);
-		free_tmpl(n->inc);
-		free(n);
+		free(n); /* n->inc belongs to the render's cache */
 	}
-}
-
-static struct tmpl *new_tmpl(const char *name)
-{
-	struct tmpl *t = xcalloc(1, sizeof(*t));
-
-	t->name = xstrdup(name);
-	strbuf_init(&t->text);
-	t->src = "";
-	return t;
 }
 
 static void free_tmpl(struct tmpl *t)
@@ -143,7 +131,7 @@ const char *tmpl_quoted(struct strbuf *sb, const char *s, size_t len)
 /* ---- parser ------------------------------------------------------------- */
 
 static int parse_seq(struct parser *p, struct node **head, struct token *term);
-static int parse_template(const struct tmpl_env *env, struct tmpl *t,
+static int parse_template(const struct parser *from, struct tmpl *t,
                           const struct chain *up, int depth, size_t *loaded,
                           struct err *e);
 
@@ -199,6 +187,8 @@ static int enter(struct parser *p, size_t off)
 	if (p->depth >= TMPL_MAX_DEPTH)
 		return PERR(p, off, "nesting deeper than %d", TMPL_MAX_DEPTH);
 	p->depth++;
+	if (p->depth > p->maxdepth)
+		p->maxdepth = p->depth;
 	return 0;
 }
 
@@ -391,10 +381,24 @@ static int load_tmpl(const struct tmpl_env *env, struct tmpl *t,
 	return tmpl_error_at(e, from->t, off, "%s", le.msg);
 }
 
+/* Adds the expansion of t, met once more, to the render's budget. */
+static int charge(struct parser *p, const struct tmpl *t)
+{
+	if (t->expand > TMPL_MAX_LOADED - *p->loaded)
+		return err_set(p->e, ERR_INPUT,
+		               "%s: templates of one render exceed %zu MiB",
+		               t->name, TMPL_MAX_LOADED >> 20);
+	*p->loaded += t->expand;
+	return 0;
+}
+
 static int parse_include(struct parser *p, const struct token *t,
                          struct node *n)
 {
 	const struct chain *c;
+	struct tmpl *inc;
+	size_t before = *p->loaded;
+	int fresh;
 
 	n->kind = N_INCLUDE;
 	n->name = span_dup(t->attr[A_NAME]);
@@ -403,11 +407,21 @@ static int parse_include(struct parser *p, const struct token *t,
 	for (c = p->chain; c; c = c->up)
 		if (!strcmp(c->name, n->name))
 			return cycle_error(p, t, n->name);
-	n->inc = new_tmpl(n->name);
-	if (load_tmpl(p->env, n->inc, p, t->off, p->e))
+	n->inc = inc = tmpl_cache_get(p->cache, n->name, &fresh);
+	if (!fresh) { /* parsed before (never on the chain: no cycle) */
+		if (p->depth + 1 + inc->maxrel > TMPL_MAX_DEPTH)
+			return PERR(p, t->off, "nesting deeper than %d",
+			            TMPL_MAX_DEPTH);
+	} else if (load_tmpl(p->env, inc, p, t->off, p->e) ||
+	           parse_template(p, inc, p->chain, p->depth + 1, p->loaded,
+	                          p->e)) {
 		return -1;
-	return parse_template(p->env, n->inc, p->chain, p->depth + 1, p->loaded,
-	                      p->e);
+	} else {
+		inc->expand = *p->loaded - before;
+	}
+	if (p->depth + 1 + inc->maxrel > p->maxdepth)
+		p->maxdepth = p->depth + 1 + inc->maxrel;
+	return fresh ? 0 : charge(p, inc);
 }
 
 /* One node from token t, linked in at *slot before its children are parsed
@@ -471,7 +485,9 @@ static int parse_seq(struct parser *p, struct node **head, struct token *term)
 	}
 }
 
-static int parse_template(const struct tmpl_env *env, struct tmpl *t,
+/* Parses t at depth (nested in `from`'s include tag, or the template a
+ * render was asked for when from has no template yet). */
+static int parse_template(const struct parser *from, struct tmpl *t,
                           const struct chain *up, int depth, size_t *loaded,
                           struct err *e)
 {
@@ -490,16 +506,18 @@ static int parse_template(const struct tmpl_env *env, struct tmpl *t,
 		               "%s: templates of one render exceed %zu MiB",
 		               t->name, TMPL_MAX_LOADED >> 20);
 	memset(&p, 0, sizeof(p));
-	p.env = env;
+	p.env = from->env;
 	p.e = e;
 	p.t = t;
 	p.chain = &link;
-	p.depth = depth;
+	p.depth = p.maxdepth = depth;
 	p.loaded = loaded;
+	p.cache = from->cache;
 	strbuf_init(&p.scratch);
 	if (parse_seq(&p, &t->root, &term))
 		goto out;
 	r = term.kind == T_EOF ? 0 : stray(&p, &term);
+	t->maxrel = p.maxdepth - depth;
 out:
 	strbuf_release(&p.scratch);
 	return r;
@@ -712,8 +730,10 @@ static int parse_and_render(const struct tmpl_env *env, struct tmpl *t,
 {
 	struct frame top = {vars, NULL, 0, NULL};
 	struct render rs;
+	struct tmpl_cache cache;
+	struct parser root;
 	size_t loaded = 0;
-	int r;
+	int r = R_ERR;
 
 	memset(&rs, 0, sizeof(rs));
 	rs.out = out;
@@ -726,18 +746,22 @@ static int parse_and_render(const struct tmpl_env *env, struct tmpl *t,
 		return err_set(e, ERR_INTERNAL,
 		               "unknown default formatter '%s'",
 		               env->default_fmt);
-	if (parse_template(env, t, NULL, 0, &loaded, e))
-		return -1;
+	tmpl_cache_init(&cache, free_tmpl);
+	memset(&root, 0, sizeof(root));
+	root.env = env;
+	root.cache = &cache;
 	strbuf_init(&rs.scratch);
-	r = render_seq(&rs, t, t->root, &top);
+	if (!parse_template(&root, t, NULL, 0, &loaded, e))
+		r = render_seq(&rs, t, t->root, &top);
 	strbuf_release(&rs.scratch);
+	tmpl_cache_release(&cache);
 	return r == R_OK ? 0 : -1;
 }
 
 int tmpl_render(const struct tmpl_env *env, const char *name,
                 const struct tmpl_vars *vars, struct strbuf *out, struct err *e)
 {
-	struct tmpl *t = new_tmpl(name);
+	struct tmpl *t = tmpl_new(name);
 	int r = load_tmpl(env, t, NULL, 0, e);
 
 	if (!r)
@@ -750,7 +774,7 @@ int tmpl_render_text(const struct tmpl_env *env, const char *name,
                      const char *text, size_t len, const struct tmpl_vars *vars,
                      struct strbuf *out, struct err *e)
 {
-	struct tmpl *t = new_tmpl(name);
+	struct tmpl *t = tmpl_new(name);
 	int r;
 
 	t->src = text ? text : "";

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "util/checked.h"
 #include "util/banned.h"
 #include "util/numfmt.h"
 
@@ -27,7 +28,7 @@ static void stage_table(const struct result *r, struct strbuf *out)
 	int s;
 
 	for (s = 0; s < STAGE_COUNT; s++)
-		total += r->stages[s].kernel_ns;
+		checked_accumulate(&total, r->stages[s].kernel_ns);
 	strbuf_adds(
 	    out, "stage           kernels  kernel time    wall time   share\n");
 	for (s = 0; s < STAGE_COUNT; s++) {
@@ -161,7 +162,7 @@ void render_text(const struct result *r, const char *tool_version,
 	numfmt_count(out, r->kernels);
 	strbuf_addf(out, " kernels, %zu profiler step%s, ", r->nsteps,
 	            r->nsteps == 1 ? "" : "s");
-	numfmt_duration(out, r->span_end_ns - r->span_start_ns);
+	numfmt_duration(out, checked_sub_sat(r->span_end_ns, r->span_start_ns));
 	strbuf_adds(out, " on the device timeline\n\n");
 	stage_table(r, out);
 	strbuf_addch(out, '\n');

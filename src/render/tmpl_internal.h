@@ -11,6 +11,7 @@
 #include "util/strbuf.h"
 
 struct node;
+struct tmpl_cache;
 
 struct tmpl {
 	char *name;
@@ -18,6 +19,11 @@ struct tmpl {
 	size_t len;
 	struct strbuf text;
 	struct node *root;
+	/* once parsed: how deep its blocks and includes nest below its top
+	 * level, and the bytes of template text it expands to (its own and,
+	 * recursively, each include's, once per TMPL_INCLUDE tag) */
+	int maxrel;
+	size_t expand;
 };
 
 struct chain {
@@ -32,9 +38,11 @@ struct parser {
 	size_t pos;
 	const struct chain *chain; /* this template and its includers */
 	int depth;                 /* blocks + includes open at pos */
+	int maxdepth;              /* the deepest depth reached */
 	int loops;                 /* TMPL_LOOPs open at pos, this file */
-	size_t *loaded;            /* bytes loaded so far by this render */
-	struct strbuf scratch;     /* for tmpl_quoted() */
+	size_t *loaded; /* template bytes expanded so far by this render */
+	struct tmpl_cache *cache; /* the includes parsed, by name */
+	struct strbuf scratch;    /* for tmpl_quoted() */
 };
 
 /* Line and column of byte off of src (1-based; columns count characters,

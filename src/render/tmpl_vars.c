@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -16,13 +17,7 @@
 
 uint32_t tmpl_hash_name(const char *s)
 {
-	uint32_t h = 2166136261u; /* FNV-1a */
-
-	while (*s) {
-		h ^= (unsigned char)*s++;
-		h *= 16777619u;
-	}
-	return h;
+	return (uint32_t)hash_bytes(s, strlen(s));
 }
 
 struct entry *tmpl_vars_find(const struct tmpl_vars *v, const char *name,

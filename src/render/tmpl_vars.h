@@ -25,8 +25,9 @@ struct tmpl_vars {
 	size_t nslots;   /* a power of two, at least twice n */
 };
 
-/* The FNV-1a hash of name, as stored in struct entry: the parser hashes each
- * name once so that lookups while rendering only compare. */
+/* The keyed hash of name (util/hash.h), as stored in struct entry: the
+ * parser hashes each name once so that lookups while rendering only
+ * compare. */
 uint32_t tmpl_hash_name(const char *s);
 /* The entry called name (h == tmpl_hash_name(name)) in v's own scope, not its
  * rows; NULL when there is none. The entry is owned by v. */

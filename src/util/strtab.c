@@ -1,23 +1,20 @@
-/* String interning with an open-addressing hash table (FNV-1a). Kernel type
- * names repeat millions of times in a profile but only a few hundred are
- * distinct, so each row costs one hash lookup and no allocation. */
+/* String interning with an open-addressing hash table. Kernel type names
+ * repeat millions of times in a profile but only a few hundred are
+ * distinct, so each row costs one hash lookup and no allocation. The hash
+ * is keyed (util/hash.h): names that a hostile file picked to share a
+ * bucket under a fixed hash spread out under the process key. */
 #include "util/strtab.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/banned.h"
+#include "util/hash.h"
 #include "util/xalloc.h"
 
-static uint32_t hash_bytes(const char *s, size_t len)
+static uint32_t name_hash(const char *s, size_t len)
 {
-	uint32_t h = 2166136261u;
-	size_t i;
-	for (i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 16777619u;
-	}
-	return h;
+	return (uint32_t)hash_bytes(s, len);
 }
 
 void strtab_init(struct strtab *t)
@@ -76,12 +73,12 @@ uint32_t strtab_find(const struct strtab *t, const char *s, size_t len)
 	size_t slot;
 	if (!t->nslots)
 		return UINT32_MAX;
-	return lookup(t, s, len, hash_bytes(s, len), &slot);
+	return lookup(t, s, len, name_hash(s, len), &slot);
 }
 
 uint32_t strtab_intern(struct strtab *t, const char *s, size_t len)
 {
-	uint32_t h = hash_bytes(s, len), id;
+	uint32_t h = name_hash(s, len), id;
 	size_t slot, cap;
 
 	if ((t->n + 1) * 2 > t->nslots)

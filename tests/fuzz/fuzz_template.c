@@ -16,6 +16,12 @@ static const char *const partials[][2] = {
                "<TMPL_UNLESS __last__>,</TMPL_UNLESS>]</TMPL_LOOP>"},
     {"b.tmpl", "<!-- TMPL_IF x --><TMPL_INCLUDE a.tmpl><* c *>"
                "<!-- TMPL_ELSE --><TMPL_VAR html fmt=js><!-- /TMPL_IF -->"},
+    /* a fan-out: each includes the next twice (shared, charged) */
+    {"c.tmpl", "<TMPL_INCLUDE b.tmpl><TMPL_INCLUDE b.tmpl>"},
+    {"d.tmpl", "<TMPL_LOOP rows><TMPL_INCLUDE c.tmpl></TMPL_LOOP>"
+               "<TMPL_INCLUDE c.tmpl>"},
+    {"e.tmpl", "<TMPL_INCLUDE d.tmpl><TMPL_INCLUDE d.tmpl>"
+               "<TMPL_INCLUDE e.tmpl>"},
 };
 
 static int load(void *ctx, const char *name, struct strbuf *text, struct err *e)

@@ -13,6 +13,9 @@ mkdir -p "$work/kernels" "$work/rules"
 find "$root/tests/data" "$root/examples" -name '*.csv' -size -64k \
 	-exec cp --backup=numbered {} "$work/kernels/" \; 2>/dev/null || true
 cp "$root/assets/rules.json" "$work/rules/"
+# globs: "pattern\0subject" (fuzz_rules checks them against a reference)
+printf 'a*b?c\0aXbYc' >"$work/rules/glob1"
+printf '*aaaa*a?b\0aaaaaaaaaaaaaaaaaaaab' >"$work/rules/glob2"
 find "$root/tests/data" -name '*.json' -size -64k \
 	-exec cp --backup=numbered {} "$work/rules/" \; 2>/dev/null || true
 
@@ -25,6 +28,8 @@ printf '%s' '<!-- TMPL_IF name="x" value="X" -->a<!-- TMPL_ELSIF zero -->b<!-- T
 printf '%s\n' '<* comment *>\' '<TMPL_INCLUDE name="a.tmpl">\' '<TMPL_INCLUDE b.tmpl>' \
 	'<TMPL_LOOP rows><TMPL_LOOP cells><TMPL_IF v value=1><TMPL_BREAK level=2></TMPL_IF><TMPL_CONTINUE></TMPL_LOOP></TMPL_LOOP>' \
 	>"$work/template/include.tmpl"
+printf '%s' '<TMPL_INCLUDE d.tmpl><TMPL_INCLUDE c.tmpl><TMPL_INCLUDE e.tmpl>' \
+	>"$work/template/fanout.tmpl"
 printf '%s' '<a href="<TMPL_VAR url fmt=href>"><TMPL_VAR html fmt=md><TMPL_VAR n fmt=dur><TMPL_VAR n fmt=pct1><TMPL_VAR n fmt=url><TMPL_VAR n fmt=js><TMPL_VAR n fmt=raw/></a>' \
 	>"$work/template/fmt.tmpl"
 

@@ -80,6 +80,81 @@ static void steps_without_device_time_give_no_share(void **state)
 	assert_int_equal(steps_analyse(s, 0, 1.5), -1);
 }
 
+/* The upper median of all step times but s[skip], the slow way. */
+static int64_t brute_median_without(const struct step_stat *s, size_t n,
+                                    size_t skip)
+{
+	int64_t v[64], t;
+	size_t i, j, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (i != skip)
+			v[k++] = s[i].computing_ns + s[i].not_overlapped_ns +
+			         s[i].free_ns;
+	for (i = 1; i < k; i++) /* insertion sort: fine for 63 */
+		for (j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+	return v[k / 2];
+}
+
+static void steps_sorted_once_match_a_sort_per_step(void **state)
+{
+	/* random step lists, repeated times included: every ratio and flag
+	 * of the one-sort analysis is the one a sort per step gives */
+	struct step_stat s[64];
+	unsigned seed = 12345;
+	int round;
+
+	(void)state;
+	for (round = 0; round < 2000; round++) {
+		size_t n = 1 + (size_t)(round % 64), i;
+		for (i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			s[i] = step((int32_t)i, 50 + (seed >> 16) % 8, 0,
+			            (seed >> 8) % 3);
+			if (i % 7 == 3)
+				s[i].computing_ns *= 3;
+		}
+		steps_analyse(s, n, 1.5);
+		for (i = 0; i < n; i++) {
+			int64_t t = s[i].computing_ns + s[i].free_ns;
+			int64_t med =
+			    n >= 2 ? brute_median_without(s, n, i) : 0;
+			double r = med > 0 ? (double)t / (double)med : 0;
+			int out =
+			    n >= 3 && med > 0 && (double)t >= 1.5 * (double)med
+			        ? (i == 0 ? 1 : 2)
+			        : 0;
+			assert_true(s[i].ratio == r);
+			assert_int_equal(s[i].outlier, out);
+			assert_true(steps_ratio(s, n, i) == r);
+		}
+	}
+}
+
+static void steps_of_centuries_keep_their_share(void **state)
+{
+	/* each part 4e18 ns: a step's time passes INT64_MAX; the idle share
+	 * is still Free's third, the ratio 1 (saturated alike) */
+	struct step_stat s[4];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		memset(&s[i], 0, sizeof(s[i]));
+		s[i].computing_ns = s[i].not_overlapped_ns = s[i].free_ns =
+		    4000000000000000000LL;
+	}
+	assert_int_equal(steps_analyse(s, 4, 1.5), 333333);
+	for (i = 0; i < 4; i++) {
+		assert_int_equal(s[i].outlier, 0);
+		assert_true(s[i].ratio == 1.0);
+	}
+}
+
 /* ---- verdicts over ranks ----------------------------------------------- */
 
 struct fixture {
@@ -294,6 +369,8 @@ int main(void)
 	    cmocka_unit_test(steps_later_slow_step_is_outlier),
 	    cmocka_unit_test(steps_two_steps_are_never_outliers),
 	    cmocka_unit_test(steps_without_device_time_give_no_share),
+	    cmocka_unit_test(steps_sorted_once_match_a_sort_per_step),
+	    cmocka_unit_test(steps_of_centuries_keep_their_share),
 	    T(verdicts_name_the_slowest_and_worst_ranks),
 	    T(verdicts_two_even_ranks_do_not_fire),
 	    T(verdicts_one_rank_has_no_imbalance),

@@ -6,6 +6,7 @@
 
 #include "input/kernels.h"
 #include "input/profile.h"
+#include "util/strbuf.h"
 
 /* ---- fixture ----------------------------------------------------------- */
 
@@ -1065,6 +1066,102 @@ static void kernels_read_strict_accepts_clean_file(void **state)
 	assert_int_equal(r->info.nwarn, 0);
 }
 
+/* ---- implausible times ------------------------------------------------- */
+
+/* n rows of H_MIN at epoch times one us apart; row bad_row (1-based, as
+ * its line minus one) gets start bad_start (text) and duration dur. */
+static char *epoch_rows(size_t n, size_t bad_row, const char *bad_start,
+                        const char *dur)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	strbuf_adds(&sb, H_MIN "\n");
+	for (i = 1; i <= n; i++)
+		if (i == bad_row)
+			strbuf_addf(&sb, "k,%s,%s\n", bad_start, dur);
+		else
+			strbuf_addf(&sb, "k,%zu.000,1.0\n",
+			            (size_t)1736408883704903 + i);
+	return strbuf_detach(&sb, NULL);
+}
+
+static void kernels_read_skips_start_time_zero_among_epoch_times(void **state)
+{
+	struct rd *r = *state;
+	/* in the first 1024 rows (judged once their median is known) and
+	 * after them (judged as read) */
+	char *a = epoch_rows(3000, 500, "0", "1.0");
+	char *b = epoch_rows(3000, 2500, "0", "1.0");
+
+	rd_text(r, a);
+	ok(r, 2999);
+	assert_int_equal(r->info.skipped, 1);
+	assert_string_equal(r->info.warn[0].code, "implausible_time");
+	warned(r, 0, 501,
+	       "column 2 'Start Time(us)': implausible: more than 7 days from "
+	       "the median start of the file's first kernels: '0.000'");
+	kernel_table_release(&r->kt);
+	kernel_table_init(&r->kt);
+	kernels_info_release(&r->info);
+	memset(&r->info, 0, sizeof(r->info));
+	rd_text(r, b);
+	ok(r, 2999);
+	warned(r, 0, 2501,
+	       "column 2 'Start Time(us)': implausible: more than 7 days from "
+	       "the median start of the file's first kernels: '0.000'");
+	free(a);
+	free(b);
+}
+
+static void kernels_read_skips_a_duration_of_years(void **state)
+{
+	struct rd *r = *state;
+	/* 8 days from the others' starts: the end is implausible; a short
+	 * file is judged by the median of all its kernels */
+	char *a = epoch_rows(10, 4, "1736408883704907.000", "691200000000");
+
+	rd_text(r, a);
+	ok(r, 9);
+	warned(r, 0, 5,
+	       "column 3 'Duration(us)': implausible: ends more than 7 days "
+	       "from the median start of the file's first kernels: "
+	       "'691200000000.000'");
+	free(a);
+}
+
+static void kernels_read_keeps_a_profile_of_six_days(void **state)
+{
+	struct rd *r = *state;
+	/* a kernel lasting six days, then one six days after the others:
+	 * plausible */
+	char *a = epoch_rows(10, 4, "1736408883704907.000", "518400000000");
+	char *b = epoch_rows(10, 4, "1736927283704907.000", "1.0");
+
+	rd_text(r, a);
+	ok(r, 10);
+	assert_int_equal(r->info.skipped, 0);
+	kernel_table_release(&r->kt);
+	kernel_table_init(&r->kt);
+	rd_text(r, b);
+	ok(r, 10);
+	assert_int_equal(r->info.skipped, 0);
+	free(a);
+	free(b);
+}
+
+static void kernels_read_strict_rejects_an_implausible_time(void **state)
+{
+	struct rd *r = *state;
+	char *a = epoch_rows(2000, 1500, "0", "1.0");
+
+	rd_bytes(r, a, strlen(a), 1);
+	fails(r, "k.csv:1501: column 2 'Start Time(us)': implausible: more "
+	         "than 7 days from the median start of the file's first "
+	         "kernels: '0.000' (--strict)");
+	free(a);
+}
+
 /* ---- kernels_read on files --------------------------------------------- */
 
 static void kernels_read_file_matches_read_mem(void **state)
@@ -1172,6 +1269,10 @@ int main(void)
 	    T(kernels_read_last_line_without_newline),
 	    T(kernels_read_strips_utf8_bom),
 	    T(kernels_read_reports_no_bom_when_absent),
+	    T(kernels_read_skips_start_time_zero_among_epoch_times),
+	    T(kernels_read_skips_a_duration_of_years),
+	    T(kernels_read_keeps_a_profile_of_six_days),
+	    T(kernels_read_strict_rejects_an_implausible_time),
 	    T(kernels_read_start_time_with_unquoted_tab),
 	    T(kernels_read_start_time_with_quoted_tab),
 	    T(kernels_read_start_tab_comes_from_start_time_only),
