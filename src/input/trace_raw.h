@@ -3,9 +3,11 @@
  * "name", and the decimal texts of numbers. Nothing is allocated, escapes
  * are not decoded and nothing is validated: the caller's scanner has
  * checked the element's strings and bracket balance, and cJSON judges the
- * rest of an element that is wanted. Internal to the trace reader
- * (input/trace.c); the byte classes are shared with its scanner so both
- * agree on what a string and a bracket are. No mutable state: reentrant.
+ * rest of an element that is wanted. Internal to the trace readers of
+ * input/ (the scanner in trace.c; the TRACE_RAW callbacks of traceprof.c,
+ * which read their events from the bytes); the byte classes are shared
+ * with the scanner so both agree on what a string and a bracket are. No
+ * mutable state: reentrant.
  */
 #ifndef SDPERF_TRACE_RAW_H
 #define SDPERF_TRACE_RAW_H
