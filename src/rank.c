@@ -1,7 +1,8 @@
 /* One rank: kernel_details.csv -> stages (user markers from trace_view.json
  * override the kernel signatures), then what the other files add: the
  * Overlap Analysis per stage, step_trace_time.csv's steps and
- * communication.json's collectives. */
+ * communication.json's collectives. A rank with a trace and no
+ * kernel_details.csv is read from the trace alone, in one pass. */
 #include "rank.h"
 
 #include <stdlib.h>
@@ -9,10 +10,12 @@
 
 #include "analysis/analyse.h"
 #include "analysis/steps.h"
+#include "analysis/traceonly.h"
 #include "analysis/tracestages.h"
 #include "input/commjson.h"
 #include "input/kernels.h"
 #include "input/steptrace.h"
+#include "input/traceprof.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -38,6 +41,9 @@ static void describe(const struct disc_rank *dr, struct rank_result *rr)
 	rr->aic_metrics = dr->aic_metrics ? xstrdup(dr->aic_metrics) : NULL;
 	rr->free_share_ppm = -1;
 	rr->stage_source = "signatures";
+	rr->kernel_source = dr->files[DF_KERNELS] ? "kernel_details"
+	                    : dr->files[DF_TRACE] ? "trace_view"
+	                                          : NULL;
 }
 
 static void warn_missing(struct result *r, const struct rank_result *rr)
@@ -52,15 +58,24 @@ static void warn_missing(struct result *r, const struct rank_result *rr)
 	               "verdict"},
 	    {RF_COMM, "collective and bandwidth tables, wait times"}};
 	size_t i;
+	int from_trace = rr->kernel_source && !rr->files[RF_KERNELS];
+	int alone =
+	    rr->files[RF_TRACE] && !strcmp(rr->dir, rr->files[RF_TRACE]);
 
 	for (i = 0; i < sizeof(needs) / sizeof(*needs); i++) {
 		struct warning *w;
 		char *msg;
 		if (rr->files[needs[i].f])
 			continue;
-		msg = xstrfmt("rank %d: no %s in %s: %s", (int)rr->id,
-		              rank_file_names[needs[i].f], rr->dir,
-		              needs[i].what);
+		/* read from the trace instead: the kernels always, the steps
+		 * when its Overlap Analysis gave the rows */
+		if (from_trace && (needs[i].f == RF_KERNELS ||
+		                   (needs[i].f == RF_STEPS && rr->nsteps)))
+			continue;
+		msg = xstrfmt("rank %d: no %s %s %s: %s", (int)rr->id,
+		              rank_file_names[needs[i].f],
+		              alone ? "with the trace read alone:" : "in",
+		              rr->dir, needs[i].what);
 		w = result_warn(r, "missing_file", NULL, 0, msg);
 		w->args[0] = xstrfmt("%d", (int)rr->id);
 		w->args[1] = xstrdup(rank_file_names[needs[i].f]);
@@ -219,30 +234,13 @@ out:
 	return ret;
 }
 
-static int read_steps(const char *path, const struct rules *ru,
-                      struct result *r, struct err *e)
+/* The device-idle share and a warning per warm-up or outlier step of
+ * rr->steps (from file). */
+static void finish_steps(const struct rules *ru, const char *file,
+                         struct result *r, struct rank_result *rr)
 {
-	struct rank_result *rr = &r->ranks[0];
-	struct steptrace st;
 	size_t i;
 
-	if (steptrace_read(path, &st, e)) {
-		steptrace_release(&st);
-		return -1;
-	}
-	rr->steps = xcalloc(st.nrows ? st.nrows : 1, sizeof(*rr->steps));
-	rr->nsteps = st.nrows;
-	for (i = 0; i < st.nrows; i++) {
-		const struct step_row *row = &st.rows[i];
-		struct step_stat *s = &rr->steps[i];
-		s->step = row->step;
-		s->computing_ns = row->computing_ns;
-		s->comm_ns = row->comm_ns;
-		s->not_overlapped_ns = row->comm_not_overlapped_ns;
-		s->free_ns = row->free_ns;
-		s->stage_ns = row->stage_ns;
-		s->preparing_ns = row->preparing_ns;
-	}
 	rr->free_share_ppm =
 	    steps_analyse(rr->steps, rr->nsteps, ru->outlier_factor);
 	for (i = 0; i < rr->nsteps; i++) {
@@ -261,7 +259,7 @@ static int read_steps(const char *path, const struct rules *ru,
 		                            : "outlier",
 		            steps_ratio(rr->steps, rr->nsteps, i));
 		w = result_warn(
-		    r, s->outlier == 1 ? "warmup_step" : "outlier_step", path,
+		    r, s->outlier == 1 ? "warmup_step" : "outlier_step", file,
 		    0, msg);
 		w->args[0] = xstrfmt("%d", (int)rr->id);
 		w->args[1] = s->step == STEP_NONE ? xstrfmt("#%zu", i + 1)
@@ -270,6 +268,34 @@ static int read_steps(const char *path, const struct rules *ru,
 		    xstrfmt("%.1f", steps_ratio(rr->steps, rr->nsteps, i));
 		free(msg);
 	}
+}
+
+static int read_steps(const char *path, const struct rules *ru,
+                      struct result *r, struct err *e)
+{
+	struct rank_result *rr = &r->ranks[0];
+	struct steptrace st;
+	size_t i;
+
+	if (steptrace_read(path, &st, e)) {
+		steptrace_release(&st);
+		return -1;
+	}
+	rr->steps = xcalloc(st.nrows ? st.nrows : 1, sizeof(*rr->steps));
+	rr->nsteps = st.nrows;
+	rr->steps_source = "step_trace_time";
+	for (i = 0; i < st.nrows; i++) {
+		const struct step_row *row = &st.rows[i];
+		struct step_stat *s = &rr->steps[i];
+		s->step = row->step;
+		s->computing_ns = row->computing_ns;
+		s->comm_ns = row->comm_ns;
+		s->not_overlapped_ns = row->comm_not_overlapped_ns;
+		s->free_ns = row->free_ns;
+		s->stage_ns = row->stage_ns;
+		s->preparing_ns = row->preparing_ns;
+	}
+	finish_steps(ru, path, r, rr);
 	steptrace_release(&st);
 	return 0;
 }
@@ -377,28 +403,146 @@ static void warn_truncated(struct result *r, const struct rank_result *rr)
 	free(msg);
 }
 
-int rank_analyse(const struct disc_rank *dr, const struct rules *ru,
-                 const struct rank_opts *o, struct result *r, struct err *e)
+/* ---- a rank from its trace alone -------------------------------------- */
+
+static void trace_input(struct result *r, const char *path,
+                        const struct traceprof *tp, uint64_t kernels)
+{
+	struct trace_input in = {path,
+	                         tp->scan.size,
+	                         tp->hw_events + tp->hccl_ops,
+	                         tp->subtasks,
+	                         kernels,
+	                         tp->bad_events,
+	                         tp->first_bad_at,
+	                         tp->first_bad_why};
+
+	result_add_trace_input(r, &in);
+}
+
+/* The analysis' "no Step Id" warning speaks of kernel_details.csv's
+ * column: a trace has ProfilerStep ranges, or none. */
+static void step_notes(struct result *r, const struct rank_result *rr,
+                       const struct traceonly_steps *st)
+{
+	struct warning *w;
+	size_t i, n = 0;
+	char *msg;
+
+	if (st->ranges)
+		return;
+	for (i = 0; i < r->nwarnings; i++) {
+		if (!strcmp(r->warnings[i].code, "no_steps")) {
+			warning_release(&r->warnings[i]);
+			continue;
+		}
+		r->warnings[n++] = r->warnings[i];
+	}
+	r->nwarnings = n;
+	msg = xstrfmt("rank %d: trace_view.json has no ProfilerStep#N ranges, "
+	              "so the profile has no step boundaries: figures are "
+	              "over the whole trace and warm-up runs cannot be told "
+	              "from timed ones (collect with a schedule and CPU "
+	              "activity: the MindIE-SD guide asks for 2 warm-up "
+	              "steps, then 5 or more timed steps)",
+	              (int)rr->id);
+	w = result_warn(r, "no_step_ranges", rr->files[RF_TRACE], 0, msg);
+	w->args[0] = xstrfmt("%d", (int)rr->id);
+	free(msg);
+}
+
+/* The id the trace carries, unless profiler_info named one. */
+static void trace_rank_id(const struct traceprof *tp, struct rank_result *rr)
+{
+	if (tp->rank_id < 0 || !strcmp(rr->id_source, "profiler_info"))
+		return;
+	rr->id = tp->rank_id;
+	rr->id_source = "trace";
+}
+
+/* Stages as analyse_rank finds them, from the trace's own kernels, ranges,
+ * flows and Overlap Analysis spans: nothing is read twice. */
+static void analyse_trace(struct kernel_table *kt, const struct traceprof *tp,
+                          const struct rules *ru,
+                          const struct trace_marker_rule *mr, struct result *r)
+{
+	struct result a, b;
+	struct trace_summary ts;
+	struct stage_override *ov = NULL;
+
+	result_init(&a);
+	result_init(&b);
+	memset(&ts, 0, sizeof(ts));
+	analyse(kt, ru, &a, NULL);
+	trace_markers_from_profile(tp, mr, ru->nmarkers, &ts);
+	if (ts.nmarkers) {
+		ov = overrides(&ts);
+		analyse_with(kt, ru, ov, ts.nmarkers, &b, NULL);
+		keep_markers(&ts, ov, &r->ranks[0]);
+		result_release(&a);
+		a = b;
+		result_init(&b);
+	}
+	trace_overlap_from_spans(tp, a.segs, a.nsegs, &ts.ov);
+	ts.scan = tp->scan;
+	keep_overlap(&ts, &r->ranks[0]);
+	take_analysis(r, &a);
+	result_release(&a);
+	result_release(&b);
+	trace_summary_release(&ts);
+	free(ov);
+}
+
+static int rank_from_trace(const struct disc_rank *dr, const struct rules *ru,
+                           struct result *r, struct err *e)
+{
+	const char *trace = dr->files[DF_TRACE];
+	struct rank_result *rr = &r->ranks[0];
+	struct trace_marker_rule *mr = marker_rules(ru);
+	struct trace_matcher *mt = trace_matcher_new(mr, ru->nmarkers);
+	struct kernel_table kt;
+	struct traceprof tp;
+	struct traceonly_steps st;
+	int ret = -1;
+
+	kernel_table_init(&kt);
+	if (traceprof_read(trace, trace_matcher_match, mt, &kt, &tp, e))
+		goto out;
+	trace_rank_id(&tp, rr);
+	trace_input(r, trace, &tp, kt.n);
+	traceonly_assign_steps(&kt, &tp, &st);
+	analyse_trace(&kt, &tp, ru, mr, r);
+	step_notes(r, rr, &st);
+	summarise(r, rr);
+	warn_truncated(r, rr);
+	cross_check(r, rr);
+	if (!dr->files[DF_STEPS]) {
+		rr->nsteps = traceonly_step_rows(&kt, &tp, &rr->steps);
+		rr->steps_source = rr->nsteps ? "overlap_analysis" : NULL;
+		finish_steps(ru, trace, r, rr);
+	}
+	ret = 0;
+out:
+	traceprof_release(&tp);
+	kernel_table_release(&kt);
+	trace_matcher_free(mt);
+	free(mr);
+	return ret;
+}
+
+/* ---- a rank ------------------------------------------------------------ */
+
+static int rank_from_kernels(const struct disc_rank *dr, const struct rules *ru,
+                             const struct rank_opts *o, struct result *r,
+                             struct err *e)
 {
 	struct kernel_table kt;
 	struct kernels_info info = {0};
 	struct kernels_opts ko = {o->strict, o->progress};
-	struct rank_result *rr;
+	struct rank_result *rr = &r->ranks[0];
 	int ret = -1;
 
-	result_init(r);
 	kernel_table_init(&kt);
-	r->ranks = xcalloc(1, sizeof(*r->ranks));
-	r->nranks = 1;
-	rr = &r->ranks[0];
-	describe(dr, rr);
-	r->profile_path = xstrdup(dr->dir);
-	r->rank_dir = xstrdup(dr->dir);
-	warn_missing(r, rr);
-	if (!dr->files[DF_KERNELS]) {
-		ret = 0;
-		goto out;
-	}
 	if (kernels_read(dr->files[DF_KERNELS], &ko, &kt, &info, e))
 		goto out;
 	result_add_kernels_input(r, &info, kt.n);
@@ -409,13 +553,38 @@ int rank_analyse(const struct disc_rank *dr, const struct rules *ru,
 	summarise(r, rr);
 	warn_truncated(r, rr);
 	cross_check(r, rr);
-	if (dr->files[DF_STEPS] && read_steps(dr->files[DF_STEPS], ru, r, e))
-		goto out;
-	if (dr->files[DF_COMM] && read_comm(dr->files[DF_COMM], rr, e))
-		goto out;
 	ret = 0;
 out:
 	kernels_info_release(&info);
 	kernel_table_release(&kt);
 	return ret;
+}
+
+int rank_analyse(const struct disc_rank *dr, const struct rules *ru,
+                 const struct rank_opts *o, struct result *r, struct err *e)
+{
+	struct rank_result *rr;
+	int trace_only = !dr->files[DF_KERNELS] && dr->files[DF_TRACE];
+
+	result_init(r);
+	r->ranks = xcalloc(1, sizeof(*r->ranks));
+	r->nranks = 1;
+	rr = &r->ranks[0];
+	describe(dr, rr);
+	r->profile_path = xstrdup(dr->dir);
+	r->rank_dir = xstrdup(dr->dir);
+	if (!trace_only)
+		warn_missing(r, rr);
+	if (!dr->files[DF_KERNELS] && !trace_only)
+		return 0;
+	if (trace_only ? rank_from_trace(dr, ru, r, e)
+	               : rank_from_kernels(dr, ru, o, r, e))
+		return -1;
+	if (trace_only)
+		warn_missing(r, rr); /* after the trace said what it gave */
+	if (dr->files[DF_STEPS] && read_steps(dr->files[DF_STEPS], ru, r, e))
+		return -1;
+	if (dr->files[DF_COMM] && read_comm(dr->files[DF_COMM], rr, e))
+		return -1;
+	return 0;
 }

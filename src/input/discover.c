@@ -10,12 +10,14 @@
 
 #include "input/profinfo.h"
 #include "util/fileio.h"
+#include "util/infile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
 #define OUTPUT_DIR "ASCEND_PROFILER_OUTPUT"
 #define KERNELS    "kernel_details.csv"
+#define TRACE      "trace_view.json"
 
 static int has_dir(const char *dir, const char *name)
 {
@@ -77,6 +79,49 @@ static char *find_info(const char *dir)
 	return best;
 }
 
+/* ---- what a file is ------------------------------------------------- */
+
+static size_t read_head(const char *path, char *buf, size_t n)
+{
+	struct infile f;
+	struct err e = ERR_INIT;
+	size_t got = 0;
+	ssize_t r;
+
+	if (infile_open(&f, path, &e))
+		return (size_t)-1;
+	while (got < n && (r = infile_read(&f, buf + got, n - got, &e)) > 0)
+		got += (size_t)r;
+	infile_close(&f);
+	return got;
+}
+
+enum disc_kind discover_sniff(const char *path)
+{
+	char *buf = xmalloc(DISCOVER_SNIFF + 1);
+	size_t n = read_head(path, buf, DISCOVER_SNIFF), i = 0;
+	enum disc_kind k = DK_TEXT;
+
+	if (n == (size_t)-1) {
+		free(buf);
+		return DK_UNREADABLE;
+	}
+	buf[n] = '\0';
+	if (n >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < n && strchr(" \t\r\n", buf[i]) && buf[i])
+		i++;
+	if (i < n && buf[i] == '[')
+		k = DK_TRACE;
+	else if (i < n && buf[i] == '{')
+		/* memmem is not POSIX: the buffer is NUL-terminated, and a
+		 * NUL byte before the key only hides a trace that would not
+		 * read anyway */
+		k = strstr(buf + i, "\"traceEvents\"") ? DK_TRACE : DK_JSON;
+	free(buf);
+	return k;
+}
+
 /* A rank whose data files are in out_dir and profiler_info in info_dir. */
 static void add_rank(struct run_files *rf, const char *dir, const char *out_dir,
                      const char *info_dir)
@@ -92,6 +137,59 @@ static void add_rank(struct run_files *rf, const char *dir, const char *out_dir,
 	for (f = 0; f < DF_INFO; f++)
 		r->files[f] = find_file(out_dir, file_names[f]);
 	r->files[DF_INFO] = info_dir ? find_info(info_dir) : NULL;
+}
+
+/* A trace file read alone: one rank. */
+static void add_trace_file(struct run_files *rf, const char *path)
+{
+	struct disc_rank *r;
+
+	rf->ranks = xrealloc(rf->ranks, (rf->n + 1) * sizeof(*rf->ranks));
+	r = &rf->ranks[rf->n++];
+	memset(r, 0, sizeof(*r));
+	r->dir = xstrdup(path);
+	r->id = -1;
+	r->trace_file = 1;
+	r->files[DF_TRACE] = xstrdup(path);
+}
+
+static int is_json_name(const char *name)
+{
+	size_t n = strlen(name);
+	return (n > 5 && !strcmp(name + n - 5, ".json")) ||
+	       (n > 8 && !strcmp(name + n - 8, ".json.gz"));
+}
+
+/* The trace files in dir (*.json, *.json.gz that sniff as traces), by
+ * name: one rank each. */
+static void add_trace_files(struct run_files *rf, const char *dir)
+{
+	DIR *dh = opendir(dir);
+	struct dirent *de;
+	char **v = NULL;
+	size_t n = 0, i;
+
+	while (dh && (de = readdir(dh))) {
+		char *p;
+		if (de->d_name[0] == '.' || !is_json_name(de->d_name))
+			continue;
+		p = fileio_join(dir, de->d_name);
+		if (fileio_kind(p) != 0 || discover_sniff(p) != DK_TRACE) {
+			free(p);
+			continue;
+		}
+		v = xrealloc(v, (n + 1) * sizeof(*v));
+		v[n++] = p;
+	}
+	if (dh)
+		closedir(dh);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_str);
+	for (i = 0; i < n; i++) {
+		add_trace_file(rf, v[i]);
+		free(v[i]);
+	}
+	free(v);
 }
 
 static char *parent_of(const char *path)
@@ -159,6 +257,48 @@ static void search(struct run_files *rf, const char *dir, int depth)
 	free(names);
 }
 
+/* A file given as PATH: a trace (read alone) or a kernel_details.csv
+ * (with its sibling files), by what its bytes are. */
+static int add_file(struct run_files *rf, const char *path, struct err *e)
+{
+	enum disc_kind k = discover_sniff(path);
+	char *parent;
+
+	if (k == DK_TRACE) {
+		add_trace_file(rf, path);
+		return 0;
+	}
+	if (k == DK_JSON)
+		return err_set(
+		    e, ERR_INPUT,
+		    "%s: a JSON file but no trace_view.json (neither "
+		    "an array of trace events nor an object with "
+		    "\"traceEvents\")",
+		    path);
+	parent = parent_of(path);
+	add_rank(rf, path, parent, NULL);
+	free(rf->ranks[rf->n - 1].files[DF_KERNELS]);
+	rf->ranks[rf->n - 1].files[DF_KERNELS] = xstrdup(path);
+	free(parent);
+	return 0;
+}
+
+/* A folder with no rank folder below: its trace_view.json (the folder is
+ * the rank, like an ASCEND_PROFILER_OUTPUT), or its other trace files. */
+static void add_trace_folder(struct run_files *rf, const char *path)
+{
+	char *trace = find_file(path, TRACE), *parent;
+
+	if (!trace) {
+		add_trace_files(rf, path);
+		return;
+	}
+	free(trace);
+	parent = parent_of(path);
+	add_rank(rf, path, path, parent);
+	free(parent);
+}
+
 static int add_path(struct run_files *rf, const char *path, struct err *e)
 {
 	int kind = fileio_kind(path);
@@ -168,14 +308,8 @@ static int add_path(struct run_files *rf, const char *path, struct err *e)
 	if (kind < 0)
 		return err_set(e, ERR_INPUT, "%s: no such file or folder",
 		               path);
-	if (kind == 0) { /* a kernel_details.csv: its folder's files too */
-		parent = parent_of(path);
-		add_rank(rf, path, parent, NULL);
-		free(rf->ranks[rf->n - 1].files[DF_KERNELS]);
-		rf->ranks[rf->n - 1].files[DF_KERNELS] = xstrdup(path);
-		free(parent);
-		return 0;
-	}
+	if (kind == 0)
+		return add_file(rf, path, e);
 	if ((out = find_file(path, KERNELS)) || has_dir(path, OUTPUT_DIR) ||
 	    is_rank_dir(path, path)) {
 		int is_out = out != NULL;
@@ -189,10 +323,12 @@ static int add_path(struct run_files *rf, const char *path, struct err *e)
 	}
 	search(rf, path, DISCOVER_MAX_DEPTH);
 	if (rf->n == before)
+		add_trace_folder(rf, path);
+	if (rf->n == before)
 		return err_set(e, ERR_INPUT,
 		               "%s: no %s found (looked in the folder, in %s/ "
 		               "and in rank folders *_ascend_pt up to %d "
-		               "levels below it)",
+		               "levels below it), nor a trace_view.json",
 		               path, KERNELS, OUTPUT_DIR, DISCOVER_MAX_DEPTH);
 	return 0;
 }
@@ -231,6 +367,29 @@ static int32_t id_from_folder(const struct disc_rank *r)
 			return n;
 	}
 	return -1;
+}
+
+/* N from "rank<N>" in a trace file's name, or from a final "_<N>" before
+ * its extension (trace_view_3.json, rank_3.json.gz). */
+static int32_t id_from_file_name(const struct disc_rank *r)
+{
+	const char *base = strrchr(r->dir, '/'), *dot, *p, *end;
+	int32_t n;
+
+	if (!r->trace_file)
+		return -1;
+	n = id_from_folder(r);
+	if (n >= 0)
+		return n;
+	base = base ? base + 1 : r->dir;
+	dot = strchr(base, '.');
+	dot = dot ? dot : base + strlen(base);
+	for (p = dot; p > base && p[-1] >= '0' && p[-1] <= '9'; p--)
+		;
+	if (p == dot || p == base || p[-1] != '_' || dot - p > 6)
+		return -1;
+	n = digits(p, &end);
+	return end == dot ? n : -1;
 }
 
 /* N from a profiler_info_<N>.json file name. */
@@ -287,20 +446,15 @@ static int cmp_rank(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
-/* Ids from profiler_info, then from names; the rest, and duplicates, get
- * the smallest unused ids in the order found. */
-static void assign_ids(struct run_files *rf)
+/* A repeated id (after its first) and a missing one get the smallest
+ * unused ids, in order. */
+static void unique_ids(struct run_files *rf)
 {
 	size_t i;
 	int32_t next = 0;
 
 	for (i = 0; i < rf->n; i++) {
 		struct disc_rank *r = &rf->ranks[i];
-		read_info(rf, r);
-		if (r->id < 0 && (r->id = id_from_folder(r)) >= 0)
-			r->id_source = "folder";
-		if (r->id < 0 && (r->id = id_from_info_name(r)) >= 0)
-			r->id_source = "profiler_info";
 		if (r->id >= 0 && id_used(rf, i, r->id)) {
 			note(rf, "duplicate_rank", xstrfmt("%d", (int)r->id),
 			     xstrdup(r->dir));
@@ -315,7 +469,63 @@ static void assign_ids(struct run_files *rf)
 		rf->ranks[i].id = next;
 		rf->ranks[i].id_source = "order";
 	}
+}
+
+/* Ids from profiler_info, then from names; the rest, and duplicates, get
+ * the smallest unused ids in the order found. */
+static void assign_ids(struct run_files *rf)
+{
+	size_t i;
+
+	for (i = 0; i < rf->n; i++) {
+		struct disc_rank *r = &rf->ranks[i];
+		read_info(rf, r);
+		if (r->id < 0 && (r->id = id_from_file_name(r)) >= 0)
+			r->id_source = "file_name";
+		if (r->id < 0 && !r->trace_file &&
+		    (r->id = id_from_folder(r)) >= 0)
+			r->id_source = "folder";
+		if (r->id < 0 && (r->id = id_from_info_name(r)) >= 0)
+			r->id_source = "profiler_info";
+	}
+	unique_ids(rf);
 	qsort(rf->ranks, rf->n, sizeof(*rf->ranks), cmp_rank);
+}
+
+struct id_at {
+	int32_t id;
+	size_t at;
+};
+
+static int cmp_id_at(const void *a, const void *b)
+{
+	const struct id_at *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return (x->at > y->at) - (x->at < y->at);
+}
+
+void discover_settle_ids(struct run_files *rf, size_t *perm)
+{
+	struct disc_rank *v = xcalloc(rf->n ? rf->n : 1, sizeof(*v));
+	struct id_at *ia = xcalloc(rf->n ? rf->n : 1, sizeof(*ia));
+	size_t i;
+
+	unique_ids(rf);
+	for (i = 0; i < rf->n; i++) {
+		ia[i].id = rf->ranks[i].id;
+		ia[i].at = i;
+	}
+	qsort(ia, rf->n, sizeof(*ia), cmp_id_at);
+	for (i = 0; i < rf->n; i++) {
+		perm[i] = ia[i].at;
+		v[i] = rf->ranks[perm[i]];
+	}
+	if (rf->n)
+		memcpy(rf->ranks, v, rf->n * sizeof(*v));
+	free(ia);
+	free(v);
 }
 
 int discover_run(const char *const *paths, size_t npaths, struct run_files *rf,

@@ -324,17 +324,17 @@ static int kernel_add(struct ctx *c, size_t proc, const struct members *m,
 
 	if (!text_of(m->v[M_TS], m->n[M_TS], &t, &tn) ||
 	    decimal_us_to_ns(t, tn, &ts))
-		return bad_event(p, at, "no start time ('ts')");
+		return bad_event(p, at, "ts");
 	if (!text_of(m->v[M_DUR], m->n[M_DUR], &t, &tn) ||
 	    (hcom ? decimal_us_to_ns_trunc(t, tn, &dur)
 	          : decimal_us_to_ns_nearest(t, tn, &dur)) ||
 	    ts > INT64_MAX - dur)
-		return bad_event(p, at, "no duration ('dur')");
+		return bad_event(p, at, "dur");
 	tl = kernels_type_from_name(c->tmp.buf, c->tmp.len, &type);
 	key = strtab_find(&c->types, type, tl);
 	if (key == UINT32_MAX) {
 		if (!tl || !utf8_is_text(type, tl, &bad))
-			return bad_event(p, at, "a name that is not text");
+			return bad_event(p, at, "name");
 		key = strtab_intern(&c->types, type, tl);
 	}
 	c->kt->v =
