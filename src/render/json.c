@@ -6,6 +6,7 @@
 #include <cjson/cJSON.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/breakdown.h"
 #include "util/numfmt.h"
@@ -125,11 +126,15 @@ static void inputs_json(cJSON *root, const struct result *r)
 	for (i = 0; i < r->ninputs; i++) {
 		const struct input_desc *in = &r->inputs[i];
 		cJSON *o = cJSON_CreateObject();
+		int trace = !strcmp(in->role, "trace_view");
 		add_str(o, "role", in->role);
 		add_str(o, "path", in->path);
 		add_i64(o, "size_bytes", in->size);
 		add_str(o, "variant", in->variant);
-		add_str(o, "line_endings", in->crlf ? "CRLF" : "LF");
+		add_str(o, "line_endings",
+		        trace      ? NULL
+		        : in->crlf ? "CRLF"
+		                   : "LF");
 		cJSON_AddBoolToObject(o, "utf8_bom", in->bom);
 		cJSON_AddBoolToObject(o, "start_time_tab", in->start_tab);
 		add_opt_i64(o, "device_id", in->device_id, in->device_id >= 0);
@@ -137,6 +142,8 @@ static void inputs_json(cJSON *root, const struct result *r)
 		add_u64(o, "kernels", in->kernels);
 		add_u64(o, "skipped_rows", in->skipped);
 		add_u64(o, "typed_from_name", in->typed_from_name);
+		if (trace)
+			add_u64(o, "subtasks", in->subtasks);
 		cJSON_AddItemToArray(arr, o);
 	}
 }
@@ -290,6 +297,7 @@ static void rank_steps_json(cJSON *o, const struct rank_result *rr)
 		add_pct(o, "free_share_pct", (double)rr->free_share_ppm / 1e4);
 	else
 		cJSON_AddNullToObject(o, "free_share_pct");
+	add_str(o, "steps_source", rr->steps_source);
 	arr = cJSON_AddArrayToObject(o, "steps");
 	for (i = 0; i < rr->nsteps; i++) {
 		const struct step_stat *s = &rr->steps[i];
@@ -413,6 +421,7 @@ static void ranks_json(cJSON *root, const struct result *r)
 		add_str(o, "id_source", rr->id_source);
 		add_str(o, "dir", rr->dir);
 		cJSON_AddBoolToObject(o, "analysed", rr->analysed);
+		add_str(o, "kernel_source", rr->kernel_source);
 		add_u64(o, "kernels", rr->kernels);
 		rank_files_json(o, rr);
 		rank_stages_json(o, rr);

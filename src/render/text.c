@@ -133,8 +133,12 @@ static void ranks(const struct result *r, struct strbuf *out)
 		if (rr->free_share_ppm >= 0)
 			strbuf_addf(out, ", free %.1f%%",
 			            (double)rr->free_share_ppm / 1e4);
+		if (rr->kernel_source && !rr->files[RF_KERNELS])
+			strbuf_adds(out, ", kernels from the trace");
 		for (f = 0; f < RF_COUNT; f++)
-			if (!rr->files[f] && f != RF_INFO)
+			if (!rr->files[f] && f != RF_INFO &&
+			    !(f == RF_KERNELS && rr->kernel_source) &&
+			    !(f == RF_STEPS && rr->nsteps))
 				strbuf_addf(out, ", no %s", rank_file_names[f]);
 		strbuf_addch(out, '\n');
 	}
