@@ -194,6 +194,8 @@ enum optid {
 	O_TRACE_TARGET,
 	O_COMM_KEY,
 	O_NO_INFO,
+	O_SUBTASKS,
+	O_NPU_ONLY,
 	O_HELP
 };
 
@@ -248,6 +250,12 @@ static const struct optdef OPTDEFS[] = {
      "stepN (default: \"step3\", ...) | step (one \"step\" key)"},
     {"--no-profiler-info", NULL, O_NO_INFO,
      "do not write profiler_info[_N].json"},
+    {"--subtasks", NULL, O_SUBTASKS,
+     "runtime sub-tasks (EVENT_*, NOTIFY_*, MEMCPY_ASYNC, ...) and HCCL "
+     "sub-tasks in the trace"},
+    {"--npu-only", NULL, O_NPU_ONLY,
+     "trace of ProfilerActivity.NPU alone: no host events, no "
+     "ProfilerStep"},
     {"--help", NULL, O_HELP, "this text"},
 };
 
@@ -319,6 +327,12 @@ static int apply_new(struct opts *o, enum optid id, const char *v)
 		break;
 	case O_NO_INFO:
 		o->profiler_info = 0;
+		break;
+	case O_SUBTASKS:
+		o->subtasks = 1;
+		break;
+	case O_NPU_ONLY:
+		o->npu_only = 1;
 		break;
 	default:
 		break;
@@ -440,6 +454,12 @@ static int validate(struct opts *o, char *err, size_t errlen)
 		snprintf(err, errlen,
 		         "--trace-target-bytes needs trace in --files and "
 		         "excludes --target-bytes");
+		return -1;
+	}
+	if (o->npu_only && o->markers) {
+		snprintf(err, errlen,
+		         "--npu-only: the host events --markers writes are "
+		         "not collected with ProfilerActivity.NPU alone");
 		return -1;
 	}
 	if (o->straggler >= o->ranks) {

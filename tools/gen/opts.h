@@ -50,6 +50,8 @@ struct opts {
 	uint64_t trace_target; /* --trace-target-bytes, 0: off */
 	int comm_single_key;   /* communication.json under "step" alone */
 	int profiler_info;     /* write profiler_info[_N].json */
+	int subtasks; /* runtime and HCCL sub-tasks beside the kernels */
+	int npu_only; /* the trace of ProfilerActivity.NPU alone: no host */
 };
 
 enum opts_result { OPTS_OK, OPTS_HELP, OPTS_ERROR };
