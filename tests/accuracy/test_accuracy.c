@@ -4,6 +4,9 @@
  * stage and asserts: >= 99% for DiT vs VAE, the text encoder found where
  * there is one, and category totals equal to the generator's to the
  * nanosecond (classification is independent of stage separation).
+ * Then every case is analysed twice, as `sdperf report` does it, from its
+ * CSV set and from its traces alone (CASE/trace-only): each stage's kernel
+ * time must agree within 0.1% and every verdict must be the same.
  * Usage: test_accuracy CASES_DIR */
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,7 +22,9 @@
 #include <string.h>
 
 #include "analysis/analyse.h"
+#include "cli.h"
 #include "input/kernels.h"
+#include "pipeline.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -264,10 +269,123 @@ static void stage_accuracy_on_generated_profiles(void **state)
 	assert_false(failed);
 }
 
+/* ---- the trace alone against the CSV set ------------------------------ */
+
+static void analyse_paths(const char **paths, size_t n, struct result *r)
+{
+	struct options o;
+	struct rules ru;
+	struct err e = ERR_INIT;
+
+	memset(&o, 0, sizeof(o));
+	o.cmd = CMD_REPORT;
+	o.paths = paths;
+	o.npaths = n;
+	o.path = paths[0];
+	o.jobs = 1;
+	o.quiet = 1;
+	assert_int_equal(rules_load_builtin(&ru, &e), 0);
+	if (pipeline_analyse(&o, &ru, r, &e))
+		fail_msg("%s: %s", paths[0], e.msg);
+	rules_release(&ru);
+}
+
+/* The largest difference of a stage's kernel time, in percent of the CSV
+ * set's; prints and counts the verdicts that differ (fired or applicable),
+ * and gives the largest difference of a verdict's value in *vdiff. */
+static double compare_runs(const char *name, const struct result *csv,
+                           const struct result *tr, int *bad_verdicts,
+                           double *vdiff)
+{
+	double worst = 0;
+	size_t i;
+	int s;
+
+	for (s = 0; s < STAGE_COUNT; s++) {
+		double a = (double)csv->stages[s].kernel_ns;
+		double b = (double)tr->stages[s].kernel_ns;
+		double d = a > 0 ? 100.0 * fabs(a - b) / a : (b > 0 ? 100 : 0);
+		worst = d > worst ? d : worst;
+	}
+	assert_int_equal(csv->nverdicts, tr->nverdicts);
+	for (i = 0; i < csv->nverdicts; i++) {
+		const struct verdict *x = &csv->verdicts[i],
+		                     *y = &tr->verdicts[i];
+		assert_string_equal(x->id, y->id);
+		if (x->applicable && y->applicable &&
+		    fabs(x->value - y->value) > *vdiff)
+			*vdiff = fabs(x->value - y->value);
+		if (x->fired == y->fired && x->applicable == y->applicable)
+			continue;
+		print_error("%s: verdict %s: CSV set %s%s, trace alone %s%s\n",
+		            name, x->id, x->fired ? "fired" : "ok",
+		            x->applicable ? "" : " (n/a)",
+		            y->fired ? "fired" : "ok",
+		            y->applicable ? "" : " (n/a)");
+		++*bad_verdicts;
+	}
+	return worst;
+}
+
+static void trace_alone_equals_csv_set(void **state)
+{
+	char **cases, **ranks;
+	size_t nc, nr, i, j;
+	int failed = 0;
+
+	(void)state;
+	nc = list_dir(cases_dir, NULL, &cases);
+	printf("%-22s %5s %8s %13s %11s %s\n", "case", "ranks", "steps",
+	       "stage kernel", "verdict val", "verdicts");
+	for (i = 0; i < nc; i++) {
+		char *dir = fileio_join(cases_dir, cases[i]);
+		char *tdir = fileio_join(dir, "trace-only");
+		const char **paths;
+		struct result csv, tr;
+		int bad = 0;
+		double worst, vdiff = 0;
+
+		nr = list_dir(dir, "_ascend_pt", &ranks);
+		paths = xcalloc(nr, sizeof(*paths));
+		for (j = 0; j < nr; j++) {
+			char *full = fileio_join(dir, ranks[j]);
+			free(ranks[j]);
+			ranks[j] = full;
+			paths[j] = full;
+		}
+		analyse_paths(paths, nr, &csv);
+		analyse_paths((const char **)&tdir, 1, &tr);
+		assert_int_equal(csv.nranks, tr.nranks);
+		assert_int_equal(csv.kernels, tr.kernels);
+		for (j = 0; j < tr.nranks; j++)
+			assert_string_equal(tr.ranks[j].kernel_source,
+			                    "trace_view");
+		worst = compare_runs(cases[i], &csv, &tr, &bad, &vdiff);
+		printf("%-22s %5zu %3zu/%-4zu %12.4f%% %9.3fpt %s\n", cases[i],
+		       nr, csv.nsteps, tr.nsteps, worst, vdiff,
+		       bad ? "DIFFER" : "all equal");
+		failed |= worst > 0.1 || bad;
+		result_release(&csv);
+		result_release(&tr);
+		free(paths);
+		free_list(ranks, nr);
+		free(tdir);
+		free(dir);
+	}
+	printf("steps: profiler steps found from the CSV set / the trace "
+	       "alone (NPU-only traces have none); stage kernel: the "
+	       "largest difference of a stage's kernel time (required: <= "
+	       "0.1%%); verdict val: the largest difference of a verdict's "
+	       "value, in points\n");
+	free_list(cases, nc);
+	assert_false(failed);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(stage_accuracy_on_generated_profiles),
+	    cmocka_unit_test(trace_alone_equals_csv_set),
 	};
 	if (argc != 2) {
 		fprintf(stderr, "usage: test_accuracy CASES_DIR\n");
