@@ -122,8 +122,14 @@ static int next_from_d1(struct trace_raw_it *it, const char **k, size_t *klen,
 {
 	while (it->i < it->nd1) {
 		*v = key_at(it->el + it->d1[it->i++], it->end, k, klen);
-		if (*v && *v < it->end)
+		if (*v && *v < it->end) {
+			/* a string value is the next string in the list:
+			 * skip it rather than try it as a key */
+			if (**v == '"' && it->i < it->nd1 &&
+			    it->el + it->d1[it->i] == *v)
+				it->i++;
 			return 1;
+		}
 		/* else a string value, not a key */
 	}
 	return 0;

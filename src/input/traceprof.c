@@ -89,6 +89,8 @@ static int ov_kind(const char *s, size_t len)
 {
 	int k;
 
+	if (!len || (*s != 'C' && *s != 'F'))
+		return -1; /* the usual case: a kernel */
 	for (k = 0; k < TRACEPROF_OV_KINDS; k++)
 		if (raw_eq(s, len, traceprof_ov_names[k]))
 			return k;
@@ -175,23 +177,109 @@ static void on_meta(const struct trace_event *ev, void *ctx)
 
 /* ---- reading an event's members ----------------------------------------- */
 
+/* The member a key names, or M_COUNT: by length and first byte, as this
+ * runs for every member of every event read. */
+static int member_of(const char *k, size_t kl)
+{
+	int f;
+
+	switch (kl) {
+	case 2:
+		f = k[0] == 'p' ? M_PH : k[0] == 't' ? M_TS : M_ID;
+		break;
+	case 3:
+		f = k[0] == 'p' ? M_PID : k[0] == 'd' ? M_DUR : M_CAT;
+		break;
+	case 4:
+		f = k[0] == 'n' ? M_NAME : M_ARGS;
+		break;
+	default:
+		return M_COUNT;
+	}
+	return memcmp(k, member_keys[f], kl) ? M_COUNT : f;
+}
+
+static void member_set(struct members *m, const char *k, size_t kl,
+                       const char *v, size_t vl)
+{
+	int f = member_of(k, kl);
+
+	if (f < M_COUNT && !m->v[f]) {
+		m->v[f] = v;
+		m->n[f] = vl;
+	}
+}
+
+/* Just past the string whose opening quote is at p, or NULL. */
+static const char *str_end(const char *p, const char *end)
+{
+	const unsigned char *q = (const unsigned char *)p + 1;
+	const unsigned char *e = (const unsigned char *)end;
+
+	for (;;) {
+		while (q < e && trace_raw_str_class[*q] != TRACE_RAW_STR_END)
+			q++;
+		if (q >= e)
+			return NULL;
+		if (*q == '"')
+			return (const char *)q + 1;
+		q += 2;
+	}
+}
+
+/* The members from the scanner's list of the strings at depth 1 (keys and
+ * string values): each string value is read once, a bracketed value (the
+ * args) not at all. This runs on every kernel event of the trace, so it
+ * does not go through the general iterator, which reads every value
+ * string twice. */
+static void members_from_d1(const struct trace_raw_el *el, struct members *m)
+{
+	const char *end = el->p + el->n;
+	size_t j;
+
+	for (j = 0; j < el->nd1; j++) {
+		const char *k = el->p + el->d1[j], *ke = str_end(k, end), *v;
+		const char *ve;
+		if (!ke)
+			return;
+		for (v = ke; v < end && trace_raw_is_ws((unsigned char)*v); v++)
+			;
+		if (v >= end || *v != ':')
+			continue; /* a string value: read with its key */
+		for (v++; v < end && trace_raw_is_ws((unsigned char)*v); v++)
+			;
+		if (v >= end)
+			return;
+		if (*v == '"') {
+			if (!(ve = str_end(v, end)))
+				return;
+			j++; /* its own entry in the list */
+		} else if (*v == '{' || *v == '[') {
+			ve = v;
+		} else {
+			for (ve = v;
+			     ve < end && !trace_raw_is_ws((unsigned char)*ve) &&
+			     *ve != ',' && *ve != '}';
+			     ve++)
+				;
+		}
+		member_set(m, k + 1, (size_t)(ke - k) - 2, v, (size_t)(ve - v));
+	}
+}
+
 static void members_read(const struct trace_raw_el *el, struct members *m)
 {
 	struct trace_raw_it it;
 	struct trace_raw_member mb;
-	int f;
 
 	memset(m, 0, sizeof(*m));
-	trace_raw_it_init(&it, el);
+	if (el->nd1 < TRACE_RAW_D1_MAX) {
+		members_from_d1(el, m);
+		return;
+	}
+	trace_raw_it_init(&it, el); /* a list that may be cut: walk */
 	while (trace_raw_it_next(&it, &mb))
-		for (f = 0; f < M_COUNT; f++)
-			if (raw_eq(mb.key, mb.klen, member_keys[f])) {
-				if (!m->v[f]) {
-					m->v[f] = mb.val;
-					m->n[f] = mb.vlen;
-				}
-				break;
-			}
+		member_set(m, mb.key, mb.klen, mb.val, mb.vlen);
 }
 
 /* The text of a value without its quotes (a string) or as it is (a
