@@ -227,59 +227,94 @@ static const char *str_end(const char *p, const char *end)
 	}
 }
 
+static const char *skip_ws(const char *p, const char *end)
+{
+	while (p < end && trace_raw_is_ws((unsigned char)*p))
+		p++;
+	return p;
+}
+
+/* The end of the scalar value at v (a number or a literal), or NULL when
+ * none starts there. */
+static const char *scalar_end(const char *v, const char *end)
+{
+	const char *e = v;
+
+	if (v >= end || !strchr("-0123456789tfn", *v))
+		return NULL;
+	while (e < end && !trace_raw_is_ws((unsigned char)*e) && *e != ',' &&
+	       *e != '}' && *e != ']')
+		e++;
+	return e;
+}
+
+/* After a member's value at ve: the end of the object, or a comma and the
+ * next key, which must be the list's next string (at next; NULL: none). */
+static int member_follows(const char *ve, const char *end, const char *next)
+{
+	const char *q = skip_ws(ve, end);
+
+	if (q < end && *q == '}')
+		return !next;
+	if (q >= end || *q != ',')
+		return 0;
+	q = skip_ws(q + 1, end);
+	return next && q == next;
+}
+
 /* The members from the scanner's list of the strings at depth 1 (keys and
  * string values): each string value is read once, a bracketed value (the
  * args) not at all. This runs on every kernel event of the trace, so it
  * does not go through the general iterator, which reads every value
- * string twice. */
-static void members_from_d1(const struct trace_raw_el *el, struct members *m)
+ * string twice. It checks the punctuation it passes; -1 when the event
+ * does not read as members (what follows a bracketed value is not
+ * looked at). */
+static int members_from_d1(const struct trace_raw_el *el, struct members *m)
 {
-	const char *end = el->p + el->n;
+	const char *end = el->p + el->n, *k, *ke, *v, *ve;
 	size_t j;
 
 	for (j = 0; j < el->nd1; j++) {
-		const char *k = el->p + el->d1[j], *ke = str_end(k, end), *v;
-		const char *ve;
-		if (!ke)
-			return;
-		for (v = ke; v < end && trace_raw_is_ws((unsigned char)*v); v++)
-			;
+		k = el->p + el->d1[j];
+		if (!(ke = str_end(k, end)))
+			return -1;
+		v = skip_ws(ke, end);
 		if (v >= end || *v != ':')
-			continue; /* a string value: read with its key */
-		for (v++; v < end && trace_raw_is_ws((unsigned char)*v); v++)
-			;
-		if (v >= end)
-			return;
-		if (*v == '"') {
-			if (!(ve = str_end(v, end)))
-				return;
+			return -1; /* string values are skipped with their key
+			            */
+		v = skip_ws(v + 1, end);
+		if (v < end && *v == '"') {
+			if (!(ve = str_end(v, end)) || j + 1 >= el->nd1 ||
+			    el->p + el->d1[j + 1] != v)
+				return -1;
 			j++; /* its own entry in the list */
-		} else if (*v == '{' || *v == '[') {
-			ve = v;
-		} else {
-			for (ve = v;
-			     ve < end && !trace_raw_is_ws((unsigned char)*ve) &&
-			     *ve != ',' && *ve != '}';
-			     ve++)
-				;
+		} else if (v < end && (*v == '{' || *v == '[')) {
+			ve = NULL;
+		} else if (!(ve = scalar_end(v, end))) {
+			return -1;
 		}
-		member_set(m, k + 1, (size_t)(ke - k) - 2, v, (size_t)(ve - v));
+		if (ve && !member_follows(
+		              ve, end,
+		              j + 1 < el->nd1 ? el->p + el->d1[j + 1] : NULL))
+			return -1;
+		member_set(m, k + 1, (size_t)(ke - k) - 2, v,
+		           ve ? (size_t)(ve - v) : 0);
 	}
+	return 0;
 }
 
-static void members_read(const struct trace_raw_el *el, struct members *m)
+static int members_read(const struct trace_raw_el *el, struct members *m)
 {
 	struct trace_raw_it it;
 	struct trace_raw_member mb;
 
 	memset(m, 0, sizeof(*m));
-	if (el->nd1 < TRACE_RAW_D1_MAX) {
-		members_from_d1(el, m);
-		return;
-	}
+	if (el->nd1 < TRACE_RAW_D1_MAX)
+		return members_from_d1(el, m);
 	trace_raw_it_init(&it, el); /* a list that may be cut: walk */
 	while (trace_raw_it_next(&it, &mb))
 		member_set(m, mb.key, mb.klen, mb.val, mb.vlen);
+	return 0;
 }
 
 /* The text of a value without its quotes (a string) or as it is (a
@@ -654,10 +689,14 @@ static int on_raw(const struct trace_raw_el *el, uint64_t at, void *ctx)
 	const char *ph;
 	size_t phn;
 
-	members_read(el, &m);
-	if (!text_of(m.v[M_PH], m.n[M_PH], &ph, &phn) || phn != 1 ||
-	    name_of(c, &m))
+	/* what does not read as an event goes to cJSON, which names the
+	 * byte where it stops reading */
+	if (members_read(el, &m))
+		return 1;
+	if (!text_of(m.v[M_PH], m.n[M_PH], &ph, &phn) || phn != 1)
 		return 0;
+	if (name_of(c, &m))
+		return *ph == 'X'; /* an X event without a name */
 	if (*ph == 'X')
 		on_x(c, &m, at, el->p + el->n);
 	else if (*ph == 's' || *ph == 'f')

@@ -377,6 +377,35 @@ static void bad_events_are_counted_garbage_is_an_error(void **state)
 	kernel_table_release(&kt);
 }
 
+/* An event that does not read as members is cJSON's to judge: an error
+ * naming its byte offset, as for any invalid wanted event. */
+static void malformed_events_are_errors(void **state)
+{
+	static const char *const bad[] = {
+	    "[{\"ph\":\"X\",\"name\":\"a\" \"pid\":7}]",
+	    "[{\"ph\":\"X\",\"name\":\"a\",\"pid\":7 x}]",
+	    "[{\"ph\":\"X\",\"name\":\"a\",\"pid\":x7}]",
+	    "[{\"ph\":\"X\",\"name\":\"a\\q\",\"pid\":7}]",
+	    "[{\"ph\":\"X\",\"name\" \"a\"}]",
+	    "[{\"ph\":\"X\", garbage}]",
+	};
+	struct kernel_table kt;
+	struct traceprof tp;
+	struct err e = ERR_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_LEN(bad); i++) {
+		err_clear(&e);
+		if (read_str(bad[i], 0, &kt, &tp, &e) != -1 ||
+		    !strstr(e.msg, "t.json: byte ") ||
+		    !strstr(e.msg, ": invalid event: "))
+			fail_msg("%s: %s", bad[i], e.msg);
+		traceprof_release(&tp);
+		kernel_table_release(&kt);
+	}
+}
+
 /* Steps, markers (through the matcher) and flows paired by id, whichever
  * end comes first; flows of other kinds ignored. */
 static int match_vae(const char *name, size_t len, void *ctx)
@@ -447,6 +476,7 @@ int main(void)
 	    cmocka_unit_test(subtasks_only_is_an_input_error),
 	    cmocka_unit_test(truncated_trace_keeps_the_kernels_before_the_cut),
 	    cmocka_unit_test(bad_events_are_counted_garbage_is_an_error),
+	    cmocka_unit_test(malformed_events_are_errors),
 	    cmocka_unit_test(ranges_and_flows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
