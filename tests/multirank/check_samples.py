@@ -3,7 +3,11 @@
 script computes on its own from the raw files (csv / json modules only, no
 sdperf code): kernel counts and times, Comm kernel time, every
 step_trace_time.csv value, communication.json sums, the Overlap Analysis
-totals of trace_view.json(.gz), and the rank ids of profiler_info.
+totals of trace_view.json(.gz), and the rank ids of profiler_info. Then
+the AlexNet traces alone (the two trace files as PATHs, nothing else):
+the same kernels, kernel and Comm times as kernel_details.csv, the step
+values of step_trace_time.csv summed from the trace's Overlap Analysis,
+the rank ids from the traces' HCCL tasks (Level1) or the order given.
 
 usage: check_samples.py SDPERF DATA_DIR TMP_DIR
 """
@@ -141,6 +145,45 @@ for label, run in RUNS.items():
                       r["trace"]["overlap_us"][key], ov.get(name, 0.0))
     check(label + " summed kernel time us",
           sum(s["kernel_time_us"] for s in rep["stages"].values()), total_all, 0.01)
+
+TRACE_RUNS = {
+    "alexnet-level0": ("msinsight-alexnet-2rank-2024/level0", "order"),
+    "alexnet-level1": ("msinsight-alexnet-2rank-2024/level1", "trace"),
+}
+for label, (run, id_source) in TRACE_RUNS.items():
+    label += " trace alone"
+    out = os.path.join(TMP, label.replace(" ", "-"))
+    dirs = rank_dirs(run)
+    traces = [glob.glob(os.path.join(d, "ASCEND_PROFILER_OUTPUT",
+                                     "trace_view.json*"))[0] for d in dirs]
+    subprocess.run([SDPERF, "report"] + traces + ["-o", out, "-f", "json",
+                                                  "-q", "-j", "2"], check=True)
+    with open(os.path.join(out, "report.json")) as f:
+        rep = json.load(f)
+    check(label + " ranks", len(rep["ranks"]), len(dirs), 0)
+    for i, (d, r) in enumerate(zip(dirs, rep["ranks"])):
+        out_dir = os.path.join(d, "ASCEND_PROFILER_OUTPUT")
+        tag = "%s rank %d" % (label, i)
+        check(tag + " id", r["id"], i, 0)
+        check(tag + " id_source", r["id_source"], id_source)
+        check(tag + " kernel_source", r["kernel_source"], "trace_view")
+        n, total, comm = kernels(os.path.join(out_dir, "kernel_details.csv"))
+        st = r["stages"]
+        check(tag + " kernels", r["kernels"], n, 0)
+        check(tag + " kernel time us", sum(s["kernel_time_us"] for s in st.values()), total)
+        check(tag + " comm kernel time us",
+              sum(s["categories_us"]["Comm"] for s in st.values()), comm)
+        with open(os.path.join(out_dir, "step_trace_time.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        check(tag + " steps_source", r["steps_source"], "overlap_analysis")
+        check(tag + " steps", [s["step"] for s in r["steps"]],
+              [int(row["Step"]) for row in rows])
+        for row, s in zip(rows, r["steps"]):
+            for col, key in (("Computing", "computing_us"),
+                             ("Communication", "communication_us"),
+                             ("Communication(Not Overlapped)", "not_overlapped_us"),
+                             ("Free", "free_us")):
+                check("%s step %s %s" % (tag, row["Step"], col), s[key], us(row[col]))
 
 print("%d failed" % len(failures))
 sys.exit(1 if failures else 0)
