@@ -40,32 +40,42 @@ static int cmp_kernel(const void *pa, const void *pb)
 	return (a->start_ns > b->start_ns) - (a->start_ns < b->start_ns);
 }
 
+static int cmp_step(const void *pa, const void *pb)
+{
+	const struct srange *a = pa, *b = pb;
+
+	return (a->step > b->step) - (a->step < b->step);
+}
+
 /* The step ranges of tp, one per step number (a number seen twice spans
- * both), by host start. */
+ * both), by step number. Sorting, not searching: a hostile trace may hold
+ * millions of ranges. */
 static size_t step_ranges(const struct traceprof *tp, struct srange **out)
 {
 	struct srange *v = xcalloc(tp->nranges ? tp->nranges : 1, sizeof(*v));
-	size_t i, j, n = 0;
+	size_t i, n = 0, m = 0;
 
 	for (i = 0; i < tp->nranges; i++) {
 		const struct traceprof_range *r = &tp->ranges[i];
 		if (r->rule >= 0 || r->step == STEP_NONE)
 			continue;
-		for (j = 0; j < n && v[j].step != r->step; j++)
-			;
-		if (j == n) {
-			v[n].step = r->step;
-			v[n].host_start = r->start_ns;
-			v[n++].host_end = r->end_ns;
-		}
-		if (r->start_ns < v[j].host_start)
-			v[j].host_start = r->start_ns;
-		if (r->end_ns > v[j].host_end)
-			v[j].host_end = r->end_ns;
+		v[n].step = r->step;
+		v[n].host_start = r->start_ns;
+		v[n++].host_end = r->end_ns;
 	}
-	qsort(v, n, sizeof(*v), cmp_host);
+	qsort(v, n, sizeof(*v), cmp_step);
+	for (i = 0; i < n; i++) {
+		if (m && v[m - 1].step == v[i].step) {
+			if (v[i].host_start < v[m - 1].host_start)
+				v[m - 1].host_start = v[i].host_start;
+			if (v[i].host_end > v[m - 1].host_end)
+				v[m - 1].host_end = v[i].host_end;
+			continue;
+		}
+		v[m++] = v[i];
+	}
 	*out = v;
-	return n;
+	return m;
 }
 
 /* The range whose host range holds ts (the latest starting), or NULL. */
@@ -114,6 +124,7 @@ void traceonly_assign_steps(struct kernel_table *kt, const struct traceprof *tp,
 
 	memset(out, 0, sizeof(*out));
 	out->ranges = n;
+	qsort(v, n, sizeof(*v), cmp_host);
 	map_to_device(v, n, tp);
 	for (i = 0; i < n; i++)
 		out->by_flows += v[i].flows > 0;
@@ -193,7 +204,7 @@ size_t traceonly_step_rows(const struct kernel_table *kt,
                            const struct traceprof *tp, struct step_stat **rows)
 {
 	struct window *w;
-	struct srange *v;
+	struct srange *v, key, *r;
 	size_t n, nv, i, j;
 	struct step_stat *s;
 	int k;
@@ -213,10 +224,12 @@ size_t traceonly_step_rows(const struct kernel_table *kt,
 		s[i].stage_ns =
 		    s[i].computing_ns + s[i].not_overlapped_ns + s[i].free_ns;
 		s[i].preparing_ns = -1;
-		for (j = 0; w[i].step != STEP_NONE && j < nv; j++)
-			if (v[j].step == w[i].step)
-				s[i].preparing_ns =
-				    w[i].start - v[j].host_start;
+		key.step = w[i].step;
+		r = w[i].step == STEP_NONE
+		        ? NULL
+		        : bsearch(&key, v, nv, sizeof(*v), cmp_step);
+		if (r)
+			s[i].preparing_ns = w[i].start - r->host_start;
 	}
 	free(v);
 	free(w);
