@@ -20,8 +20,7 @@
 const char *const traceprof_ov_names[TRACEPROF_OV_KINDS] = {
     "Computing", "Communication", "Communication(Not Overlapped)", "Free"};
 
-#define PID_SLOTS (2 * TRACEPROF_MAX_PIDS) /* hash slots, power of 2 */
-#define NO_SLOT   UINT32_MAX
+#define NO_SLOT UINT32_MAX
 
 /* What a process is, once its process_name event has been read. */
 enum role { R_UNNAMED, R_HW, R_HCCL, R_OVERLAP, R_OTHER };
@@ -55,9 +54,11 @@ struct ctx {
 	struct strtab types; /* kernel record key = id of its type here */
 
 	struct proc *procs;
-	size_t nprocs;
-	uint32_t slot[PID_SLOTS]; /* index in procs + 1; 0 = empty */
-	size_t last;              /* the last process looked up */
+	size_t nprocs, aprocs;
+	uint32_t *slot;   /* index in procs + 1; 0 = empty */
+	size_t nslot;     /* a power of 2, at least twice nprocs */
+	size_t last;      /* the last process looked up */
+	int64_t too_many; /* the first pid past TRACEPROF_MAX_PIDS, or -1 */
 
 	struct pending *pend;
 	size_t pcap, plive, pused;
@@ -107,8 +108,23 @@ static uint64_t mix64(uint64_t h)
 	return h;
 }
 
-/* The process of pid, added when new; NULL when TRACEPROF_MAX_PIDS are
- * known already. */
+static void slots_grow(struct ctx *c)
+{
+	size_t n = c->nslot ? c->nslot * 2 : 64, i, j;
+
+	free(c->slot);
+	c->slot = xcalloc(n, sizeof(*c->slot));
+	c->nslot = n;
+	for (i = 0; i < c->nprocs; i++) {
+		for (j = mix64((uint64_t)c->procs[i].pid) & (n - 1); c->slot[j];
+		     j = (j + 1) & (n - 1))
+			;
+		c->slot[j] = (uint32_t)(i + 1);
+	}
+}
+
+/* The process of pid, added when new; NULL past TRACEPROF_MAX_PIDS (the
+ * read then fails: no profiler trace has that many). */
 static struct proc *proc_of(struct ctx *c, int64_t pid)
 {
 	size_t i;
@@ -116,8 +132,8 @@ static struct proc *proc_of(struct ctx *c, int64_t pid)
 
 	if (c->nprocs && c->procs[c->last].pid == pid)
 		return &c->procs[c->last];
-	for (i = mix64((uint64_t)pid) & (PID_SLOTS - 1);;
-	     i = (i + 1) & (PID_SLOTS - 1)) {
+	for (i = mix64((uint64_t)pid) & (c->nslot - 1);;
+	     i = (i + 1) & (c->nslot - 1)) {
 		v = c->slot[i];
 		if (!v)
 			break;
@@ -126,9 +142,17 @@ static struct proc *proc_of(struct ctx *c, int64_t pid)
 			return &c->procs[c->last];
 		}
 	}
-	if (c->nprocs >= TRACEPROF_MAX_PIDS)
+	if (c->nprocs >= TRACEPROF_MAX_PIDS) {
+		if (c->too_many < 0)
+			c->too_many = pid;
 		return NULL;
-	c->procs = xrealloc(c->procs, (c->nprocs + 1) * sizeof(*c->procs));
+	}
+	if ((c->nprocs + 1) * 2 > c->nslot) {
+		slots_grow(c);
+		return proc_of(c, pid); /* the new free slot */
+	}
+	c->procs =
+	    xgrow(c->procs, sizeof(*c->procs), c->nprocs + 1, &c->aprocs);
 	memset(&c->procs[c->nprocs], 0, sizeof(c->procs[0]));
 	c->procs[c->nprocs].pid = pid;
 	c->slot[i] = (uint32_t)++c->nprocs;
@@ -832,6 +856,8 @@ static void ctx_init(struct ctx *c, const char *name, traceprof_match_fn match,
 	strbuf_init(&c->tmp);
 	c->pcap = 1024;
 	c->pend = xcalloc(c->pcap, sizeof(*c->pend));
+	c->too_many = -1;
+	slots_grow(c);
 }
 
 static void ctx_release(struct ctx *c)
@@ -841,6 +867,7 @@ static void ctx_release(struct ctx *c)
 	for (i = 0; i < c->nprocs; i++)
 		spans_free(&c->procs[i]);
 	free(c->procs);
+	free(c->slot);
 	free(c->pend);
 	strtab_release(&c->types);
 	strbuf_release(&c->tmp);
@@ -861,6 +888,12 @@ static int read_trace(const char *name, const void *data, size_t len,
 	rc = data
 	         ? trace_scan_mem_with(name, data, len, chunk, &h, &tp->scan, e)
 	         : trace_scan_file_with(name, &h, &tp->scan, e);
+	if (!rc && c.too_many >= 0)
+		rc = err_set(e, ERR_INPUT,
+		             "%s: more than %u processes (pid %lld is one too "
+		             "many): not a profiler trace",
+		             name, (unsigned)TRACEPROF_MAX_PIDS,
+		             (long long)c.too_many);
 	if (!rc) {
 		kernels_finish(&c);
 		procs_finish(&c);

@@ -51,9 +51,7 @@
 #define TRACEPROF_OV_KINDS 4
 extern const char *const traceprof_ov_names[TRACEPROF_OV_KINDS];
 
-#define TRACEPROF_MAX_PIDS                                                     \
-	4096 /* processes told apart; events of more                           \
-	      * are ignored */
+#define TRACEPROF_MAX_PIDS 65536 /* distinct processes; more is an error */
 #define TRACEPROF_MAX_PENDING_FLOWS                                            \
 	(1u << 20)                /* flow ends waiting for                     \
 	                           * their other end */
@@ -112,9 +110,10 @@ typedef int (*traceprof_match_fn)(const char *name, size_t len, void *ctx);
  * NULL (no markers). A truncated trace is not an error: the kernels before
  * the cut are kept and tp->scan.truncated says so.
  *
- * Returns -1 with ERR_INPUT for the scanner's errors (input/trace.h) and
- * for a trace without a single kernel event (a CPU-only trace, or a JSON
- * file that is no profiler trace), naming the file. */
+ * Returns -1 with ERR_INPUT for the scanner's errors (input/trace.h), for
+ * a trace without a single kernel event (a CPU-only trace, or a JSON file
+ * that is no profiler trace) and for one with more than
+ * TRACEPROF_MAX_PIDS processes, naming the file. */
 int traceprof_read(const char *path, traceprof_match_fn match, void *mctx,
                    struct kernel_table *kt, struct traceprof *tp,
                    struct err *e);
