@@ -20,8 +20,6 @@
 const char *const traceprof_ov_names[TRACEPROF_OV_KINDS] = {
     "Computing", "Communication", "Communication(Not Overlapped)", "Free"};
 
-#define NO_SLOT UINT32_MAX
-
 /* What a process is, once its process_name event has been read. */
 enum role { R_UNNAMED, R_HW, R_HCCL, R_OVERLAP, R_OTHER };
 
@@ -201,8 +199,8 @@ static void on_meta(const struct trace_event *ev, void *ctx)
 
 /* ---- reading an event's members ----------------------------------------- */
 
-/* The member a key names, or M_COUNT: by length and first byte, as this
- * runs for every member of every event read. */
+/* The member a key names, or -1: by length and first byte, as this runs
+ * for every member of every event read. */
 static int member_of(const char *k, size_t kl)
 {
 	int f;
@@ -218,145 +216,14 @@ static int member_of(const char *k, size_t kl)
 		f = k[0] == 'n' ? M_NAME : M_ARGS;
 		break;
 	default:
-		return M_COUNT;
+		return -1;
 	}
-	return memcmp(k, member_keys[f], kl) ? M_COUNT : f;
-}
-
-static void member_set(struct members *m, const char *k, size_t kl,
-                       const char *v, size_t vl)
-{
-	int f = member_of(k, kl);
-
-	if (f < M_COUNT && !m->v[f]) {
-		m->v[f] = v;
-		m->n[f] = vl;
-	}
-}
-
-/* Just past the string whose opening quote is at p, or NULL. */
-static const char *str_end(const char *p, const char *end)
-{
-	const unsigned char *q = (const unsigned char *)p + 1;
-	const unsigned char *e = (const unsigned char *)end;
-
-	for (;;) {
-		while (q < e && trace_raw_str_class[*q] != TRACE_RAW_STR_END)
-			q++;
-		if (q >= e)
-			return NULL;
-		if (*q == '"')
-			return (const char *)q + 1;
-		q += 2;
-	}
-}
-
-static const char *skip_ws(const char *p, const char *end)
-{
-	while (p < end && trace_raw_is_ws((unsigned char)*p))
-		p++;
-	return p;
-}
-
-/* The end of the scalar value at v (a number or a literal), or NULL when
- * none starts there. */
-static const char *scalar_end(const char *v, const char *end)
-{
-	const char *e = v;
-
-	if (v >= end || !strchr("-0123456789tfn", *v))
-		return NULL;
-	while (e < end && !trace_raw_is_ws((unsigned char)*e) && *e != ',' &&
-	       *e != '}' && *e != ']')
-		e++;
-	return e;
-}
-
-/* After a member's value at ve: the end of the object, or a comma and the
- * next key, which must be the list's next string (at next; NULL: none). */
-static int member_follows(const char *ve, const char *end, const char *next)
-{
-	const char *q = skip_ws(ve, end);
-
-	if (q < end && *q == '}')
-		return !next;
-	if (q >= end || *q != ',')
-		return 0;
-	q = skip_ws(q + 1, end);
-	return next && q == next;
-}
-
-/* The members from the scanner's list of the strings at depth 1 (keys and
- * string values): each string value is read once, a bracketed value (the
- * args) not at all. This runs on every kernel event of the trace, so it
- * does not go through the general iterator, which reads every value
- * string twice. It checks the punctuation it passes; -1 when the event
- * does not read as members (what follows a bracketed value is not
- * looked at). */
-static int members_from_d1(const struct trace_raw_el *el, struct members *m)
-{
-	const char *end = el->p + el->n, *k, *ke, *v, *ve;
-	size_t j;
-
-	for (j = 0; j < el->nd1; j++) {
-		k = el->p + el->d1[j];
-		if (!(ke = str_end(k, end)))
-			return -1;
-		v = skip_ws(ke, end);
-		if (v >= end || *v != ':')
-			return -1; /* string values are skipped with their key
-			            */
-		v = skip_ws(v + 1, end);
-		if (v < end && *v == '"') {
-			if (!(ve = str_end(v, end)) || j + 1 >= el->nd1 ||
-			    el->p + el->d1[j + 1] != v)
-				return -1;
-			j++; /* its own entry in the list */
-		} else if (v < end && (*v == '{' || *v == '[')) {
-			ve = NULL;
-		} else if (!(ve = scalar_end(v, end))) {
-			return -1;
-		}
-		if (ve && !member_follows(
-		              ve, end,
-		              j + 1 < el->nd1 ? el->p + el->d1[j + 1] : NULL))
-			return -1;
-		member_set(m, k + 1, (size_t)(ke - k) - 2, v,
-		           ve ? (size_t)(ve - v) : 0);
-	}
-	return 0;
+	return memcmp(k, member_keys[f], kl) ? -1 : f;
 }
 
 static int members_read(const struct trace_raw_el *el, struct members *m)
 {
-	struct trace_raw_it it;
-	struct trace_raw_member mb;
-
-	memset(m, 0, sizeof(*m));
-	if (el->nd1 < TRACE_RAW_D1_MAX)
-		return members_from_d1(el, m);
-	trace_raw_it_init(&it, el); /* a list that may be cut: walk */
-	while (trace_raw_it_next(&it, &mb))
-		member_set(m, mb.key, mb.klen, mb.val, mb.vlen);
-	return 0;
-}
-
-/* The text of a value without its quotes (a string) or as it is (a
- * number); 0 when absent or neither. */
-static int text_of(const char *v, size_t n, const char **t, size_t *tn)
-{
-	if (!v || !n || *v == '{' || *v == '[')
-		return 0;
-	if (*v == '"') {
-		if (n < 2)
-			return 0;
-		*t = v + 1;
-		*tn = n - 2;
-		return 1;
-	}
-	*t = v;
-	*tn = n;
-	return 1;
+	return trace_raw_members(el, member_of, m->v, m->n, M_COUNT);
 }
 
 static int int_of(const char *v, size_t n, int64_t *out)
@@ -364,7 +231,7 @@ static int int_of(const char *v, size_t n, int64_t *out)
 	const char *t;
 	size_t tn;
 
-	return text_of(v, n, &t, &tn) && !decimal_to_i64(t, tn, out);
+	return trace_raw_text(v, n, &t, &tn) && !decimal_to_i64(t, tn, out);
 }
 
 /* The decoded "name" into c->tmp; -1 when it is no string. A name without
@@ -469,10 +336,10 @@ static int kernel_add(struct ctx *c, size_t proc, const struct members *m,
 	uint32_t key;
 	struct kernel *k;
 
-	if (!text_of(m->v[M_TS], m->n[M_TS], &t, &tn) ||
+	if (!trace_raw_text(m->v[M_TS], m->n[M_TS], &t, &tn) ||
 	    decimal_us_to_ns(t, tn, &ts))
 		return bad_event(p, at, "ts");
-	if (!text_of(m->v[M_DUR], m->n[M_DUR], &t, &tn) ||
+	if (!trace_raw_text(m->v[M_DUR], m->n[M_DUR], &t, &tn) ||
 	    (hcom ? decimal_us_to_ns_trunc(t, tn, &dur)
 	          : decimal_us_to_ns_nearest(t, tn, &dur)) ||
 	    ts > INT64_MAX - dur)
@@ -502,9 +369,9 @@ static int span_add(struct proc *p, int kind, const struct members *m,
 	size_t tn;
 	int64_t ts, dur;
 
-	if (!text_of(m->v[M_TS], m->n[M_TS], &t, &tn) ||
+	if (!trace_raw_text(m->v[M_TS], m->n[M_TS], &t, &tn) ||
 	    decimal_us_to_ns(t, tn, &ts) ||
-	    !text_of(m->v[M_DUR], m->n[M_DUR], &t, &tn) ||
+	    !trace_raw_text(m->v[M_DUR], m->n[M_DUR], &t, &tn) ||
 	    decimal_us_to_ns(t, tn, &dur) || dur < 0 || ts > INT64_MAX - dur)
 		return bad_event(p, at,
 		                 "an Overlap Analysis span without "
@@ -532,7 +399,7 @@ static int is_host_range_cat(const struct members *m)
 	const char *t;
 	size_t tn;
 
-	return text_of(m->v[M_CAT], m->n[M_CAT], &t, &tn) &&
+	return trace_raw_text(m->v[M_CAT], m->n[M_CAT], &t, &tn) &&
 	       (raw_eq(t, tn, "cpu_op") || raw_eq(t, tn, "user_annotation"));
 }
 
@@ -554,9 +421,9 @@ static int range_add(struct ctx *c, const struct members *m)
 		if (rule < 0)
 			return 0;
 	}
-	if (!text_of(m->v[M_TS], m->n[M_TS], &t, &tn) ||
+	if (!trace_raw_text(m->v[M_TS], m->n[M_TS], &t, &tn) ||
 	    decimal_us_to_ns(t, tn, &ts) ||
-	    !text_of(m->v[M_DUR], m->n[M_DUR], &t, &tn) ||
+	    !trace_raw_text(m->v[M_DUR], m->n[M_DUR], &t, &tn) ||
 	    decimal_us_to_ns(t, tn, &dur) || dur < 0 || ts > INT64_MAX - dur)
 		return 1; /* a range without times: nothing to map */
 	tp->ranges = xgrow(tp->ranges, sizeof(*tp->ranges), tp->nranges + 1,
@@ -636,12 +503,12 @@ static void flow_end(struct ctx *c, const struct members *m, int start)
 	uint64_t key;
 	struct pending *p;
 
-	if (!((text_of(m->v[M_CAT], m->n[M_CAT], &t, &tn) &&
+	if (!((trace_raw_text(m->v[M_CAT], m->n[M_CAT], &t, &tn) &&
 	       raw_eq(t, tn, "async_npu")) ||
 	      raw_eq(c->tmp.buf, c->tmp.len, "torch_to_npu")))
 		return;
-	if (!text_of(m->v[M_ID], m->n[M_ID], &id, &idn) || !idn ||
-	    !text_of(m->v[M_TS], m->n[M_TS], &t, &tn) ||
+	if (!trace_raw_text(m->v[M_ID], m->n[M_ID], &id, &idn) || !idn ||
+	    !trace_raw_text(m->v[M_TS], m->n[M_TS], &t, &tn) ||
 	    decimal_us_to_ns(t, tn, &ts))
 		return;
 	key = id_key(id, idn);
@@ -717,7 +584,7 @@ static int on_raw(const struct trace_raw_el *el, uint64_t at, void *ctx)
 	 * byte where it stops reading */
 	if (members_read(el, &m))
 		return 1;
-	if (!text_of(m.v[M_PH], m.n[M_PH], &ph, &phn) || phn != 1)
+	if (!trace_raw_text(m.v[M_PH], m.n[M_PH], &ph, &phn) || phn != 1)
 		return 0;
 	if (name_of(c, &m))
 		return *ph == 'X'; /* an X event without a name */
