@@ -361,21 +361,29 @@ static int kernel_add(struct ctx *c, size_t proc, const struct members *m,
 	return 0;
 }
 
+/* "ts" and "dur" of a span or a range, exactly; -1 when either is not a
+ * time or they overflow. */
+static int times_of(const struct members *m, int64_t *ts, int64_t *dur)
+{
+	const char *t;
+	size_t tn;
+
+	if (!trace_raw_text(m->v[M_TS], m->n[M_TS], &t, &tn) ||
+	    decimal_us_to_ns(t, tn, ts) ||
+	    !trace_raw_text(m->v[M_DUR], m->n[M_DUR], &t, &tn) ||
+	    decimal_us_to_ns(t, tn, dur) || *dur < 0 || *ts > INT64_MAX - *dur)
+		return -1;
+	return 0;
+}
+
 static int span_add(struct proc *p, int kind, const struct members *m,
                     uint64_t at)
 {
 	struct spans *s = &p->ov[kind];
-	const char *t;
-	size_t tn;
 	int64_t ts, dur;
 
-	if (!trace_raw_text(m->v[M_TS], m->n[M_TS], &t, &tn) ||
-	    decimal_us_to_ns(t, tn, &ts) ||
-	    !trace_raw_text(m->v[M_DUR], m->n[M_DUR], &t, &tn) ||
-	    decimal_us_to_ns(t, tn, &dur) || dur < 0 || ts > INT64_MAX - dur)
-		return bad_event(p, at,
-		                 "an Overlap Analysis span without "
-		                 "'ts' or 'dur'");
+	if (times_of(m, &ts, &dur))
+		return bad_event(p, at, "span");
 	s->v = xgrow(s->v, sizeof(*s->v), s->n + 1, &s->alloc);
 	s->v[s->n].start_ns = ts;
 	s->v[s->n++].end_ns = ts + dur;
@@ -410,8 +418,6 @@ static int range_add(struct ctx *c, const struct members *m)
 	struct traceprof_range *r;
 	int32_t step = step_number(c->tmp.buf, c->tmp.len);
 	int rule = -1;
-	const char *t;
-	size_t tn;
 	int64_t ts, dur;
 
 	if (step == STEP_NONE) {
@@ -421,10 +427,7 @@ static int range_add(struct ctx *c, const struct members *m)
 		if (rule < 0)
 			return 0;
 	}
-	if (!trace_raw_text(m->v[M_TS], m->n[M_TS], &t, &tn) ||
-	    decimal_us_to_ns(t, tn, &ts) ||
-	    !trace_raw_text(m->v[M_DUR], m->n[M_DUR], &t, &tn) ||
-	    decimal_us_to_ns(t, tn, &dur) || dur < 0 || ts > INT64_MAX - dur)
+	if (times_of(m, &ts, &dur))
 		return 1; /* a range without times: nothing to map */
 	tp->ranges = xgrow(tp->ranges, sizeof(*tp->ranges), tp->nranges + 1,
 	                   &c->alloc_ranges);
@@ -650,6 +653,24 @@ static void kernels_finish(struct ctx *c)
 	free(memo);
 }
 
+/* The spans of an Overlap Analysis process into tp: taken whole from the
+ * first such process (no copy of the largest arrays of the pass), added
+ * from any other. */
+static void spans_take(struct traceprof *tp, int k, struct spans *s)
+{
+	if (!tp->ov[k]) {
+		tp->ov[k] = s->v;
+		tp->nov[k] = s->n;
+		memset(s, 0, sizeof(*s));
+		return;
+	}
+	tp->ov[k] =
+	    xrealloc(tp->ov[k], (tp->nov[k] + s->n + 1) * sizeof(*tp->ov[k]));
+	if (s->n)
+		memcpy(tp->ov[k] + tp->nov[k], s->v, s->n * sizeof(*s->v));
+	tp->nov[k] += s->n;
+}
+
 static void procs_finish(struct ctx *c)
 {
 	struct traceprof *tp = c->tp;
@@ -675,16 +696,8 @@ static void procs_finish(struct ctx *c)
 			tp->first_bad_why = p->first_bad_why;
 		}
 		tp->bad_events += device ? p->bad : 0;
-		for (k = 0; p->role == R_OVERLAP && k < TRACEPROF_OV_KINDS;
-		     k++) {
-			size_t n = p->ov[k].n;
-			tp->ov[k] = xrealloc(tp->ov[k], (tp->nov[k] + n + 1) *
-			                                    sizeof(*tp->ov[k]));
-			if (n)
-				memcpy(tp->ov[k] + tp->nov[k], p->ov[k].v,
-				       n * sizeof(*p->ov[k].v));
-			tp->nov[k] += n;
-		}
+		for (k = 0; p->role == R_OVERLAP && k < TRACEPROF_OV_KINDS; k++)
+			spans_take(tp, k, &p->ov[k]);
 		spans_free(p);
 	}
 }

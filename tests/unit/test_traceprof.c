@@ -355,7 +355,12 @@ static void bad_events_are_counted_garbage_is_an_error(void **state)
 	                  "{\"name\":\"Add2\",\"pid\":7,\"ts\":\"5\","
 	                  "\"dur\":-1,\"ph\":\"X\"},"
 	                  "{\"name\":\"Add3\",\"pid\":7,\"ts\":\"5\","
-	                  "\"dur\":1,\"ph\":\"X\"}]";
+	                  "\"dur\":1,\"ph\":\"X\"},"
+	                  "{\"ph\":\"M\",\"name\":\"process_name\","
+	                  "\"pid\":8,\"args\":{\"name\":\"Overlap "
+	                  "Analysis\"}},"
+	                  "{\"name\":\"Free\",\"pid\":8,\"ts\":\"5\","
+	                  "\"dur\":\"x\",\"ph\":\"X\"}]";
 	const char *garbage = "[" HW_META ", garbage]";
 	struct kernel_table kt;
 	struct traceprof tp;
@@ -364,7 +369,8 @@ static void bad_events_are_counted_garbage_is_an_error(void **state)
 	(void)state;
 	assert_int_equal(read_str(bad, 0, &kt, &tp, &e), 0);
 	assert_int_equal(kt.n, 1);
-	assert_int_equal(tp.bad_events, 2);
+	assert_int_equal(tp.bad_events, 3); /* the span's too */
+	assert_int_equal(tp.nov[3], 0);
 	assert_int_equal(tp.first_bad_at,
 	                 strstr(bad, "{\"name\":\"Add1") - bad);
 	assert_string_equal(tp.first_bad_why, "ts");
