@@ -238,8 +238,12 @@ static int handle_element(struct scanner *s)
 	if (el.n > TRACE_MAX_EVENT)
 		return fail_at(s, s->mark, "event larger than 16 MiB");
 	s->ts->elements++;
-	trace_raw_prefilter(&el, &ph, &name, &nlen);
-	want = s->h.want ? s->h.want(ph, name, nlen, s->h.ctx) : TRACE_PARSE;
+	if (s->h.want) {
+		trace_raw_prefilter(&el, &ph, &name, &nlen);
+		want = s->h.want(ph, name, nlen, s->h.ctx);
+	} else { /* no prefilter: a raw reader reads "ph" itself */
+		want = s->h.raw ? TRACE_RAW : TRACE_PARSE;
+	}
 	if (want == TRACE_SKIP)
 		return 0;
 	if (want == TRACE_RAW && s->h.raw &&

@@ -72,8 +72,10 @@ struct trace_raw_el;
 typedef int (*trace_raw_fn)(const struct trace_raw_el *el, uint64_t offset,
                             void *ctx);
 
-/* The callbacks of a scan. want NULL: every element is parsed; raw NULL:
- * TRACE_RAW elements are parsed instead. */
+/* The callbacks of a scan. want NULL: every element goes to raw, without
+ * the prefilter (a reader that takes most elements raw reads "ph" itself,
+ * once), or, without raw, is parsed; raw NULL: TRACE_RAW elements are
+ * parsed instead. */
 struct trace_handler {
 	trace_want_fn want;
 	trace_event_fn event;

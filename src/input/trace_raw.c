@@ -225,7 +225,8 @@ static const char *scalar_end(const char *v, const char *end)
 {
 	const char *e = v;
 
-	if (v >= end || !strchr("-0123456789tfn", *v))
+	if (v >= end || !((*v >= '0' && *v <= '9') || *v == '-' || *v == 't' ||
+	                  *v == 'f' || *v == 'n'))
 		return NULL;
 	while (e < end && !trace_raw_is_ws((unsigned char)*e) && *e != ',' &&
 	       *e != '}' && *e != ']')

@@ -66,12 +66,10 @@ struct ctx {
 	struct strbuf tmp;
 };
 
-/* The members of an X, s or f event the pass reads: the raw bytes of each
- * value (a string with its quotes), NULL when absent; the first of a
- * repeated key counts. */
+/* The members of an event the pass reads ("name", "ph", "pid", "ts",
+ * "dur", "cat", "id", "args"): the raw bytes of each value (a string with
+ * its quotes), NULL when absent; the first of a repeated key counts. */
 enum member { M_NAME, M_PH, M_PID, M_TS, M_DUR, M_CAT, M_ID, M_ARGS, M_COUNT };
-static const char *const member_keys[M_COUNT] = {"name", "ph",  "pid", "ts",
-                                                 "dur",  "cat", "id",  "args"};
 
 struct members {
 	const char *v[M_COUNT];
@@ -199,26 +197,28 @@ static void on_meta(const struct trace_event *ev, void *ctx)
 
 /* ---- reading an event's members ----------------------------------------- */
 
-/* The member a key names, or -1: by length and first byte, as this runs
- * for every member of every event read. */
+/* The member a key names, or -1: by length and bytes, compared inline as
+ * this runs for every member of every event read. */
 static int member_of(const char *k, size_t kl)
 {
-	int f;
-
 	switch (kl) {
 	case 2:
-		f = k[0] == 'p' ? M_PH : k[0] == 't' ? M_TS : M_ID;
-		break;
+		return k[0] == 'p' && k[1] == 'h'   ? M_PH
+		       : k[0] == 't' && k[1] == 's' ? M_TS
+		       : k[0] == 'i' && k[1] == 'd' ? M_ID
+		                                    : -1;
 	case 3:
-		f = k[0] == 'p' ? M_PID : k[0] == 'd' ? M_DUR : M_CAT;
-		break;
+		return !memcmp(k, "pid", 3)   ? M_PID
+		       : !memcmp(k, "dur", 3) ? M_DUR
+		       : !memcmp(k, "cat", 3) ? M_CAT
+		                              : -1;
 	case 4:
-		f = k[0] == 'n' ? M_NAME : M_ARGS;
-		break;
+		return !memcmp(k, "name", 4)   ? M_NAME
+		       : !memcmp(k, "args", 4) ? M_ARGS
+		                               : -1;
 	default:
 		return -1;
 	}
-	return memcmp(k, member_keys[f], kl) ? -1 : f;
 }
 
 static int members_read(const struct trace_raw_el *el, struct members *m)
@@ -576,6 +576,8 @@ static void on_x(struct ctx *c, const struct members *m, uint64_t at,
 	(void)kernel_add(c, (size_t)(p - c->procs), m, at);
 }
 
+/* Every element comes here, without the scanner's prefilter: its members
+ * are read once, "ph" among them. */
 static int on_raw(const struct trace_raw_el *el, uint64_t at, void *ctx)
 {
 	struct ctx *c = ctx;
@@ -589,23 +591,18 @@ static int on_raw(const struct trace_raw_el *el, uint64_t at, void *ctx)
 		return 1;
 	if (!trace_raw_text(m.v[M_PH], m.n[M_PH], &ph, &phn) || phn != 1)
 		return 0;
+	if (*ph == 'M') /* only process names are wanted: parsed */
+		return m.v[M_NAME] && m.n[M_NAME] == 14 &&
+		       !memcmp(m.v[M_NAME], "\"process_name\"", 14);
+	if (*ph != 'X' && *ph != 's' && *ph != 'f')
+		return 0;
 	if (name_of(c, &m))
 		return *ph == 'X'; /* an X event without a name */
 	if (*ph == 'X')
 		on_x(c, &m, at, el->p + el->n);
-	else if (*ph == 's' || *ph == 'f')
+	else
 		flow_end(c, &m, *ph == 's');
 	return 0;
-}
-
-static int on_want(char ph, const char *name, size_t len, void *ctx)
-{
-	(void)ctx;
-	if (ph == 'X' || ph == 's' || ph == 'f')
-		return TRACE_RAW;
-	if (ph == 'M' && raw_eq(name, len, "process_name"))
-		return TRACE_PARSE;
-	return TRACE_SKIP;
 }
 
 /* ---- after the pass ------------------------------------------------------ */
@@ -760,7 +757,7 @@ static int read_trace(const char *name, const void *data, size_t len,
                       struct err *e)
 {
 	struct ctx c;
-	struct trace_handler h = {on_want, on_meta, on_raw, NULL};
+	struct trace_handler h = {NULL, on_meta, on_raw, NULL};
 	int rc;
 
 	ctx_init(&c, name, match, mctx, kt, tp);
