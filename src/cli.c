@@ -36,8 +36,11 @@ static const char usage[] =
 	"\n"
 	"PATH   a rank folder (*_ascend_pt), its ASCEND_PROFILER_OUTPUT folder,\n"
 	"       a kernel_details.csv file, or a folder holding rank folders (a\n"
-	"       multi-card run, searched 4 levels deep); several PATHs are one\n"
-	"       run. Each file may be gzip-compressed (kernel_details.csv.gz).\n"
+	"       multi-card run, searched 4 levels deep); or a trace_view.json\n"
+	"       of any name (prof.export_chrome_trace), a folder holding one, or\n"
+	"       a folder of them: read alone, kernels and all. Several PATHs are\n"
+	"       one run. A file's kind is told by its bytes, and each file may\n"
+	"       be gzip-compressed (kernel_details.csv.gz, trace_view.json.gz).\n"
 	"\n"
 	"options:\n"
 	"  -o, --output OUTDIR      where reports go (default ./sdperf-report)\n"
@@ -91,9 +94,9 @@ static const char usage_more[] =
 	"      --no-verdicts        fired verdicts do not fail the check\n"
 	"\n"
 	"exit codes: 0 ok, 1 a check failed (check), 2 usage error, 3 input\n"
-	"error (unreadable or invalid profile, report.json, rules or template,\n"
-	"profiles that cannot be compared), 4 output error (report not\n"
-	"written), 70 internal\n";
+	"error (unreadable or invalid profile, a trace without Ascend Hardware\n"
+	"kernels, report.json, rules or template, profiles that cannot be\n"
+	"compared), 4 output error (report not written), 70 internal\n";
 /* clang-format on */
 
 const char *cli_usage(void)

@@ -4,8 +4,13 @@
  *     rank_analyse: kernel_details.csv --> stages, categories
  *                   trace_view.json    --> user stage markers, Overlap
  *                                          Analysis per stage
+ *                     (no kernel_details.csv: all of it, kernels and
+ *                      steps too, from trace_view.json in one pass)
  *                   step_trace_time.csv, communication.json --> steps,
  *                                          collectives
+ *                     (or ascend_pytorch_profiler[_N].db: all of it from
+ *                      the SQLite export)
+ *   --settle rank ids (a trace may carry its own)--
  *   --cluster_merge--> one result --render--> report.json, report.html,
  *                                   report.md, report.pdf + stdout summary
  *
@@ -302,7 +307,8 @@ static int no_kernels_error(const struct run_files *rf, struct err *e)
 	int ret = 0;
 
 	for (i = 0; i < rf->n; i++)
-		if (rf->ranks[i].files[DF_KERNELS] || rf->ranks[i].files[DF_DB])
+		if (rf->ranks[i].files[DF_KERNELS] ||
+		    rf->ranks[i].files[DF_DB] || rf->ranks[i].files[DF_TRACE])
 			return 0;
 	/* before guessing at a db-only export: a folder sdperf cannot read */
 	for (i = 0; i < rf->n && !ret; i++) {
@@ -316,10 +322,40 @@ static int no_kernels_error(const struct run_files *rf, struct err *e)
 		return ret;
 	return err_set(e, ERR_INPUT,
 	               "%s: no kernel_details.csv in its "
-	               "ASCEND_PROFILER_OUTPUT folder%s, and no "
-	               "ascend_pytorch_profiler*.db either",
+	               "ASCEND_PROFILER_OUTPUT folder%s, no "
+	               "ascend_pytorch_profiler*.db and no trace_view.json "
+	               "either",
 	               rf->ranks[0].dir,
 	               rf->n > 1 ? " nor in any other rank's" : "");
+}
+
+/* A rank read from its trace alone may have taken the trace's rank id:
+ * ids made unique again and the ranks put back in id order. */
+static void settle_ids(struct run_files *rf, struct result *parts)
+{
+	size_t i, *perm;
+	struct result *v;
+	int changed = 0;
+
+	for (i = 0; i < rf->n; i++) {
+		const struct rank_result *rr = &parts[i].ranks[0];
+		changed |= rr->id != rf->ranks[i].id;
+		rf->ranks[i].id = rr->id;
+		rf->ranks[i].id_source = rr->id_source;
+	}
+	if (!changed)
+		return;
+	perm = xcalloc(rf->n, sizeof(*perm));
+	v = xcalloc(rf->n, sizeof(*v));
+	discover_settle_ids(rf, perm);
+	for (i = 0; i < rf->n; i++) {
+		v[i] = parts[perm[i]];
+		v[i].ranks[0].id = rf->ranks[i].id;
+		v[i].ranks[0].id_source = rf->ranks[i].id_source;
+	}
+	memcpy(parts, v, rf->n * sizeof(*v));
+	free(v);
+	free(perm);
 }
 
 int pipeline_analyse(const struct options *o, const struct rules *ru,
@@ -337,6 +373,7 @@ int pipeline_analyse(const struct options *o, const struct rules *ru,
 	parts = xcalloc(rf.n, sizeof(*parts));
 	if (analyse_ranks(o, ru, &rf, parts, &threads, e))
 		goto out;
+	settle_ids(&rf, parts);
 	cluster_merge(parts, rf.n, ru, r);
 	r->threads = threads;
 	r->profile_path = joined_paths(o);
@@ -372,11 +409,13 @@ out:
 
 #define REPORT_JSON_MAX (512u << 20)
 
+/* A .json file that is no trace_view.json (any name may hold a trace). */
 static int is_report_json(const char *path)
 {
 	size_t n = strlen(path);
 	return fileio_kind(path) == 0 && n > 5 &&
-	       !strcmp(path + n - 5, ".json");
+	       !strcmp(path + n - 5, ".json") &&
+	       discover_sniff(path) != DK_TRACE;
 }
 
 /* One side of a comparison (or the PATH of a check): a report.json read

@@ -2,7 +2,9 @@
  * override the kernel signatures), then what the other files add: the
  * Overlap Analysis per stage, step_trace_time.csv's steps and
  * communication.json's collectives. A rank exported as SQLite gives all of
- * these from its ascend_pytorch_profiler[_N].db instead. */
+ * these from its ascend_pytorch_profiler[_N].db instead; a rank with a
+ * trace and no kernel_details.csv is read from the trace alone, in one
+ * pass. */
 #include "rank.h"
 
 #include <stdio.h>
@@ -12,11 +14,13 @@
 #include "analysis/analyse.h"
 #include "analysis/dbstages.h"
 #include "analysis/steps.h"
+#include "analysis/traceonly.h"
 #include "analysis/tracestages.h"
 #include "input/commjson.h"
 #include "input/db.h"
 #include "input/kernels.h"
 #include "input/steptrace.h"
+#include "input/traceprof.h"
 #include "util/checked.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -42,6 +46,10 @@ static void describe(const struct disc_rank *dr, struct rank_result *rr)
 	    dr->profiler_level ? xstrdup(dr->profiler_level) : NULL;
 	rr->aic_metrics = dr->aic_metrics ? xstrdup(dr->aic_metrics) : NULL;
 	rr->db.path = dr->files[DF_DB] ? xstrdup(dr->files[DF_DB]) : NULL;
+	rr->kernel_source = dr->use == EXPORT_DB    ? "db"
+	                    : dr->files[DF_KERNELS] ? "kernel_details"
+	                    : dr->files[DF_TRACE]   ? "trace_view"
+	                                            : NULL;
 	rr->free_share_ppm = -1;
 	rr->stage_source = "signatures";
 }
@@ -58,15 +66,25 @@ static void warn_missing(struct result *r, const struct rank_result *rr)
 	               "verdict"},
 	    {RF_COMM, "collective and bandwidth tables, wait times"}};
 	size_t i;
+	int from_trace =
+	    rr->kernel_source && !strcmp(rr->kernel_source, "trace_view");
+	int alone =
+	    rr->files[RF_TRACE] && !strcmp(rr->dir, rr->files[RF_TRACE]);
 
 	for (i = 0; i < sizeof(needs) / sizeof(*needs); i++) {
 		struct warning *w;
 		char *msg;
 		if (rr->files[needs[i].f])
 			continue;
-		msg = xstrfmt("rank %d: no %s in %s: %s", (int)rr->id,
-		              rank_file_names[needs[i].f], rr->dir,
-		              needs[i].what);
+		/* read from the trace instead: the kernels always, the steps
+		 * when its Overlap Analysis gave the rows */
+		if (from_trace && (needs[i].f == RF_KERNELS ||
+		                   (needs[i].f == RF_STEPS && rr->nsteps)))
+			continue;
+		msg = xstrfmt("rank %d: no %s %s %s: %s", (int)rr->id,
+		              rank_file_names[needs[i].f],
+		              alone ? "with the trace read alone:" : "in",
+		              rr->dir, needs[i].what);
 		w = result_warn(r, "missing_file", NULL, 0, msg);
 		w->args[0] = xstrfmt("%d", (int)rr->id);
 		w->args[1] = xstrdup(rank_file_names[needs[i].f]);
@@ -305,6 +323,7 @@ static int read_steps(const char *path, const struct rules *ru,
 	}
 	rr->steps = xcalloc(st.nrows ? st.nrows : 1, sizeof(*rr->steps));
 	rr->nsteps = st.nrows;
+	rr->steps_source = "step_trace_time";
 	for (i = 0; i < st.nrows; i++) {
 		const struct step_row *row = &st.rows[i];
 		struct step_stat *s = &rr->steps[i];
@@ -522,10 +541,12 @@ static int db_steps(struct db *db, const struct kernel_table *kt,
 
 	if (dbstages_steps(db, kt, &rr->steps, &rr->nsteps, &from_kernels, e))
 		return -1;
-	if (rr->nsteps)
+	if (rr->nsteps) {
+		rr->steps_source = "db";
 		judge_steps(rr->db.path, ru, r);
-	else
+	} else {
 		rr->db.gaps |= 1u << DBGAP_STEPS;
+	}
 	return 0;
 }
 
@@ -575,38 +596,168 @@ static int analyse_db(struct db *db, const struct rules *ru,
 	return 0;
 }
 
-int rank_analyse(const struct disc_rank *dr, const struct rules *ru,
-                 const struct rank_opts *o, struct result *r, struct err *e)
+/* ---- a rank from its trace alone -------------------------------------- */
+
+static void trace_input(struct result *r, const char *path,
+                        const struct traceprof *tp, uint64_t kernels)
+{
+	struct trace_input in = {path,
+	                         tp->scan.size,
+	                         tp->hw_events + tp->hccl_ops,
+	                         tp->subtasks,
+	                         kernels,
+	                         tp->bad_events,
+	                         tp->first_bad_at,
+	                         tp->first_bad_why};
+
+	result_add_trace_input(r, &in);
+}
+
+/* The analysis' "no Step Id" warning speaks of kernel_details.csv's
+ * column: a trace has ProfilerStep ranges, or none. */
+static void step_notes(struct result *r, const struct rank_result *rr,
+                       const struct traceonly_steps *st)
+{
+	struct warning *w;
+	size_t i, n = 0;
+	char *msg;
+
+	if (st->ranges)
+		return;
+	for (i = 0; i < r->nwarnings; i++) {
+		if (!strcmp(r->warnings[i].code, "no_steps")) {
+			warning_release(&r->warnings[i]);
+			continue;
+		}
+		r->warnings[n++] = r->warnings[i];
+	}
+	r->nwarnings = n;
+	msg = xstrfmt("rank %d: trace_view.json has no ProfilerStep#N ranges, "
+	              "so the profile has no step boundaries: figures are "
+	              "over the whole trace and warm-up runs cannot be told "
+	              "from timed ones (collect with a schedule and CPU "
+	              "activity: the MindIE-SD guide asks for 2 warm-up "
+	              "steps, then 5 or more timed steps)",
+	              (int)rr->id);
+	w = result_warn(r, "no_step_ranges", rr->files[RF_TRACE], 0, msg);
+	w->args[0] = xstrfmt("%d", (int)rr->id);
+	free(msg);
+}
+
+/* The id the trace carries, unless profiler_info named one. */
+static void trace_rank_id(const struct traceprof *tp, struct rank_result *rr)
+{
+	if (tp->rank_id < 0 || !strcmp(rr->id_source, "profiler_info"))
+		return;
+	rr->id = tp->rank_id;
+	rr->id_source = "trace";
+}
+
+/* Stages as analyse_rank finds them, from the trace's own kernels, ranges,
+ * flows and Overlap Analysis spans: nothing is read twice. */
+static void analyse_trace(struct kernel_table *kt, const struct traceprof *tp,
+                          const struct rules *ru,
+                          const struct trace_marker_rule *mr, struct result *r)
+{
+	struct result a, b;
+	struct trace_summary ts;
+	struct stage_override *ov = NULL;
+
+	result_init(&a);
+	result_init(&b);
+	memset(&ts, 0, sizeof(ts));
+	analyse(kt, ru, &a, NULL);
+	trace_markers_from_profile(tp, mr, ru->nmarkers, &ts);
+	if (ts.nmarkers) {
+		ov = overrides(&ts);
+		analyse_with(kt, ru, ov, ts.nmarkers, &b, NULL);
+		keep_markers(&ts, ov, &r->ranks[0]);
+		result_release(&a);
+		a = b;
+		result_init(&b);
+	}
+	trace_overlap_from_spans(tp, a.segs, a.nsegs, &ts.ov);
+	ts.scan = tp->scan;
+	keep_overlap(&ts, 1, &r->ranks[0]);
+	take_analysis(r, &a);
+	result_release(&a);
+	result_release(&b);
+	trace_summary_release(&ts);
+	free(ov);
+}
+
+static int rank_from_trace(const struct disc_rank *dr, const struct rules *ru,
+                           struct result *r, struct err *e)
+{
+	const char *trace = dr->files[DF_TRACE];
+	struct rank_result *rr = &r->ranks[0];
+	struct trace_marker_rule *mr = marker_rules(ru);
+	struct trace_matcher *mt = trace_matcher_new(mr, ru->nmarkers);
+	struct kernel_table kt;
+	struct traceprof tp;
+	struct traceonly_steps st;
+	int ret = -1;
+
+	kernel_table_init(&kt);
+	if (traceprof_read(trace, trace_matcher_match, mt, &kt, &tp, e))
+		goto out;
+	trace_rank_id(&tp, rr);
+	trace_input(r, trace, &tp, kt.n);
+	traceonly_assign_steps(&kt, &tp, &st);
+	analyse_trace(&kt, &tp, ru, mr, r);
+	step_notes(r, rr, &st);
+	summarise(r, rr);
+	warn_truncated(r, rr);
+	cross_check(r, rr);
+	if (!dr->files[DF_STEPS]) {
+		rr->nsteps = traceonly_step_rows(&kt, &tp, &rr->steps);
+		rr->steps_source = rr->nsteps ? "overlap_analysis" : NULL;
+		judge_steps(trace, ru, r);
+	}
+	ret = 0;
+out:
+	traceprof_release(&tp);
+	kernel_table_release(&kt);
+	trace_matcher_free(mt);
+	free(mr);
+	return ret;
+}
+
+/* ---- a rank ------------------------------------------------------------ */
+
+static int rank_from_db(const struct disc_rank *dr, const struct rules *ru,
+                        const struct rank_opts *o, struct result *r,
+                        struct err *e)
+{
+	struct kernel_table kt;
+	struct kernels_info info = {0};
+	struct db *db = NULL;
+	int ret;
+
+	kernel_table_init(&kt);
+	r->ranks[0].db.used = 1;
+	ret = db_open(dr->files[DF_DB], &db, e) ||
+	              analyse_db(db, ru, o, &kt, &info, r, e)
+	          ? -1
+	          : 0;
+	db_close(db);
+	kernels_info_release(&info);
+	kernel_table_release(&kt);
+	return ret;
+}
+
+static int rank_from_kernels(const struct disc_rank *dr, const struct rules *ru,
+                             const struct rank_opts *o, struct result *r,
+                             struct err *e)
 {
 	struct kernel_table kt;
 	struct kernels_info info = {0};
 	struct kernels_opts ko = {o->strict, o->progress};
 	struct stage_src src = {dr->files[DF_TRACE], NULL, 0};
-	struct rank_result *rr;
-	struct db *db = NULL;
+	struct rank_result *rr = &r->ranks[0];
 	int ret = -1;
 
-	result_init(r);
 	kernel_table_init(&kt);
-	r->ranks = xcalloc(1, sizeof(*r->ranks));
-	r->nranks = 1;
-	rr = &r->ranks[0];
-	describe(dr, rr);
-	r->profile_path = xstrdup(dr->dir);
-	r->rank_dir = xstrdup(dr->dir);
-	if (dr->use == EXPORT_DB) {
-		rr->db.used = 1;
-		ret = db_open(dr->files[DF_DB], &db, e) ||
-		              analyse_db(db, ru, o, &kt, &info, r, e)
-		          ? -1
-		          : 0;
-		goto out;
-	}
-	warn_missing(r, rr);
-	if (!dr->files[DF_KERNELS]) {
-		ret = 0;
-		goto out;
-	}
 	if (kernels_read(dr->files[DF_KERNELS], &ko, &kt, &info, e))
 		goto out;
 	result_add_kernels_input(r, &info, kt.n);
@@ -617,14 +768,40 @@ int rank_analyse(const struct disc_rank *dr, const struct rules *ru,
 	summarise(r, rr);
 	warn_truncated(r, rr);
 	cross_check(r, rr);
-	if (dr->files[DF_STEPS] && read_steps(dr->files[DF_STEPS], ru, r, e))
-		goto out;
-	if (dr->files[DF_COMM] && read_comm(dr->files[DF_COMM], rr, e))
-		goto out;
 	ret = 0;
 out:
-	db_close(db);
 	kernels_info_release(&info);
 	kernel_table_release(&kt);
 	return ret;
+}
+
+int rank_analyse(const struct disc_rank *dr, const struct rules *ru,
+                 const struct rank_opts *o, struct result *r, struct err *e)
+{
+	struct rank_result *rr;
+	int trace_only = !dr->files[DF_KERNELS] && dr->files[DF_TRACE];
+
+	result_init(r);
+	r->ranks = xcalloc(1, sizeof(*r->ranks));
+	r->nranks = 1;
+	rr = &r->ranks[0];
+	describe(dr, rr);
+	r->profile_path = xstrdup(dr->dir);
+	r->rank_dir = xstrdup(dr->dir);
+	if (dr->use == EXPORT_DB)
+		return rank_from_db(dr, ru, o, r, e);
+	if (!trace_only)
+		warn_missing(r, rr);
+	if (!dr->files[DF_KERNELS] && !trace_only)
+		return 0;
+	if (trace_only ? rank_from_trace(dr, ru, r, e)
+	               : rank_from_kernels(dr, ru, o, r, e))
+		return -1;
+	if (trace_only)
+		warn_missing(r, rr); /* after the trace said what it gave */
+	if (dr->files[DF_STEPS] && read_steps(dr->files[DF_STEPS], ru, r, e))
+		return -1;
+	if (dr->files[DF_COMM] && read_comm(dr->files[DF_COMM], rr, e))
+		return -1;
+	return 0;
 }

@@ -212,3 +212,55 @@ void result_add_kernels_input(struct result *r, const struct kernels_info *in,
 	}
 	strbuf_release(&sb);
 }
+
+/* The reader's codes for an unusable kernel event (input/traceprof.h). */
+static const char *bad_event_text(const char *code)
+{
+	static const char *const t[][2] = {
+	    {"ts", "no start time ('ts')"},
+	    {"dur", "no duration ('dur')"},
+	    {"name", "a name that is not UTF-8 text"},
+	    {"span", "an Overlap Analysis span without 'ts' or 'dur'"}};
+	size_t i;
+
+	for (i = 0; code && i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strcmp(code, t[i][0]))
+			return t[i][1];
+	return "unusable";
+}
+
+void result_add_trace_input(struct result *r, const struct trace_input *in)
+{
+	struct input_desc *d;
+	struct warning *w;
+	char *msg;
+
+	r->inputs = xrealloc(r->inputs, (r->ninputs + 1) * sizeof(*r->inputs));
+	d = &r->inputs[r->ninputs++];
+	memset(d, 0, sizeof(*d));
+	d->role = xstrdup("trace_view");
+	d->path = xstrdup(in->path);
+	d->size = in->size;
+	d->variant =
+	    xstrfmt("trace_view.json: kernels from the Ascend Hardware "
+	            "and HCCL events (%llu sub-tasks left out)",
+	            (unsigned long long)in->subtasks);
+	d->level = -1;
+	d->device_id = -1;
+	d->rows = in->events;
+	d->skipped = in->bad;
+	d->kernels = in->kernels;
+	d->typed_from_name = in->kernels;
+	d->subtasks = in->subtasks;
+	if (!in->bad)
+		return;
+	msg = xstrfmt("%llu kernel event%s skipped, the first at byte %llu: %s",
+	              (unsigned long long)in->bad, in->bad == 1 ? "" : "s",
+	              (unsigned long long)in->first_bad_at,
+	              bad_event_text(in->first_bad_why));
+	w = result_warn(r, "trace_bad_events", in->path, 0, msg);
+	w->reason = xstrdup(in->first_bad_why ? in->first_bad_why : "ts");
+	w->args[0] = xstrfmt("%llu", (unsigned long long)in->bad);
+	w->args[1] = xstrfmt("%llu", (unsigned long long)in->first_bad_at);
+	free(msg);
+}

@@ -111,7 +111,8 @@ struct warning {
 };
 
 struct input_desc {
-	char *role; /* "kernel_details" */
+	char *role; /* "kernel_details", or "trace_view" when the kernels came
+	             * from the trace (the CSV-only fields are then 0/-1) */
 	char *path;
 	int64_t size;
 	char *variant;   /* English description of the header variant */
@@ -121,6 +122,7 @@ struct input_desc {
 	int crlf, bom, start_tab;
 	int64_t device_id;
 	uint64_t rows, skipped, kernels, typed_from_name;
+	uint64_t subtasks; /* trace_view: sub-tasks left out */
 };
 
 /* ---- multi-file, multi-rank additions ------------------------------- */
@@ -209,13 +211,17 @@ struct rank_db {
 /* What one rank contributed. Times in ns. */
 struct rank_result {
 	int32_t id;
-	const char *id_source; /* "profiler_info", "db", "folder", "order"
-	                        * (static) */
+	const char *id_source; /* "profiler_info", "db", "folder", "trace",
+	                        * "file_name", "order" (static) */
 	char *dir;             /* rank folder, or the PATH given */
 	char *files[RF_COUNT]; /* path of each file found, or NULL */
 	char *torch_npu_version, *cann_version, *profiler_level,
 	    *aic_metrics; /* from profiler_info, NULL when absent */
-	int analysed;     /* kernel_details.csv was read */
+	int analysed;     /* its kernels were read */
+	/* where the kernels came from: "kernel_details", "db" (the SQLite
+	 * export) or "trace_view" (a trace-only rank), NULL when none
+	 * (static) */
+	const char *kernel_source;
 	uint64_t kernels;
 	struct {
 		int64_t kernel_ns, wall_ns, comm_ns, exposed_comm_ns;
@@ -230,6 +236,9 @@ struct rank_result {
 	int64_t free_share_ppm; /* Free / (Computing + Not overlapped +
 	                         * Free) over the non-outlier steps, parts per
 	                         * million; -1 without the file */
+	/* "step_trace_time" or "overlap_analysis" (a trace-only rank: the
+	 * rows summed from the trace), NULL without rows (static) */
+	const char *steps_source;
 
 	/* trace_view.json */
 	int trace_read, trace_truncated, overlap_found;
@@ -302,5 +311,18 @@ struct warning *result_warn(struct result *r, const char *code,
  * r's inputs, and turns its skipped rows into warnings. */
 void result_add_kernels_input(struct result *r, const struct kernels_info *in,
                               uint64_t kernels);
+
+/* Describes a trace_view.json the kernels were read from: its size, the
+ * device X events read (rows), the sub-tasks left out, the kernels kept
+ * (all typed from their names) and the unusable kernel events (skipped,
+ * with a warning naming the first's byte offset and why). */
+struct trace_input {
+	const char *path;
+	int64_t size;
+	uint64_t events, subtasks, kernels, bad;
+	uint64_t first_bad_at;
+	const char *first_bad_why; /* the reader's code ("ts", "dur", ...) */
+};
+void result_add_trace_input(struct result *r, const struct trace_input *in);
 
 #endif

@@ -14,6 +14,9 @@
 #include "util/xalloc.h"
 #include "util/banned.h"
 
+/* the reader's span kinds are the enum ov, in the same order */
+_Static_assert(TRACEPROF_OV_KINDS == OV_KINDS, "Overlap Analysis kinds");
+
 const char *const ov_names[OV_KINDS] = {
     "Computing", "Communication", "Communication(Not Overlapped)", "Free"};
 
@@ -66,9 +69,17 @@ struct name_slot {
 	int rule;   /* index of the first matching rule, or -1 */
 };
 
-struct collect {
+/* The marker globs with a cache of the verdict per raw name. */
+struct trace_matcher {
 	const struct trace_marker_rule *rules;
 	size_t nrules;
+	struct strbuf tmp;
+	struct name_slot *cache;
+	size_t ncache;
+};
+
+struct collect {
+	struct trace_matcher mt;
 	struct trace_segclip clip;
 	int want_markers, want_flows;
 
@@ -80,10 +91,6 @@ struct collect {
 	struct trace_marker *m;
 	size_t nm, am;
 	uint64_t flows;
-
-	struct strbuf tmp;
-	struct name_slot *cache;
-	size_t ncache;
 };
 
 /* Sums saturate: hostile durations must not overflow. */
@@ -259,13 +266,13 @@ int trace_marker_rule_of(const struct trace_marker_rule *rules, size_t n,
 	return -1;
 }
 
-static int match_rules(const struct collect *c, const char *name)
+static int match_rules(const struct trace_matcher *c, const char *name)
 {
 	return trace_marker_rule_of(c->rules, c->nrules, name);
 }
 
 /* The first rule matching the raw name (cached), or -1. */
-static int rule_of(struct collect *c, const char *raw, size_t len)
+static int rule_of(struct trace_matcher *c, const char *raw, size_t len)
 {
 	uint64_t h = hash_bytes(raw, len);
 	size_t i = (size_t)h & (NAME_CACHE - 1), probes;
@@ -299,13 +306,13 @@ static void marker_add(struct collect *c, const struct trace_event *ev)
 	if (ev->ts_ns == INT64_MIN || ev->dur_ns < 0 ||
 	    ev->ts_ns > INT64_MAX - ev->dur_ns)
 		return;
-	r = match_rules(c, ev->name); /* the decoded name decides */
+	r = match_rules(&c->mt, ev->name); /* the decoded name decides */
 	if (r < 0)
 		return;
 	c->m = xgrow(c->m, sizeof(*c->m), c->nm + 1, &c->am);
 	m = &c->m[c->nm++];
 	m->name = xstrdup(ev->name);
-	m->stage = c->rules[r].stage;
+	m->stage = c->mt.rules[r].stage;
 	m->host_start_ns = m->dev_start_ns = ev->ts_ns;
 	m->host_end_ns = m->dev_end_ns = ev->ts_ns + ev->dur_ns;
 	m->method = MARKER_TIME;
@@ -354,7 +361,7 @@ static int collect_want(char ph, const char *name, size_t len, void *ctx)
 		return 0;
 	if (ov_kind_of(name, len) >= 0)
 		return 1;
-	return c->want_markers && rule_of(c, name, len) >= 0;
+	return c->want_markers && rule_of(&c->mt, name, len) >= 0;
 }
 
 static void collect_event(const struct trace_event *ev, void *ctx)
@@ -377,23 +384,44 @@ static void collect_event(const struct trace_event *ev, void *ctx)
 	}
 }
 
-static void collect_init(struct collect *c, const struct segment *segs,
-                         size_t nsegs)
+static void matcher_init(struct trace_matcher *mt,
+                         const struct trace_marker_rule *rules, size_t nrules)
+{
+	memset(mt, 0, sizeof(*mt));
+	mt->rules = rules;
+	mt->nrules = rules ? nrules : 0;
+	strbuf_init(&mt->tmp);
+	if (mt->nrules)
+		mt->cache = xcalloc(NAME_CACHE, sizeof(*mt->cache));
+}
+
+static void matcher_release(struct trace_matcher *mt)
+{
+	size_t i;
+
+	for (i = 0; mt->cache && i < NAME_CACHE; i++)
+		free(mt->cache[i].name);
+	free(mt->cache);
+	strbuf_release(&mt->tmp);
+}
+
+/* rules may be NULL (no markers wanted) */
+static void collect_init(struct collect *c,
+                         const struct trace_marker_rule *rules, size_t nrules,
+                         const struct segment *segs, size_t nsegs)
 {
 	memset(c, 0, sizeof(*c));
+	matcher_init(&c->mt, rules, nrules);
 	trace_segclip_init(&c->clip, segs, nsegs);
 	idmap_init(&c->acc_of);
 	idmap_init(&c->ovpids);
-	strbuf_init(&c->tmp);
 }
 
 static void collect_release(struct collect *c)
 {
 	size_t i;
 
-	for (i = 0; c->cache && i < NAME_CACHE; i++)
-		free(c->cache[i].name);
-	free(c->cache);
+	matcher_release(&c->mt);
 	for (i = 0; i < c->nm; i++)
 		free(c->m[i].name);
 	free(c->m);
@@ -401,7 +429,6 @@ static void collect_release(struct collect *c)
 	free(c->acc);
 	idmap_release(&c->acc_of);
 	idmap_release(&c->ovpids);
-	strbuf_release(&c->tmp);
 }
 
 static int collect_input(const struct input *in,
@@ -413,12 +440,9 @@ static int collect_input(const struct input *in,
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	collect_init(&c, segs, nsegs);
-	c.rules = rules;
-	c.nrules = rules ? nrules : 0;
-	c.want_markers = c.nrules > 0;
+	collect_init(&c, rules, nrules, segs, nsegs);
+	c.want_markers = c.mt.nrules > 0;
 	c.want_flows = 1;
-	c.cache = xcalloc(NAME_CACHE, sizeof(*c.cache));
 	rc = scan_input(in, collect_want, collect_event, &c, &out->scan, e);
 	if (rc == 0) {
 		ov_finish(&c, &out->ov);
@@ -440,7 +464,7 @@ static int overlap_input(const struct input *in, const struct segment *segs,
 	struct trace_scan ts;
 	int rc;
 
-	collect_init(&c, segs, nsegs);
+	collect_init(&c, NULL, 0, segs, nsegs);
 	rc = scan_input(in, collect_want, collect_event, &c, &ts, e);
 	if (rc == 0)
 		ov_finish(&c, ov);
@@ -707,6 +731,85 @@ void trace_flowmap_end(struct trace_flowmap *m)
 	flows_finish(&m->f);
 	flows_release(&m->f);
 	free(m);
+}
+
+/* ---- a trace read whole in one pass (input/traceprof.h) ------------------ */
+
+struct trace_matcher *trace_matcher_new(const struct trace_marker_rule *rules,
+                                        size_t nrules)
+{
+	struct trace_matcher *mt = xmalloc(sizeof(*mt));
+
+	matcher_init(mt, rules, nrules);
+	return mt;
+}
+
+int trace_matcher_match(const char *name, size_t len, void *matcher)
+{
+	struct trace_matcher *mt = matcher;
+
+	return mt->nrules ? rule_of(mt, name, len) : -1;
+}
+
+void trace_matcher_free(struct trace_matcher *mt)
+{
+	if (!mt)
+		return;
+	matcher_release(mt);
+	free(mt);
+}
+
+void trace_markers_from_profile(const struct traceprof *tp,
+                                const struct trace_marker_rule *rules,
+                                size_t nrules, struct trace_summary *out)
+{
+	struct flows f;
+	size_t i, am = 0;
+
+	for (i = 0; i < tp->nranges; i++) {
+		const struct traceprof_range *r = &tp->ranges[i];
+		struct trace_marker *m;
+		if (r->rule < 0 || (size_t)r->rule >= nrules)
+			continue;
+		out->markers = xgrow(out->markers, sizeof(*out->markers),
+		                     out->nmarkers + 1, &am);
+		m = &out->markers[out->nmarkers++];
+		memset(m, 0, sizeof(*m));
+		m->name = xstrdup(r->name);
+		m->stage = rules[r->rule].stage;
+		m->host_start_ns = m->dev_start_ns = r->start_ns;
+		m->host_end_ns = m->dev_end_ns = r->end_ns;
+		m->method = MARKER_TIME;
+	}
+	if (!out->nmarkers)
+		return;
+	trace_markers_sort(out->markers, out->nmarkers);
+	flows_init(&f, out);
+	f.overflow = tp->flows_overflow;
+	for (i = 0; i < tp->nflows; i++)
+		flow_pair(&f, tp->flows[i].host_ns, tp->flows[i].dev_ns);
+	flows_finish(&f);
+	flows_release(&f);
+}
+
+void trace_overlap_from_spans(const struct traceprof *tp,
+                              const struct segment *segs, size_t nsegs,
+                              struct trace_overlap *ov)
+{
+	struct trace_segclip sc;
+	size_t i;
+	int k;
+
+	memset(ov, 0, sizeof(*ov));
+	ov->found = tp->ov_found;
+	trace_segclip_init(&sc, segs, nsegs);
+	for (k = 0; k < OV_KINDS; k++)
+		for (i = 0; i < tp->nov[k]; i++)
+			trace_overlap_add(
+			    ov, &sc, k, tp->ov[k][i].start_ns,
+			    checked_sub_sat(tp->ov[k][i].end_ns,
+			                    tp->ov[k][i].start_ns));
+	trace_segclip_release(&sc);
 }
 
 /* ---- public ---------------------------------------------------------------

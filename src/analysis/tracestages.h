@@ -12,6 +12,7 @@
 
 #include "analysis/result.h"
 #include "input/trace.h"
+#include "input/traceprof.h"
 #include "util/err.h"
 
 /* The Overlap Analysis event names, indexed by result.h's enum ov:
@@ -141,6 +142,31 @@ struct trace_flowmap *trace_flowmap_begin(struct trace_summary *s);
 void trace_flowmap_pair(struct trace_flowmap *m, int64_t host_ns,
                         int64_t dev_ns);
 void trace_flowmap_end(struct trace_flowmap *m);
+
+/* ---- a trace read in one pass (input/traceprof.h: a trace-only profile) */
+
+/* The marker globs as a traceprof_match_fn (pass the matcher as its ctx):
+ * the first rule a range name matches, cached per raw name. rules must
+ * outlive the matcher. */
+struct trace_matcher;
+struct trace_matcher *trace_matcher_new(const struct trace_marker_rule *rules,
+                                        size_t nrules);
+int trace_matcher_match(const char *name, size_t len, void *matcher);
+void trace_matcher_free(struct trace_matcher *mt);
+
+/* The markers of tp (its ranges with a rule; rules as given to the
+ * matcher) into out->markers, sorted and mapped to device time through tp's
+ * flows exactly as trace_map_markers maps them. out must start zeroed (or
+ * hold no markers). */
+void trace_markers_from_profile(const struct traceprof *tp,
+                                const struct trace_marker_rule *rules,
+                                size_t nrules, struct trace_summary *out);
+
+/* *ov from tp's Overlap Analysis spans, clipped to segs as trace_collect
+ * clips the events. */
+void trace_overlap_from_spans(const struct traceprof *tp,
+                              const struct segment *segs, size_t nsegs,
+                              struct trace_overlap *ov);
 
 /* The same three over len bytes in memory (name is used in messages): for
  * tests and fuzzing. */

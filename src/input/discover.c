@@ -13,12 +13,14 @@
 #include "input/profinfo.h"
 #include "util/fileio.h"
 #include "util/idmap.h"
+#include "util/infile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
 #define OUTPUT_DIR "ASCEND_PROFILER_OUTPUT"
 #define KERNELS    "kernel_details.csv"
+#define TRACE      "trace_view.json"
 
 static int has_dir(const char *dir, const char *name)
 {
@@ -107,6 +109,51 @@ static char *find_db(const char *dir)
 	return fileio_kind(p) == 0 ? p : (free(p), NULL);
 }
 
+/* ---- what a file is ------------------------------------------------- */
+
+static size_t read_head(const char *path, char *buf, size_t n)
+{
+	struct infile f;
+	struct err e = ERR_INIT;
+	size_t got = 0;
+	ssize_t r;
+
+	if (infile_open(&f, path, &e))
+		return (size_t)-1;
+	while (got < n && (r = infile_read(&f, buf + got, n - got, &e)) > 0)
+		got += (size_t)r;
+	infile_close(&f);
+	return got;
+}
+
+enum disc_kind discover_sniff(const char *path)
+{
+	char *buf = xmalloc(DISCOVER_SNIFF + 1);
+	size_t n = read_head(path, buf, DISCOVER_SNIFF), i = 0;
+	enum disc_kind k = DK_TEXT;
+
+	if (n == (size_t)-1) {
+		free(buf);
+		return DK_UNREADABLE;
+	}
+	buf[n] = '\0';
+	if (n >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		i = 3;
+	while (i < n && strchr(" \t\r\n", buf[i]) && buf[i])
+		i++;
+	if (i < n && buf[i] == '[')
+		k = DK_TRACE;
+	else if (i < n && buf[i] == '{')
+		/* memmem is not POSIX: the buffer is NUL-terminated, and a
+		 * NUL byte before the key only hides a trace that would not
+		 * read anyway */
+		k = strstr(buf + i, "\"traceEvents\"") ? DK_TRACE : DK_JSON;
+	free(buf);
+	return k;
+}
+
+/* ---- the walk --------------------------------------------------------- */
+
 /* The walk: every folder and file is taken once, by device and inode, so
  * symlinks (self -> ., up -> .., two links to one rank) neither repeat a
  * rank nor multiply the walk; the same PATH given twice is one rank. */
@@ -135,13 +182,15 @@ static void note(struct walk *w, const char *code, char *a0, char *a1)
 }
 
 /* The rank's identity: the file it is read from (the db when it is read
- * from its db, else its kernel_details file), else its data folder. */
+ * from its db, else its kernel_details file, else its trace when that is
+ * read alone), else its data folder. */
 static int rank_identity(const struct disc_rank *r, const char *out_dir,
                          struct stat *st)
 {
 	const char *id = r->use == EXPORT_DB && r->files[DF_DB]
 	                     ? r->files[DF_DB]
-	                     : r->files[DF_KERNELS];
+	                 : r->files[DF_KERNELS] ? r->files[DF_KERNELS]
+	                                        : r->files[DF_TRACE];
 	return stat(id ? id : out_dir, st);
 }
 
@@ -158,6 +207,26 @@ static void disc_rank_free(struct disc_rank *r)
 	free(r->aic_metrics);
 }
 
+/* Appends *r to the run (which then owns its strings) and returns 1, or
+ * frees it and returns 0 when its data was taken already (see
+ * rank_identity). */
+static int take_rank(struct walk *w, struct disc_rank *r, const char *out_dir)
+{
+	struct run_files *rf = w->rf;
+	struct stat st;
+
+	if (rank_identity(r, out_dir, &st) == 0 &&
+	    !idmap_put(&w->ranks, (uint64_t)st.st_dev, (uint64_t)st.st_ino, 0,
+	               NULL)) {
+		disc_rank_free(r);
+		return 0;
+	}
+	rf->ranks =
+	    xgrow(rf->ranks, sizeof(*rf->ranks), rf->n + 1, &w->ranks_alloc);
+	rf->ranks[rf->n++] = *r;
+	return 1;
+}
+
 /* A rank whose data files are in out_dir and profiler_info in info_dir;
  * given, if not NULL, is the file given as PATH, read as role in export
  * use. Returns 1 when added, 0 when the same data was taken already. */
@@ -165,9 +234,7 @@ static int add_rank(struct walk *w, const char *dir, const char *out_dir,
                     const char *info_dir, const char *given,
                     enum disc_file role, enum disc_export use)
 {
-	struct run_files *rf = w->rf;
 	struct disc_rank r;
-	struct stat st;
 	int f;
 
 	w->found++;
@@ -183,17 +250,33 @@ static int add_rank(struct walk *w, const char *dir, const char *out_dir,
 		r.files[role] = xstrdup(given);
 		r.use = use;
 	}
-	if (rank_identity(&r, out_dir, &st) == 0 &&
-	    !idmap_put(&w->ranks, (uint64_t)st.st_dev, (uint64_t)st.st_ino, 0,
-	               NULL)) {
-		disc_rank_free(&r);
+	if (!take_rank(w, &r, out_dir))
 		return 0;
-	}
-	r.files[DF_INFO] = info_dir ? find_info(info_dir) : NULL;
-	rf->ranks =
-	    xgrow(rf->ranks, sizeof(*rf->ranks), rf->n + 1, &w->ranks_alloc);
-	rf->ranks[rf->n++] = r;
+	w->rf->ranks[w->rf->n - 1].files[DF_INFO] =
+	    info_dir ? find_info(info_dir) : NULL;
 	return 1;
+}
+
+/* A trace file read alone: one rank (1), or 0 when taken already. */
+static int add_trace_file(struct walk *w, const char *path)
+{
+	struct disc_rank r;
+
+	w->found++;
+	memset(&r, 0, sizeof(r));
+	r.dir = xstrdup(path);
+	r.id = -1;
+	r.trace_file = 1;
+	r.use = EXPORT_TEXT;
+	r.files[DF_TRACE] = xstrdup(path);
+	return take_rank(w, &r, path);
+}
+
+static int is_json_name(const char *name)
+{
+	size_t n = strlen(name);
+	return (n > 5 && !strcmp(name + n - 5, ".json")) ||
+	       (n > 8 && !strcmp(name + n - 8, ".json.gz"));
 }
 
 static char *parent_of(const char *path)
@@ -216,9 +299,10 @@ static int ends_with(const char *s, const char *tail)
 }
 
 /* A file given as PATH: the file to read is that one, as the export its
- * name says (a .db is the SQLite export, anything else kernel_details);
- * its folder's other files are taken too. */
-static void add_file(struct walk *w, const char *path)
+ * name says (a .db is the SQLite export), else as its bytes say: a trace
+ * is read alone, anything else is a kernel_details.csv whose folder's
+ * other files are taken too. */
+static int add_file(struct walk *w, const char *path, struct err *e)
 {
 	static const struct {
 		const char *suffix;
@@ -227,7 +311,8 @@ static void add_file(struct walk *w, const char *path)
 	} roles[] = {{".db", DF_DB, EXPORT_DB}};
 	enum disc_file role = DF_KERNELS;
 	enum disc_export use = EXPORT_TEXT;
-	char *parent = parent_of(path);
+	enum disc_kind k = DK_TEXT;
+	char *parent;
 	size_t i;
 
 	for (i = 0; i < sizeof(roles) / sizeof(roles[0]); i++)
@@ -235,8 +320,23 @@ static void add_file(struct walk *w, const char *path)
 			role = roles[i].role;
 			use = roles[i].use;
 		}
+	if (role == DF_KERNELS)
+		k = discover_sniff(path);
+	if (k == DK_TRACE) {
+		add_trace_file(w, path);
+		return 0;
+	}
+	if (k == DK_JSON)
+		return err_set(
+		    e, ERR_INPUT,
+		    "%s: a JSON file but no trace_view.json (neither "
+		    "an array of trace events nor an object with "
+		    "\"traceEvents\")",
+		    path);
+	parent = parent_of(path);
 	add_rank(w, path, parent, NULL, path, role, use);
 	free(parent);
+	return 0;
 }
 
 static int is_rank_dir(const char *dir, const char *name)
@@ -341,6 +441,54 @@ static int search(struct walk *w, const char *dir, int depth)
 	return 0;
 }
 
+/* The trace files in dir (*.json, *.json.gz that sniff as traces), by
+ * name: one rank each. */
+static void add_trace_files(struct walk *w, const char *dir)
+{
+	DIR *dh = opendir(dir);
+	struct dirent *de;
+	char **v = NULL;
+	size_t n = 0, alloc = 0, i;
+
+	while (dh && (de = readdir(dh))) {
+		char *p;
+		if (de->d_name[0] == '.' || !is_json_name(de->d_name))
+			continue;
+		p = fileio_join(dir, de->d_name);
+		if (fileio_kind(p) != 0 || discover_sniff(p) != DK_TRACE) {
+			free(p);
+			continue;
+		}
+		v = xgrow(v, sizeof(*v), n + 1, &alloc);
+		v[n++] = p;
+	}
+	if (dh)
+		closedir(dh);
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_str);
+	for (i = 0; i < n; i++) {
+		add_trace_file(w, v[i]);
+		free(v[i]);
+	}
+	free(v);
+}
+
+/* A folder with no rank folder below: its trace_view.json (the folder is
+ * the rank, like an ASCEND_PROFILER_OUTPUT), or its other trace files. */
+static void add_trace_folder(struct walk *w, const char *path)
+{
+	char *trace = find_file(path, TRACE), *parent;
+
+	if (!trace) {
+		add_trace_files(w, path);
+		return;
+	}
+	free(trace);
+	parent = parent_of(path);
+	add_rank(w, path, path, parent, NULL, DF_KERNELS, EXPORT_TEXT);
+	free(parent);
+}
+
 static int add_path(struct walk *w, const char *path, struct err *e)
 {
 	int kind = fileio_kind(path);
@@ -349,10 +497,8 @@ static int add_path(struct walk *w, const char *path, struct err *e)
 	if (kind < 0)
 		return err_set(e, ERR_INPUT, "%s: no such file or folder",
 		               path);
-	if (kind == 0) { /* a file: its folder's files too */
-		add_file(w, path);
-		return 0;
-	}
+	if (kind == 0)
+		return add_file(w, path, e);
 	if ((out = find_file(path, KERNELS)) || (out = find_db(path)) ||
 	    has_dir(path, OUTPUT_DIR) || is_rank_dir(path, path)) {
 		int is_out = out != NULL;
@@ -366,12 +512,16 @@ static int add_path(struct walk *w, const char *path, struct err *e)
 		return 0;
 	}
 	w->found = 0;
-	if (search(w, path, DISCOVER_MAX_DEPTH) == 0 && !w->found)
-		return err_set(e, ERR_INPUT,
-		               "%s: no %s or ascend_pytorch_profiler*.db found "
-		               "(looked in the folder, in %s/ and in rank "
-		               "folders *_ascend_pt up to %d levels below it)",
-		               path, KERNELS, OUTPUT_DIR, DISCOVER_MAX_DEPTH);
+	if (search(w, path, DISCOVER_MAX_DEPTH) || w->found)
+		return 0;
+	add_trace_folder(w, path);
+	if (!w->found)
+		return err_set(
+		    e, ERR_INPUT,
+		    "%s: no %s, ascend_pytorch_profiler*.db or %s "
+		    "found (looked in the folder, in %s/ and in rank "
+		    "folders *_ascend_pt up to %d levels below it)",
+		    path, KERNELS, TRACE, OUTPUT_DIR, DISCOVER_MAX_DEPTH);
 	return 0;
 }
 
@@ -401,6 +551,29 @@ static int32_t id_from_folder(const struct disc_rank *r)
 			return n;
 	}
 	return -1;
+}
+
+/* N from "rank<N>" in a trace file's name, or from a final "_<N>" before
+ * its extension (trace_view_3.json, rank_3.json.gz). */
+static int32_t id_from_file_name(const struct disc_rank *r)
+{
+	const char *base = strrchr(r->dir, '/'), *dot, *p, *end;
+	int32_t n;
+
+	if (!r->trace_file)
+		return -1;
+	n = id_from_folder(r);
+	if (n >= 0)
+		return n;
+	base = base ? base + 1 : r->dir;
+	dot = strchr(base, '.');
+	dot = dot ? dot : base + strlen(base);
+	for (p = dot; p > base && p[-1] >= '0' && p[-1] <= '9'; p--)
+		;
+	if (p == dot || p == base || p[-1] != '_' || dot - p > 6)
+		return -1;
+	n = digits(p, &end);
+	return end == dot ? n : -1;
 }
 
 /* N from a profiler_info_<N>.json file name. */
@@ -448,10 +621,10 @@ static int cmp_rank(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
-/* Ids from profiler_info, then from names; the rest, and duplicates, get
- * the smallest unused ids in the order found. A keyed set holds the ids
- * in use, so a run of many ranks costs no search per rank. */
-static void assign_ids(struct walk *w)
+/* A repeated id (after its first) and a missing one get the smallest
+ * unused ids, in order. A keyed set holds the ids in use, so a run of
+ * many ranks costs no search per rank. */
+static void unique_ids(struct walk *w)
 {
 	struct run_files *rf = w->rf;
 	struct idmap used = IDMAP_INIT;
@@ -460,14 +633,6 @@ static void assign_ids(struct walk *w)
 
 	for (i = 0; i < rf->n; i++) {
 		struct disc_rank *r = &rf->ranks[i];
-		read_info(w, r);
-		if (r->id < 0 && r->use == EXPORT_DB &&
-		    (r->id = (int32_t)db_peek_rank(r->files[DF_DB])) >= 0)
-			r->id_source = "db";
-		if (r->id < 0 && (r->id = id_from_folder(r)) >= 0)
-			r->id_source = "folder";
-		if (r->id < 0 && (r->id = id_from_info_name(r)) >= 0)
-			r->id_source = "profiler_info";
 		if (r->id >= 0 &&
 		    !idmap_put(&used, (uint64_t)r->id, 0, 0, NULL)) {
 			note(w, "duplicate_rank", xstrfmt("%d", (int)r->id),
@@ -485,7 +650,72 @@ static void assign_ids(struct walk *w)
 		rf->ranks[i].id_source = "order";
 	}
 	idmap_release(&used);
+}
+
+/* Ids from profiler_info, the db, then from names; the rest, and
+ * duplicates, get the smallest unused ids in the order found. */
+static void assign_ids(struct walk *w)
+{
+	struct run_files *rf = w->rf;
+	size_t i;
+
+	for (i = 0; i < rf->n; i++) {
+		struct disc_rank *r = &rf->ranks[i];
+		read_info(w, r);
+		if (r->id < 0 && r->use == EXPORT_DB &&
+		    (r->id = (int32_t)db_peek_rank(r->files[DF_DB])) >= 0)
+			r->id_source = "db";
+		if (r->id < 0 && (r->id = id_from_file_name(r)) >= 0)
+			r->id_source = "file_name";
+		if (r->id < 0 && !r->trace_file &&
+		    (r->id = id_from_folder(r)) >= 0)
+			r->id_source = "folder";
+		if (r->id < 0 && (r->id = id_from_info_name(r)) >= 0)
+			r->id_source = "profiler_info";
+	}
+	unique_ids(w);
 	qsort(rf->ranks, rf->n, sizeof(*rf->ranks), cmp_rank);
+}
+
+struct id_at {
+	int32_t id;
+	size_t at;
+};
+
+static int cmp_id_at(const void *a, const void *b)
+{
+	const struct id_at *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return (x->at > y->at) - (x->at < y->at);
+}
+
+void discover_settle_ids(struct run_files *rf, size_t *perm)
+{
+	struct disc_rank *v = xcalloc(rf->n ? rf->n : 1, sizeof(*v));
+	struct id_at *ia = xcalloc(rf->n ? rf->n : 1, sizeof(*ia));
+	struct walk w;
+	size_t i;
+
+	/* notes may be added: their array is as large as its count */
+	memset(&w, 0, sizeof(w));
+	w.rf = rf;
+	w.notes_alloc = rf->nnotes;
+	unique_ids(&w);
+	for (i = 0; i < rf->n; i++) {
+		ia[i].id = rf->ranks[i].id;
+		ia[i].at = i;
+	}
+	qsort(ia, rf->n, sizeof(*ia), cmp_id_at);
+	for (i = 0; i < rf->n; i++) {
+		perm[i] = ia[i].at;
+		v[i] = rf->ranks[perm[i]];
+	}
+	if (rf->n)
+		memcpy(rf->ranks, v, rf->n * sizeof(*v));
+	free(ia);
+	free(v);
 }
 
 int discover_run(const char *const *paths, size_t npaths, struct run_files *rf,

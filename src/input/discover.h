@@ -30,7 +30,10 @@ struct disc_rank {
 	char *files[DF_COUNT]; /* each file found (possibly *.gz), or NULL */
 	enum disc_export use;  /* the export to read */
 	int32_t id;            /* rank id */
-	const char *id_source; /* "profiler_info", "db", "folder", "order" */
+	/* "profiler_info", "db", "folder", "file_name" (a trace file's name),
+	 * "order"; the rank analysis may later find "trace" */
+	const char *id_source;
+	int trace_file; /* the rank is a trace file alone (dir is the file) */
 	/* from profiler_info*.json, NULL when absent */
 	char *torch_npu_version, *cann_version, *profiler_level, *aic_metrics;
 };
@@ -52,21 +55,47 @@ struct run_files {
 };
 
 #define DISCOVER_MAX_DEPTH 4 /* levels of folders searched below a PATH */
+#define DISCOVER_SNIFF     (64u << 10) /* bytes read to tell a file's kind */
+
+/* What a file is, from its first bytes (inflated when gzip-compressed;
+ * a UTF-8 BOM and white space skipped), never from its name alone. */
+enum disc_kind {
+	DK_UNREADABLE, /* missing, not a regular file, unreadable */
+	DK_TEXT,       /* anything else: read as kernel_details.csv */
+	DK_TRACE,      /* a JSON array, or an object with "traceEvents"
+	                * within its first DISCOVER_SNIFF bytes */
+	DK_JSON        /* another JSON object (report.json, profiler_info) */
+};
+enum disc_kind discover_sniff(const char *path);
 
 /* Finds every rank behind paths: each PATH may be a rank folder, its
  * ASCEND_PROFILER_OUTPUT folder, a kernel_details.csv[.gz] file or a *.db
- * file (its sibling files are taken too) or a folder holding rank folders
- * (folders with an ASCEND_PROFILER_OUTPUT folder, or named *_ascend_pt) up
- * to DISCOVER_MAX_DEPTH levels down. Symlinks are followed, but each folder
- * is searched and each rank (its kernel_details or db file, else its data
- * folder, by device and inode) taken once: links to a rank, a PATH given
- * twice or a link back up (a loop, noted) add nothing. Rank ids come from
- * profiler_info's rank_id, else the db's RANK_DEVICE_MAP, else a "rank<N>"
- * folder name or
- * profiler_info_<N>.json, else the order found (the smallest unused ids).
- * Returns 0, or -1 with ERR_INPUT naming the PATH that holds no profile. */
+ * file (its sibling files are taken too), a trace_view.json[.gz] file of
+ * any name (one rank, read alone), a folder holding rank folders (folders
+ * with an ASCEND_PROFILER_OUTPUT folder, or named *_ascend_pt) up to
+ * DISCOVER_MAX_DEPTH levels down, or, when it holds no rank folder, a
+ * folder with a trace_view.json[.gz] and no kernel_details.csv (one rank)
+ * or with other trace files (one rank each, by name). The kind of a file
+ * given is told by its .db suffix, else sniffed (discover_sniff).
+ * Symlinks are followed, but each folder is searched and each rank (its
+ * kernel_details or db file, else its trace when read alone, else its
+ * data folder, by device and inode) taken once: links to a rank, a PATH
+ * given twice or a link back up (a loop, noted) add nothing. Rank ids come
+ * from profiler_info's rank_id, else the db's RANK_DEVICE_MAP, else a
+ * "rank<N>" folder name or profiler_info_<N>.json, else "rank<N>" or a
+ * final "_<N>" in a trace file's name, else the order found (the smallest
+ * unused ids). Returns 0, or -1 with ERR_INPUT naming the PATH that holds
+ * no profile or is a JSON file but no trace. */
 int discover_run(const char *const *paths, size_t npaths, struct run_files *rf,
                  struct err *e);
+
+/* After the ranks were analysed, with their ids set in rf->ranks as the
+ * analysis left them (a trace may carry its own, see rank.h): makes the
+ * ids unique again as discover_run does (a repeated one is noted as
+ * "duplicate_rank" and replaced by the smallest unused id, source
+ * "order") and sorts rf->ranks by id; perm[k] receives the former index
+ * of the k-th rank (perm holds rf->n entries). */
+void discover_settle_ids(struct run_files *rf, size_t *perm);
 void run_files_release(struct run_files *rf);
 
 #endif

@@ -49,9 +49,7 @@ struct source {
 struct scanner {
 	const char *name;
 	struct source src;
-	trace_want_fn want;
-	trace_event_fn fn;
-	void *ctx;
+	struct trace_handler h;
 	struct trace_scan *ts;
 	struct err *e;
 
@@ -238,14 +236,25 @@ static int handle_element(struct scanner *s)
 	size_t nlen;
 	cJSON *root;
 	char ph;
+	int want;
 
 	s->keep = 0;
 	if (el.n > TRACE_MAX_EVENT)
 		return fail_at(s, s->mark, "event larger than 16 MiB");
 	s->ts->elements++;
-	trace_raw_prefilter(&el, &ph, &name, &nlen);
-	if (s->want && !s->want(ph, name, nlen, s->ctx))
+	if (s->h.want) {
+		trace_raw_prefilter(&el, &ph, &name, &nlen);
+		want = s->h.want(ph, name, nlen, s->h.ctx);
+	} else { /* no prefilter: a raw reader reads "ph" itself */
+		want = s->h.raw ? TRACE_RAW : TRACE_PARSE;
+	}
+	if (want == TRACE_SKIP)
 		return 0;
+	if (want == TRACE_RAW && s->h.raw &&
+	    !s->h.raw(&el, s->base + s->mark, s->h.ctx)) {
+		s->ts->raw++;
+		return 0;
+	}
 	s->ts->parsed++;
 	root = jsonerr_cjson_parse(el.p, el.n, &endp);
 	if (!root || endp != el.p + el.n) {
@@ -256,8 +265,8 @@ static int handle_element(struct scanner *s)
 	}
 	memset(&ev, 0, sizeof(ev));
 	fill_event(s, root, &el, &ev);
-	if (s->fn)
-		s->fn(&ev, s->ctx);
+	if (s->h.event)
+		s->h.event(&ev, s->h.ctx);
 	cJSON_Delete(root);
 	return 0;
 }
@@ -682,29 +691,27 @@ static int scan(struct scanner *s)
 }
 
 static void scanner_init(struct scanner *s, const char *name,
-                         trace_want_fn want, trace_event_fn fn, void *ctx,
-                         struct trace_scan *ts, struct err *e)
+                         const struct trace_handler *h, struct trace_scan *ts,
+                         struct err *e)
 {
 	memset(s, 0, sizeof(*s));
 	memset(ts, 0, sizeof(*ts));
 	s->name = name;
-	s->want = want;
-	s->fn = fn;
-	s->ctx = ctx;
+	s->h = *h;
 	s->ts = ts;
 	s->e = e;
 	s->st = ST_START;
 	s->src.chunk = TRACE_CHUNK;
 }
 
-int trace_scan_file(const char *path, trace_want_fn want, trace_event_fn fn,
-                    void *ctx, struct trace_scan *ts, struct err *e)
+int trace_scan_file_with(const char *path, const struct trace_handler *h,
+                         struct trace_scan *ts, struct err *e)
 {
 	struct scanner s;
 	struct infile f;
 	int rc;
 
-	scanner_init(&s, path, want, fn, ctx, ts, e);
+	scanner_init(&s, path, h, ts, e);
 	if (infile_open(&f, path, e))
 		return -1;
 	ts->size = f.size;
@@ -715,18 +722,34 @@ int trace_scan_file(const char *path, trace_want_fn want, trace_event_fn fn,
 	return rc;
 }
 
+int trace_scan_mem_with(const char *name, const void *data, size_t len,
+                        size_t chunk, const struct trace_handler *h,
+                        struct trace_scan *ts, struct err *e)
+{
+	struct scanner s;
+
+	scanner_init(&s, name, h, ts, e);
+	ts->size = (int64_t)len;
+	s.src.mem = data;
+	s.src.memlen = data ? len : 0;
+	s.src.chunk = chunk ? chunk : TRACE_CHUNK;
+	return scan(&s);
+}
+
+int trace_scan_file(const char *path, trace_want_fn want, trace_event_fn fn,
+                    void *ctx, struct trace_scan *ts, struct err *e)
+{
+	struct trace_handler h = {want, fn, NULL, ctx};
+	return trace_scan_file_with(path, &h, ts, e);
+}
+
 int trace_scan_mem_chunked(const char *name, const void *data, size_t len,
                            size_t chunk, trace_want_fn want, trace_event_fn fn,
                            void *ctx, struct trace_scan *ts, struct err *e)
 {
-	struct scanner s;
-
-	scanner_init(&s, name, want, fn, ctx, ts, e);
-	ts->size = (int64_t)len;
-	s.src.mem = data;
-	s.src.memlen = data ? len : 0;
-	s.src.chunk = chunk ? chunk : 1;
-	return scan(&s);
+	struct trace_handler h = {want, fn, NULL, ctx};
+	return trace_scan_mem_with(name, data, len, chunk ? chunk : 1, &h, ts,
+	                           e);
 }
 
 int trace_scan_mem(const char *name, const void *data, size_t len,

@@ -48,12 +48,40 @@ struct trace_event {
 	uint64_t offset;      /* byte offset of the element (uncompressed) */
 };
 
+/* What a prefilter wants done with an element. */
+enum trace_want {
+	TRACE_SKIP = 0, /* nothing */
+	TRACE_PARSE =
+	    1,        /* parse it (cJSON) and pass it to the event callback */
+	TRACE_RAW = 2 /* hand its bytes to the raw callback, unparsed */
+};
+
 /* Prefilter: ph is the first character of the raw "ph" string (0 when
  * absent), name/len the raw bytes of the "name" string without its quotes
- * (escapes NOT decoded; "" and 0 when absent; not NUL-terminated). Nonzero
- * = parse this element and pass it to the event callback. */
+ * (escapes NOT decoded; "" and 0 when absent; not NUL-terminated). Returns
+ * an enum trace_want (any other nonzero value means TRACE_PARSE). */
 typedef int (*trace_want_fn)(char ph, const char *name, size_t len, void *ctx);
 typedef void (*trace_event_fn)(const struct trace_event *ev, void *ctx);
+
+/* A TRACE_RAW element: its bytes and members, read with input/trace_raw.h
+ * (valid only during the call; the scanner checked that its strings and
+ * brackets balance, nothing more), and its byte offset. Returns 0 when
+ * done with it, 1 to have it parsed and passed to the event callback after
+ * all (the slow path, e.g. for a name spelled with escapes). */
+struct trace_raw_el;
+typedef int (*trace_raw_fn)(const struct trace_raw_el *el, uint64_t offset,
+                            void *ctx);
+
+/* The callbacks of a scan. want NULL: every element goes to raw, without
+ * the prefilter (a reader that takes most elements raw reads "ph" itself,
+ * once), or, without raw, is parsed; raw NULL: TRACE_RAW elements are
+ * parsed instead. */
+struct trace_handler {
+	trace_want_fn want;
+	trace_event_fn event;
+	trace_raw_fn raw;
+	void *ctx;
+};
 
 struct trace_scan {
 	int64_t size;          /* bytes on disk (the length for _mem) */
@@ -61,6 +89,7 @@ struct trace_scan {
 	enum trace_form form;  /* bare array or {"traceEvents": [...]} */
 	uint64_t elements;     /* complete array elements seen */
 	uint64_t parsed;       /* of which wanted and parsed */
+	uint64_t raw;          /* of which handed over raw (and not parsed) */
 	int truncated;         /* the data ends early (see below) */
 	uint64_t truncated_at; /* offset where the incomplete element starts,
 	                        * or the end of the data when the cut falls
@@ -96,6 +125,14 @@ int trace_scan_mem(const char *name, const void *data, size_t len,
 int trace_scan_mem_chunked(const char *name, const void *data, size_t len,
                            size_t chunk, trace_want_fn want, trace_event_fn fn,
                            void *ctx, struct trace_scan *ts, struct err *e);
+
+/* trace_scan_file and trace_scan_mem_chunked with every callback, raw
+ * elements included (chunk 0 = TRACE_CHUNK). */
+int trace_scan_file_with(const char *path, const struct trace_handler *h,
+                         struct trace_scan *ts, struct err *e);
+int trace_scan_mem_with(const char *name, const void *data, size_t len,
+                        size_t chunk, const struct trace_handler *h,
+                        struct trace_scan *ts, struct err *e);
 
 /* Parses a decimal count of microseconds ("1736408883686740.710", "17",
  * "-3.5") to ns exactly, without floating point; a 4th decimal rounds half

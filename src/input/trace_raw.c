@@ -122,8 +122,14 @@ static int next_from_d1(struct trace_raw_it *it, const char **k, size_t *klen,
 {
 	while (it->i < it->nd1) {
 		*v = key_at(it->el + it->d1[it->i++], it->end, k, klen);
-		if (*v && *v < it->end)
+		if (*v && *v < it->end) {
+			/* a string value is the next string in the list:
+			 * skip it rather than try it as a key */
+			if (**v == '"' && it->i < it->nd1 &&
+			    it->el + it->d1[it->i] == *v)
+				it->i++;
 			return 1;
+		}
 		/* else a string value, not a key */
 	}
 	return 0;
@@ -209,6 +215,120 @@ void trace_raw_prefilter(const struct trace_raw_el *el, char *ph,
 			found |= 2;
 		}
 	}
+}
+
+/* ---- chosen members in one go ------------------------------------------ */
+
+/* The end of the scalar value at v (a number or a literal), or NULL when
+ * none starts there. */
+static const char *scalar_end(const char *v, const char *end)
+{
+	const char *e = v;
+
+	if (v >= end || !((*v >= '0' && *v <= '9') || *v == '-' || *v == 't' ||
+	                  *v == 'f' || *v == 'n'))
+		return NULL;
+	while (e < end && !trace_raw_is_ws((unsigned char)*e) && *e != ',' &&
+	       *e != '}' && *e != ']')
+		e++;
+	return e;
+}
+
+/* After a member's value at ve: the end of the object, or a comma and the
+ * next key, which must be the list's next string (at next; NULL: none). */
+static int member_follows(const char *ve, const char *end, const char *next)
+{
+	const char *q = skip_ws(ve, end);
+
+	if (q < end && *q == '}')
+		return !next;
+	if (q >= end || *q != ',')
+		return 0;
+	q = skip_ws(q + 1, end);
+	return next && q == next;
+}
+
+static void member_take(trace_raw_which_fn which, const char *k, size_t kl,
+                        const char *v, size_t vl, const char **vals,
+                        size_t *lens, size_t nvals)
+{
+	int f = which(k, kl);
+
+	if (f >= 0 && (size_t)f < nvals && !vals[f]) {
+		vals[f] = v;
+		lens[f] = vl;
+	}
+}
+
+/* From the depth-1 list: a key is a listed string followed by ':'; its
+ * string value is the next listed string, skipped with it. */
+static int members_from_d1(const struct trace_raw_el *el,
+                           trace_raw_which_fn which, const char **vals,
+                           size_t *lens, size_t nvals)
+{
+	const char *end = el->p + el->n, *k, *ke, *v, *ve;
+	size_t j;
+
+	for (j = 0; j < el->nd1; j++) {
+		k = el->p + el->d1[j];
+		if (!(ke = string_end(k, end)))
+			return -1;
+		v = skip_ws(ke, end);
+		if (v >= end || *v != ':')
+			return -1; /* a string value out of place */
+		v = skip_ws(v + 1, end);
+		if (v < end && *v == '"') {
+			if (!(ve = string_end(v, end)) || j + 1 >= el->nd1 ||
+			    el->p + el->d1[j + 1] != v)
+				return -1;
+			j++;
+		} else if (v < end && (*v == '{' || *v == '[')) {
+			ve = NULL;
+		} else if (!(ve = scalar_end(v, end))) {
+			return -1;
+		}
+		if (ve && !member_follows(
+		              ve, end,
+		              j + 1 < el->nd1 ? el->p + el->d1[j + 1] : NULL))
+			return -1;
+		member_take(which, k + 1, (size_t)(ke - k) - 2, v,
+		            ve ? (size_t)(ve - v) : 0, vals, lens, nvals);
+	}
+	return 0;
+}
+
+int trace_raw_members(const struct trace_raw_el *el, trace_raw_which_fn which,
+                      const char **vals, size_t *lens, size_t nvals)
+{
+	struct trace_raw_it it;
+	const char *k, *v;
+	size_t kl;
+
+	memset(vals, 0, nvals * sizeof(*vals));
+	memset(lens, 0, nvals * sizeof(*lens));
+	if (el->nd1 < TRACE_RAW_D1_MAX)
+		return members_from_d1(el, which, vals, lens, nvals);
+	it_init(&it, el); /* a list that may be cut: walk the bytes */
+	while (it_next(&it, &k, &kl, &v))
+		member_take(which, k, kl, v, vlen_of(&it, v), vals, lens,
+		            nvals);
+	return 0;
+}
+
+int trace_raw_text(const char *v, size_t n, const char **t, size_t *tn)
+{
+	if (!v || !n || *v == '{' || *v == '[')
+		return 0;
+	if (*v == '"') {
+		if (n < 2)
+			return 0;
+		*t = v + 1;
+		*tn = n - 2;
+		return 1;
+	}
+	*t = v;
+	*tn = n;
+	return 1;
 }
 
 /* ---- numbers ------------------------------------------------------------ */

@@ -3,9 +3,11 @@
  * "name", and the decimal texts of numbers. Nothing is allocated, escapes
  * are not decoded and nothing is validated: the caller's scanner has
  * checked the element's strings and bracket balance, and cJSON judges the
- * rest of an element that is wanted. Internal to the trace reader
- * (input/trace.c); the byte classes are shared with its scanner so both
- * agree on what a string and a bracket are. No mutable state: reentrant.
+ * rest of an element that is wanted. Internal to the trace readers of
+ * input/ (the scanner in trace.c; the TRACE_RAW callbacks of traceprof.c,
+ * which read their events from the bytes); the byte classes are shared
+ * with the scanner so both agree on what a string and a bracket are. No
+ * mutable state: reentrant.
  */
 #ifndef SDPERF_TRACE_RAW_H
 #define SDPERF_TRACE_RAW_H
@@ -76,6 +78,23 @@ int trace_raw_it_next(struct trace_raw_it *it, struct trace_raw_member *m);
  * at depth 1 count. */
 void trace_raw_prefilter(const struct trace_raw_el *el, char *ph,
                          const char **name, size_t *nlen);
+
+/* Reads chosen members of a complete element in one go: which(key, klen)
+ * names the slot (0..nvals-1) of a key the caller wants, or -1; vals[i]
+ * and lens[i] receive the first such member's raw value (a string with
+ * its quotes, a scalar as it stands; a bracketed value only its first
+ * byte, length 0), or NULL and 0. With the scanner's complete depth-1
+ * list every value string is read once and a bracketed value (an event's
+ * args) never walked: this runs on every event a reader takes raw. The
+ * punctuation passed is checked: -1 when the element does not read as
+ * members (what follows a bracketed value is not looked at). */
+typedef int (*trace_raw_which_fn)(const char *key, size_t klen);
+int trace_raw_members(const struct trace_raw_el *el, trace_raw_which_fn which,
+                      const char **vals, size_t *lens, size_t nvals);
+
+/* The text of a raw value: a string without its quotes (escapes not
+ * decoded) or a scalar as it stands. 0 when v is NULL or bracketed. */
+int trace_raw_text(const char *v, size_t n, const char **t, size_t *tn);
 
 /* Parses the decimal text s/len of a count of microseconds to ns exactly,
  * without floating point ("1736408883686740.710", "17", "-3.5"); a 4th

@@ -143,15 +143,16 @@ static void inputs_json(cJSON *root, const struct result *r)
 	for (i = 0; i < r->ninputs; i++) {
 		const struct input_desc *in = &r->inputs[i];
 		cJSON *o = cJSON_CreateObject();
+		int trace = !strcmp(in->role, "trace_view");
 		add_str(o, "role", in->role);
 		add_str(o, "path", in->path);
 		add_i64(o, "size_bytes", in->size);
 		add_str(o, "variant", in->variant);
-		/* a db has no lines */
+		/* a db and a trace have no lines */
 		add_str(o, "line_endings",
-		        !strcmp(in->role, "db") ? NULL
-		        : in->crlf              ? "CRLF"
-		                                : "LF");
+		        trace || !strcmp(in->role, "db") ? NULL
+		        : in->crlf                       ? "CRLF"
+		                                         : "LF");
 		cJSON_AddBoolToObject(o, "utf8_bom", in->bom);
 		cJSON_AddBoolToObject(o, "start_time_tab", in->start_tab);
 		add_opt_i64(o, "device_id", in->device_id, in->device_id >= 0);
@@ -159,6 +160,8 @@ static void inputs_json(cJSON *root, const struct result *r)
 		add_u64(o, "kernels", in->kernels);
 		add_u64(o, "skipped_rows", in->skipped);
 		add_u64(o, "typed_from_name", in->typed_from_name);
+		if (trace)
+			add_u64(o, "subtasks", in->subtasks);
 		cJSON_AddItemToArray(arr, o);
 	}
 }
@@ -311,6 +314,7 @@ static void rank_steps_json(cJSON *o, const struct rank_result *rr)
 		add_pct(o, "free_share_pct", (double)rr->free_share_ppm / 1e4);
 	else
 		cJSON_AddNullToObject(o, "free_share_pct");
+	add_str(o, "steps_source", rr->steps_source);
 	arr = cJSON_AddArrayToObject(o, "steps");
 	for (i = 0; i < rr->nsteps; i++) {
 		const struct step_stat *s = &rr->steps[i];
@@ -455,6 +459,7 @@ static void ranks_json(cJSON *root, const struct result *r)
 		add_str(o, "id_source", rr->id_source);
 		add_str(o, "dir", rr->dir);
 		cJSON_AddBoolToObject(o, "analysed", rr->analysed);
+		add_str(o, "kernel_source", rr->kernel_source);
 		add_u64(o, "kernels", rr->kernels);
 		rank_files_json(o, rr);
 		rank_export_json(o, rr);

@@ -470,7 +470,14 @@ static void inputs(struct model_ctx *c, struct tmpl_vars *v)
 		tmpl_set(row, "role", in->role);
 		tmpl_set(row, "path", in->path);
 		tmpl_setf(row, "size", "%" PRId64, in->size);
-		if (in->era) {
+		if (!strcmp(in->role, "trace_view")) {
+			const char *names[] = {"subtasks"};
+			char sub[24];
+			const char *values[] = {sub};
+			snprintf(sub, sizeof(sub), "%" PRIu64, in->subtasks);
+			model_set_msg(c, row, "variant", "variant_trace", names,
+			              values, 1);
+		} else if (in->era) {
 			const char *names[] = {"level", "era", "pmu"};
 			const char *values[3];
 			char level[8];
@@ -484,9 +491,10 @@ static void inputs(struct model_ctx *c, struct tmpl_vars *v)
 			tmpl_set(row, "variant", in->variant);
 		}
 		tmpl_set(row, "line_endings",
-		         !strcmp(in->role, "db") ? "SQLite"
-		         : in->crlf              ? "CRLF"
-		                                 : "LF");
+		         !strcmp(in->role, "db")           ? "SQLite"
+		         : !strcmp(in->role, "trace_view") ? "–"
+		         : in->crlf                        ? "CRLF"
+		                                           : "LF");
 		tmpl_set(row, "bom", model_t(c, in->bom ? "yes" : "no"));
 		tmpl_set(row, "tab", model_t(c, in->start_tab ? "yes" : "no"));
 		if (in->device_id >= 0)

@@ -132,6 +132,8 @@ static void not_run(struct model_ctx *c, struct tmpl_vars *row,
 	const char *values[1];
 	char id[24];
 	size_t i;
+	int from_trace =
+	    rr->kernel_source && !strcmp(rr->kernel_source, "trace_view");
 
 	snprintf(id, sizeof(id), "%" PRId32, rr->id);
 	values[0] = id;
@@ -140,11 +142,18 @@ static void not_run(struct model_ctx *c, struct tmpl_vars *row,
 		return;
 	}
 	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		const char *key = lines[i].key;
 		if (rr->files[lines[i].f])
 			continue;
-		model_set_msg(c, tmpl_add_row(row, "not_run"), "text",
-		              lines[i].key, names, values, 1);
-		if (lines[i].f == RF_KERNELS)
+		/* a trace-only rank: kernels, and steps when its Overlap
+		 * Analysis gave them, came from the trace */
+		if (from_trace && lines[i].f == RF_STEPS && rr->nsteps)
+			continue;
+		if (from_trace && lines[i].f == RF_KERNELS)
+			key = "not_run_kernels_trace";
+		model_set_msg(c, tmpl_add_row(row, "not_run"), "text", key,
+		              names, values, 1);
+		if (lines[i].f == RF_KERNELS && !from_trace)
 			break; /* nothing else runs without kernels */
 	}
 }
@@ -454,7 +463,14 @@ static void step_table(struct model_ctx *c, struct tmpl_vars *row,
 	size_t i;
 
 	set_i(row, "id", rr->id);
-	tmpl_set(row, "label", labelled(c, "rank_label", "rank", rr->id));
+	/* rows a trace-only rank summed from its own Overlap Analysis */
+	tmpl_set(row, "label",
+	         labelled(c,
+	                  rr->steps_source &&
+	                          !strcmp(rr->steps_source, "overlap_analysis")
+	                      ? "rank_label_steps_trace"
+	                      : "rank_label",
+	                  "rank", rr->id));
 	tmpl_set(row, "open", open ? "1" : "");
 	for (i = 0; i < rr->nsteps; i++) {
 		step_row(c, tmpl_add_row(row, "step_rows"), &rr->steps[i]);

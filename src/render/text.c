@@ -114,6 +114,8 @@ static void ranks(const struct result *r, struct strbuf *out)
 	strbuf_addf(out, "\nranks (%zu):\n", r->nranks);
 	for (i = 0; i < r->nranks; i++) {
 		const struct rank_result *rr = &r->ranks[i];
+		int from_trace = rr->kernel_source &&
+		                 !strcmp(rr->kernel_source, "trace_view");
 		strbuf_addf(out, "  rank %-4" PRId32, rr->id);
 		if (rr->analysed) {
 			strbuf_adds(out, " dit ");
@@ -141,8 +143,12 @@ static void ranks(const struct result *r, struct strbuf *out)
 					strbuf_addf(out, ", no %s",
 					            db_gap_keys[f]);
 		} else {
+			if (from_trace)
+				strbuf_adds(out, ", kernels from the trace");
 			for (f = 0; f < RF_COUNT; f++)
-				if (!rr->files[f] && f != RF_INFO)
+				if (!rr->files[f] && f != RF_INFO &&
+				    !(f == RF_KERNELS && from_trace) &&
+				    !(f == RF_STEPS && rr->nsteps))
 					strbuf_addf(out, ", no %s",
 					            rank_file_names[f]);
 		}

@@ -7,6 +7,12 @@
 # Every case is written in both exports (--export both): the text files and
 # ascend_pytorch_profiler[_N].db of the same profile side by side, so the
 # test measures the db export against the same truth as the CSV.
+# Every trace carries the runtime and HCCL sub-tasks real traces have
+# (--subtasks), and each case's traces are also copied alone into
+# CASE/trace-only/ (rank folders holding only trace_view.json), so the test
+# analyses every configuration a third time: from its trace alone. Two
+# cases have the guide's NPU-only trace (no host events, no steps), one has
+# stage markers and flows.
 # Usage: tests/accuracy/make-cases.sh GEN_BINARY OUTDIR
 set -eu
 GEN=$1
@@ -15,20 +21,25 @@ rm -rf "$OUT"
 g() {
 	name=$1
 	shift
-	"$GEN" -o "$OUT/$name" --export both "$@" >"$OUT.log" 2>&1 || {
+	"$GEN" -o "$OUT/$name" --export both --subtasks "$@" >"$OUT.log" 2>&1 || {
 		cat "$OUT.log"
 		echo "sdperf-gen failed for $name" >&2
 		exit 1
 	}
+	for r in "$OUT/$name"/*_ascend_pt; do
+		t=$OUT/$name/trace-only/${r##*/}/ASCEND_PROFILER_OUTPUT
+		mkdir -p "$t"
+		cp "$r/ASCEND_PROFILER_OUTPUT/trace_view.json" "$t/"
+	done
 }
 
 g t2i-t5-5steps      --seed 11 --steps 5 --iters 8 --blocks 12 --text-encoder t5
-g t2i-clip-fia       --seed 12 --steps 3 --iters 10 --blocks 8 --text-encoder clip --attention fia
+g t2i-clip-fia       --seed 12 --steps 3 --iters 10 --blocks 8 --text-encoder clip --attention fia --npu-only
 g t2i-no-te-laser    --seed 13 --steps 2 --iters 6 --blocks 10 --text-encoder none --attention laser --quant
 g v2v-video-encode   --seed 14 --steps 3 --iters 8 --blocks 12 --video --vae-encode --text-encoder t5
-g video-4card-a2a    --seed 15 --steps 2 --iters 6 --blocks 8 --video --ranks 4 --comm alltoall --comm-overlap 0.3 --text-encoder clip
+g video-4card-a2a    --seed 15 --steps 2 --iters 6 --blocks 8 --video --ranks 4 --comm alltoall --comm-overlap 0.3 --text-encoder clip --markers
 g video-2card-ag     --seed 16 --steps 2 --iters 5 --blocks 8 --video --ranks 2 --comm allgather --comm-overlap 0.8
-g level0-sparse      --seed 17 --steps 3 --iters 8 --blocks 12 --variant level0 --attention sparse
+g level0-sparse      --seed 17 --steps 3 --iters 8 --blocks 12 --variant level0 --attention sparse --npu-only
 g level0-old-vector  --seed 18 --steps 1 --iters 12 --blocks 16 --variant level0-old --mix fa=20,matmul=30,vector=40
 g level1-2024-matmul --seed 19 --steps 4 --iters 4 --blocks 20 --variant level1-2024 --mix fa=15,matmul=65,vector=10
 g long-loop-1step    --seed 20 --steps 1 --iters 28 --blocks 28 --video --vae-encode --text-encoder t5

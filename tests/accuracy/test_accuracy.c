@@ -6,7 +6,10 @@
  * nanosecond (classification is independent of stage separation). Then
  * the same profiles from their SQLite db export, through the whole
  * pipeline: every stage's kernel time within 0.1% of the truth and of the
- * CSV run's, and every verdict as the CSV run's.
+ * CSV run's, and every verdict as the CSV run's. Then every case from its
+ * traces alone (CASE/trace-only), as `sdperf report` reads a lone trace:
+ * each stage's kernel time within 0.1% of the CSV run's and every verdict
+ * the same.
  * Usage: test_accuracy CASES_DIR */
 #include <stdarg.h>
 #include <stddef.h>
@@ -320,6 +323,20 @@ static int64_t truth_stage_ns(const char *case_dir, size_t nranks, int s)
 	return t;
 }
 
+/* CASE/RANK/ASCEND_PROFILER_OUTPUT/kernel_details.csv of each rank: the
+ * text export, even where the folder also holds a db. */
+static char **csv_paths(const char *dir, char **ranks, size_t nr)
+{
+	char **csv = xcalloc(nr ? nr : 1, sizeof(*csv));
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		csv[i] =
+		    xstrfmt("%s/%s/ASCEND_PROFILER_OUTPUT/kernel_details.csv",
+		            dir, ranks[i]);
+	return csv;
+}
+
 static int within(int64_t got, int64_t want, double frac)
 {
 	double d = (double)(got > want ? got - want : want - got);
@@ -330,19 +347,18 @@ static int within(int64_t got, int64_t want, double frac)
 static int check_db_case(const char *name, const char *dir,
                          const struct rules *ru)
 {
-	char **ranks, **csv;
+	char **ranks, **csv, **rdirs;
 	size_t nr = list_dir(dir, "_ascend_pt", &ranks), i;
-	const char *db_path[1] = {dir};
 	struct result db, text;
 	int s, bad = 0;
 	double worst = 0;
 
-	csv = xcalloc(nr, sizeof(*csv));
+	csv = csv_paths(dir, ranks, nr);
+	/* the rank folders, not CASE/ (which also holds trace-only/) */
+	rdirs = xcalloc(nr, sizeof(*rdirs));
 	for (i = 0; i < nr; i++)
-		csv[i] =
-		    xstrfmt("%s/%s/ASCEND_PROFILER_OUTPUT/kernel_details.csv",
-		            dir, ranks[i]);
-	run_pipeline(db_path, 1, ru, &db);
+		rdirs[i] = fileio_join(dir, ranks[i]);
+	run_pipeline((const char **)rdirs, nr, ru, &db);
 	run_pipeline((const char **)csv, nr, ru, &text);
 	assert_int_equal(db.nranks, nr);
 	for (i = 0; i < db.nranks; i++)
@@ -376,9 +392,8 @@ static int check_db_case(const char *name, const char *dir,
 	       bad ? "MISMATCH" : "same verdicts");
 	result_release(&db);
 	result_release(&text);
-	for (i = 0; i < nr; i++)
-		free(csv[i]);
-	free(csv);
+	free_list(csv, nr);
+	free_list(rdirs, nr);
 	free_list(ranks, nr);
 	return bad;
 }
@@ -407,11 +422,104 @@ static void db_export_gives_the_csv_results(void **state)
 	assert_false(failed);
 }
 
+/* ---- the trace alone against the CSV set ------------------------------ */
+
+/* The largest difference of a stage's kernel time, in percent of the CSV
+ * set's; prints and counts the verdicts that differ (fired or applicable),
+ * and gives the largest difference of a verdict's value in *vdiff. */
+static double compare_runs(const char *name, const struct result *csv,
+                           const struct result *tr, int *bad_verdicts,
+                           double *vdiff)
+{
+	double worst = 0;
+	size_t i;
+	int s;
+
+	for (s = 0; s < STAGE_COUNT; s++) {
+		double a = (double)csv->stages[s].kernel_ns;
+		double b = (double)tr->stages[s].kernel_ns;
+		double d = a > 0 ? 100.0 * fabs(a - b) / a : (b > 0 ? 100 : 0);
+		worst = d > worst ? d : worst;
+	}
+	assert_int_equal(csv->nverdicts, tr->nverdicts);
+	for (i = 0; i < csv->nverdicts; i++) {
+		const struct verdict *x = &csv->verdicts[i],
+		                     *y = &tr->verdicts[i];
+		assert_string_equal(x->id, y->id);
+		if (x->applicable && y->applicable &&
+		    fabs(x->value - y->value) > *vdiff)
+			*vdiff = fabs(x->value - y->value);
+		if (x->fired == y->fired && x->applicable == y->applicable)
+			continue;
+		print_error("%s: verdict %s: CSV set %s%s, trace alone %s%s\n",
+		            name, x->id, x->fired ? "fired" : "ok",
+		            x->applicable ? "" : " (n/a)",
+		            y->fired ? "fired" : "ok",
+		            y->applicable ? "" : " (n/a)");
+		++*bad_verdicts;
+	}
+	return worst;
+}
+
+static void trace_alone_equals_csv_set(void **state)
+{
+	char **cases, **ranks, **csvp;
+	size_t nc, nr, i, j;
+	struct err e = ERR_INIT;
+	struct rules ru;
+	int failed = 0;
+
+	(void)state;
+	assert_int_equal(rules_load_builtin(&ru, &e), 0);
+	nc = list_dir(cases_dir, NULL, &cases);
+	printf("\nfrom the traces alone:\n");
+	printf("%-22s %5s %8s %13s %11s %s\n", "case", "ranks", "steps",
+	       "stage kernel", "verdict val", "verdicts");
+	for (i = 0; i < nc; i++) {
+		char *dir = fileio_join(cases_dir, cases[i]);
+		char *tdir = fileio_join(dir, "trace-only");
+		struct result csv, tr;
+		int bad = 0;
+		double worst, vdiff = 0;
+
+		nr = list_dir(dir, "_ascend_pt", &ranks);
+		/* the CSV set, not the db beside it */
+		csvp = csv_paths(dir, ranks, nr);
+		run_pipeline((const char **)csvp, nr, &ru, &csv);
+		run_pipeline((const char **)&tdir, 1, &ru, &tr);
+		assert_int_equal(csv.nranks, tr.nranks);
+		assert_int_equal(csv.kernels, tr.kernels);
+		for (j = 0; j < tr.nranks; j++)
+			assert_string_equal(tr.ranks[j].kernel_source,
+			                    "trace_view");
+		worst = compare_runs(cases[i], &csv, &tr, &bad, &vdiff);
+		printf("%-22s %5zu %3zu/%-4zu %12.4f%% %9.3fpt %s\n", cases[i],
+		       nr, csv.nsteps, tr.nsteps, worst, vdiff,
+		       bad ? "DIFFER" : "all equal");
+		failed |= worst > 0.1 || bad;
+		result_release(&csv);
+		result_release(&tr);
+		free_list(csvp, nr);
+		free_list(ranks, nr);
+		free(tdir);
+		free(dir);
+	}
+	printf("steps: profiler steps found from the CSV set / the trace "
+	       "alone (NPU-only traces have none); stage kernel: the "
+	       "largest difference of a stage's kernel time (required: <= "
+	       "0.1%%); verdict val: the largest difference of a verdict's "
+	       "value, in points\n");
+	rules_release(&ru);
+	free_list(cases, nc);
+	assert_false(failed);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(stage_accuracy_on_generated_profiles),
 	    cmocka_unit_test(db_export_gives_the_csv_results),
+	    cmocka_unit_test(trace_alone_equals_csv_set),
 	};
 	if (argc != 2) {
 		fprintf(stderr, "usage: test_accuracy CASES_DIR\n");

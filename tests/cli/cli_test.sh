@@ -241,4 +241,72 @@ assert [v for v in d['verdicts'] if v['id'] == 'host_bound'][0]['fired']
 mkdir -p dbonly/ASCEND_PROFILER_OUTPUT
 expect db_only 3 "no kernel_details.csv in its ASCEND_PROFILER_OUTPUT folder" -- report dbonly -o p5
 
+# --- a lone trace_view.json (MindIE-SD's guide: prof.export_chrome_trace)
+AL=$ROOT/tests/data/samples/msinsight-alexnet-2rank-2024
+gzip -dc "$AL/level0/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json.gz" >my_trace.json
+expect trace_alone 0 "" -- report my_trace.json -o t1 -f json
+python3 - t1/report.json <<'PY' && ok trace_alone_json || bad trace_alone_json
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["ranks"][0]
+assert len(d["ranks"]) == 1 and r["kernel_source"] == "trace_view", r
+assert r["kernels"] == 349 and d["profile"]["steps"]["ids"] == [50], r
+assert abs(d["stages"]["dit"]["kernel_time_us"] - 45446.127) < 1e-9
+assert d["inputs"][0]["role"] == "trace_view" and d["inputs"][0]["subtasks"] == 1404
+assert r["steps_source"] == "overlap_analysis" and r["free_share_pct"] is not None
+assert not any(w["code"] == "no_steps" for w in d["warnings"]), d["warnings"]
+PY
+grep -q "kernels from the trace" "$T/.stdout" || grep -q "349 kernels" "$T/.stdout" && ok trace_alone_summary || bad trace_alone_summary "$(head -5 "$T/.stdout")"
+# the same numbers as the CSV set: a diff shows no change; check reads it
+expect trace_vs_csv 0 "" -- diff "$AL/level0/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/kernel_details.csv" my_trace.json -o t2 -f json -q
+python3 -c "
+import json; d = json.load(open('t2/diff.json'))
+st = d['stages']['dit']
+assert st['kernel_time_us']['delta'] == 0 and st['wall_time_us']['delta'] == 0, st
+assert st['exposed_comm_us']['delta'] == 0 and not d['warnings'], d['warnings']
+" && ok trace_vs_csv_no_delta || bad trace_vs_csv_no_delta "$(head -c 600 t2/diff.json)"
+expect trace_check 1 "1 of 5 checks failed" -- check my_trace.json
+grep -q "FAIL verdict comm_overlap fired" "$T/.stdout" && ok trace_check_names_verdict || bad trace_check_names_verdict "$(cat "$T/.stdout")"
+expect trace_check_json 0 "" -- check t1/report.json --no-verdicts
+# a trace with no device kernels: an input error that says so, nothing written
+printf '%s' '[{"ph":"M","name":"process_name","pid":1,"tid":0,"args":{"name":"Python"}},{"ph":"X","name":"ProfilerStep#1","pid":1,"tid":1,"ts":"1.0","dur":5,"cat":"cpu_op"}]' >cpu_only.json
+expect trace_cpu_only 3 "cpu_only.json: no Ascend Hardware kernel events" -- report cpu_only.json -o t3
+[ ! -e t3 ] && ok trace_cpu_only_writes_nothing || bad trace_cpu_only_writes_nothing "$(ls t3)"
+# a cut trace: the kernels before the cut and the truncation warning
+head -c 800000 my_trace.json >cut_trace.json
+expect trace_cut 0 "" -- report cut_trace.json -o t4 -f json -q
+python3 - t4/report.json <<'PY' && ok trace_cut_json || bad trace_cut_json
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = d["ranks"][0]
+assert r["trace"]["truncated"] and 0 < r["kernels"] < 349, r["kernels"]
+assert any(w["code"] == "trace_truncated" for w in d["warnings"])
+PY
+printf '[{"ph":"X", garbage}]' >garbage_trace.json
+expect trace_garbage 3 "garbage_trace.json: byte" -- report garbage_trace.json -o t5
+[ ! -e t5 ] && ok trace_garbage_writes_nothing || bad trace_garbage_writes_nothing
+# a JSON file that is no trace is named as such, not read as a CSV
+printf '{"rank_id": 0}' >not_a_trace.json
+expect json_not_trace 3 "not_a_trace.json: a JSON file but no trace_view.json" -- report not_a_trace.json -o t6
+# a folder holding only a trace is one rank; a folder of traces is one run,
+# ids from the file names; Level1 traces carry their rank (given in reverse)
+mkdir -p onlytrace tdir
+cp "$AL/level0/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json.gz" onlytrace/
+cp "$AL/level0/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json.gz" tdir/trace_view_1.json.gz
+cp my_trace.json tdir/rank0.json
+expect trace_folder 0 "" -- report onlytrace -o t7 -f json -q
+expect trace_files_folder 0 "" -- report tdir -o t8 -f json -q
+L1=$AL/level1
+expect trace_ids 0 "" -- report "$L1/rank1_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json.gz" "$L1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json.gz" -o t9 -f json -q
+python3 - t7/report.json t8/report.json t9/report.json <<'PY' && ok trace_folders_and_ids || bad trace_folders_and_ids
+import json, sys
+a, b, c = (json.load(open(p)) for p in sys.argv[1:4])
+assert [r["kernel_source"] for r in a["ranks"]] == ["trace_view"], a["ranks"]
+assert a["ranks"][0]["files"]["trace_view.json"].endswith("onlytrace/trace_view.json.gz")
+assert [(r["id"], r["id_source"]) for r in b["ranks"]] == [(0, "file_name"), (1, "file_name")], b["ranks"]
+assert b["ranks"][0]["dir"].endswith("tdir/rank0.json")
+assert [(r["id"], r["id_source"]) for r in c["ranks"]] == [(0, "trace"), (1, "trace")], c["ranks"]
+assert "rank0_ascend_pt" in c["ranks"][0]["dir"] and "rank1_ascend_pt" in c["ranks"][1]["dir"]
+PY
+
 finish

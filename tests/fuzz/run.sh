@@ -48,6 +48,14 @@ done
 printf '%s' '{"schemaVersion": 1, "traceEvents": [{"ph": "M", "name": "process_name", "pid": 7, "args": {"name": "Overlap Analysis"}}, {"ph": "X", "name": "Free", "pid": 7, "tid": 3, "ts": "1.500", "dur": 2}, {"ph": "s", "cat": "async_npu", "id": 1, "ts": "1.0"}, {"ph": "f", "bp": "e", "id": 1, "ts": 2}]}' \
 	>"$work/trace/object.json"
 
+# the trace-only reader: the same cut traces, and a small trace with every
+# kind of event it reads (kernels, sub-tasks, HCCL, spans, steps, markers,
+# flows; names after their events)
+mkdir -p "$work/traceprof"
+cp "$work"/trace/*.json "$work/traceprof/"
+printf '%s' '[{"ph":"X","name":"aclnnMatmul_MatMulV3Common_MatMulV3","pid":7,"tid":2,"ts":"1000.000","dur":39.9805,"args":{"Task Type":"AI_CORE","connection_id":1}},{"ph":"X","name":"EVENT_WAIT","pid":7,"tid":3,"ts":"1001","dur":1},{"ph":"X","name":"hcom_allReduce__1_0_1","pid":9,"tid":0,"ts":"1002","dur":9387.903875},{"ph":"X","name":"Notify_Wait","pid":9,"tid":1,"ts":"1003","dur":2,"args":{"src rank":1,"dst rank":2}},{"ph":"X","name":"Computing","pid":11,"tid":0,"ts":"1000","dur":40},{"ph":"X","name":"ProfilerStep#4","pid":5,"tid":5,"ts":"900","dur":12000,"cat":"cpu_op"},{"ph":"X","name":"vae_decode","pid":5,"tid":5,"ts":"950","dur":50,"cat":"user_annotation"},{"ph":"s","name":"torch_to_npu","cat":"async_npu","id":1,"pid":5,"tid":5,"ts":"960"},{"ph":"f","bp":"e","name":"torch_to_npu","cat":"async_npu","id":1,"pid":7,"tid":2,"ts":"1000"},{"ph":"M","name":"process_name","pid":7,"args":{"name":"Ascend Hardware"}},{"ph":"M","name":"process_name","pid":9,"args":{"name":"HCCL"}},{"ph":"M","name":"process_name","pid":11,"args":{"name":"Overlap Analysis"}},{"ph":"M","name":"process_name","pid":5,"args":{"name":"Python"}}]' \
+	>"$work/traceprof/all-kinds.json"
+
 # report.json files read back by sdperf diff / check: the examples' reports
 # (each under 64 KB)
 mkdir -p "$work/snapshot"
@@ -60,7 +68,7 @@ done
 # fonts: tiny valid TrueType fonts (long and short loca, a collection)
 python3 "$here/seed_fonts.py" "$work/font"
 
-for t in kernels rules template comm steptrace trace snapshot font; do
+for t in kernels rules template comm steptrace trace traceprof snapshot font; do
 	echo "fuzz_$t: ${secs}s"
 	"$build/tests/fuzz/fuzz_$t" "$work/$t" -max_total_time="$secs" \
 		-max_len=65536 -rss_limit_mb=2048 -timeout=10 \

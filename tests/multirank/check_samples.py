@@ -7,7 +7,11 @@ Analysis totals of trace_view.json(.gz), and the rank ids of profiler_info.
 The db-export samples are checked twice: against SQL on
 ascend_pytorch_profiler_N.db, and against the profiler's own analysis.db
 (StepTraceTime, CommAnalyzerTime, CommAnalyzerBandwidth), which sdperf
-does not read.
+does not read. Then the AlexNet traces alone (the two trace files as
+PATHs, nothing else): the same kernels, kernel and Comm times as
+kernel_details.csv, the step values of step_trace_time.csv summed from the
+trace's Overlap Analysis, the rank ids from the traces' HCCL tasks
+(Level1) or the order given.
 
 usage: check_samples.py SDPERF DATA_DIR TMP_DIR
 """
@@ -178,6 +182,8 @@ def check_db_rank(tag, r, db, analysis):
     comm = sql(db, "SELECT count(*), sum(endNs - startNs) FROM COMMUNICATION_OP")[0]
     st = r["stages"]
     check(tag + " export used", r["export"]["used"], "db")
+    check(tag + " kernel_source", r["kernel_source"], "db")
+    check(tag + " steps_source", r["steps_source"], "db")
     check(tag + " kernels", r["kernels"], compute[0] + comm[0], 0)
     check(tag + " kernel time us", sum(s["kernel_time_us"] for s in st.values()),
           (compute[1] + comm[1]) / 1e3)
@@ -241,6 +247,45 @@ for label, run in DB_RUNS.items():
               [n_compute, n_comm], TEXT_CAPTURE_ROWS)
         check(tag + " id_source", ranks[rid]["id_source"], "profiler_info")
         check_db_rank(tag, ranks[rid], db, os.path.join(out_dir, "analysis.db"))
+
+TRACE_RUNS = {
+    "alexnet-level0": ("msinsight-alexnet-2rank-2024/level0", "order"),
+    "alexnet-level1": ("msinsight-alexnet-2rank-2024/level1", "trace"),
+}
+for label, (run, id_source) in TRACE_RUNS.items():
+    label += " trace alone"
+    out = os.path.join(TMP, label.replace(" ", "-"))
+    dirs = rank_dirs(run)
+    traces = [glob.glob(os.path.join(d, "ASCEND_PROFILER_OUTPUT",
+                                     "trace_view.json*"))[0] for d in dirs]
+    subprocess.run([SDPERF, "report"] + traces + ["-o", out, "-f", "json",
+                                                  "-q", "-j", "2"], check=True)
+    with open(os.path.join(out, "report.json")) as f:
+        rep = json.load(f)
+    check(label + " ranks", len(rep["ranks"]), len(dirs), 0)
+    for i, (d, r) in enumerate(zip(dirs, rep["ranks"])):
+        out_dir = os.path.join(d, "ASCEND_PROFILER_OUTPUT")
+        tag = "%s rank %d" % (label, i)
+        check(tag + " id", r["id"], i, 0)
+        check(tag + " id_source", r["id_source"], id_source)
+        check(tag + " kernel_source", r["kernel_source"], "trace_view")
+        n, total, comm = kernels(os.path.join(out_dir, "kernel_details.csv"))
+        st = r["stages"]
+        check(tag + " kernels", r["kernels"], n, 0)
+        check(tag + " kernel time us", sum(s["kernel_time_us"] for s in st.values()), total)
+        check(tag + " comm kernel time us",
+              sum(s["categories_us"]["Comm"] for s in st.values()), comm)
+        with open(os.path.join(out_dir, "step_trace_time.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        check(tag + " steps_source", r["steps_source"], "overlap_analysis")
+        check(tag + " steps", [s["step"] for s in r["steps"]],
+              [int(row["Step"]) for row in rows])
+        for row, s in zip(rows, r["steps"]):
+            for col, key in (("Computing", "computing_us"),
+                             ("Communication", "communication_us"),
+                             ("Communication(Not Overlapped)", "not_overlapped_us"),
+                             ("Free", "free_us")):
+                check("%s step %s %s" % (tag, row["Step"], col), s[key], us(row[col]))
 
 print("%d failed" % len(failures))
 sys.exit(1 if failures else 0)

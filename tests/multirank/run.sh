@@ -2,7 +2,9 @@
 # Multi-file, multi-rank behaviour on generated profiles (sdperf-gen writes
 # the ground truth): stragglers found, user stage markers, truncated and
 # object-form traces, gzip inputs, a rank without its trace or without
-# profiler_info, garbage in a trace. Checks read report.json with python3.
+# profiler_info, garbage in a trace, runs of traces alone (each rank's
+# trace_view.json and nothing else, as MindIE-SD's guide collects). Checks
+# read report.json with python3.
 # Usage: tests/multirank/run.sh SDPERF SDPERF_GEN
 SDPERF=$(realpath "$1")
 GEN=$(realpath "$2")
@@ -159,5 +161,41 @@ assert len(d["ranks"]) == 4, len(d["ranks"])'
 report twor "$(ls -d s4/*_ascend_pt | sed -n 1p)" "$(ls -d s4/*_ascend_pt | sed -n 3p)" && check two_paths twor s4 '
 assert [r["id"] for r in d["ranks"]] == [0, 2], [r["id"] for r in d["ranks"]]
 assert verdict("rank_imbalance")["rank"] == 2'
+
+# --- traces alone: a straggler on 4 cards, the guide's NPU-only trace ------
+genfull tt --ranks 4 --comm alltoall --straggler 1=1.4 --subtasks --markers --files trace --no-profiler-info &&
+	report ttr tt -j 2 && check trace_only_straggler ttr tt '
+v = verdict("rank_imbalance")
+assert v["fired"] and v["rank"] == 1, v
+assert [(r["id"], r["id_source"], r["kernel_source"]) for r in d["ranks"]] == [(i, "trace", "trace_view") for i in range(4)], d["ranks"]
+for r in d["ranks"]:
+    tr = truth(r["id"])
+    assert r["kernels"] == tr["kernels"], (r["kernels"], tr["kernels"])
+    for st in ("dit", "vae", "text_encoder"):
+        assert abs(r["stages"][st]["kernel_time_us"] - tr["stages"][st]["kernel_time_us"]) < 0.0015, st
+        assert abs(r["stages"][st]["exposed_comm_us"] - tr["stages"][st]["exposed_comm_us"]) < 0.0015, st
+    assert r["stage_source"] == "markers_flows" and len(r["steps"]) == 2, r["stage_source"]
+    assert r["steps_source"] == "overlap_analysis"
+assert not any(w["code"] in ("no_steps", "no_step_ranges") for w in d["warnings"])'
+genfull tn --ranks 2 --comm allgather --subtasks --npu-only --variant level0 --files trace --no-profiler-info &&
+	report tnr tn && check trace_only_npu_only tnr tn '
+w = [w for w in d["warnings"] if w["code"] == "no_step_ranges"]
+assert len(w) == 2 and "no step boundaries" in w[0]["message"], d["warnings"]
+assert not any(w["code"] == "no_steps" for w in d["warnings"])
+assert d["profile"]["steps"]["count"] == 0
+for r in d["ranks"]:
+    tr = truth(r["id"])
+    assert r["kernels"] == tr["kernels"] and r["id_source"] == "order"
+    assert abs(sum(s["kernel_time_us"] for s in r["stages"].values()) - sum(s["kernel_time_us"] for s in tr["stages"].values())) < 0.01
+    assert len(r["steps"]) == 1 and r["steps"][0]["step"] is None, r["steps"]'
+# a truncated trace alone: the kernels before the cut, with the warning
+if [ -d tn ]; then
+	TT=$(ls tn/*_ascend_pt/ASCEND_PROFILER_OUTPUT/trace_view.json | head -n 1)
+	head -c $(($(stat -c %s "$TT") / 2)) "$TT" >half_trace.json
+	report thr half_trace.json && check trace_only_truncated thr tn '
+r = d["ranks"][0]
+assert r["trace"]["truncated"] and 0 < r["kernels"] < truth(0)["kernels"], r["kernels"]
+assert any(w["code"] == "trace_truncated" for w in d["warnings"])'
+fi
 
 finish

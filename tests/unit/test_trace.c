@@ -276,6 +276,57 @@ static void trace_scan_prefilter_sees_raw_names(void **state)
 	strbuf_release(&sb);
 }
 
+/* TRACE_RAW hands the element's bytes over; a raw callback may send it to
+ * the parser after all, and without one it is parsed. */
+static int want_raw(char ph, const char *name, size_t len, void *ctx)
+{
+	(void)name;
+	(void)len;
+	(void)ctx;
+	return ph == 'X' ? TRACE_RAW : ph == 'M' ? TRACE_PARSE : TRACE_SKIP;
+}
+
+static int raw_seen(const struct trace_raw_el *el, uint64_t at, void *ctx)
+{
+	struct strbuf *sb = ctx;
+
+	(void)el;
+	strbuf_addf(sb, "raw@%llu ", (unsigned long long)at);
+	return at > 40; /* the second X event: parse it after all */
+}
+
+static void trace_scan_raw_callback(void **state)
+{
+	const char *text = "[{\"ph\":\"X\",\"name\":\"a\",\"ts\":\"1\"}, "
+	                   "{\"ph\":\"M\",\"name\":\"process_name\"}, "
+	                   "{\"ph\":\"X\",\"name\":\"b\",\"ts\":\"2\"}, "
+	                   "{\"ph\":\"s\"}]";
+	struct trace_handler h = {want_raw, record, raw_seen, NULL};
+	struct strbuf sb = STRBUF_INIT;
+	struct trace_scan ts;
+	struct err e = ERR_INIT;
+
+	(void)state;
+	h.ctx = &sb;
+	assert_int_equal(
+	    trace_scan_mem_with("t.json", text, strlen(text), 5, &h, &ts, &e),
+	    0);
+	assert_string_equal(sb.buf, "raw@1 M|process_name||-1|-1|"
+	                            "-9223372036854775808|-1|||\n"
+	                            "raw@67 X|b||-1|-1|2000|-1|||\n");
+	assert_int_equal(ts.elements, 4);
+	assert_int_equal(ts.raw, 1);
+	assert_int_equal(ts.parsed, 2);
+	strbuf_reset(&sb);
+	h.raw = NULL; /* no raw callback: parsed */
+	assert_int_equal(
+	    trace_scan_mem_with("t.json", text, strlen(text), 0, &h, &ts, &e),
+	    0);
+	assert_int_equal(ts.parsed, 3);
+	assert_int_equal(ts.raw, 0);
+	strbuf_release(&sb);
+}
+
 static void trace_scan_offsets(void **state)
 {
 	struct trace_scan ts;
@@ -681,6 +732,7 @@ int main(void)
 	    cmocka_unit_test(trace_scan_object_form_same_events),
 	    cmocka_unit_test(trace_scan_any_chunk_size),
 	    cmocka_unit_test(trace_scan_prefilter_sees_raw_names),
+	    cmocka_unit_test(trace_scan_raw_callback),
 	    cmocka_unit_test(trace_scan_offsets),
 	    cmocka_unit_test(trace_scan_numbers),
 	    cmocka_unit_test(trace_scan_truncated_inside_event),

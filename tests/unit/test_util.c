@@ -1,6 +1,8 @@
-/* Unit tests of util/: strbuf, utf8, strtab, numfmt, sha256, fileio, err. */
+/* Unit tests of util/: strbuf, utf8, strtab, numfmt, sha256, fileio, err,
+ * decimal. */
 #include "unit.h"
 
+#include "util/decimal.h"
 #include "util/err.h"
 #include "util/fileio.h"
 #include "util/numfmt.h"
@@ -723,6 +725,55 @@ static void err_set_keeps_the_first_error(void **state)
 	assert_int_equal(err_set(NULL, ERR_INPUT, "ignored"), -1);
 }
 
+/* ---- decimal ----------------------------------------------------------- */
+
+/* A double printed by a profiler, to the ns: nearest of the double (a tie
+ * in the digits decided by the binary value, as Python's round and
+ * printf("%.3f") decide it), or cut. Expected values from Python:
+ * Decimal(float(text)) * 1000 rounded. */
+static void decimal_us_to_ns_nearest_and_trunc_table(void **state)
+{
+	static const struct {
+		const char *s;
+		int rc;
+		int64_t nearest, trunc;
+	} t[] = {
+	    {"39.9805", 0, 39980, 39980},    /* double just below .5 */
+	    {"248.8625", 0, 248863, 248862}, /* just above */
+	    {"63.110625", 0, 63111, 63110},  /* not a tie */
+	    {"9387.903875", 0, 9387904, 9387903},
+	    {"4.14", 0, 4140, 4140}, /* the double is below 4.14: cut the
+	                              * digits, not the double */
+	    {"0.01", 0, 10, 10},
+	    {"17", 0, 17000, 17000},
+	    {"1543.3953857421875", 0, 1543395, 1543395},
+	    {"1e-05", 0, 0, 0},
+	    {"1.5e-3", 0, 2, 1},
+	    {"2.5E+1", 0, 25000, 25000},
+	    {"0.0004999", 0, 0, 0},
+	    {"0.0005001", 0, 1, 0},
+	    {"-1", -1, 0, 0},
+	    {"", -1, 0, 0},
+	    {"abc", -1, 0, 0},
+	    {"1.2.3", -1, 0, 0},
+	    {"nan", -1, 0, 0},
+	    {"1e300", -1, 0, 0},
+	    {"99999999999999999999", -1, 0, 0},
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_LEN(t); i++) {
+		int64_t n = -7, c = -7;
+		int rn = decimal_us_to_ns_nearest(t[i].s, strlen(t[i].s), &n);
+		int rc = decimal_us_to_ns_trunc(t[i].s, strlen(t[i].s), &c);
+		if (rn != t[i].rc || rc != t[i].rc ||
+		    (!rn && (n != t[i].nearest || c != t[i].trunc)))
+			fail_msg("%s: rc %d/%d ns %lld/%lld", t[i].s, rn, rc,
+			         (long long)n, (long long)c);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -750,6 +801,7 @@ int main(void)
 	    TD(fileio_read_small_limits_size),
 	    TD(fileio_kind_size_and_join),
 	    cmocka_unit_test(err_set_keeps_the_first_error),
+	    cmocka_unit_test(decimal_us_to_ns_nearest_and_trunc_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -199,6 +199,8 @@ enum optid {
 	O_COMM_KEY,
 	O_NO_INFO,
 	O_EXPORT,
+	O_SUBTASKS,
+	O_NPU_ONLY,
 	O_HELP
 };
 
@@ -255,6 +257,12 @@ static const struct optdef OPTDEFS[] = {
      "do not write profiler_info[_N].json"},
     {"--export", "KIND", O_EXPORT,
      "text (default) | db (ascend_pytorch_profiler[_N].db) | both"},
+    {"--subtasks", NULL, O_SUBTASKS,
+     "runtime sub-tasks (EVENT_*, NOTIFY_*, MEMCPY_ASYNC, ...) and HCCL "
+     "sub-tasks in the trace"},
+    {"--npu-only", NULL, O_NPU_ONLY,
+     "trace of ProfilerActivity.NPU alone: no host events, no "
+     "ProfilerStep"},
     {"--help", NULL, O_HELP, "this text"},
 };
 
@@ -331,6 +339,12 @@ static int apply_new(struct opts *o, enum optid id, const char *v)
 	case O_EXPORT:
 		rc = lookup(EXPORTS, v, &k);
 		o->exports = (unsigned)k;
+		break;
+	case O_SUBTASKS:
+		o->subtasks = 1;
+		break;
+	case O_NPU_ONLY:
+		o->npu_only = 1;
 		break;
 	default:
 		break;
@@ -459,6 +473,12 @@ static int validate(struct opts *o, char *err, size_t errlen)
 		snprintf(err, errlen,
 		         "--trace-target-bytes needs trace in --files and "
 		         "excludes --target-bytes");
+		return -1;
+	}
+	if (o->npu_only && o->markers) {
+		snprintf(err, errlen,
+		         "--npu-only: the host events --markers writes are "
+		         "not collected with ProfilerActivity.NPU alone");
 		return -1;
 	}
 	if (o->straggler >= o->ranks) {

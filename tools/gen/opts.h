@@ -54,6 +54,8 @@ struct opts {
 	int comm_single_key;   /* communication.json under "step" alone */
 	int profiler_info;     /* write profiler_info[_N].json */
 	unsigned exports;      /* EXPORT_* mask: text files, db, or both */
+	int subtasks; /* runtime and HCCL sub-tasks beside the kernels */
+	int npu_only; /* the trace of ProfilerActivity.NPU alone: no host */
 };
 
 enum opts_result { OPTS_OK, OPTS_HELP, OPTS_ERROR };

@@ -13,6 +13,7 @@
 #define PID_HCCL(rc)    (PID_CANN(rc) + 256)
 #define PID_OVERLAP(rc) (PID_CANN(rc) + 448)
 #define STREAM          2
+#define COMM_STREAM     3 /* --subtasks: HCCL's own stream on the card */
 
 /* Separator before an event. */
 static void sep(struct outbuf *ob, int bare)
@@ -76,13 +77,17 @@ void trace_begin(struct outbuf *ob, const struct rankctx *rc)
 		       "[{\"name\": \"Ascend [x]\", \"note\": \"{\\\"a\\\": "
 		       "[1]}\"}], \"traceEvents\": ");
 	ob_ch(ob, '[');
-	process(ob, rc->host_pid, "Python", "CPU", 0);
-	snprintf(tname, sizeof(tname), "Thread %d", rc->host_pid);
-	thread(ob, rc->host_pid, rc->host_pid, tname);
-	process(ob, PID_CANN(rc), "CANN", "CPU", 7);
-	thread(ob, PID_CANN(rc), rc->host_pid, tname);
+	if (!rc->o->npu_only) { /* ProfilerActivity.CPU: the host */
+		process(ob, rc->host_pid, "Python", "CPU", 0);
+		snprintf(tname, sizeof(tname), "Thread %d", rc->host_pid);
+		thread(ob, rc->host_pid, rc->host_pid, tname);
+		process(ob, PID_CANN(rc), "CANN", "CPU", 7);
+		thread(ob, PID_CANN(rc), rc->host_pid, tname);
+	}
 	process(ob, PID_HW(rc), "Ascend Hardware", "NPU", 13);
 	thread(ob, PID_HW(rc), STREAM, "Stream 2");
+	if (rc->o->subtasks && rc->m->sp)
+		thread(ob, PID_HW(rc), COMM_STREAM, "Stream 3");
 	if (rc->m->sp) {
 		process(ob, PID_HCCL(rc), "HCCL", "NPU", 15);
 		thread(ob, PID_HCCL(rc), 0, "Group 0 Communication");
@@ -197,6 +202,83 @@ static void comm_kernel(struct outbuf *ob, const struct rankctx *rc,
 	ob_str(ob, "}, \"ph\": \"X\"}");
 }
 
+/* ---- --subtasks: what real traces have beside the kernels ---------------
+ * Named as the runtime names tasks without an operator (EVENT_RECORD,
+ * NOTIFY_WAIT, ...) or "Other", on the compute and HCCL streams, a host
+ * memory copy ("MemcopyAsync", Task Type "other") per step, and HCCL's
+ * Plane sub-tasks with their "src rank" (not in Level0, as in the real
+ * Level0 capture). None is a kernel: kernel_details.csv has none. */
+
+static void hw_subtask(struct outbuf *ob, const struct rankctx *rc,
+                       const char *name, int tid, int64_t ts, int64_t dur,
+                       uint64_t task)
+{
+	sep(ob, 0);
+	x_head(ob, name, strlen(name), PID_HW(rc), tid, ts, dur);
+	ob_str(ob, ", \"args\": {\"Model Id\": 4294967295, \"Task Type\": "
+	           "\"Other\", \"Physic Stream Id\": ");
+	ob_i64(ob, tid);
+	ob_str(ob, ", \"Task Id\": ");
+	ob_u64(ob, task);
+	ob_str(ob, ", \"Batch Id\": 0, \"Subtask Id\": 4294967295, "
+	           "\"connection_id\": -1}, \"ph\": \"X\"}");
+}
+
+static void host_memcpy(struct outbuf *ob, const struct rankctx *rc, int64_t ts,
+                        int64_t dur, uint64_t task)
+{
+	sep(ob, 0);
+	x_head(ob, "MemcopyAsync", 12, PID_HW(rc), STREAM, ts, dur);
+	ob_str(ob, ", \"args\": {\"Task Type\": \"other\", \"Stream Id\": 2, "
+	           "\"Task Id\": ");
+	ob_u64(ob, task);
+	ob_str(ob, ", \"Receive Time\": \"");
+	ob_us3(ob, ts - 9000);
+	ob_str(ob, "\"}, \"ph\": \"X\"}");
+}
+
+static void plane_subtask(struct outbuf *ob, const struct rankctx *rc,
+                          const char *name, int64_t ts, int64_t dur,
+                          uint64_t task)
+{
+	sep(ob, 0);
+	x_head(ob, name, strlen(name), PID_HCCL(rc), 1, ts, dur);
+	ob_str(ob, ", \"args\": {\"stream id\": 3, \"task id\": ");
+	ob_u64(ob, task);
+	ob_str(ob, ", \"task type\": \"");
+	ob_str(ob, name);
+	ob_str(ob, "\", \"src rank\": ");
+	ob_i64(ob, rc->rank);
+	ob_str(ob, ", \"dst rank\": ");
+	ob_i64(ob, (rc->rank + 1) % rc->o->ranks);
+	ob_str(ob, ", \"transport type\": \"SDMA\", \"link type\": \"HCCS\", "
+	           "\"model id\": 4294967295}, \"ph\": \"X\"}");
+}
+
+/* A collective's sub-tasks, inside its own span: the compute stream
+ * records an event, HCCL's stream waits for it, notifies, copies, waits
+ * for the peer, and its Plane shows the same from HCCL's side. */
+static void comm_subtasks(struct outbuf *ob, const struct rankctx *rc,
+                          const struct kern *k)
+{
+	int64_t a = k->start, d = k->dur, copy = d * 3 / 10;
+	uint64_t t = (uint64_t)k->seq * 8;
+
+	hw_subtask(ob, rc, "EVENT_RECORD", STREAM, a, 20, t);
+	hw_subtask(ob, rc, "EVENT_WAIT", COMM_STREAM, a, 500, t + 1);
+	hw_subtask(ob, rc, "NOTIFY_RECORD", COMM_STREAM, a + 1000, 50, t + 2);
+	hw_subtask(ob, rc, "MEMCPY_ASYNC", COMM_STREAM, a + 2000, copy, t + 3);
+	hw_subtask(ob, rc, "NOTIFY_WAIT", COMM_STREAM, a + 2000 + copy,
+	           d - 3000 - copy > 0 ? d - 3000 - copy : 0, t + 4);
+	hw_subtask(ob, rc, "Other", COMM_STREAM, a + d - 10, 10, t + 5);
+	if (rc->o->variant == V_L0 || rc->o->variant == V_L0_OLD)
+		return;
+	plane_subtask(ob, rc, "Notify_Record", a + 1000, 50, t + 2);
+	plane_subtask(ob, rc, "Memcpy", a + 2000, copy, t + 3);
+	plane_subtask(ob, rc, "Notify_Wait", a + 2000 + copy,
+	              d - 3000 - copy > 0 ? d - 3000 - copy : 0, t + 4);
+}
+
 static void overlap_events(struct outbuf *ob, const struct rankctx *rc,
                            const struct ivlist *l, int tid, const char *name)
 {
@@ -215,11 +297,16 @@ void trace_step(struct outbuf *ob, const struct rankctx *rc,
                 const struct launch *l)
 {
 	int flows = l && rc->o->flows;
+	int sub = rc->o->subtasks;
 	size_t i;
 
-	profiler_step(ob, rc, s);
+	if (!rc->o->npu_only)
+		profiler_step(ob, rc, s);
 	if (l)
 		markers(ob, rc, l);
+	if (sub)
+		host_memcpy(ob, rc, s->first_start - 400000, 25000,
+		            (uint64_t)s->number);
 	for (i = 0; i < s->n; i++) {
 		const struct kern *k = &s->k[i];
 		const struct tmpl *t = &rc->m->t[k->tmpl];
@@ -230,6 +317,8 @@ void trace_step(struct outbuf *ob, const struct rankctx *rc,
 			comm_kernel(ob, rc, k, t, conn);
 		else
 			device_kernel(ob, rc, k, t, conn);
+		if (hccl && sub)
+			comm_subtasks(ob, rc, k);
 		if (!flows)
 			continue;
 		flow(ob, 0, conn, rc->host_pid, rc->host_pid, l->host[i]);

@@ -179,6 +179,24 @@ static void cpu_op_event(struct tscan *c, const struct tev *v)
 	mk->host_end = v->ts + v->dur;
 }
 
+/* The sub-tasks --subtasks writes (trace.c), by their exact names: on
+ * Ascend Hardware the runtime tasks and the host memory copy, on HCCL
+ * every event off thread 0 (its Plane). */
+static int is_subtask(const struct tev *v, int hccl)
+{
+	static const char *const names[] = {
+	    "EVENT_RECORD", "EVENT_WAIT", "NOTIFY_RECORD", "NOTIFY_WAIT",
+	    "MEMCPY_ASYNC", "Other",      "MemcopyAsync"};
+	size_t i;
+
+	if (hccl)
+		return v->tid != 0;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(v->name, names[i]))
+			return 1;
+	return 0;
+}
+
 static void x_event(struct tscan *c, const struct tev *v)
 {
 	const char *proc = proc_of(c, v->pid);
@@ -189,6 +207,8 @@ static void x_event(struct tscan *c, const struct tev *v)
 		return;
 	}
 	if (!hccl && strcmp(proc, "Ascend Hardware"))
+		return;
+	if (is_subtask(v, hccl))
 		return;
 	if (v->ts < 0 || v->dur < 0)
 		problem(c->p, "trace_view.json", "bad ts or dur", v->ts);

@@ -1,0 +1,165 @@
+/* Steps of a trace-only profile (analysis/traceonly.c): ProfilerStep
+ * ranges mapped to the device through the flows or by time, kernels put
+ * in them, the step table summed from the Overlap Analysis spans. The
+ * expected numbers are worked out by hand next to the trace. */
+#include "unit.h"
+
+#include "analysis/traceonly.h"
+#include "input/traceprof.h"
+
+#define HW                                                                     \
+	"{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":7,"                   \
+	"\"args\":{\"name\":\"Ascend Hardware\"}},"                            \
+	"{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":8,"                   \
+	"\"args\":{\"name\":\"Overlap Analysis\"}},"
+#define K(name, ts, dur)                                                       \
+	"{\"ph\":\"X\",\"name\":\"" name "\",\"pid\":7,\"ts\":\"" ts           \
+	"\",\"dur\":" dur "},"
+#define OV(name, ts, dur)                                                      \
+	"{\"ph\":\"X\",\"name\":\"" name "\",\"pid\":8,\"ts\":\"" ts           \
+	"\",\"dur\":" dur "},"
+#define STEP(n, ts, dur)                                                       \
+	"{\"ph\":\"X\",\"name\":\"ProfilerStep#" n "\",\"pid\":5,\"ts\":\"" ts \
+	"\",\"dur\":" dur ",\"cat\":\"cpu_op\"},"
+#define FLOW(id, host, dev)                                                    \
+	"{\"ph\":\"s\",\"name\":\"torch_to_npu\",\"id\":" id                   \
+	",\"pid\":5,\"ts\":\"" host "\"},"                                     \
+	"{\"ph\":\"f\",\"name\":\"torch_to_npu\",\"id\":" id                   \
+	",\"pid\":7,\"ts\":\"" dev "\"},"
+
+/* Steps 3 [100, 200] and 4 [300, 400] on the host (step 3 given in two
+ * pieces); kernels at 140 (before step 3's first launch lands), 150, 250,
+ * 260 (step 3: its tail runs on), 350, 500 (step 4). Computing spans over
+ * the kernels, Free between them (the one between the steps' windows,
+ * [280, 350], belongs to neither). */
+static const char *trace(int flows)
+{
+	static char buf[4096];
+
+	snprintf(
+	    buf, sizeof(buf), "%s",
+	    "[" HW STEP("3", "100", "60") STEP("3", "160", "40") STEP(
+	        "4", "300", "100") K("Add1", "140", "5") K("Add2", "150", "10")
+	        K("Add3", "250", "5") K("Add4", "260", "20") K(
+	            "Add5", "350", "10") K("Add6", "500", "10")
+	            OV("Computing", "140", "5") OV("Computing", "150", "10") OV(
+	                "Computing", "250", "30") OV("Computing", "350", "10")
+	                OV("Computing", "500", "10") OV("Free", "160", "90")
+	                    OV("Free", "280", "70") OV("Free", "360", "140"));
+	if (flows)
+		strncat(buf,
+		        FLOW("1", "110", "150") FLOW("2", "190", "250")
+		            FLOW("3", "310", "350"),
+		        sizeof(buf) - strlen(buf) - 1);
+	/* close the array over the trailing comma */
+	buf[strlen(buf) - 1] = ']';
+	return buf;
+}
+
+static void read_trace(int flows, struct kernel_table *kt, struct traceprof *tp)
+{
+	const char *t = trace(flows);
+	struct err e = ERR_INIT;
+
+	kernel_table_init(kt);
+	if (traceprof_read_mem("t.json", t, strlen(t), 0, NULL, NULL, kt, tp,
+	                       &e))
+		fail_msg("%s", e.msg);
+}
+
+static void steps_through_flows(void **state)
+{
+	static const int32_t want[] = {STEP_NONE, 3, 3, 3, 4, 4};
+	struct kernel_table kt;
+	struct traceprof tp;
+	struct traceonly_steps st;
+	struct step_stat *rows;
+	size_t i, n;
+
+	(void)state;
+	read_trace(1, &kt, &tp);
+	traceonly_assign_steps(&kt, &tp, &st);
+	assert_int_equal(st.ranges, 2);
+	assert_int_equal(st.by_flows, 2);
+	assert_int_equal(st.outside, 1);
+	assert_int_equal(kt.n, 6);
+	for (i = 0; i < kt.n; i++)
+		assert_int_equal(kt.v[i].step, want[i]);
+	n = traceonly_step_rows(&kt, &tp, &rows);
+	assert_int_equal(n, 3);
+	assert_int_equal(rows[0].step, STEP_NONE);
+	assert_int_equal(rows[0].computing_ns, 5000);
+	assert_int_equal(rows[0].preparing_ns, -1);
+	assert_int_equal(rows[1].step, 3);
+	assert_int_equal(rows[1].computing_ns, 40000); /* 10 + 30 */
+	assert_int_equal(rows[1].free_ns, 90000);
+	assert_int_equal(rows[1].stage_ns, 130000);
+	assert_int_equal(rows[1].preparing_ns, 50000); /* 150 - 100 */
+	assert_int_equal(rows[2].step, 4);
+	assert_int_equal(rows[2].computing_ns, 20000);
+	assert_int_equal(rows[2].free_ns, 140000);
+	assert_int_equal(rows[2].preparing_ns, 50000); /* 350 - 300 */
+	free(rows);
+	traceprof_release(&tp);
+	kernel_table_release(&kt);
+}
+
+/* Without flows the host ranges stand for the device's: every kernel from
+ * 100 on is in step 3 until step 4 begins at 300. */
+static void steps_by_time(void **state)
+{
+	static const int32_t want[] = {3, 3, 3, 3, 4, 4};
+	struct kernel_table kt;
+	struct traceprof tp;
+	struct traceonly_steps st;
+	size_t i;
+
+	(void)state;
+	read_trace(0, &kt, &tp);
+	traceonly_assign_steps(&kt, &tp, &st);
+	assert_int_equal(st.ranges, 2);
+	assert_int_equal(st.by_flows, 0);
+	assert_int_equal(st.outside, 0);
+	for (i = 0; i < kt.n; i++)
+		assert_int_equal(kt.v[i].step, want[i]);
+	traceprof_release(&tp);
+	kernel_table_release(&kt);
+}
+
+/* No ranges: no steps, and one row over all the kernels. */
+static void no_ranges_one_row(void **state)
+{
+	const char *t = "[" HW K("Add1", "10", "5") K("Add2", "20", "5")
+	    OV("Computing", "10", "5") OV("Free", "15", "5")
+	        OV("Computing", "20", "5") OV("Free", "40", "9") "{}]";
+	struct kernel_table kt;
+	struct traceprof tp;
+	struct traceonly_steps st;
+	struct step_stat *rows;
+	struct err e = ERR_INIT;
+
+	(void)state;
+	kernel_table_init(&kt);
+	assert_int_equal(traceprof_read_mem("t.json", t, strlen(t), 0, NULL,
+	                                    NULL, &kt, &tp, &e),
+	                 0);
+	traceonly_assign_steps(&kt, &tp, &st);
+	assert_int_equal(st.ranges, 0);
+	assert_int_equal(kt.v[0].step, STEP_NONE);
+	assert_int_equal(traceonly_step_rows(&kt, &tp, &rows), 1);
+	assert_int_equal(rows[0].computing_ns, 10000);
+	assert_int_equal(rows[0].free_ns, 5000); /* [40, 49] is after it */
+	free(rows);
+	traceprof_release(&tp);
+	kernel_table_release(&kt);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(steps_through_flows),
+	    cmocka_unit_test(steps_by_time),
+	    cmocka_unit_test(no_ranges_one_row),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
