@@ -10,7 +10,10 @@
 
 #include "input/kernels.h"
 #include "input/trace_raw.h"
+#include "util/checked.h"
 #include "util/decimal.h"
+#include "util/hash.h"
+#include "util/idmap.h"
 #include "util/strbuf.h"
 #include "util/strtab.h"
 #include "util/utf8.h"
@@ -36,7 +39,8 @@ struct proc {
 	const char *first_bad_why;
 };
 
-/* A flow end waiting for the other, keyed by a 64-bit hash of its id. */
+/* A flow end waiting for the other, keyed by a 64-bit keyed hash of its id
+ * (util/hash.h: ids cannot be chosen to collide without the process key). */
 struct pending {
 	uint64_t key; /* 0 = empty, 1 = deleted */
 	int64_t ts;
@@ -53,10 +57,10 @@ struct ctx {
 
 	struct proc *procs;
 	size_t nprocs, aprocs;
-	uint32_t *slot;   /* index in procs + 1; 0 = empty */
-	size_t nslot;     /* a power of 2, at least twice nprocs */
-	size_t last;      /* the last process looked up */
-	int64_t too_many; /* the first pid past TRACEPROF_MAX_PIDS, or -1 */
+	struct idmap proc_of; /* pid -> index in procs (keyed: hostile pids
+	                       * cannot share a bucket) */
+	size_t last;          /* the last process looked up */
+	int64_t too_many;     /* the first pid past TRACEPROF_MAX_PIDS, or -1 */
 
 	struct pending *pend;
 	size_t pcap, plive, pused;
@@ -96,63 +100,29 @@ static int ov_kind(const char *s, size_t len)
 
 /* ---- processes ---------------------------------------------------------- */
 
-static uint64_t mix64(uint64_t h)
-{
-	h ^= h >> 31; /* splitmix64 finaliser */
-	h *= 0xbf58476d1ce4e5b9ull;
-	h ^= h >> 27;
-	return h;
-}
-
-static void slots_grow(struct ctx *c)
-{
-	size_t n = c->nslot ? c->nslot * 2 : 64, i, j;
-
-	free(c->slot);
-	c->slot = xcalloc(n, sizeof(*c->slot));
-	c->nslot = n;
-	for (i = 0; i < c->nprocs; i++) {
-		for (j = mix64((uint64_t)c->procs[i].pid) & (n - 1); c->slot[j];
-		     j = (j + 1) & (n - 1))
-			;
-		c->slot[j] = (uint32_t)(i + 1);
-	}
-}
-
 /* The process of pid, added when new; NULL past TRACEPROF_MAX_PIDS (the
  * read then fails: no profiler trace has that many). */
 static struct proc *proc_of(struct ctx *c, int64_t pid)
 {
-	size_t i;
-	uint32_t v;
+	uint64_t *at;
 
 	if (c->nprocs && c->procs[c->last].pid == pid)
 		return &c->procs[c->last];
-	for (i = mix64((uint64_t)pid) & (c->nslot - 1);;
-	     i = (i + 1) & (c->nslot - 1)) {
-		v = c->slot[i];
-		if (!v)
-			break;
-		if (c->procs[v - 1].pid == pid) {
-			c->last = v - 1;
-			return &c->procs[c->last];
-		}
+	if ((at = idmap_get(&c->proc_of, (uint64_t)pid, 0))) {
+		c->last = (size_t)*at;
+		return &c->procs[c->last];
 	}
 	if (c->nprocs >= TRACEPROF_MAX_PIDS) {
 		if (c->too_many < 0)
 			c->too_many = pid;
 		return NULL;
 	}
-	if ((c->nprocs + 1) * 2 > c->nslot) {
-		slots_grow(c);
-		return proc_of(c, pid); /* the new free slot */
-	}
 	c->procs =
 	    xgrow(c->procs, sizeof(*c->procs), c->nprocs + 1, &c->aprocs);
 	memset(&c->procs[c->nprocs], 0, sizeof(c->procs[0]));
 	c->procs[c->nprocs].pid = pid;
-	c->slot[i] = (uint32_t)++c->nprocs;
-	c->last = c->nprocs - 1;
+	idmap_put(&c->proc_of, (uint64_t)pid, 0, c->nprocs, NULL);
+	c->last = c->nprocs++;
 	return &c->procs[c->last];
 }
 
@@ -332,7 +302,7 @@ static int kernel_add(struct ctx *c, size_t proc, const struct members *m,
 	int hcom = is_hcom(c->tmp.buf, c->tmp.len);
 	const char *t, *type;
 	size_t tn, tl, bad;
-	int64_t ts, dur;
+	int64_t ts, dur, end;
 	uint32_t key;
 	struct kernel *k;
 
@@ -342,7 +312,7 @@ static int kernel_add(struct ctx *c, size_t proc, const struct members *m,
 	if (!trace_raw_text(m->v[M_DUR], m->n[M_DUR], &t, &tn) ||
 	    (hcom ? decimal_us_to_ns_trunc(t, tn, &dur)
 	          : decimal_us_to_ns_nearest(t, tn, &dur)) ||
-	    ts > INT64_MAX - dur)
+	    checked_add(ts, dur, &end))
 		return bad_event(p, at, "dur");
 	tl = kernels_type_from_name(c->tmp.buf, c->tmp.len, &type);
 	key = strtab_find(&c->types, type, tl);
@@ -367,11 +337,13 @@ static int times_of(const struct members *m, int64_t *ts, int64_t *dur)
 {
 	const char *t;
 	size_t tn;
+	int64_t end;
 
 	if (!trace_raw_text(m->v[M_TS], m->n[M_TS], &t, &tn) ||
 	    decimal_us_to_ns(t, tn, ts) ||
 	    !trace_raw_text(m->v[M_DUR], m->n[M_DUR], &t, &tn) ||
-	    decimal_us_to_ns(t, tn, dur) || *dur < 0 || *ts > INT64_MAX - *dur)
+	    decimal_us_to_ns(t, tn, dur) || *dur < 0 ||
+	    checked_add(*ts, *dur, &end))
 		return -1;
 	return 0;
 }
@@ -444,12 +416,8 @@ static int range_add(struct ctx *c, const struct members *m)
 
 static uint64_t id_key(const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-	size_t i;
+	uint64_t h = hash_bytes(s, n);
 
-	for (i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	h = mix64(h);
 	return h < 2 ? h + 2 : h;
 }
 
@@ -734,7 +702,7 @@ static void ctx_init(struct ctx *c, const char *name, traceprof_match_fn match,
 	c->pcap = 1024;
 	c->pend = xcalloc(c->pcap, sizeof(*c->pend));
 	c->too_many = -1;
-	slots_grow(c);
+	idmap_init(&c->proc_of);
 }
 
 static void ctx_release(struct ctx *c)
@@ -744,7 +712,7 @@ static void ctx_release(struct ctx *c)
 	for (i = 0; i < c->nprocs; i++)
 		spans_free(&c->procs[i]);
 	free(c->procs);
-	free(c->slot);
+	idmap_release(&c->proc_of);
 	free(c->pend);
 	strtab_release(&c->types);
 	strbuf_release(&c->tmp);
