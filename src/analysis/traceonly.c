@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/checked.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
@@ -157,7 +158,7 @@ static size_t windows(const struct kernel_table *kt, struct window **out)
 
 	for (i = 0; i < kt->n; i++) {
 		const struct kernel *k = &kt->v[i];
-		int64_t end = k->start_ns + k->dur_ns;
+		int64_t end = checked_add_sat(k->start_ns, k->dur_ns);
 		if (!n || w[n - 1].step != k->step) {
 			w = xgrow(w, sizeof(*w), n + 1, &alloc);
 			w[n].step = k->step;
@@ -174,29 +175,77 @@ static size_t windows(const struct kernel_table *kt, struct window **out)
 	return n;
 }
 
-/* Adds the parts of [a, b) inside each window to that row's kind k. */
-static void clip_span(const struct window *w, size_t n, int64_t a, int64_t b,
-                      struct step_stat *rows, int k)
+static int64_t *row_field(struct step_stat *row, int k)
 {
-	size_t lo = 0, hi = n, i;
+	return k == 0   ? &row->computing_ns
+	       : k == 1 ? &row->comm_ns
+	       : k == 2 ? &row->not_overlapped_ns
+	                : &row->free_ns;
+}
+
+/* Adds the part of [a, b) inside window i to its row's kind k. */
+static void clip_one(const struct window *w, size_t i, int64_t a, int64_t b,
+                     struct step_stat *rows, int k)
+{
+	int64_t x = w[i].start > a ? w[i].start : a;
+	int64_t y = w[i].end < b ? w[i].end : b;
+
+	if (y > x)
+		checked_accumulate(row_field(&rows[i], k),
+		                   checked_sub_sat(y, x));
+}
+
+/* Adds the parts of [a, b) inside each window to that row's kind k. The
+ * windows are sorted and disjoint: binary searches find the first and the
+ * last one [a, b) meets, which are clipped; the ones between lie wholly
+ * inside it and are only counted in full[] (+1 at the first, -1 after the
+ * last), summed once at the end (rows_add_full): a span over every step
+ * costs O(log n), not a walk over all of them. */
+static void clip_span(const struct window *w, size_t n, int64_t a, int64_t b,
+                      struct step_stat *rows, int k, int64_t *full)
+{
+	size_t lo = 0, hi = n, end, mid;
 
 	while (lo < hi) { /* first window ending after a */
-		size_t mid = lo + (hi - lo) / 2;
+		mid = lo + (hi - lo) / 2;
 		if (w[mid].end <= a)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (i = lo; i < n && w[i].start < b; i++) {
-		int64_t x = w[i].start > a ? w[i].start : a;
-		int64_t y = w[i].end < b ? w[i].end : b;
-		int64_t *f = k == 0   ? &rows[i].computing_ns
-		             : k == 1 ? &rows[i].comm_ns
-		             : k == 2 ? &rows[i].not_overlapped_ns
-		                      : &rows[i].free_ns;
-		if (y > x)
-			*f =
-			    *f > INT64_MAX - (y - x) ? INT64_MAX : *f + (y - x);
+	for (end = lo, hi = n; end < hi;) { /* first starting at or after b */
+		mid = end + (hi - end) / 2;
+		if (w[mid].start < b)
+			end = mid + 1;
+		else
+			hi = mid;
+	}
+	if (end <= lo)
+		return;
+	clip_one(w, lo, a, b, rows, k);
+	if (end - lo >= 2)
+		clip_one(w, end - 1, a, b, rows, k);
+	if (end - lo > 2) {
+		full[lo + 1]++;
+		full[end - 1]--;
+	}
+}
+
+/* Each window's whole length, times the spans of kind k that cover it. */
+static void rows_add_full(const struct window *w, size_t n, const int64_t *full,
+                          struct step_stat *rows, int k)
+{
+	int64_t cover = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		cover += full[i];
+		if (cover > 0)
+			checked_accumulate(
+			    row_field(&rows[i], k),
+			    checked_muldiv(
+			        checked_sub_sat(w[i].end, w[i].start), cover,
+			        1));
 	}
 }
 
@@ -207,6 +256,7 @@ size_t traceonly_step_rows(const struct kernel_table *kt,
 	struct srange *v, key, *r;
 	size_t n, nv, i, j;
 	struct step_stat *s;
+	int64_t *full;
 	int k;
 
 	*rows = NULL;
@@ -215,21 +265,28 @@ size_t traceonly_step_rows(const struct kernel_table *kt,
 	n = windows(kt, &w);
 	nv = step_ranges(tp, &v);
 	s = xcalloc(n, sizeof(*s));
-	for (k = 0; k < TRACEPROF_OV_KINDS; k++)
+	full = xmalloc((n + 1) * sizeof(*full));
+	for (k = 0; k < TRACEPROF_OV_KINDS; k++) {
+		memset(full, 0, (n + 1) * sizeof(*full));
 		for (j = 0; j < tp->nov[k]; j++)
 			clip_span(w, n, tp->ov[k][j].start_ns,
-			          tp->ov[k][j].end_ns, s, k);
+			          tp->ov[k][j].end_ns, s, k, full);
+		rows_add_full(w, n, full, s, k);
+	}
+	free(full);
 	for (i = 0; i < n; i++) {
 		s[i].step = w[i].step;
-		s[i].stage_ns =
-		    s[i].computing_ns + s[i].not_overlapped_ns + s[i].free_ns;
+		s[i].stage_ns = checked_add_sat(
+		    checked_add_sat(s[i].computing_ns, s[i].not_overlapped_ns),
+		    s[i].free_ns);
 		s[i].preparing_ns = -1;
 		key.step = w[i].step;
 		r = w[i].step == STEP_NONE
 		        ? NULL
 		        : bsearch(&key, v, nv, sizeof(*v), cmp_step);
 		if (r)
-			s[i].preparing_ns = w[i].start - r->host_start;
+			s[i].preparing_ns =
+			    checked_sub_sat(w[i].start, r->host_start);
 	}
 	free(v);
 	free(w);

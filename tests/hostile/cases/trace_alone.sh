@@ -52,3 +52,35 @@ bounded trace_late_name 0 500 120 '' -- "$SDPERF" report late.json -o o3 -q -f j
 sed 's/"Ascend Hardware"/"Python"/' late.json >host.json
 bounded trace_host_only 3 500 120 'no Ascend Hardware kernel events' -- "$SDPERF" report host.json -o o4 -q
 [ ! -e o4 ] && ok trace_host_only_writes_nothing || bad trace_host_only_writes_nothing
+
+# 100,000 steps (one kernel each) and 100,000 Overlap Analysis spans over
+# the whole profile: the step table must not clip every span to every
+# step's window (10^10 clips: 40,000 of each took 6.9 s), nor may the
+# per-step sums overflow. 20 times smaller under the sanitizers.
+S=1
+[ -n "$SANITIZED" ] && S=20
+python3 - "$S" <<'PY'
+import sys
+n = 100000 // int(sys.argv[1])
+with open("wide.json", "w") as f:
+    f.write('[{"ph":"M","name":"process_name","pid":7,"args":{"name":"Ascend Hardware"}}')
+    f.write(',{"ph":"M","name":"process_name","pid":8,"args":{"name":"Overlap Analysis"}}')
+    for i in range(n):
+        f.write(',{"ph":"X","name":"ProfilerStep#%d","pid":5,"ts":"%d","dur":5,"cat":"cpu_op"}' % (i, 10 * i))
+        f.write(',{"ph":"X","name":"Add1","pid":7,"ts":"%d","dur":2}' % (10 * i + 1))
+    for i in range(n):
+        f.write(',{"ph":"X","name":"Free","pid":8,"ts":"%d","dur":%d}' % (-i, 10 * n + 2 * i))
+    f.write(']')
+PY
+bounded trace_wide_spans 0 400 10 '' -- \
+	timeout 120 "$SDPERF" report wide.json -o o6 -q -f json
+python3 - o6/report.json "$S" <<'PY' && ok trace_wide_spans_sums || bad trace_wide_spans_sums
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = 100000 // int(sys.argv[2])
+steps = d["ranks"][0]["steps"]
+assert len(steps) == n, len(steps)
+# every span covers every step's window (its kernel, [10i+1, 10i+3]):
+# free = n spans x 2 us in each step
+assert all(abs(s["free_us"] - 2 * n) < 1e-6 for s in steps), steps[:2]
+PY
