@@ -33,9 +33,17 @@
 #include "render/text.h"
 #include "util/banned.h"
 #include "util/fileio.h"
+#include "util/membudget.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "version.h"
+
+/* --max-memory, or the default share of this machine's memory: set once,
+ * before any worker thread starts. */
+static void set_budget(const struct options *o)
+{
+	membudget_set(o->max_memory ? o->max_memory : membudget_default());
+}
 
 static int load_rules(const struct options *o, struct rules *ru, struct err *e)
 {
@@ -296,6 +304,7 @@ int pipeline_report(const struct options *o, struct err *e)
 	struct result r;
 	int ret = -1;
 
+	set_budget(o);
 	result_init(&r);
 	if (load_rules(o, &ru, e) || pipeline_analyse(o, &ru, &r, e))
 		goto out;
@@ -362,6 +371,7 @@ int pipeline_diff(const struct options *o, struct err *e)
 	struct output w = {"diff", NULL, &c};
 	int ret = -1;
 
+	set_budget(o);
 	memset(&base, 0, sizeof(base));
 	memset(&new_, 0, sizeof(new_));
 	memset(&c, 0, sizeof(c));
@@ -409,6 +419,7 @@ int pipeline_check(const struct options *o, struct err *e)
 	struct check_result cr;
 	int ret = -1;
 
+	set_budget(o);
 	memset(&s, 0, sizeof(s));
 	memset(&base, 0, sizeof(base));
 	memset(&cr, 0, sizeof(cr));
