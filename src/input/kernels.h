@@ -10,6 +10,15 @@
 #include "input/profile.h"
 #include "util/err.h"
 
+/* Caps on what one table holds (each an input error naming the line):
+ * distinct "Type, Accelerator Core" pairs (a real profile has hundreds),
+ * the text of those names, and kernels (ids and indexes are 32-bit). */
+#define KERNELS_MAX_TYPES      65536
+#define KERNELS_MAX_TYPES_TEXT "65,536"
+#define KERNELS_MAX_KEY_BYTES  (16u << 20)
+#define KERNELS_MAX_KEY_TEXT   "16 MiB"
+#define KERNELS_MAX            UINT32_MAX
+
 struct kernels_opts {
 	int strict;   /* a malformed row is an error instead of a warning */
 	int progress; /* allow a progress line on stderr (shown on a tty only)
@@ -20,7 +29,13 @@ struct kernels_opts {
  * file in info (which the caller releases with kernels_info_release, also
  * on error). Returns 0, or -1 with an ERR_INPUT error naming the file, line,
  * column and bad value. The file's text is never held in memory: it is read
- * in fixed-size chunks. */
+ * in fixed-size chunks. Each table slot charges KERNEL_COST_BYTES to the
+ * memory budget (util/membudget.h) and each new type name its text and
+ * bookkeeping; a refused charge, more than KERNELS_MAX_TYPES types,
+ * KERNELS_MAX_KEY_BYTES of their names or KERNELS_MAX kernels, or a header
+ * name over 4096 bytes, is an ERR_INPUT error. The table's capacity is cut
+ * to its kernels at the end (kt->charged: the bytes charged, given back by
+ * kernel_table_release). */
 int kernels_read(const char *path, const struct kernels_opts *o,
                  struct kernel_table *kt, struct kernels_info *info,
                  struct err *e);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/membudget.h"
 #include "util/banned.h"
 
 void kernel_table_init(struct kernel_table *kt)
@@ -14,6 +15,7 @@ void kernel_table_init(struct kernel_table *kt)
 
 void kernel_table_release(struct kernel_table *kt)
 {
+	membudget_release(kt->charged);
 	free(kt->v);
 	strtab_release(&kt->keys);
 	kernel_table_init(kt);

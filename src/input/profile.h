@@ -8,9 +8,10 @@
 #include "util/strtab.h"
 
 /* One device kernel, 24 bytes: a 1 GB Level1 kernel_details.csv holds about
- * two million rows, so the table stays near 5% of the input size. Times are
- * integer nanoseconds since the Unix epoch: the profiler prints microseconds
- * with three decimals after 16 integer digits, more than a double holds. */
+ * three million rows, so the table stays near 7% of the input size. Times
+ * are integer nanoseconds since the Unix epoch: the profiler prints
+ * microseconds with three decimals after 16 integer digits, more than a
+ * double holds. */
 struct kernel {
 	int64_t start_ns;
 	int64_t dur_ns;
@@ -57,11 +58,19 @@ struct kernels_info {
 	size_t nwarn;
 };
 
+/* What one kernel costs, whatever its row looks like: the 24-byte record
+ * (the table grows by an eighth, and is cut to size when the file is read)
+ * plus 8 bytes for the analysis's per-kernel work arrays (the sort buffer,
+ * the stage labels, the signature runs). The memory budget is charged this
+ * much per table slot; the analysis stays within it. */
+#define KERNEL_COST_BYTES 32
+
 struct kernel_table {
 	struct kernel *v;
 	size_t n, alloc;
 	/* Interned "Type\0Core" pairs; strtab_str() gives the type alone. */
 	struct strtab keys;
+	uint64_t charged; /* bytes charged to the memory budget */
 };
 
 void kernel_table_init(struct kernel_table *kt);
