@@ -4,6 +4,7 @@
  * communication.json's collectives. */
 #include "rank.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 #include "input/commjson.h"
 #include "input/kernels.h"
 #include "input/steptrace.h"
+#include "util/membudget.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -141,6 +143,8 @@ static void take_analysis(struct result *r, struct result *a)
 	memcpy(r->stages, a->stages, sizeof(r->stages));
 	r->segs = a->segs;
 	r->nsegs = a->nsegs;
+	r->segs_total = a->segs_total;
+	r->charged += a->charged;
 	r->text_encoder_detected = a->text_encoder_detected;
 	r->loop_found = a->loop_found;
 	r->seg_window = a->seg_window;
@@ -172,10 +176,22 @@ static struct stage_override *overrides(const struct trace_summary *ts)
 	return ov;
 }
 
+/* Puts "PATH: " before an analysis error that names no file. */
+static void in_file(struct err *e, const char *path)
+{
+	char msg[sizeof(e->msg)];
+	enum err_code code = e->code;
+
+	snprintf(msg, sizeof(msg), "%s", e->msg);
+	err_clear(e);
+	err_set(e, code, "%s: %s", path, msg);
+}
+
 /* Analyses kt into r: by kernel signatures, then, when the trace has
  * user stage markers, again with the markers in charge. */
-static int analyse_rank(const char *trace, struct kernel_table *kt,
-                        const struct rules *ru, struct result *r, struct err *e)
+static int analyse_rank(const char *trace, const char *kernels,
+                        struct kernel_table *kt, const struct rules *ru,
+                        struct result *r, struct err *e)
 {
 	struct result a, b;
 	struct trace_summary ts;
@@ -186,7 +202,10 @@ static int analyse_rank(const char *trace, struct kernel_table *kt,
 	result_init(&a);
 	result_init(&b);
 	memset(&ts, 0, sizeof(ts));
-	analyse(kt, ru, &a, NULL);
+	if (analyse(kt, ru, &a, NULL, e)) {
+		in_file(e, kernels);
+		goto out;
+	}
 	if (!trace) {
 		ret = 0;
 		goto out;
@@ -197,7 +216,10 @@ static int analyse_rank(const char *trace, struct kernel_table *kt,
 		if (trace_map_markers(trace, &ts, e))
 			goto out;
 		ov = overrides(&ts);
-		analyse_with(kt, ru, ov, ts.nmarkers, &b, NULL);
+		if (analyse_with(kt, ru, ov, ts.nmarkers, &b, NULL, e)) {
+			in_file(e, kernels);
+			goto out;
+		}
 		if (ts.ov.found &&
 		    trace_attribute_overlap(trace, b.segs, b.nsegs, &ts.ov, e))
 			goto out;
@@ -377,6 +399,19 @@ static void warn_truncated(struct result *r, const struct rank_result *rr)
 	free(msg);
 }
 
+/* The analysis needed every segment; the report lists the first
+ * RESULT_MAX_SEGMENTS (segs_total counts them all), so what the rank keeps
+ * is bounded and its charge is given back. */
+static void keep_listed(struct result *r)
+{
+	if (r->nsegs > RESULT_MAX_SEGMENTS) {
+		r->nsegs = RESULT_MAX_SEGMENTS;
+		r->segs = xrealloc(r->segs, r->nsegs * sizeof(*r->segs));
+	}
+	membudget_release(r->charged);
+	r->charged = 0;
+}
+
 int rank_analyse(const struct disc_rank *dr, const struct rules *ru,
                  const struct rank_opts *o, struct result *r, struct err *e)
 {
@@ -402,10 +437,12 @@ int rank_analyse(const struct disc_rank *dr, const struct rules *ru,
 	if (kernels_read(dr->files[DF_KERNELS], &ko, &kt, &info, e))
 		goto out;
 	result_add_kernels_input(r, &info, kt.n);
-	if (analyse_rank(dr->files[DF_TRACE], &kt, ru, r, e))
+	if (analyse_rank(dr->files[DF_TRACE], dr->files[DF_KERNELS], &kt, ru, r,
+	                 e))
 		goto out;
 	/* the kernel table is the big one: free it before the small files */
 	kernel_table_release(&kt);
+	keep_listed(r);
 	summarise(r, rr);
 	warn_truncated(r, rr);
 	cross_check(r, rr);

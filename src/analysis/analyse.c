@@ -9,9 +9,10 @@
 #include "analysis/overlap.h"
 #include "analysis/stages.h"
 #include "analysis/verdicts.h"
-#include "util/banned.h"
+#include "util/membudget.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/banned.h"
 
 #define MIN_TIMED_STEPS 5
 
@@ -24,37 +25,121 @@ static int sorted_by_start(const struct kernel *k, size_t n)
 	return 1;
 }
 
-/* Stable merge sort by start time: rows with equal start keep file order,
- * so results do not depend on the sort implementation. */
+/* ---- a stable sort in little memory -------------------------------------- */
+
+#define INSERTION_RUN 32
+
+static void insertion_sort(struct kernel *k, size_t n)
+{
+	size_t i, j;
+	struct kernel t;
+
+	for (i = 1; i < n; i++) {
+		t = k[i];
+		for (j = i; j > 0 && k[j - 1].start_ns > t.start_ns; j--)
+			k[j] = k[j - 1];
+		k[j] = t;
+	}
+}
+
+static void reverse(struct kernel *k, size_t a, size_t b)
+{
+	struct kernel t;
+
+	while (a + 1 < b) {
+		t = k[a];
+		k[a] = k[--b];
+		k[b] = t;
+		a++;
+	}
+}
+
+/* First index in [lo, hi) whose start is >= t (lower) or > t (upper). */
+static size_t bound(const struct kernel *k, size_t lo, size_t hi, int64_t t,
+                    int upper)
+{
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (k[mid].start_ns < t || (upper && k[mid].start_ns == t))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Merges the sorted runs [lo, mid) and [mid, hi) stably. With one run no
+ * longer than the buffer, an ordinary merge through it; else the larger
+ * run's middle element splits both (binary search in the other), the
+ * middle parts swap places by rotation, and each half merges on its own:
+ * the buffer need only be a fraction of the table. */
+static void merge(struct kernel *k, size_t lo, size_t mid, size_t hi,
+                  struct kernel *buf, size_t cap)
+{
+	size_t n1 = mid - lo, n2 = hi - mid, a, b, o, c1, c2, nm;
+
+	if (!n1 || !n2 || k[mid - 1].start_ns <= k[mid].start_ns)
+		return;
+	if (n1 <= cap) {
+		memcpy(buf, k + lo, n1 * sizeof(*k));
+		for (a = 0, b = mid, o = lo; a < n1 && b < hi;)
+			k[o++] =
+			    k[b].start_ns < buf[a].start_ns ? k[b++] : buf[a++];
+		memcpy(k + o, buf + a, (n1 - a) * sizeof(*k));
+		return;
+	}
+	if (n2 <= cap) {
+		memcpy(buf, k + mid, n2 * sizeof(*k));
+		for (a = mid, b = n2, o = hi; a > lo && b > 0;)
+			k[--o] = buf[b - 1].start_ns < k[a - 1].start_ns
+			             ? k[--a]
+			             : buf[--b];
+		memcpy(k + lo, buf, b * sizeof(*k));
+		return;
+	}
+	if (n1 >= n2) {
+		c1 = lo + n1 / 2;
+		c2 = bound(k, mid, hi, k[c1].start_ns, 0);
+	} else {
+		c2 = mid + n2 / 2;
+		c1 = bound(k, lo, mid, k[c2].start_ns, 1);
+	}
+	reverse(k, c1, mid); /* [c1, mid) [mid, c2) -> [mid, c2) [c1, mid) */
+	reverse(k, mid, c2);
+	reverse(k, c1, c2);
+	nm = c1 + (c2 - mid);
+	merge(k, lo, c1, nm, buf, cap);
+	merge(k, nm, c2, hi, buf, cap);
+}
+
+static void merge_sort(struct kernel *k, size_t lo, size_t hi,
+                       struct kernel *buf, size_t cap)
+{
+	size_t mid;
+
+	if (hi - lo <= INSERTION_RUN) {
+		insertion_sort(k + lo, hi - lo);
+		return;
+	}
+	mid = lo + (hi - lo) / 2;
+	merge_sort(k, lo, mid, buf, cap);
+	merge_sort(k, mid, hi, buf, cap);
+	merge(k, lo, mid, hi, buf, cap);
+}
+
+/* Stable sort by start time: rows with equal start keep file order, so
+ * results do not depend on the sort implementation. The buffer is an
+ * eighth of the table (3 of the KERNEL_COST_BYTES charged per kernel). */
 static void sort_kernels(struct kernel *k, size_t n)
 {
-	struct kernel *tmp, *src = k, *dst, *t;
-	size_t w, i;
+	size_t cap = n / 8 > 4096 ? n / 8 : n < 4096 ? n : 4096;
+	struct kernel *buf;
 
 	if (sorted_by_start(k, n))
 		return;
-	tmp = xmalloc(n * sizeof(*tmp));
-	dst = tmp;
-	for (w = 1; w < n; w *= 2) {
-		for (i = 0; i < n; i += 2 * w) {
-			size_t a = i, am = i + w < n ? i + w : n, b = am;
-			size_t bm = i + 2 * w < n ? i + 2 * w : n, o = i;
-			while (a < am && b < bm)
-				dst[o++] = src[b].start_ns < src[a].start_ns
-				               ? src[b++]
-				               : src[a++];
-			while (a < am)
-				dst[o++] = src[a++];
-			while (b < bm)
-				dst[o++] = src[b++];
-		}
-		t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != k)
-		memcpy(k, src, n * sizeof(*k));
-	free(tmp);
+	buf = xmalloc((cap ? cap : 1) * sizeof(*buf));
+	merge_sort(k, 0, n, buf, cap);
+	free(buf);
 }
 
 static void collect_steps(const struct kernel *k, size_t n, struct result *r)
@@ -155,21 +240,23 @@ static void apply_overrides(const struct kernel_table *kt,
 	}
 }
 
-void analyse(struct kernel_table *kt, const struct rules *ru, struct result *r,
-             unsigned char **stage_out)
+int analyse(struct kernel_table *kt, const struct rules *ru, struct result *r,
+            unsigned char **stage_out, struct err *e)
 {
-	analyse_with(kt, ru, NULL, 0, r, stage_out);
+	return analyse_with(kt, ru, NULL, 0, r, stage_out, e);
 }
 
-void analyse_with(struct kernel_table *kt, const struct rules *ru,
-                  struct stage_override *ov, size_t nov, struct result *r,
-                  unsigned char **stage_out)
+int analyse_with(struct kernel_table *kt, const struct rules *ru,
+                 struct stage_override *ov, size_t nov, struct result *r,
+                 unsigned char **stage_out, struct err *e)
 {
 	uint32_t nkeys = kt->keys.n, key;
 	unsigned char *key_cat = xmalloc(nkeys ? nkeys : 1);
 	unsigned char *key_sig = xmalloc(nkeys ? nkeys : 1);
 	struct stages_out so;
+	uint64_t charged;
 	size_t i;
+	int ret = -1;
 
 	sort_kernels(kt->v, kt->n);
 	for (key = 0; key < nkeys; key++) {
@@ -193,16 +280,29 @@ void analyse_with(struct kernel_table *kt, const struct rules *ru,
 	r->seg_window = ru->window;
 	r->seg_min_segment = ru->min_segment;
 	r->stage_method = method_text(&so, ru);
-	r->nsegs = stages_segments(kt->v, kt->n, so.stage, &r->segs);
+	if (stages_segments(kt->v, kt->n, so.stage, &r->segs, &r->nsegs,
+	                    &charged)) {
+		membudget_fail(e, (uint64_t)r->nsegs * sizeof(*r->segs),
+		               "%zu stage segments (a stage or Step Id change "
+		               "every few kernels)",
+		               r->nsegs);
+		r->nsegs = 0;
+		goto out;
+	}
+	r->charged += charged;
+	r->segs_total = r->nsegs;
 	breakdown_compute(kt, key_cat, so.stage, r->segs, r->nsegs, r);
 	overlap_stage_comm(kt->v, kt->n, so.stage, key_cat, r);
 	verdicts_evaluate(ru, r);
 	step_warnings(r);
 	r->rules_source = xstrdup(ru->source ? ru->source : "built-in");
-	if (stage_out)
+	ret = 0;
+out:
+	if (stage_out && !ret)
 		*stage_out = so.stage;
 	else
 		free(so.stage);
 	free(key_cat);
 	free(key_sig);
+	return ret;
 }

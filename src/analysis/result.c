@@ -5,9 +5,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/membudget.h"
 #include "util/strbuf.h"
-#include "util/banned.h"
 #include "util/xalloc.h"
+#include "util/banned.h"
 
 const char *const category_names[CAT_COUNT] = {"FA",     "MatMul", "Conv",
                                                "Vector", "Comm",   "Other"};
@@ -105,6 +106,7 @@ void result_release(struct result *r)
 {
 	size_t i, k;
 
+	membudget_release(r->charged);
 	for (i = 0; i < r->nranks; i++)
 		rank_result_release(&r->ranks[i]);
 	free(r->ranks);

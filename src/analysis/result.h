@@ -74,6 +74,10 @@ struct segment {
 	int32_t step; /* Step Id of its first kernel, or STEP_NONE */
 };
 
+/* Segments a rank's result keeps for the report (its timeline strip and
+ * report.json); more are analysed and counted (segs_total), not listed. */
+#define RESULT_MAX_SEGMENTS 10000
+
 /* A verdict's stage, or STAGE_ALL for metrics of the whole step (the
  * device-idle share from step_trace_time.csv). */
 #define STAGE_ALL STAGE_COUNT
@@ -230,8 +234,10 @@ struct result {
 	size_t nsteps;
 
 	struct stage_result stages[STAGE_COUNT];
-	struct segment *segs;
+	struct segment *segs; /* the first RESULT_MAX_SEGMENTS, after a rank's
+	                       * analysis (the analysis uses them all) */
 	size_t nsegs;
+	size_t segs_total; /* segments of the timeline, listed or not */
 	int text_encoder_detected;
 	int loop_found; /* a repeating denoising loop was recognised */
 	int seg_window, seg_min_segment; /* segmentation parameters used */
@@ -254,6 +260,10 @@ struct result {
 	size_t nranks;
 	size_t lead; /* index in ranks of the timeline's rank */
 	int threads; /* worker threads used */
+	/* bytes charged to the memory budget (util/membudget.h) for what
+	 * this result holds beyond its caps (a rank's full segment list
+	 * during its analysis); result_release gives them back */
+	uint64_t charged;
 };
 
 void result_init(struct result *r);

@@ -19,77 +19,98 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
-#include "util/banned.h"
+#include "util/membudget.h"
 #include "util/xalloc.h"
+#include "util/banned.h"
 
 /* A host-side switch of pipeline stage idles the device far longer than a
  * kernel launch does: 20 us. */
 #define IDLE_MIN_NS 20000
 
-struct run {
-	unsigned char label; /* SIG_DIT or SIG_VAE */
-	size_t a, b;         /* signature indices [a, b) */
-};
+/* Runs of one label along the signature sequence, 4 bytes each: run r
+ * starts at signature index run_a(r) (a kernel index once
+ * runs_to_kernels has run) and ends where run r + 1 starts; the top bit
+ * is the label. Kernel tables hold fewer than 2^31 kernels
+ * (KERNELS_MAX). */
+#define RUN_VAE 0x80000000u
 
-/* Step 1: windowed majority vote over the signature sequence. */
+static size_t run_a(const uint32_t *runs, size_t r)
+{
+	return runs[r] & ~RUN_VAE;
+}
+
+static size_t run_b(const uint32_t *runs, size_t nr, size_t m, size_t r)
+{
+	return r + 1 < nr ? run_a(runs, r + 1) : m;
+}
+
+static unsigned char run_label(const uint32_t *runs, size_t r)
+{
+	return (runs[r] & RUN_VAE) ? SIG_VAE : SIG_DIT;
+}
+
+static uint32_t run_make(size_t a, unsigned char label)
+{
+	return (uint32_t)a | (label == SIG_VAE ? RUN_VAE : 0);
+}
+
+/* Step 1: windowed majority vote over the signature sequence; the DiT
+ * count of the window slides along with it. */
 static void vote(const unsigned char *sig, size_t m, size_t w,
                  unsigned char *label)
 {
-	size_t *dit = xmalloc((m + 1) * sizeof(*dit)), j;
+	size_t j, lo = 0, hi = 0, d = 0;
 
-	dit[0] = 0;
-	for (j = 0; j < m; j++)
-		dit[j + 1] = dit[j] + (sig[j] == SIG_DIT);
 	for (j = 0; j < m; j++) {
-		size_t lo = j > w ? j - w : 0,
-		       hi = j + w + 1 < m ? j + w + 1 : m;
-		size_t d = dit[hi] - dit[lo], v = (hi - lo) - d;
+		size_t wlo = j > w ? j - w : 0,
+		       whi = j + w + 1 < m ? j + w + 1 : m, v;
+		for (; hi < whi; hi++)
+			d += sig[hi] == SIG_DIT;
+		for (; lo < wlo; lo++)
+			d -= sig[lo] == SIG_DIT;
+		v = (hi - lo) - d;
 		label[j] = d > v ? SIG_DIT : v > d ? SIG_VAE : sig[j];
 	}
-	free(dit);
 }
 
-static size_t make_runs(const unsigned char *label, size_t m, struct run *runs)
+static size_t make_runs(const unsigned char *label, size_t m, uint32_t *runs)
 {
 	size_t j, nr = 0;
-	for (j = 0; j < m; j++) {
-		if (nr && runs[nr - 1].label == label[j]) {
-			runs[nr - 1].b = j + 1;
-			continue;
-		}
-		runs[nr].label = label[j];
-		runs[nr].a = j;
-		runs[nr].b = j + 1;
-		nr++;
-	}
+	for (j = 0; j < m; j++)
+		if (!nr || run_label(runs, nr - 1) != label[j])
+			runs[nr++] = run_make(j, label[j]);
 	return nr;
 }
 
 /* Step 2: flip runs shorter than min to their longer neighbour's label,
  * growing the length limit one at a time so the shortest go first. */
-static size_t merge_short(struct run *runs, size_t nr, size_t min)
+static size_t merge_short(uint32_t *runs, size_t nr, size_t m, size_t min)
 {
 	size_t lim, i, out;
 
 	for (lim = 1; lim < min && nr > 1; lim++) {
 		for (i = 0; i < nr; i++) {
-			size_t len = runs[i].b - runs[i].a, lp, ln;
+			size_t len = run_b(runs, nr, m, i) - run_a(runs, i), lp,
+			       ln;
 			if (len > lim)
 				continue;
-			lp = i > 0 ? runs[i - 1].b - runs[i - 1].a : 0;
-			ln = i + 1 < nr ? runs[i + 1].b - runs[i + 1].a : 0;
+			lp = i > 0 ? run_a(runs, i) - run_a(runs, i - 1) : 0;
+			ln = i + 1 < nr ? run_b(runs, nr, m, i + 1) -
+			                      run_a(runs, i + 1)
+			                : 0;
 			if (lp > len || ln > len)
-				runs[i].label = lp >= ln ? runs[i - 1].label
-				                         : runs[i + 1].label;
+				runs[i] =
+				    run_make(run_a(runs, i),
+				             lp >= ln ? run_label(runs, i - 1)
+				                      : run_label(runs, i + 1));
 		}
-		for (i = 0, out = 0; i < nr; i++) {
-			if (out && runs[out - 1].label == runs[i].label) {
-				runs[out - 1].b = runs[i].b;
-				continue;
-			}
-			runs[out++] = runs[i];
-		}
+		/* a run with its predecessor's label joins it */
+		for (i = 0, out = 0; i < nr; i++)
+			if (!out ||
+			    run_label(runs, out - 1) != run_label(runs, i))
+				runs[out++] = runs[i];
 		nr = out;
 	}
 	return nr;
@@ -99,24 +120,26 @@ static size_t merge_short(struct run *runs, size_t nr, size_t min)
  * kernels, to where the most signature kernels agree with their side. The
  * vote alone shifts a boundary towards a VAE whose attention mid-block sits
  * near its start; this puts it back on the change point. */
-static void refine_boundaries(const unsigned char *sig, struct run *runs,
-                              size_t nr, size_t w)
+static void refine_boundaries(const unsigned char *sig, uint32_t *runs,
+                              size_t nr, size_t m, size_t w)
 {
 	size_t r, t;
 
 	for (r = 0; r + 1 < nr; r++) {
-		struct run *x = &runs[r], *y = &runs[r + 1];
-		size_t b = x->b;
-		size_t lo = x->a + 1 > (b > 2 * w ? b - 2 * w : 0) ? x->a + 1
-		                                                   : b - 2 * w;
-		size_t hi = y->b - 1 < b + 2 * w ? y->b - 1 : b + 2 * w;
+		unsigned char xl = run_label(runs, r),
+		              yl = run_label(runs, r + 1);
+		size_t xa = run_a(runs, r), b = run_a(runs, r + 1),
+		       yb = run_b(runs, nr, m, r + 1);
+		size_t lo =
+		    xa + 1 > (b > 2 * w ? b - 2 * w : 0) ? xa + 1 : b - 2 * w;
+		size_t hi = yb - 1 < b + 2 * w ? yb - 1 : b + 2 * w;
 		long score = 0, best = 0;
 		size_t best_t = b;
 
 		/* score(t) - score(b), walking left then right from b */
 		for (t = b; t > lo; t--) {
-			score += sig[t - 1] == y->label ? 1 : 0;
-			score -= sig[t - 1] == x->label ? 1 : 0;
+			score += sig[t - 1] == yl ? 1 : 0;
+			score -= sig[t - 1] == xl ? 1 : 0;
 			if (score > best) {
 				best = score;
 				best_t = t - 1;
@@ -124,14 +147,32 @@ static void refine_boundaries(const unsigned char *sig, struct run *runs,
 		}
 		score = 0;
 		for (t = b; t < hi; t++) {
-			score += sig[t] == x->label ? 1 : 0;
-			score -= sig[t] == y->label ? 1 : 0;
+			score += sig[t] == xl ? 1 : 0;
+			score -= sig[t] == yl ? 1 : 0;
 			if (score > best) {
 				best = score;
 				best_t = t + 1;
 			}
 		}
-		x->b = y->a = best_t;
+		runs[r + 1] = run_make(best_t, yl);
+	}
+}
+
+/* Each run's start, a signature index, becomes the index of that
+ * signature kernel in k: one pass instead of a position per signature
+ * kernel. */
+static void runs_to_kernels(const struct kernel *k, size_t n,
+                            const unsigned char *key_sig, uint32_t *runs,
+                            size_t nr)
+{
+	size_t i, j = 0, r = 0;
+
+	for (i = 0; i < n && r < nr; i++) {
+		if (key_sig[k[i].key] == SIG_NONE)
+			continue;
+		if (run_a(runs, r) == j)
+			runs[r] = run_make(i, run_label(runs, r)), r++;
+		j++;
 	}
 }
 
@@ -157,19 +198,25 @@ static size_t split_point(const struct kernel *k, size_t a, size_t b)
 	return best;
 }
 
-static void label_kernels(const struct kernel *k, size_t n, const size_t *pos,
-                          const struct run *runs, size_t nr,
-                          unsigned char *stage)
+static void label_kernels(const struct kernel *k, size_t n,
+                          const unsigned char *key_sig, const uint32_t *runs,
+                          size_t nr, unsigned char *stage)
 {
-	size_t r, i, from = 0, to;
+	size_t r, i, from = 0, to, last;
 
 	for (r = 0; r < nr; r++) {
 		unsigned char st =
-		    runs[r].label == SIG_DIT ? STAGE_DIT : STAGE_VAE;
-		to = r + 1 < nr ? split_point(k, pos[runs[r].b - 1],
-		                              pos[runs[r + 1].a]) +
-		                      1
-		                : n;
+		    run_label(runs, r) == SIG_DIT ? STAGE_DIT : STAGE_VAE;
+		to = n;
+		if (r + 1 < nr) {
+			/* the run's last signature kernel, before the next
+			 * run's first */
+			last = run_a(runs, r + 1) - 1;
+			while (last > run_a(runs, r) &&
+			       key_sig[k[last].key] == SIG_NONE)
+				last--;
+			to = split_point(k, last, run_a(runs, r + 1)) + 1;
+		}
 		for (i = from; i < to; i++)
 			stage[i] = st;
 		from = to;
@@ -205,33 +252,95 @@ static uint64_t window_hash(const struct kernel *k, const unsigned char *cat,
  * it occurs and the time its first kernels took. */
 struct window {
 	uint64_t h;
-	uint64_t count;
+	uint64_t count; /* 0: an empty slot */
 	int64_t weight_ns;
 };
 
-static int cmp_window(const void *a, const void *b)
-{
-	uint64_t x = ((const struct window *)a)->h;
-	uint64_t y = ((const struct window *)b)->h;
-	return x < y ? -1 : x > y;
-}
+/* The distinct windows: an open-addressing table, its slots placed by the
+ * hash mixed with a per-table random seed (window hashes come from the
+ * file: a fixed placement could be flooded). At most STAGES_MAX_WINDOWS
+ * slots (half used): a profile has a few hundred distinct windows; past the
+ * cap, new ones are not counted (they cannot be the loop's). */
+#define STAGES_MAX_WINDOWS (1u << 20)
+
+struct wtable {
+	struct window *slot;
+	size_t cap, n;
+	uint64_t seed;
+};
 
 struct loop_ctx {
 	const struct kernel *k;
 	const unsigned char *cat; /* per key: enum category */
 	size_t w;
-	uint32_t anchor;    /* key of the anchor kernel */
-	struct window *win; /* distinct windows, sorted by hash */
-	size_t nwin;
+	uint32_t anchor; /* key of the anchor kernel */
+	struct wtable win;
 	int64_t min_weight;  /* a loop window weighs at least this */
 	uint64_t loop_count; /* and occurs about this often */
 	size_t min_te;       /* fewest kernels that make a text encoder */
 };
 
+static uint64_t mix(uint64_t h)
+{
+	h ^= h >> 30; /* splitmix64's finaliser */
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 27;
+	h *= 0x94d049bb133111ebull;
+	return h ^ (h >> 31);
+}
+
+/* The slot holding h, or the empty slot where it goes. */
+static struct window *wt_slot(const struct wtable *t, uint64_t h)
+{
+	size_t i = (size_t)mix(h ^ t->seed) & (t->cap - 1);
+
+	while (t->slot[i].count && t->slot[i].h != h)
+		i = (i + 1) & (t->cap - 1);
+	return &t->slot[i];
+}
+
+static void wt_init(struct wtable *t)
+{
+	t->cap = 1024;
+	t->n = 0;
+	t->slot = xcalloc(t->cap, sizeof(*t->slot));
+	if (getrandom(&t->seed, sizeof(t->seed), GRND_NONBLOCK) !=
+	    (ssize_t)sizeof(t->seed))
+		t->seed = (uint64_t)(uintptr_t)t ^ 0x9e3779b97f4a7c15ull;
+}
+
+static void wt_add(struct wtable *t, uint64_t h, int64_t weight)
+{
+	struct window *w;
+	size_t i;
+
+	if ((t->n + 1) * 2 > t->cap && t->cap < STAGES_MAX_WINDOWS) {
+		struct wtable old = *t;
+		t->cap *= 2;
+		t->n = 0;
+		t->slot = xcalloc(t->cap, sizeof(*t->slot));
+		for (i = 0; i < old.cap; i++)
+			if (old.slot[i].count) {
+				*wt_slot(t, old.slot[i].h) = old.slot[i];
+				t->n++;
+			}
+		free(old.slot);
+	}
+	w = wt_slot(t, h);
+	if (!w->count) {
+		if ((t->n + 1) * 2 > t->cap)
+			return; /* full */
+		w->h = h;
+		t->n++;
+	}
+	w->count++;
+	w->weight_ns += weight;
+}
+
 static const struct window *find_window(const struct loop_ctx *c, uint64_t h)
 {
-	struct window key = {h, 0, 0};
-	return bsearch(&key, c->win, c->nwin, sizeof(key), cmp_window);
+	const struct window *w = wt_slot(&c->win, h);
+	return w->count ? w : NULL;
 }
 
 /* The DiT range [s, e) that begins at s. */
@@ -367,39 +476,22 @@ static uint32_t pick_anchor(const struct kernel *k, size_t n,
 	return best;
 }
 
-/* Collects every anchor window of the DiT ranges, then merges equal
- * hashes into c->win with their count and weight. */
+/* Counts every anchor window of the DiT ranges into c->win, with its
+ * weight. */
 static void collect_windows(struct loop_ctx *c, const unsigned char *stage,
                             size_t n)
 {
-	size_t i, s, e, m = 0, out = 0;
-	struct window *v;
+	size_t i, s, e;
 
-	for (i = 0; i < n; i++)
-		m += stage[i] == STAGE_DIT && c->k[i].key == c->anchor;
-	v = xmalloc((m ? m : 1) * sizeof(*v));
-	m = 0;
+	wt_init(&c->win);
 	for (s = 0; s < n; s = e) {
 		e = stage[s] == STAGE_DIT ? range_end(stage, n, s) : s + 1;
-		for (i = s; stage[s] == STAGE_DIT && i < e; i++) {
-			if (c->k[i].key != c->anchor)
-				continue;
-			v[m].h = window_hash(c->k, c->cat, i, e, c->w);
-			v[m].count = 1;
-			v[m++].weight_ns = c->k[i].dur_ns;
-		}
+		for (i = s; stage[s] == STAGE_DIT && i < e; i++)
+			if (c->k[i].key == c->anchor)
+				wt_add(&c->win,
+				       window_hash(c->k, c->cat, i, e, c->w),
+				       c->k[i].dur_ns);
 	}
-	qsort(v, m, sizeof(*v), cmp_window);
-	for (i = 0; i < m; i++) {
-		if (out && v[out - 1].h == v[i].h) {
-			v[out - 1].count++;
-			v[out - 1].weight_ns += v[i].weight_ns;
-		} else {
-			v[out++] = v[i];
-		}
-	}
-	c->win = v;
-	c->nwin = out;
 }
 
 static void find_text_encoder(const struct kernel *k, size_t n,
@@ -407,7 +499,7 @@ static void find_text_encoder(const struct kernel *k, size_t n,
                               const unsigned char *key_cat, size_t nkeys,
                               const struct rules *r, struct stages_out *out)
 {
-	struct loop_ctx c = {k, key_cat, (size_t)r->loop_window,     0, NULL, 0,
+	struct loop_ctx c = {k, key_cat, (size_t)r->loop_window,     0, {0},
 	                     0, 0,       (size_t)r->min_text_encoder};
 	size_t i, s, e, ls;
 	int64_t maxw = 0;
@@ -419,10 +511,11 @@ static void find_text_encoder(const struct kernel *k, size_t n,
 	/* The loop's windows repeat blocks x iterations times and carry most
 	 * of the time; a text encoder's layers repeat too, but its windows
 	 * weigh far less (its sequence is short and it runs once per call). */
-	for (i = 0; i < c.nwin; i++)
-		if (c.win[i].count >= 2 && c.win[i].weight_ns > maxw) {
-			maxw = c.win[i].weight_ns;
-			c.loop_count = c.win[i].count;
+	for (i = 0; i < c.win.cap; i++)
+		if (c.win.slot[i].count >= 2 &&
+		    c.win.slot[i].weight_ns > maxw) {
+			maxw = c.win.slot[i].weight_ns;
+			c.loop_count = c.win.slot[i].count;
 		}
 	c.min_weight = maxw / 2 > 1 ? maxw / 2 : 1;
 	out->loop_found = maxw > 0;
@@ -443,7 +536,7 @@ static void find_text_encoder(const struct kernel *k, size_t n,
 			out->stage[i] = STAGE_TEXT_ENCODER;
 		out->text_encoder_detected = 1;
 	}
-	free(c.win);
+	free(c.win.slot);
 }
 
 void stages_assign(const struct kernel *k, size_t n,
@@ -451,9 +544,8 @@ void stages_assign(const struct kernel *k, size_t n,
                    const struct rules *r, struct stages_out *out)
 {
 	size_t i, m = 0, nr, nkeys = 0;
-	size_t *pos;
 	unsigned char *sig, *label;
-	struct run *runs;
+	uint32_t *runs;
 
 	memset(out, 0, sizeof(*out));
 	out->stage = xmalloc(n ? n : 1);
@@ -465,37 +557,48 @@ void stages_assign(const struct kernel *k, size_t n,
 		memset(out->stage, STAGE_OTHER, n);
 		return;
 	}
-	pos = xmalloc(m * sizeof(*pos));
+	/* 6 bytes per signature kernel, within KERNEL_COST_BYTES */
 	sig = xmalloc(m);
 	label = xmalloc(m);
 	runs = xmalloc(m * sizeof(*runs));
 	for (i = 0, m = 0; i < n; i++)
-		if (key_sig[k[i].key] != SIG_NONE) {
-			pos[m] = i;
+		if (key_sig[k[i].key] != SIG_NONE)
 			sig[m++] = key_sig[k[i].key];
-		}
 	vote(sig, m, (size_t)r->window, label);
 	nr = make_runs(label, m, runs);
-	nr = merge_short(runs, nr, (size_t)r->min_segment);
-	refine_boundaries(sig, runs, nr, (size_t)r->window);
-	label_kernels(k, n, pos, runs, nr, out->stage);
-	find_text_encoder(k, n, key_sig, key_cat, nkeys, r, out);
-	free(pos);
-	free(sig);
 	free(label);
+	nr = merge_short(runs, nr, m, (size_t)r->min_segment);
+	refine_boundaries(sig, runs, nr, m, (size_t)r->window);
+	free(sig);
+	runs_to_kernels(k, n, key_sig, runs, nr);
+	label_kernels(k, n, key_sig, runs, nr, out->stage);
 	free(runs);
+	find_text_encoder(k, n, key_sig, key_cat, nkeys, r, out);
 }
 
-size_t stages_segments(const struct kernel *k, size_t n,
-                       const unsigned char *stage, struct segment **segs)
+int stages_segments(const struct kernel *k, size_t n,
+                    const unsigned char *stage, struct segment **segs,
+                    size_t *nsegs, uint64_t *charged)
 {
-	size_t i, ns = 0, alloc = 0;
+	size_t i, ns = 0;
 	struct segment *v = NULL, *s = NULL;
 
+	*segs = NULL;
+	*nsegs = 0;
+	*charged = 0;
+	for (i = 0; i < n; i++)
+		ns += !i || stage[i] != stage[i - 1] ||
+		      k[i].step != k[i - 1].step;
+	if (membudget_charge((uint64_t)ns * sizeof(*v))) {
+		*nsegs = ns;
+		return -1;
+	}
+	*charged = (uint64_t)ns * sizeof(*v);
+	v = xmalloc((ns ? ns : 1) * sizeof(*v));
+	ns = 0;
 	for (i = 0; i < n; i++) {
 		int64_t end = k[i].start_ns + k[i].dur_ns;
 		if (!s || s->stage != stage[i] || s->step != k[i].step) {
-			v = xgrow(v, sizeof(*v), ns + 1, &alloc);
 			s = &v[ns++];
 			s->stage = (enum stage)stage[i];
 			s->step = k[i].step;
@@ -509,5 +612,6 @@ size_t stages_segments(const struct kernel *k, size_t n,
 		s->kernel_ns += k[i].dur_ns;
 	}
 	*segs = v;
-	return ns;
+	*nsegs = ns;
+	return 0;
 }

@@ -5,6 +5,7 @@
 #define SDPERF_STAGES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "analysis/result.h"
 #include "analysis/rules.h"
@@ -24,8 +25,12 @@ void stages_assign(const struct kernel *k, size_t n,
                    const struct rules *r, struct stages_out *out);
 
 /* Groups consecutive kernels with the same stage and Step Id into
- * segments; returns how many were written to *segs (caller frees). */
-size_t stages_segments(const struct kernel *k, size_t n,
-                       const unsigned char *stage, struct segment **segs);
+ * segments: *segs (caller frees) receives *nsegs of them. They are counted
+ * first and charged to the memory budget (*charged: the bytes, for the
+ * caller to give back); returns 0, or -1 (nothing allocated, *nsegs the
+ * count) when the budget refuses. */
+int stages_segments(const struct kernel *k, size_t n,
+                    const unsigned char *stage, struct segment **segs,
+                    size_t *nsegs, uint64_t *charged);
 
 #endif

@@ -442,10 +442,13 @@ static void stages_segments_split_on_stage_and_step(void **state)
 	};
 	struct segment *seg = NULL;
 	size_t n, i;
+	uint64_t charged;
 
 	(void)state;
-	n = stages_segments(k, ARRAY_LEN(k), stage, &seg);
+	assert_int_equal(
+	    stages_segments(k, ARRAY_LEN(k), stage, &seg, &n, &charged), 0);
 	assert_int_equal(n, ARRAY_LEN(want));
+	assert_int_equal(charged, n * sizeof(*seg));
 	for (i = 0; i < n; i++) {
 		assert_int_equal(seg[i].stage, want[i].stage);
 		assert_int_equal(seg[i].step, want[i].step);
@@ -461,9 +464,13 @@ static void stages_segments_split_on_stage_and_step(void **state)
 static void stages_segments_of_nothing(void **state)
 {
 	struct segment *seg = NULL;
+	size_t n = 1;
+	uint64_t charged = 1;
 
 	(void)state;
-	assert_int_equal(stages_segments(NULL, 0, NULL, &seg), 0);
+	assert_int_equal(stages_segments(NULL, 0, NULL, &seg, &n, &charged), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(charged, 0);
 	free(seg);
 }
 
