@@ -160,6 +160,18 @@ struct pool {
 	pthread_mutex_t lock;
 };
 
+/* A rank's result waits for the others in memory: charged to the budget
+ * (given back with the merged result). */
+static int charge_part(struct result *part, const char *dir, struct err *e)
+{
+	uint64_t b = result_bytes(part);
+
+	if (membudget_charge(b))
+		return membudget_fail(e, b, "%s: the rank's result", dir);
+	part->charged += b;
+	return 0;
+}
+
 static void *worker(void *arg)
 {
 	struct pool *p = arg;
@@ -172,7 +184,9 @@ static void *worker(void *arg)
 		if (i >= p->rf->n)
 			return NULL;
 		p->failed[i] = rank_analyse(&p->rf->ranks[i], p->ru, &p->ro,
-		                            &p->parts[i], &p->errs[i]) != 0;
+		                            &p->parts[i], &p->errs[i]) != 0 ||
+		               charge_part(&p->parts[i], p->rf->ranks[i].dir,
+		                           &p->errs[i]) != 0;
 	}
 }
 
@@ -285,6 +299,10 @@ int pipeline_analyse(const struct options *o, const struct rules *ru,
 	if (analyse_ranks(o, ru, &rf, parts, &threads, e))
 		goto out;
 	cluster_merge(parts, rf.n, ru, r);
+	for (i = 0; i < rf.n; i++) { /* the merged result holds it now */
+		r->charged += parts[i].charged;
+		parts[i].charged = 0;
+	}
 	r->threads = threads;
 	r->profile_path = joined_paths(o);
 	discovery_notes(&rf, r);

@@ -87,19 +87,42 @@ static struct trace_marker_rule *marker_rules(const struct rules *ru)
 	return mr;
 }
 
-static void keep_markers(const struct trace_summary *ts,
-                         const struct stage_override *ov,
-                         struct rank_result *rr)
+/* "rank N: M things, the first K are listed": a list the report cuts. */
+static void warn_unlisted(struct result *r, const char *code, const char *what,
+                          size_t total, size_t listed)
 {
-	size_t i;
+	struct warning *w;
+	char *msg;
+	int id = (int)r->ranks[0].id;
+
+	msg = xstrfmt("rank %d: %zu %s, the first %zu are listed", id, total,
+	              what, listed);
+	w = result_warn(r, code, NULL, 0, msg);
+	w->args[0] = xstrfmt("%d", id);
+	w->args[1] = xstrfmt("%zu", total);
+	w->args[2] = xstrfmt("%zu", listed);
+	free(msg);
+}
+
+/* The first RESULT_MAX_MARKERS markers (by host start) for the report;
+ * the others were analysed and are counted. */
+static void keep_markers(const struct trace_summary *ts,
+                         const struct stage_override *ov, struct result *r)
+{
+	struct rank_result *rr = &r->ranks[0];
+	size_t i, n = ts->nmarkers < RESULT_MAX_MARKERS ? ts->nmarkers
+	                                                : RESULT_MAX_MARKERS;
 	int flows = 0;
 
-	rr->markers = xcalloc(ts->nmarkers, sizeof(*rr->markers));
-	rr->nmarkers = ts->nmarkers;
-	for (i = 0; i < ts->nmarkers; i++) {
+	rr->markers = xcalloc(n ? n : 1, sizeof(*rr->markers));
+	rr->nmarkers = n;
+	rr->markers_total = ts->nmarkers;
+	for (i = 0; i < ts->nmarkers; i++)
+		flows |= ts->markers[i].method == MARKER_FLOWS;
+	for (i = 0; i < n; i++) {
 		const struct trace_marker *m = &ts->markers[i];
 		struct stage_marker *sm = &rr->markers[i];
-		sm->name = xstrdup(m->name);
+		sm->name = xstrdup(m->name ? m->name : "");
 		sm->stage = m->stage;
 		sm->host_start_ns = m->host_start_ns;
 		sm->host_end_ns = m->host_end_ns;
@@ -108,9 +131,11 @@ static void keep_markers(const struct trace_summary *ts,
 		sm->by_flows = m->method == MARKER_FLOWS;
 		sm->flows = m->flows;
 		sm->kernels = ov[i].kernels;
-		flows |= sm->by_flows;
 	}
 	rr->stage_source = flows ? "markers_flows" : "markers_time";
+	if (ts->nmarkers > n)
+		warn_unlisted(r, "markers_unlisted", "stage markers",
+		              ts->nmarkers, n);
 }
 
 static void keep_overlap(const struct trace_summary *ts, struct rank_result *rr)
@@ -140,6 +165,7 @@ static void take_analysis(struct result *r, struct result *a)
 	r->span_end_ns = a->span_end_ns;
 	r->steps = a->steps;
 	r->nsteps = a->nsteps;
+	r->steps_total = a->steps_total;
 	memcpy(r->stages, a->stages, sizeof(r->stages));
 	r->segs = a->segs;
 	r->nsegs = a->nsegs;
@@ -163,11 +189,21 @@ static void take_analysis(struct result *r, struct result *a)
 	memset(a, 0, sizeof(*a));
 }
 
-static struct stage_override *overrides(const struct trace_summary *ts)
+/* The markers' device ranges as overrides, charged to the budget: NULL
+ * with e set when it refuses. */
+static struct stage_override *
+overrides(const char *trace, const struct trace_summary *ts, struct err *e)
 {
-	struct stage_override *ov = xcalloc(ts->nmarkers, sizeof(*ov));
+	struct stage_override *ov;
 	size_t i;
 
+	if (membudget_charge(ts->nmarkers * sizeof(*ov))) {
+		membudget_fail(e, ts->nmarkers * sizeof(*ov),
+		               "%s: stage overrides of %zu markers", trace,
+		               ts->nmarkers);
+		return NULL;
+	}
+	ov = xcalloc(ts->nmarkers, sizeof(*ov));
 	for (i = 0; i < ts->nmarkers; i++) {
 		ov[i].start_ns = ts->markers[i].dev_start_ns;
 		ov[i].end_ns = ts->markers[i].dev_end_ns;
@@ -215,7 +251,9 @@ static int analyse_rank(const char *trace, const char *kernels,
 	if (ts.nmarkers) {
 		if (trace_map_markers(trace, &ts, e))
 			goto out;
-		ov = overrides(&ts);
+		ov = overrides(trace, &ts, e);
+		if (!ov)
+			goto out;
 		if (analyse_with(kt, ru, ov, ts.nmarkers, &b, NULL, e)) {
 			in_file(e, kernels);
 			goto out;
@@ -223,7 +261,7 @@ static int analyse_rank(const char *trace, const char *kernels,
 		if (ts.ov.found &&
 		    trace_attribute_overlap(trace, b.segs, b.nsegs, &ts.ov, e))
 			goto out;
-		keep_markers(&ts, ov, &r->ranks[0]);
+		keep_markers(&ts, ov, r);
 		result_release(&a);
 		a = b;
 		result_init(&b);
@@ -235,43 +273,28 @@ out:
 		take_analysis(r, &a);
 	result_release(&a);
 	result_release(&b);
+	if (ov)
+		membudget_release(ts.nmarkers * sizeof(*ov));
 	trace_summary_release(&ts);
 	free(ov);
 	free(mr);
 	return ret;
 }
 
-static int read_steps(const char *path, const struct rules *ru,
-                      struct result *r, struct err *e)
+/* Warnings for the warm-up and outlier steps: the first
+ * RESULT_MAX_OUTLIERS named, the others counted in one more. */
+#define RESULT_MAX_OUTLIERS 20
+
+static void warn_outliers(struct result *r, const char *path)
 {
 	struct rank_result *rr = &r->ranks[0];
-	struct steptrace st;
-	size_t i;
+	size_t i, n = 0;
 
-	if (steptrace_read(path, &st, e)) {
-		steptrace_release(&st);
-		return -1;
-	}
-	rr->steps = xcalloc(st.nrows ? st.nrows : 1, sizeof(*rr->steps));
-	rr->nsteps = st.nrows;
-	for (i = 0; i < st.nrows; i++) {
-		const struct step_row *row = &st.rows[i];
-		struct step_stat *s = &rr->steps[i];
-		s->step = row->step;
-		s->computing_ns = row->computing_ns;
-		s->comm_ns = row->comm_ns;
-		s->not_overlapped_ns = row->comm_not_overlapped_ns;
-		s->free_ns = row->free_ns;
-		s->stage_ns = row->stage_ns;
-		s->preparing_ns = row->preparing_ns;
-	}
-	rr->free_share_ppm =
-	    steps_analyse(rr->steps, rr->nsteps, ru->outlier_factor);
 	for (i = 0; i < rr->nsteps; i++) {
 		const struct step_stat *s = &rr->steps[i];
 		struct warning *w;
 		char *msg;
-		if (!s->outlier)
+		if (!s->outlier || n++ >= RESULT_MAX_OUTLIERS)
 			continue;
 		msg =
 		    xstrfmt("rank %d: step %d is an %s: it took %.1f times "
@@ -292,8 +315,58 @@ static int read_steps(const char *path, const struct rules *ru,
 		    xstrfmt("%.1f", steps_ratio(rr->steps, rr->nsteps, i));
 		free(msg);
 	}
+	if (n > RESULT_MAX_OUTLIERS)
+		warn_unlisted(r, "outliers_unlisted",
+		              "warm-up or outlier steps", n,
+		              RESULT_MAX_OUTLIERS);
+}
+
+static int read_steps(const char *path, const struct rules *ru,
+                      struct result *r, struct err *e)
+{
+	struct rank_result *rr = &r->ranks[0];
+	struct steptrace st;
+	uint64_t cost;
+	size_t i;
+	int ret = -1;
+
+	if (steptrace_read(path, &st, e))
+		goto out;
+	cost = (uint64_t)st.nrows * sizeof(*rr->steps);
+	if (membudget_charge(cost)) {
+		membudget_fail(e, cost, "%s: steps (%zu rows)", path, st.nrows);
+		goto out;
+	}
+	rr->steps = xcalloc(st.nrows ? st.nrows : 1, sizeof(*rr->steps));
+	rr->nsteps = rr->steps_total = st.nrows;
+	for (i = 0; i < st.nrows; i++) {
+		const struct step_row *row = &st.rows[i];
+		struct step_stat *s = &rr->steps[i];
+		s->step = row->step;
+		s->computing_ns = row->computing_ns;
+		s->comm_ns = row->comm_ns;
+		s->not_overlapped_ns = row->comm_not_overlapped_ns;
+		s->free_ns = row->free_ns;
+		s->stage_ns = row->stage_ns;
+		s->preparing_ns = row->preparing_ns;
+	}
 	steptrace_release(&st);
-	return 0;
+	rr->free_share_ppm =
+	    steps_analyse(rr->steps, rr->nsteps, ru->outlier_factor);
+	warn_outliers(r, path);
+	/* every row was analysed; the report lists the first ones */
+	if (rr->nsteps > RESULT_MAX_STEP_ROWS) {
+		warn_unlisted(r, "steps_unlisted", "steps", rr->nsteps,
+		              RESULT_MAX_STEP_ROWS);
+		rr->nsteps = RESULT_MAX_STEP_ROWS;
+		rr->steps =
+		    xrealloc(rr->steps, rr->nsteps * sizeof(*rr->steps));
+	}
+	membudget_release(cost);
+	ret = 0;
+out:
+	steptrace_release(&st);
+	return ret;
 }
 
 static int read_comm(const char *path, struct rank_result *rr, struct err *e)
@@ -405,6 +478,8 @@ static void warn_truncated(struct result *r, const struct rank_result *rr)
 static void keep_listed(struct result *r)
 {
 	if (r->nsegs > RESULT_MAX_SEGMENTS) {
+		warn_unlisted(r, "segments_unlisted", "stage segments",
+		              r->nsegs, RESULT_MAX_SEGMENTS);
 		r->nsegs = RESULT_MAX_SEGMENTS;
 		r->segs = xrealloc(r->segs, r->nsegs * sizeof(*r->segs));
 	}

@@ -142,34 +142,37 @@ static void sort_kernels(struct kernel *k, size_t n)
 	free(buf);
 }
 
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The distinct Step Ids, ascending: counted all (steps_total), the first
+ * RESULT_MAX_STEP_IDS listed. Sorted, not inserted one by one: a step per
+ * kernel stays O(n log n), and the copy fits the kernels' work bytes. */
 static void collect_steps(const struct kernel *k, size_t n, struct result *r)
 {
-	size_t i, j, alloc = 0;
-	int32_t last = STEP_NONE;
+	int32_t *v = xmalloc((n ? n : 1) * sizeof(*v)), last = STEP_NONE;
+	size_t i, m = 0, d = 0;
 
-	for (i = 0; i < n; i++) {
-		int32_t s = k[i].step;
-		if (s == STEP_NONE || s == last)
-			continue;
-		last = s;
-		for (j = r->nsteps; j > 0 && r->steps[j - 1] > s; j--)
-			;
-		if (j > 0 && r->steps[j - 1] == s)
-			continue;
-		r->steps =
-		    xgrow(r->steps, sizeof(*r->steps), r->nsteps + 1, &alloc);
-		memmove(r->steps + j + 1, r->steps + j,
-		        (r->nsteps - j) * sizeof(*r->steps));
-		r->steps[j] = s;
-		r->nsteps++;
-	}
+	for (i = 0; i < n; i++)
+		if (k[i].step != STEP_NONE && k[i].step != last)
+			v[m++] = last = k[i].step;
+	qsort(v, m, sizeof(*v), cmp_i32);
+	for (i = 0; i < m; i++)
+		if (!d || v[d - 1] != v[i])
+			v[d++] = v[i];
+	r->steps_total = d;
+	r->nsteps = d < RESULT_MAX_STEP_IDS ? d : RESULT_MAX_STEP_IDS;
+	r->steps = xrealloc(v, (r->nsteps ? r->nsteps : 1) * sizeof(*v));
 }
 
 static void step_warnings(struct result *r)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	if (r->nsteps == 0) {
+	if (r->steps_total == 0) {
 		strbuf_adds(&sb,
 		            "no profiler Step Id in the kernels: the profile "
 		            "was taken without a schedule, so warm-up runs "
@@ -177,14 +180,14 @@ static void step_warnings(struct result *r)
 		            "guide asks for 2 warm-up steps, then 5 or more "
 		            "timed steps");
 		result_warn(r, "no_steps", NULL, 0, sb.buf);
-	} else if (r->nsteps < MIN_TIMED_STEPS) {
+	} else if (r->steps_total < MIN_TIMED_STEPS) {
 		strbuf_addf(&sb,
 		            "only %zu profiler step%s found; the MindIE-SD "
 		            "guide asks for 2 warm-up steps, then 5 or more "
 		            "timed steps, so these figures may be noisy",
-		            r->nsteps, r->nsteps == 1 ? "" : "s");
+		            r->steps_total, r->steps_total == 1 ? "" : "s");
 		result_warn(r, "few_steps", NULL, 0, sb.buf)->args[0] =
-		    xstrfmt("%zu", r->nsteps);
+		    xstrfmt("%zu", r->steps_total);
 	}
 	strbuf_release(&sb);
 }
@@ -224,20 +227,91 @@ static size_t first_at(const struct kernel *k, size_t n, int64_t t)
 	return lo;
 }
 
-static void apply_overrides(const struct kernel_table *kt,
-                            struct stage_override *ov, size_t nov,
-                            unsigned char *stage)
-{
-	size_t i, j;
+/* An override by its start, for the sweep. */
+struct ov_start {
+	int64_t start_ns;
+	uint32_t i; /* index in ov */
+};
 
-	for (i = 0; i < nov; i++) {
-		ov[i].kernels = 0;
-		for (j = first_at(kt->v, kt->n, ov[i].start_ns);
-		     j < kt->n && kt->v[j].start_ns <= ov[i].end_ns; j++) {
-			stage[j] = (unsigned char)ov[i].stage;
-			ov[i].kernels++;
-		}
+static int cmp_ov_start(const void *pa, const void *pb)
+{
+	const struct ov_start *a = pa, *b = pb;
+
+	if (a->start_ns != b->start_ns)
+		return a->start_ns < b->start_ns ? -1 : 1;
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+/* A max-heap of override indexes: the latest override covering a kernel
+ * wins. */
+static void heap_push(uint32_t *h, size_t *n, uint32_t v)
+{
+	size_t i = (*n)++;
+
+	for (; i > 0 && h[(i - 1) / 2] < v; i = (i - 1) / 2)
+		h[i] = h[(i - 1) / 2];
+	h[i] = v;
+}
+
+static void heap_pop(uint32_t *h, size_t *n)
+{
+	size_t i = 0, c;
+	uint32_t v = h[--*n];
+
+	for (; (c = 2 * i + 1) < *n; i = c) {
+		if (c + 1 < *n && h[c + 1] > h[c])
+			c++;
+		if (h[c] <= v)
+			break;
+		h[i] = h[c];
 	}
+	h[i] = v;
+}
+
+/* Each kernel takes the stage of the last override whose [start, end]
+ * holds its start; each override counts the kernels in its range. One
+ * sweep over the kernels with the overrides by start and a heap of the
+ * open ones (those that ended are dropped when they reach the top):
+ * O((kernels + overrides) log overrides), however they nest. */
+static int apply_overrides(const struct kernel_table *kt,
+                           struct stage_override *ov, size_t nov,
+                           unsigned char *stage, struct err *e)
+{
+	uint64_t cost = (uint64_t)nov * (sizeof(struct ov_start) + 4);
+	struct ov_start *by;
+	uint32_t *heap;
+	size_t i, j = 0, nh = 0;
+
+	if (!nov)
+		return 0;
+	if (membudget_charge(cost))
+		return membudget_fail(e, cost, "stage overrides of %zu markers",
+		                      nov);
+	by = xmalloc(nov * sizeof(*by));
+	heap = xmalloc(nov * sizeof(*heap));
+	for (i = 0; i < nov; i++) {
+		size_t lo = first_at(kt->v, kt->n, ov[i].start_ns),
+		       hi = ov[i].end_ns == INT64_MAX
+		                ? kt->n
+		                : first_at(kt->v, kt->n, ov[i].end_ns + 1);
+		by[i].start_ns = ov[i].start_ns;
+		by[i].i = (uint32_t)i;
+		ov[i].kernels = hi > lo ? hi - lo : 0;
+	}
+	qsort(by, nov, sizeof(*by), cmp_ov_start);
+	for (i = 0; i < kt->n; i++) {
+		int64_t t = kt->v[i].start_ns;
+		for (; j < nov && by[j].start_ns <= t; j++)
+			heap_push(heap, &nh, by[j].i);
+		while (nh && ov[heap[0]].end_ns < t)
+			heap_pop(heap, &nh);
+		if (nh)
+			stage[i] = (unsigned char)ov[heap[0]].stage;
+	}
+	free(by);
+	free(heap);
+	membudget_release(cost);
+	return 0;
 }
 
 int analyse(struct kernel_table *kt, const struct rules *ru, struct result *r,
@@ -274,7 +348,8 @@ int analyse_with(struct kernel_table *kt, const struct rules *ru,
 	r->span_start_ns = kt->n ? kt->v[0].start_ns : 0;
 	collect_steps(kt->v, kt->n, r);
 	stages_assign(kt->v, kt->n, key_sig, key_cat, ru, &so);
-	apply_overrides(kt, ov, nov, so.stage);
+	if (apply_overrides(kt, ov, nov, so.stage, e))
+		goto out;
 	r->text_encoder_detected = so.text_encoder_detected;
 	r->loop_found = so.loop_found;
 	r->seg_window = ru->window;

@@ -161,23 +161,30 @@ static void move_lists(struct result *p, struct result *out)
 	p->nwarnings = 0;
 }
 
-/* Adds p's distinct Step Ids to out's sorted list. */
+/* Adds p's distinct Step Ids to out's sorted list (both cut at
+ * RESULT_MAX_STEP_IDS): one merge. The count is the union's, or a rank's
+ * own count when that is larger (a cut list). */
 static void merge_steps(const struct result *p, struct result *out)
 {
-	size_t i, j;
+	size_t i = 0, j = 0, n = 0;
+	int32_t *v = xmalloc((p->nsteps + out->nsteps + 1) * sizeof(*v));
 
-	for (i = 0; i < p->nsteps; i++) {
-		for (j = 0; j < out->nsteps && out->steps[j] < p->steps[i]; j++)
-			;
-		if (j < out->nsteps && out->steps[j] == p->steps[i])
-			continue;
-		out->steps = xrealloc(out->steps,
-		                      (out->nsteps + 1) * sizeof(*out->steps));
-		memmove(out->steps + j + 1, out->steps + j,
-		        (out->nsteps - j) * sizeof(*out->steps));
-		out->steps[j] = p->steps[i];
-		out->nsteps++;
+	while (i < p->nsteps || j < out->nsteps) {
+		int32_t x;
+		if (j == out->nsteps ||
+		    (i < p->nsteps && p->steps[i] < out->steps[j]))
+			x = p->steps[i++];
+		else
+			x = out->steps[j++];
+		if (!n || v[n - 1] != x)
+			v[n++] = x;
 	}
+	free(out->steps);
+	out->steps = v;
+	out->steps_total = n > out->steps_total ? n : out->steps_total;
+	out->steps_total = p->steps_total > out->steps_total ? p->steps_total
+	                                                     : out->steps_total;
+	out->nsteps = n < RESULT_MAX_STEP_IDS ? n : RESULT_MAX_STEP_IDS;
 }
 
 /* The lead rank's timeline and method become out's. */
@@ -187,6 +194,7 @@ static void take_lead(struct result *lead, struct result *out)
 	out->span_end_ns = lead->span_end_ns;
 	out->segs = lead->segs;
 	out->nsegs = lead->nsegs;
+	out->segs_total = lead->segs_total;
 	lead->segs = NULL;
 	lead->nsegs = 0;
 	out->stage_method = lead->stage_method;

@@ -74,6 +74,15 @@ struct segment {
 	int32_t step; /* Step Id of its first kernel, or STEP_NONE */
 };
 
+/* Distinct Step Ids a result lists (all are counted: steps_total), and
+ * step_trace_time.csv rows a rank lists (all are analysed). */
+#define RESULT_MAX_STEP_IDS  10000
+#define RESULT_MAX_STEP_ROWS 2000
+
+/* User stage markers a rank's result lists (its first, by host start);
+ * the analysis uses them all (markers_total). */
+#define RESULT_MAX_MARKERS 200
+
 /* Segments a rank's result keeps for the report (its timeline strip and
  * report.json); more are analysed and counted (segs_total), not listed. */
 #define RESULT_MAX_SEGMENTS 10000
@@ -200,9 +209,10 @@ struct rank_result {
 	int64_t compute_ns; /* DiT kernel time outside Comm: what a
 	                     * straggler has more of */
 
-	/* step_trace_time.csv */
+	/* step_trace_time.csv: the first RESULT_MAX_STEP_ROWS rows */
 	struct step_stat *steps;
 	size_t nsteps;
+	size_t steps_total;     /* its rows, listed or not */
 	int64_t free_share_ppm; /* Free / (Computing + Not overlapped +
 	                         * Free) over the non-outlier steps, parts per
 	                         * million; -1 without the file */
@@ -212,8 +222,9 @@ struct rank_result {
 	uint64_t trace_events, trace_truncated_at;
 	int64_t ov_total[OV_KINDS];
 	int64_t ov_stage[STAGE_COUNT][OV_KINDS];
-	struct stage_marker *markers;
+	struct stage_marker *markers; /* the first RESULT_MAX_MARKERS */
 	size_t nmarkers;
+	size_t markers_total;     /* markers found, listed or not */
 	const char *stage_source; /* "signatures", "markers_flows",
 	                           * "markers_time" (static) */
 
@@ -230,8 +241,10 @@ struct result {
 
 	uint64_t kernels;
 	int64_t span_start_ns, span_end_ns;
-	int32_t *steps; /* distinct Step Id values, ascending */
+	int32_t *steps; /* distinct Step Id values, ascending: the first
+	                 * RESULT_MAX_STEP_IDS */
 	size_t nsteps;
+	size_t steps_total; /* distinct Step Ids, listed or not */
 
 	struct stage_result stages[STAGE_COUNT];
 	struct segment *segs; /* the first RESULT_MAX_SEGMENTS, after a rank's
@@ -269,6 +282,9 @@ struct result {
 void result_init(struct result *r);
 void result_release(struct result *r);
 void rank_result_release(struct rank_result *rr);
+/* About what r holds in memory (its lists and strings), to charge a
+ * rank's result to the memory budget while the ranks wait to be merged. */
+uint64_t result_bytes(const struct result *r);
 /* Frees what a warning owns (not the warning itself). */
 void warning_release(struct warning *w);
 /* Appends a warning (copies the strings; file may be NULL) and returns it,

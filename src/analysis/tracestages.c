@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/rules.h"
+#include "util/membudget.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -78,6 +79,12 @@ struct collect {
 	struct trace_marker *m;
 	size_t nm, am;
 	uint64_t flows;
+	uint64_t charged; /* for m */
+	int refused;      /* the budget refused more markers */
+	/* the names of the first RESULT_MAX_MARKERS markers (by
+	 * marker_cmp): a max-heap, the last of them on top */
+	struct trace_marker named[RESULT_MAX_MARKERS];
+	size_t nnamed;
 
 	struct strbuf tmp;
 	struct name_slot *cache;
@@ -210,10 +217,14 @@ static int match_rules(const struct collect *c, const char *name)
 /* The first rule matching the raw name (cached), or -1. */
 static int rule_of(struct collect *c, const char *raw, size_t len)
 {
-	uint64_t h = hash_bytes(raw, len);
-	size_t i = (size_t)h & (NAME_CACHE - 1), probes;
+	uint64_t h;
+	size_t i, probes;
 	struct name_slot *sl;
 
+	if (len > TRACE_MARKER_NAME_MAX)
+		return -1; /* not a marker: nothing cached, nothing copied */
+	h = hash_bytes(raw, len);
+	i = (size_t)h & (NAME_CACHE - 1);
 	strbuf_reset(&c->tmp);
 	strbuf_add(&c->tmp, raw, len);
 	for (probes = 0; probes < 8; probes++) {
@@ -232,29 +243,8 @@ static int rule_of(struct collect *c, const char *raw, size_t len)
 	return sl->rule;
 }
 
-static void marker_add(struct collect *c, const struct trace_event *ev)
-{
-	struct trace_marker *m;
-	int r;
-
-	if (strcmp(ev->cat, "cpu_op") && strcmp(ev->cat, "user_annotation"))
-		return;
-	if (ev->ts_ns == INT64_MIN || ev->dur_ns < 0 ||
-	    ev->ts_ns > INT64_MAX - ev->dur_ns)
-		return;
-	r = match_rules(c, ev->name); /* the decoded name decides */
-	if (r < 0)
-		return;
-	c->m = xgrow(c->m, sizeof(*c->m), c->nm + 1, &c->am);
-	m = &c->m[c->nm++];
-	m->name = xstrdup(ev->name);
-	m->stage = c->rules[r].stage;
-	m->host_start_ns = m->dev_start_ns = ev->ts_ns;
-	m->host_end_ns = m->dev_end_ns = ev->ts_ns + ev->dur_ns;
-	m->method = MARKER_TIME;
-	m->flows = 0;
-}
-
+/* Host start ascending, the outer of two nested ranges first, then file
+ * order: a total order, so the sort and the name heap agree. */
 static int marker_cmp(const void *pa, const void *pb)
 {
 	const struct trace_marker *a = pa, *b = pb;
@@ -263,7 +253,103 @@ static int marker_cmp(const void *pa, const void *pb)
 		return a->host_start_ns < b->host_start_ns ? -1 : 1;
 	if (a->host_end_ns != b->host_end_ns)
 		return a->host_end_ns > b->host_end_ns ? -1 : 1;
-	return 0;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static void heap_swap(struct trace_marker *h, size_t i, size_t j)
+{
+	struct trace_marker t = h[i];
+
+	h[i] = h[j];
+	h[j] = t;
+}
+
+static void heap_down(struct trace_marker *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, big = i;
+		if (l < n && marker_cmp(&h[l], &h[big]) > 0)
+			big = l;
+		if (l + 1 < n && marker_cmp(&h[l + 1], &h[big]) > 0)
+			big = l + 1;
+		if (big == i)
+			return;
+		heap_swap(h, i, big);
+		i = big;
+	}
+}
+
+/* Keeps the name of m if m is among the first RESULT_MAX_MARKERS. */
+static void keep_name(struct collect *c, const struct trace_marker *m,
+                      const char *name)
+{
+	struct trace_marker *h = c->named;
+	size_t i;
+
+	if (c->nnamed == RESULT_MAX_MARKERS) {
+		if (marker_cmp(m, &h[0]) >= 0)
+			return;
+		free(h[0].name);
+		h[0] = *m;
+		h[0].name = xstrdup(name);
+		heap_down(h, c->nnamed, 0);
+		return;
+	}
+	i = c->nnamed++;
+	h[i] = *m;
+	h[i].name = xstrdup(name);
+	while (i > 0 && marker_cmp(&h[(i - 1) / 2], &h[i]) < 0) {
+		heap_swap(h, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+}
+
+static void marker_add(struct collect *c, const struct trace_event *ev)
+{
+	struct trace_marker *m;
+	size_t old = c->am;
+	int r;
+
+	if (strcmp(ev->cat, "cpu_op") && strcmp(ev->cat, "user_annotation"))
+		return;
+	if (ev->ts_ns == INT64_MIN || ev->dur_ns < 0 ||
+	    ev->ts_ns > INT64_MAX - ev->dur_ns)
+		return;
+	r = match_rules(c, ev->name); /* the decoded name decides */
+	if (r < 0 || c->refused)
+		return;
+	if (c->nm >= UINT32_MAX ||
+	    membudget_grow(&c->m, sizeof(*c->m), c->nm + 1, &c->am)) {
+		c->refused = 1;
+		return;
+	}
+	c->charged += (uint64_t)(c->am - old) * sizeof(*c->m);
+	m = &c->m[c->nm];
+	m->name = NULL;
+	m->seq = (uint32_t)c->nm++;
+	m->stage = c->rules[r].stage;
+	m->host_start_ns = m->dev_start_ns = ev->ts_ns;
+	m->host_end_ns = m->dev_end_ns = ev->ts_ns + ev->dur_ns;
+	m->method = MARKER_TIME;
+	m->flows = 0;
+	keep_name(c, m, ev->name);
+}
+
+/* Sorts the markers and hands the kept names to the first of them (the
+ * heap holds exactly those, by the same total order). */
+static void markers_finish(struct collect *c)
+{
+	size_t i;
+
+	if (c->nm)
+		qsort(c->m, c->nm, sizeof(*c->m), marker_cmp);
+	qsort(c->named, c->nnamed, sizeof(*c->named), marker_cmp);
+	for (i = 0; i < c->nnamed; i++) {
+		if (i < c->nm && c->m[i].seq == c->named[i].seq) {
+			c->m[i].name = c->named[i].name;
+			c->named[i].name = NULL;
+		}
+	}
 }
 
 /* ---- pass 1 callbacks -----------------------------------------------------
@@ -336,6 +422,9 @@ static void collect_release(struct collect *c)
 	for (i = 0; i < c->nm; i++)
 		free(c->m[i].name);
 	free(c->m);
+	membudget_release(c->charged);
+	for (i = 0; i < c->nnamed; i++)
+		free(c->named[i].name);
 	free(c->acc);
 	free(c->ovpids);
 	strbuf_release(&c->tmp);
@@ -357,15 +446,20 @@ static int collect_input(const struct input *in,
 	c.want_flows = 1;
 	c.cache = xcalloc(NAME_CACHE, sizeof(*c.cache));
 	rc = scan_input(in, collect_want, collect_event, &c, &out->scan, e);
+	if (rc == 0 && c.refused)
+		rc = membudget_fail(e, (uint64_t)(c.am / 8 + 16) * sizeof(*c.m),
+		                    "%s: stage markers (%zu found)", in->name,
+		                    c.nm);
 	if (rc == 0) {
 		ov_finish(&c, &out->ov);
-		if (c.nm)
-			qsort(c.m, c.nm, sizeof(*c.m), marker_cmp);
+		markers_finish(&c);
 		out->markers = c.m;
 		out->nmarkers = c.nm;
 		out->flows = c.flows;
+		out->charged = c.charged;
 		c.m = NULL;
 		c.nm = 0;
+		c.charged = 0;
 	}
 	collect_release(&c);
 	return rc;
@@ -560,6 +654,10 @@ static int map_input(const struct input *in, struct trace_summary *s,
 
 	if (!s->nmarkers)
 		return 0;
+	if (membudget_charge(s->nmarkers * sizeof(*f.pmax)))
+		return membudget_fail(e, s->nmarkers * sizeof(*f.pmax),
+		                      "%s: flow mapping of %zu stage markers",
+		                      in->name, s->nmarkers);
 	memset(&f, 0, sizeof(f));
 	f.sum = s;
 	f.pmax = xmalloc(s->nmarkers * sizeof(*f.pmax));
@@ -574,6 +672,7 @@ static int map_input(const struct input *in, struct trace_summary *s,
 	flows_finish(&f);
 	free(f.slot);
 	free(f.pmax);
+	membudget_release(s->nmarkers * sizeof(*f.pmax));
 	return rc;
 }
 
@@ -631,6 +730,7 @@ void trace_summary_release(struct trace_summary *s)
 {
 	size_t i;
 
+	membudget_release(s->charged);
 	for (i = 0; i < s->nmarkers; i++)
 		free(s->markers[i].name);
 	free(s->markers);

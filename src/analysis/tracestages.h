@@ -43,7 +43,10 @@ enum marker_method {
 };
 
 struct trace_marker {
-	char *name; /* owned */
+	/* owned; only the first RESULT_MAX_MARKERS markers (in this order)
+	 * keep their names, the others have NULL: the report lists those */
+	char *name;
+	uint32_t seq; /* position among the markers, in file order */
 	enum stage stage;
 	/* the host range: an X event with cat "cpu_op" or "user_annotation"
 	 * whose name matches a rule (the first matching rule gives the
@@ -63,7 +66,12 @@ struct trace_summary {
 	/* flow start events seen: 's' with cat "async_npu" or name
 	 * "torch_to_npu" */
 	uint64_t flows;
+	uint64_t charged; /* bytes charged to the memory budget (markers) */
 };
+
+/* A name longer than this is never a stage marker (and is neither copied
+ * nor matched against the globs): marker names are short words. */
+#define TRACE_MARKER_NAME_MAX 1024
 
 /* The most flow ids waiting for their other end at once in
  * trace_map_markers (the profiler writes each 's' next to its 'f', so real
@@ -76,8 +84,10 @@ struct trace_summary {
  * MARKER_TIME, until trace_map_markers), the flow count. out is
  * overwritten; release it with trace_summary_release (also after an
  * error). A truncated trace is not an error: out->scan.truncated says so.
- * Errors are those of trace_scan_file. Marker names are matched on their
- * raw text (a name spelled with JSON escapes is not recognised). */
+ * Errors are those of trace_scan_file, and ERR_INPUT when the memory
+ * budget refuses the markers (charged to out->charged). Marker names are
+ * matched on their raw text (a name spelled with JSON escapes is not
+ * recognised). */
 int trace_collect(const char *path, const struct trace_marker_rule *rules,
                   size_t nrules, const struct segment *segs, size_t nsegs,
                   struct trace_summary *out, struct err *e);

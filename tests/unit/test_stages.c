@@ -3,8 +3,11 @@
  * loop, VAE), and the grouping into segments. */
 #include "unit.h"
 
+#include "analysis/analyse.h"
 #include "analysis/rules.h"
 #include "analysis/stages.h"
+#include "input/kernels.h"
+#include "util/strbuf.h"
 
 /* ---- kernel keys: real type names; signatures and categories from the
  * built-in rules ---------------------------------------------------------- */
@@ -474,10 +477,123 @@ static void stages_segments_of_nothing(void **state)
 	free(seg);
 }
 
+/* ---- analyse: the sort and the overrides ------------------------------- */
+
+static uint64_t rnd(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* A kernel table from CSV rows "K<key>,<start us>,<dur us>,<step>". */
+static void random_table(struct kernel_table *kt, size_t n, uint64_t seed,
+                         int64_t span_us)
+{
+	struct strbuf csv = STRBUF_INIT;
+	struct kernels_info info = {0};
+	struct err e = ERR_INIT;
+	size_t i;
+
+	strbuf_adds(&csv, "Name,Start Time(us),Duration(us),Step Id\n");
+	for (i = 0; i < n; i++)
+		strbuf_addf(&csv, "MatMulV%d,%lld,%d,%zu\n",
+		            (int)(rnd(&seed) % 3),
+		            (long long)(rnd(&seed) % (uint64_t)span_us),
+		            (int)(rnd(&seed) % 5), i);
+	kernel_table_init(kt);
+	if (kernels_read_mem("r.csv", csv.buf, csv.len, NULL, kt, &info, &e))
+		fail_msg("%s", e.msg);
+	kernels_info_release(&info);
+	strbuf_release(&csv);
+}
+
+/* The sort keeps the file order of equal starts (the Step Id column
+ * holds the row number) whatever the table size: through the buffered
+ * merge, the rotations past it, and the insertion runs. */
+static void analyse_sort_is_stable(void **state)
+{
+	static const size_t sizes[] = {1, 31, 33, 1000, 20000, 70000};
+	struct rules ru = {0};
+	struct err e = ERR_INIT;
+	size_t z, i;
+
+	(void)state;
+	assert_int_equal(rules_load_builtin(&ru, &e), 0);
+	for (z = 0; z < ARRAY_LEN(sizes); z++) {
+		struct kernel_table kt;
+		struct result r;
+		/* few distinct starts: long runs of ties */
+		random_table(&kt, sizes[z], 7 + z, 50);
+		result_init(&r);
+		assert_int_equal(analyse(&kt, &ru, &r, NULL, &e), 0);
+		assert_int_equal(kt.n, sizes[z]);
+		for (i = 1; i < kt.n; i++) {
+			assert_true(kt.v[i - 1].start_ns <= kt.v[i].start_ns);
+			if (kt.v[i - 1].start_ns == kt.v[i].start_ns)
+				assert_true(kt.v[i - 1].step < kt.v[i].step);
+		}
+		result_release(&r);
+		kernel_table_release(&kt);
+	}
+	rules_release(&ru);
+}
+
+/* Overrides: each kernel gets the stage of the last override holding its
+ * start, each override counts the kernels in its range; the heap sweep
+ * agrees with the plain definition on nested, overlapping, empty and
+ * unsorted ranges. */
+static void analyse_overrides_last_one_wins(void **state)
+{
+	enum { NK = 3000, NOV = 300 };
+	struct rules ru = {0};
+	struct err e = ERR_INIT;
+	struct stage_override ov[NOV];
+	struct kernel_table kt;
+	struct result r;
+	unsigned char *stage = NULL;
+	uint64_t seed = 99;
+	size_t i, j;
+
+	(void)state;
+	assert_int_equal(rules_load_builtin(&ru, &e), 0);
+	random_table(&kt, NK, 3, 100000);
+	for (i = 0; i < NOV; i++) {
+		int64_t a = (int64_t)(rnd(&seed) % 100000) * 1000;
+		int64_t len = (int64_t)(rnd(&seed) % (i % 10 ? 2000 : 90000));
+		ov[i].start_ns = a;
+		ov[i].end_ns = i % 37 ? a + len * 1000 : a - 1; /* some empty */
+		ov[i].stage = (enum stage)(rnd(&seed) % STAGE_COUNT);
+	}
+	result_init(&r);
+	assert_int_equal(analyse_with(&kt, &ru, ov, NOV, &r, &stage, &e), 0);
+	for (i = 0; i < NOV; i++) {
+		uint64_t in = 0;
+		for (j = 0; j < kt.n; j++)
+			in += kt.v[j].start_ns >= ov[i].start_ns &&
+			      kt.v[j].start_ns <= ov[i].end_ns;
+		assert_int_equal(ov[i].kernels, in);
+	}
+	for (j = 0; j < kt.n; j++)
+		for (i = NOV; i-- > 0;)
+			if (kt.v[j].start_ns >= ov[i].start_ns &&
+			    kt.v[j].start_ns <= ov[i].end_ns) {
+				assert_int_equal(stage[j], ov[i].stage);
+				break;
+			}
+	free(stage);
+	result_release(&r);
+	kernel_table_release(&kt);
+	rules_release(&ru);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    T(stages_key_signatures_come_from_builtin_rules),
+	    T(analyse_sort_is_stable),
+	    T(analyse_overrides_last_one_wins),
 	    T(stages_dit_only),
 	    T(stages_text_encoder_dit_loop_vae),
 	    T(stages_text_encoder_keeps_its_last_layer),
