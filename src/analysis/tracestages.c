@@ -75,12 +75,14 @@ struct collect {
 	size_t nacc, aacc;
 	int64_t *ovpids; /* pids named "Overlap Analysis" */
 	size_t novpids, aovpids;
+	int too_many_pids; /* more pids named Overlap Analysis than the cap */
 
 	struct trace_marker *m;
 	size_t nm, am;
 	uint64_t flows;
-	uint64_t charged; /* for m */
-	int refused;      /* the budget refused more markers */
+	uint64_t charged;     /* for m */
+	uint64_t acc_charged; /* for acc */
+	int refused;          /* the budget refused more markers */
 	/* the names of the first RESULT_MAX_MARKERS markers (by
 	 * marker_cmp): a max-heap, the last of them on top */
 	struct trace_marker named[RESULT_MAX_MARKERS];
@@ -136,12 +138,19 @@ static int64_t clip(const struct segment *s, size_t n, int64_t a, int64_t b,
 
 static struct trace_overlap *acc_for(struct collect *c, int64_t pid)
 {
-	size_t i;
+	size_t i, old;
 
 	for (i = 0; i < c->nacc; i++)
 		if (c->acc[i].pid == pid)
 			return &c->acc[i].ov;
-	c->acc = xgrow(c->acc, sizeof(*c->acc), c->nacc + 1, &c->aacc);
+	/* one accumulator per pid with spans: charged to the budget */
+	old = c->aacc;
+	if (c->refused ||
+	    membudget_grow(&c->acc, sizeof(*c->acc), c->nacc + 1, &c->aacc)) {
+		c->refused = 1;
+		return NULL;
+	}
+	c->acc_charged += (uint64_t)(c->aacc - old) * sizeof(*c->acc);
 	memset(&c->acc[c->nacc], 0, sizeof(c->acc[0]));
 	c->acc[c->nacc].pid = pid;
 	return &c->acc[c->nacc++].ov;
@@ -156,6 +165,8 @@ static void ov_span(struct collect *c, const struct trace_event *ev, int k)
 	    ev->ts_ns > INT64_MAX - ev->dur_ns)
 		return;
 	ov = acc_for(c, ev->pid);
+	if (!ov)
+		return;
 	ov->events++;
 	add_sat(&ov->total[k], ev->dur_ns);
 	covered =
@@ -380,6 +391,24 @@ static int collect_want(char ph, const char *name, size_t len, void *ctx)
 	return c->want_markers && rule_of(c, name, len) >= 0;
 }
 
+/* A pid named "Overlap Analysis", once (the list is capped like the
+ * accumulators). */
+static void add_ovpid(struct collect *c, int64_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < c->novpids; i++)
+		if (c->ovpids[i] == pid)
+			return;
+	if (c->novpids >= TRACE_MAX_OVERLAP_PIDS) {
+		c->too_many_pids = 1;
+		return;
+	}
+	c->ovpids =
+	    xgrow(c->ovpids, sizeof(*c->ovpids), c->novpids + 1, &c->aovpids);
+	c->ovpids[c->novpids++] = pid;
+}
+
 static void collect_event(const struct trace_event *ev, void *ctx)
 {
 	struct collect *c = ctx;
@@ -387,11 +416,8 @@ static void collect_event(const struct trace_event *ev, void *ctx)
 
 	if (ev->ph == 'M') {
 		if (!strcmp(ev->name, "process_name") &&
-		    !strcmp(ev->arg_name, "Overlap Analysis")) {
-			c->ovpids = xgrow(c->ovpids, sizeof(*c->ovpids),
-			                  c->novpids + 1, &c->aovpids);
-			c->ovpids[c->novpids++] = ev->pid;
-		}
+		    !strcmp(ev->arg_name, "Overlap Analysis"))
+			add_ovpid(c, ev->pid);
 	} else if (ev->ph == 's') {
 		c->flows += is_npu_flow(ev);
 	} else if (ev->ph == 'X') {
@@ -423,11 +449,20 @@ static void collect_release(struct collect *c)
 		free(c->m[i].name);
 	free(c->m);
 	membudget_release(c->charged);
+	membudget_release(c->acc_charged);
 	for (i = 0; i < c->nnamed; i++)
 		free(c->named[i].name);
 	free(c->acc);
 	free(c->ovpids);
 	strbuf_release(&c->tmp);
+}
+
+static int too_many_pids(const struct input *in, struct err *e)
+{
+	return err_set(e, ERR_INPUT,
+	               "%s: more than %u processes named \"Overlap "
+	               "Analysis\": not a profiler trace",
+	               in->name, TRACE_MAX_OVERLAP_PIDS);
 }
 
 static int collect_input(const struct input *in,
@@ -446,10 +481,13 @@ static int collect_input(const struct input *in,
 	c.want_flows = 1;
 	c.cache = xcalloc(NAME_CACHE, sizeof(*c.cache));
 	rc = scan_input(in, collect_want, collect_event, &c, &out->scan, e);
+	if (rc == 0 && c.too_many_pids)
+		rc = too_many_pids(in, e);
 	if (rc == 0 && c.refused)
 		rc = membudget_fail(e, (uint64_t)(c.am / 8 + 16) * sizeof(*c.m),
-		                    "%s: stage markers (%zu found)", in->name,
-		                    c.nm);
+		                    "%s: stage markers (%zu found) and Overlap "
+		                    "Analysis processes (%zu)",
+		                    in->name, c.nm, c.nacc);
 	if (rc == 0) {
 		ov_finish(&c, &out->ov);
 		markers_finish(&c);
@@ -474,6 +512,12 @@ static int overlap_input(const struct input *in, const struct segment *segs,
 
 	collect_init(&c, segs, nsegs);
 	rc = scan_input(in, collect_want, collect_event, &c, &ts, e);
+	if (rc == 0 && c.too_many_pids)
+		rc = too_many_pids(in, e);
+	if (rc == 0 && c.refused)
+		rc = membudget_fail(
+		    e, (uint64_t)(c.aacc / 8 + 16) * sizeof(*c.acc),
+		    "%s: Overlap Analysis processes (%zu)", in->name, c.nacc);
 	if (rc == 0)
 		ov_finish(&c, ov);
 	collect_release(&c);

@@ -69,6 +69,11 @@ struct trace_summary {
 	uint64_t charged; /* bytes charged to the memory budget (markers) */
 };
 
+/* Distinct processes named "Overlap Analysis" (the profiler writes one
+ * per device): more is an input error. The per-pid sums of Overlap
+ * Analysis spans are charged to the memory budget. */
+#define TRACE_MAX_OVERLAP_PIDS 4096u
+
 /* A name longer than this is never a stage marker (and is neither copied
  * nor matched against the globs): marker names are short words. */
 #define TRACE_MARKER_NAME_MAX 1024
