@@ -64,7 +64,15 @@ static size_t fill(struct jpull *p, size_t need)
 		p->len = keep;
 		p->pos = 0;
 		p->cap_from = 0;
-		n = infile_read(&p->f, p->own + keep, CHUNK - keep, p->e);
+		if (p->src) {
+			n = (ssize_t)(p->srclen - p->srcpos);
+			n = n > (ssize_t)p->srcchunk ? (ssize_t)p->srcchunk : n;
+			memcpy(p->own + keep, p->src + p->srcpos, (size_t)n);
+			p->srcpos += (size_t)n;
+		} else {
+			n = infile_read(&p->f, p->own + keep, CHUNK - keep,
+			                p->e);
+		}
 		if (n < 0) {
 			p->failed = 1;
 			break;
@@ -156,9 +164,21 @@ void jp_open_mem(struct jpull *p, const char *name, const char *text,
 	p->eof = 1;
 }
 
+void jp_open_mem_chunked(struct jpull *p, const char *name, const char *text,
+                         size_t len, size_t chunk, struct err *e)
+{
+	init(p, name, e);
+	p->src = text ? text : "";
+	p->srclen = text ? len : 0;
+	p->srcchunk = chunk ? (chunk < CHUNK / 2 ? chunk : CHUNK / 2) : 1;
+	p->from_file = 1;
+	p->own = xmalloc(CHUNK);
+	p->buf = p->own;
+}
+
 void jp_close(struct jpull *p)
 {
-	if (p->from_file)
+	if (p->from_file && !p->src)
 		infile_close(&p->f);
 	free(p->own);
 	strbuf_release(&p->cap);

@@ -47,6 +47,9 @@ struct jpull {
 	char *own; /* buf when reading a file */
 	struct infile f;
 	int from_file, eof;
+	/* jp_open_mem_chunked: the "file" is these bytes, read in pieces */
+	const char *src;
+	size_t srclen, srcpos, srcchunk;
 	uint64_t max; /* a file longer than this is an error */
 	const char *max_what;
 	uint64_t line, col; /* of buf[pos] */
@@ -85,6 +88,10 @@ int jp_open_file(struct jpull *p, const char *path, uint64_t max,
 /* Reads text[0..len), which must outlive p; name is used in messages. */
 void jp_open_mem(struct jpull *p, const char *name, const char *text,
                  size_t len, struct err *e);
+/* As jp_open_mem, but the data goes through the window chunk bytes at a
+ * time, as a file's would: for tests and fuzzing of the window. */
+void jp_open_mem_chunked(struct jpull *p, const char *name, const char *text,
+                         size_t len, size_t chunk, struct err *e);
 void jp_close(struct jpull *p);
 
 /* The type of the next value (after blanks), by its first byte. JP_NONE

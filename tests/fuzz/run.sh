@@ -52,7 +52,11 @@ for f in "$root"/examples/*/report/report.json; do
 	cp "$f" "$work/snapshot/report$n.json"
 done
 
-for t in kernels rules template comm steptrace trace snapshot; do
+# JSON text for the pull reader: all of the above
+mkdir -p "$work/jsonpull"
+cp "$work"/comm/* "$work"/snapshot/* "$work"/trace/* "$work/jsonpull/" 2>/dev/null || true
+
+for t in kernels rules template comm steptrace trace snapshot jsonpull; do
 	echo "fuzz_$t: ${secs}s"
 	"$build/tests/fuzz/fuzz_$t" "$work/$t" -max_total_time="$secs" \
 		-max_len=65536 -rss_limit_mb=2048 -timeout=10 \
