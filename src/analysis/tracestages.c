@@ -541,6 +541,7 @@ struct flows {
 	struct flow_slot *slot;
 	size_t cap, live, used;
 	int overflow;
+	uint64_t charged; /* table growth charged to the memory budget */
 };
 
 static uint64_t id_key(const char *id)
@@ -630,8 +631,18 @@ static void flows_put(struct flows *f, uint64_t key, int64_t ts, int start)
 		f->overflow = 1;
 		return;
 	}
-	if ((f->used + 1) * 2 > f->cap)
-		flows_rehash(f, f->live * 4 > f->cap ? f->cap * 2 : f->cap);
+	if ((f->used + 1) * 2 > f->cap) {
+		size_t cap = f->live * 4 > f->cap ? f->cap * 2 : f->cap;
+		uint64_t more = (uint64_t)(cap - f->cap) * sizeof(*f->slot);
+		/* a bigger table is charged; refused, the markers fall back
+		 * to time alignment as beyond TRACE_MAX_PENDING_FLOWS */
+		if (more && membudget_charge(more)) {
+			f->overflow = 1;
+			return;
+		}
+		f->charged += more;
+		flows_rehash(f, cap);
+	}
 	sl = flows_find(f, key);
 	if (!sl->key)
 		f->used++;
@@ -714,6 +725,7 @@ static int map_input(const struct input *in, struct trace_summary *s,
 	f.slot = xcalloc(f.cap, sizeof(*f.slot));
 	rc = scan_input(in, flows_want, flows_event, &f, &ts, e);
 	flows_finish(&f);
+	membudget_release(f.charged);
 	free(f.slot);
 	free(f.pmax);
 	membudget_release(s->nmarkers * sizeof(*f.pmax));

@@ -80,8 +80,8 @@ struct trace_summary {
 
 /* The most flow ids waiting for their other end at once in
  * trace_map_markers (the profiler writes each 's' next to its 'f', so real
- * traces need a handful). Beyond it every marker falls back to
- * MARKER_TIME. */
+ * traces need a handful). Beyond it, or when the memory budget refuses a
+ * bigger table, every marker falls back to MARKER_TIME. */
 #define TRACE_MAX_PENDING_FLOWS (1u << 20)
 
 /* Pass 1: the Overlap Analysis attributed to segs (sorted by start; may be
