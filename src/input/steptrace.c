@@ -72,8 +72,9 @@ struct streader {
 	uint64_t fed; /* bytes fed so far */
 };
 
-#define MAX_COLUMNS     256  /* the file has about ten */
-#define MAX_HEADER_NAME 4096 /* bytes of one header name */
+#define MAX_COLUMNS     256        /* the file has about ten */
+#define MAX_FIELD       (1u << 20) /* longer: a runaway quote */
+#define MAX_HEADER_NAME 4096       /* bytes of one header name */
 
 static int is_blank(int c)
 {
@@ -434,6 +435,13 @@ static void feed_piece(struct streader *r, const char *s, size_t n)
 		            "closing quote): ",
 		            r->name, r->row_line, r->fidx + 1);
 		fail(r, msg.buf, s, n, QUOTE_MAX);
+	} else if (!r->failed && r->p.entry_pos > MAX_FIELD) {
+		strbuf_addf(&msg,
+		            "%s:%" PRIu64 ": column %zu: field longer than "
+		            "1 MiB (unterminated quote?): ",
+		            r->name, r->row_line, r->fidx + 1);
+		fail(r, msg.buf, (const char *)r->p.entry_buf, r->p.entry_pos,
+		     QUOTE_MAX);
 	}
 	strbuf_release(&msg);
 }

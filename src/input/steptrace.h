@@ -55,6 +55,7 @@ struct steptrace {
  *   "PATH:LINE: unterminated quoted field"
  *   "PATH:LINE: column N: too many columns (limit 256): 'x'" (or a header
  *    name over 4096 bytes)
+ *   "PATH:LINE: column N: field longer than 1 MiB (unterminated quote?)"
  *   "PATH:LINE: steps (N rows read): needs ... --max-memory ..." (the
  *    rows are charged to the memory budget, util/membudget.h)
  * LINE is the physical line (1-based) where the row begins. */
