@@ -12,7 +12,8 @@
 #include "util/xalloc.h"
 #include "util/banned.h"
 
-#define CHUNK    (64u << 10)
+#define CHUNK      (64u << 10)
+#define TEST_CHUNK 4096u /* jp_open_mem_chunked's window */
 #define NEAR_MAX 30 /* bytes quoted after a syntax error */
 
 /* ---- the window -------------------------------------------------------- */
@@ -170,9 +171,11 @@ void jp_open_mem_chunked(struct jpull *p, const char *name, const char *text,
 	init(p, name, e);
 	p->src = text ? text : "";
 	p->srclen = text ? len : 0;
-	p->srcchunk = chunk ? (chunk < CHUNK / 2 ? chunk : CHUNK / 2) : 1;
+	/* a small window: refills are what is tested */
+	p->srcchunk = chunk ? (chunk < TEST_CHUNK / 2 ? chunk : TEST_CHUNK / 2)
+	                    : 1;
 	p->from_file = 1;
-	p->own = xmalloc(CHUNK);
+	p->own = xmalloc(TEST_CHUNK);
 	p->buf = p->own;
 }
 
