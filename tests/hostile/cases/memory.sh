@@ -67,14 +67,16 @@ assert len(d["segments"]) == 10000 and d["segments_total"] == 200000, (len(d["se
 assert any(w["code"] == "segments_unlisted" for w in d["warnings"])
 PY
 
-# 300,000 distinct kernel types with 200-byte names: refused at 65,536.
+# 300,000 distinct kernel types with 200-byte names: refused at 65,536
+# (70,000 in sanitizer builds).
 mkdir -p types/ASCEND_PROFILER_OUTPUT
 python3 - types/ASCEND_PROFILER_OUTPUT/kernel_details.csv.gz <<'PY'
-import gzip, sys
+import gzip, os, sys
 pad = b"x" * 200
+n = 70_000 if int(os.environ["SHIFT"]) else 300_000
 with gzip.open(sys.argv[1], "wb", compresslevel=1) as f:
     f.write(b"Name,Type,Start Time(us),Duration(us)\n")
-    f.write(b"".join(b"k,T%d%s,%d,1\n" % (i, pad, i) for i in range(300_000)))
+    f.write(b"".join(b"k,T%d%s,%d,1\n" % (i, pad, i) for i in range(n)))
 PY
 bounded many_types 3 100 60 'distinct kernel types' -- \
 	"$SDPERF" report types -o o-types -q -f json
@@ -83,10 +85,10 @@ bounded many_types 3 100 60 'distinct kernel types' -- \
 # gzipped). Names that long are no stage markers: not cached, not copied.
 rank names
 python3 - names/ASCEND_PROFILER_OUTPUT/trace_view.json.gz <<'PY'
-import gzip, sys
+import gzip, os, sys
 with gzip.open(sys.argv[1], "wb", compresslevel=1) as f:
     f.write(b"[")
-    for i in range(40):
+    for i in range(40 >> int(os.environ["SHIFT"])):
         f.write(b'{"ph": "X", "cat": "cpu_op", "pid": 1, "tid": 1, '
                 b'"ts": "1778579413780197", "dur": 5, "name": "vae_%d' % i)
         f.write(b"x" * (4 << 20))
@@ -98,9 +100,10 @@ bounded marker_names 0 100 60 '' -- "$SDPERF" report names -o o-names -q -f json
 # 300,000 "vae_N" cpu_op markers (1.7 MB gzipped): all set the stages,
 # the report lists 200 and says so.
 rank markers
-python3 - markers/ASCEND_PROFILER_OUTPUT/trace_view.json.gz <<'PY'
+NMARK=$((300000 >> SHIFT))
+python3 - markers/ASCEND_PROFILER_OUTPUT/trace_view.json.gz "$NMARK" <<'PY'
 import gzip, sys
-n, t0 = 300_000, 1778579413780197000
+n, t0 = int(sys.argv[2]), 1778579413780197000
 with gzip.open(sys.argv[1], "wt", compresslevel=1) as f:
     f.write("[")
     for i in range(n):
@@ -111,10 +114,10 @@ with gzip.open(sys.argv[1], "wt", compresslevel=1) as f:
 PY
 bounded markers_300k 0 120 60 '' -- \
 	"$SDPERF" report markers -o o-markers -q -f json,md,pdf
-python3 - o-markers/report.json <<'PY' && ok markers_listed || bad markers_listed "markers not capped"
+python3 - o-markers/report.json "$NMARK" <<'PY' && ok markers_listed || bad markers_listed "markers not capped"
 import json, sys
 r = json.load(open(sys.argv[1]))["ranks"][0]
-assert len(r["markers"]) == 200 and r["markers_total"] == 300000, (len(r["markers"]), r["markers_total"])
+assert len(r["markers"]) == 200 and r["markers_total"] == int(sys.argv[2]), (len(r["markers"]), r["markers_total"])
 assert r["stage_source"] == "markers_time", r["stage_source"]
 PY
 
@@ -122,20 +125,20 @@ PY
 # reader skips, then the same inside one operation (over its 256 KiB).
 rank comm
 python3 - comm/ASCEND_PROFILER_OUTPUT/communication.json.gz <<'PY'
-import gzip, sys
+import gzip, os, sys
 with gzip.open(sys.argv[1], "wb") as f:
     f.write(b'{"step1": {"collective": {"Total Op Info": {"x": [')
-    f.write(b"0," * 10_000_000)
+    f.write(b"0," * (10_000_000 >> int(os.environ["SHIFT"])))
     f.write(b'0]}, "hcom_allReduce__1_0_1": {"Communication Time Info": '
             b'{"Elapse Time(ms)": 1.5}}}}}')
 PY
 bounded comm_skipped 0 100 60 '' -- "$SDPERF" report comm -o o-comm -q -f json
 rank commop
 python3 - commop/ASCEND_PROFILER_OUTPUT/communication.json.gz <<'PY'
-import gzip, sys
+import gzip, os, sys
 with gzip.open(sys.argv[1], "wb") as f:
     f.write(b'{"step1": {"collective": {"hcom_allReduce__1_0_1": {"x": [')
-    f.write(b"0," * 10_000_000)
+    f.write(b"0," * (10_000_000 >> int(os.environ["SHIFT"])))
     f.write(b'0]}}}}')
 PY
 bounded comm_one_op 3 100 60 'larger than 256 KiB (the limit for one operation' -- \
@@ -143,11 +146,12 @@ bounded comm_one_op 3 100 60 'larger than 256 KiB (the limit for one operation' 
 
 # report.json: 30 MB of numbers in a member check and diff do not read.
 python3 - "$ROOT/examples/image-dit-1card/report/report.json" big.json <<'PY'
-import sys
+import os, sys
 text = open(sys.argv[1]).read().lstrip()
 assert text[0] == "{"
+n = 15_000_000 >> int(os.environ["SHIFT"])
 with open(sys.argv[2], "w") as f:
-    f.write('{"junk": [' + "0," * 15_000_000 + '0], ' + text[1:])
+    f.write('{"junk": [' + "0," * n + '0], ' + text[1:])
 PY
 bounded report_json_check 0 150 60 '' -- \
 	"$SDPERF" check big.json --no-verdicts --max dit.fa.share=1
