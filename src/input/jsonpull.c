@@ -14,7 +14,7 @@
 
 #define CHUNK      (64u << 10)
 #define TEST_CHUNK 4096u /* jp_open_mem_chunked's window */
-#define NEAR_MAX 30 /* bytes quoted after a syntax error */
+#define NEAR_MAX   30    /* bytes quoted after a syntax error */
 
 /* ---- the window -------------------------------------------------------- */
 
@@ -172,8 +172,8 @@ void jp_open_mem_chunked(struct jpull *p, const char *name, const char *text,
 	p->src = text ? text : "";
 	p->srclen = text ? len : 0;
 	/* a small window: refills are what is tested */
-	p->srcchunk = chunk ? (chunk < TEST_CHUNK / 2 ? chunk : TEST_CHUNK / 2)
-	                    : 1;
+	p->srcchunk =
+	    chunk ? (chunk < TEST_CHUNK / 2 ? chunk : TEST_CHUNK / 2) : 1;
 	p->from_file = 1;
 	p->own = xmalloc(TEST_CHUNK);
 	p->buf = p->own;
