@@ -325,12 +325,14 @@ static int read_step(struct creader *r)
 	if (jp_enter(&r->p))
 		return -1;
 	while (!ret && (more = jp_next(&r->p, &key)) != 0) {
+		if (more < 0) {
+			ret = -1;
+			break;
+		}
 		k = !strcmp(key.buf, "p2p")          ? 0
 		    : !strcmp(key.buf, "collective") ? 1
 		                                     : -1;
-		if (more < 0) {
-			ret = -1;
-		} else if (k < 0 || seen[k]) {
+		if (k < 0 || seen[k]) {
 			ret = jp_skip(&r->p);
 		} else {
 			seen[k] = 1;

@@ -521,6 +521,9 @@ static void commstats_read_checks_what_it_skips(void **state)
 	fails(r, "c.json:1:19: JSON syntax error near 'x\"}}'");
 	rd_text(r, "{\"s\": {\"other\": nul}}");
 	fails(r, "c.json:1:17: JSON syntax error near 'nul}}'");
+	/* no key where a step's key belongs (found by fuzz_comm) */
+	rd_text(r, "{\"s\": {:\"p2p\": {}}}");
+	fails(r, "c.json:1:8: JSON syntax error near ':\"p2p\": {}}}'");
 	/* an escaped key is decoded: this is the Total Op Info */
 	rd_text(r, "{\"s\": {\"collective\": {\"Total Op \\u0049nfo\": 5}}}");
 	ok(r, 0);
