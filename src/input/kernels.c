@@ -568,62 +568,30 @@ static void skip_row(struct kreader *r)
 	}
 }
 
-/* One more eighth of table slots (KERNEL_COST_BYTES each, charged first):
- * 0, or -1 with the reader failed. */
+/* Room for one more kernel (the table grows by an eighth, charged to the
+ * memory budget first): 0, or -1 with the reader failed. */
 static int table_grow(struct kreader *r)
 {
 	struct kernel_table *kt = r->kt;
-	size_t n = kt->alloc < 1024 ? 1024 : kt->alloc + kt->alloc / 8;
 	uint64_t cost;
-	struct kernel *v;
+	int rc = kernel_table_reserve(kt, &cost);
 
-	if (kt->alloc >= KERNELS_MAX) {
-		err_set(r->e, ERR_INPUT,
-		        "%s:%" PRIu64 ": more than %u kernels in one rank",
-		        r->name, r->row_line, (unsigned)KERNELS_MAX);
-		r->failed = 1;
-		return -1;
-	}
-	n = n > KERNELS_MAX ? KERNELS_MAX : n;
-	cost = (uint64_t)(n - kt->alloc) * KERNEL_COST_BYTES;
-	if (membudget_charge(cost)) {
+	if (rc == -1)
 		membudget_fail(r->e, cost,
 		               "%s:%" PRIu64
 		               ": kernel table (%zu kernels read)",
 		               r->name, r->row_line, kt->n);
-		r->failed = 1;
-		return -1;
-	}
-	v = realloc(kt->v, n * sizeof(*v));
-	if (!v) {
-		membudget_release(cost);
+	else if (rc == -2)
+		err_set(r->e, ERR_INPUT,
+		        "%s:%" PRIu64 ": more than %u kernels in one rank",
+		        r->name, r->row_line, (unsigned)KERNELS_MAX);
+	else if (rc)
 		err_set(r->e, ERR_INPUT,
 		        "%s:%" PRIu64 ": out of memory for the kernel table "
 		        "(%zu kernels read): lower --max-memory",
 		        r->name, r->row_line, kt->n);
-		r->failed = 1;
-		return -1;
-	}
-	kt->v = v;
-	kt->alloc = n;
-	kt->charged += cost;
-	return 0;
-}
-
-/* The table cut to its kernels: the eighth kept for growth is given back. */
-static void table_fit(struct kernel_table *kt)
-{
-	struct kernel *v;
-
-	if (kt->n == kt->alloc || !kt->n)
-		return;
-	v = realloc(kt->v, kt->n * sizeof(*v));
-	if (!v)
-		return;
-	membudget_release((uint64_t)(kt->alloc - kt->n) * KERNEL_COST_BYTES);
-	kt->charged -= (uint64_t)(kt->alloc - kt->n) * KERNEL_COST_BYTES;
-	kt->v = v;
-	kt->alloc = kt->n;
+	r->failed |= rc != 0;
+	return rc ? -1 : 0;
 }
 
 static void keep_row(struct kreader *r)
@@ -831,7 +799,7 @@ static int reader_finish(struct kreader *r)
 		fail(r, msg.buf, NULL, 0);
 	}
 	strbuf_release(&msg);
-	table_fit(r->kt);
+	kernel_table_fit(r->kt);
 	csv_free(&r->p);
 	while (r->ncols)
 		free(r->colnames[--r->ncols]);

@@ -12,12 +12,11 @@
 
 /* Caps on what one table holds (each an input error naming the line):
  * distinct "Type, Accelerator Core" pairs (a real profile has hundreds),
- * the text of those names, and kernels (ids and indexes are 32-bit). */
+ * the text of those names, and kernels (KERNELS_MAX, input/profile.h). */
 #define KERNELS_MAX_TYPES      65536
 #define KERNELS_MAX_TYPES_TEXT "65,536"
 #define KERNELS_MAX_KEY_BYTES  (16u << 20)
 #define KERNELS_MAX_KEY_TEXT   "16 MiB"
-#define KERNELS_MAX            UINT32_MAX
 
 struct kernels_opts {
 	int strict;   /* a malformed row is an error instead of a warning */

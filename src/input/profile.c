@@ -21,6 +21,47 @@ void kernel_table_release(struct kernel_table *kt)
 	kernel_table_init(kt);
 }
 
+int kernel_table_reserve(struct kernel_table *kt, uint64_t *cost)
+{
+	size_t n = kt->alloc < 1024 ? 1024 : kt->alloc + kt->alloc / 8;
+	struct kernel *v;
+
+	*cost = 0;
+	if (kt->n < kt->alloc)
+		return 0;
+	if (kt->alloc >= KERNELS_MAX)
+		return -2;
+	n = n > KERNELS_MAX ? KERNELS_MAX : n;
+	*cost = (uint64_t)(n - kt->alloc) * KERNEL_COST_BYTES;
+	if (membudget_charge(*cost))
+		return -1;
+	v = realloc(kt->v, n * sizeof(*v));
+	if (!v) {
+		membudget_release(*cost);
+		return -3;
+	}
+	kt->v = v;
+	kt->alloc = n;
+	kt->charged += *cost;
+	return 0;
+}
+
+void kernel_table_fit(struct kernel_table *kt)
+{
+	uint64_t freed = (uint64_t)(kt->alloc - kt->n) * KERNEL_COST_BYTES;
+	struct kernel *v;
+
+	if (kt->n == kt->alloc || !kt->n)
+		return;
+	v = realloc(kt->v, kt->n * sizeof(*v));
+	if (!v)
+		return;
+	membudget_release(freed);
+	kt->charged -= freed;
+	kt->v = v;
+	kt->alloc = kt->n;
+}
+
 const char *kernel_key_type(const struct kernel_table *kt, uint32_t key)
 {
 	return strtab_str(&kt->keys, key);

@@ -73,8 +73,19 @@ struct kernel_table {
 	uint64_t charged; /* bytes charged to the memory budget */
 };
 
+/* Kernels one table holds at most: indexes and run starts are 31-bit. */
+#define KERNELS_MAX 0x7fffffffu
+
 void kernel_table_init(struct kernel_table *kt);
+/* Gives back what the table charged to the memory budget, frees it. */
 void kernel_table_release(struct kernel_table *kt);
+/* Room for one more kernel: when full, the table grows by an eighth (at
+ * least 1024 slots), charging KERNEL_COST_BYTES per slot to the memory
+ * budget first (*cost: the charge asked). 0; -1 when the budget refuses,
+ * -2 at KERNELS_MAX, -3 when the allocation fails (nothing charged). */
+int kernel_table_reserve(struct kernel_table *kt, uint64_t *cost);
+/* Cuts the capacity to the kernels held, giving back the charge. */
+void kernel_table_fit(struct kernel_table *kt);
 /* Type part of a key ("MatMulV3"). */
 const char *kernel_key_type(const struct kernel_table *kt, uint32_t key);
 /* Accelerator Core part of a key ("AI_CORE", "" when the file has none). */
