@@ -8,9 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/banned.h"
 #include "util/fileio.h"
+#include "util/membudget.h"
 #include "util/xalloc.h"
+#include "util/banned.h"
 
 /* A title is a line: 1 KiB is plenty, and far below the 64 KiB where
  * libharu refuses the PDF's metadata string (error 0x105B). */
@@ -22,11 +23,13 @@ static const char usage[] =
 	"                   [--threshold NAME=PERCENT]... [-j N] [--strict] [--quiet]\n"
 	"                   [--title TEXT] [--lang en|zh] [--docs-base URL]\n"
 	"                   [--templates DIR] [--font FILE] [--cjk-font FILE]\n"
+	"                   [--max-memory SIZE]\n"
 	"       sdperf diff BASE NEW [-o OUTDIR] [--format LIST] [--per-step]\n"
 	"                   [report options]\n"
 	"       sdperf check PATH [--max NAME=VALUE]... [--baseline REPORT.json\n"
 	"                   [--max-regression PCT]] [--no-verdicts] [--rules FILE]\n"
 	"                   [--threshold NAME=PERCENT]... [-j N]\n"
+	"                   [--max-memory SIZE]\n"
 	"       sdperf --help | --version\n"
 	"\n"
 	"Reads an Ascend profiler output (torch_npu.profiler) of a diffusion\n"
@@ -59,6 +62,9 @@ static const char usage[] =
 	"                           host_bound, rank_imbalance)\n"
 	"  -j, --jobs N             ranks analysed in parallel (default: one\n"
 	"                           per CPU core)\n"
+	"      --max-memory SIZE    memory for input-sized data (e.g. 4G, 512M,\n"
+	"                           25% of RAM); more is an input error (exit 3)\n"
+	"                           (default: half the RAM or of ulimit -v)\n"
 	"      --strict             a malformed row is an error, not a warning\n"
 	"      --title TEXT         title of the HTML and Markdown reports\n"
 	"  -l, --lang en|zh         language of the HTML and Markdown reports\n"
@@ -131,7 +137,8 @@ enum opt_id {
 	OPT_MAX,
 	OPT_BASELINE,
 	OPT_MAX_REGRESSION,
-	OPT_NO_VERDICTS
+	OPT_NO_VERDICTS,
+	OPT_MAX_MEMORY
 };
 
 static const struct {
@@ -157,6 +164,7 @@ static const struct {
     {"--jobs", 'j', 1, OPT_JOBS},
     {"--per-step", 0, 0, OPT_PER_STEP},
     {"--max-regression", 0, 1, OPT_MAX_REGRESSION},
+    {"--max-memory", 0, 1, OPT_MAX_MEMORY},
     {"--max", 0, 1, OPT_MAX},
     {"--baseline", 0, 1, OPT_BASELINE},
     {"--no-verdicts", 0, 0, OPT_NO_VERDICTS},
@@ -333,6 +341,14 @@ static int apply(struct options *o, int id, const char *val, struct err *e)
 		return 0;
 	case OPT_NO_VERDICTS:
 		o->no_verdicts = 1;
+		return 0;
+	case OPT_MAX_MEMORY:
+		if (membudget_parse(val, &o->max_memory))
+			return err_set(
+			    e, ERR_USAGE,
+			    "--max-memory: expected a size such as "
+			    "4G, 512M or 25%% (at least 1M), got '%s'",
+			    val);
 		return 0;
 	default:
 		o->cmd = o->cmd == CMD_HELP ? CMD_HELP : CMD_VERSION;

@@ -3,6 +3,7 @@
 #define SDPERF_CLI_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util/err.h"
 
@@ -29,6 +30,8 @@ struct options {
 	const char **paths; /* every PATH, in order given */
 	size_t npaths;
 	int jobs; /* ranks analysed at once; 0: one per core */
+	/* --max-memory in bytes (util/membudget.h); 0: the default */
+	uint64_t max_memory;
 	const char *outdir;
 	int outdir_given; /* -o was given */
 	unsigned formats;

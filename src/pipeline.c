@@ -41,10 +41,18 @@
 #include "render/text.h"
 #include "util/banned.h"
 #include "util/fileio.h"
+#include "util/membudget.h"
 #include "util/outset.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "version.h"
+
+/* --max-memory, or the default share of this machine's memory: set once,
+ * before any worker thread starts. */
+static void set_budget(const struct options *o)
+{
+	membudget_set(o->max_memory ? o->max_memory : membudget_default());
+}
 
 static int load_rules(const struct options *o, struct rules *ru, struct err *e)
 {
@@ -183,6 +191,18 @@ struct pool {
 	pthread_mutex_t lock;
 };
 
+/* A rank's result waits for the others in memory: charged to the budget
+ * (given back with the merged result). */
+static int charge_part(struct result *part, const char *dir, struct err *e)
+{
+	uint64_t b = result_bytes(part);
+
+	if (membudget_charge(b))
+		return membudget_fail(e, b, "%s: the rank's result", dir);
+	part->charged += b;
+	return 0;
+}
+
 static void *worker(void *arg)
 {
 	struct pool *p = arg;
@@ -195,7 +215,9 @@ static void *worker(void *arg)
 		if (i >= p->rf->n)
 			return NULL;
 		p->failed[i] = rank_analyse(&p->rf->ranks[i], p->ru, &p->ro,
-		                            &p->parts[i], &p->errs[i]) != 0;
+		                            &p->parts[i], &p->errs[i]) != 0 ||
+		               charge_part(&p->parts[i], p->rf->ranks[i].dir,
+		                           &p->errs[i]) != 0;
 	}
 }
 
@@ -375,6 +397,10 @@ int pipeline_analyse(const struct options *o, const struct rules *ru,
 		goto out;
 	settle_ids(&rf, parts);
 	cluster_merge(parts, rf.n, ru, r);
+	for (i = 0; i < rf.n; i++) { /* the merged result holds it now */
+		r->charged += parts[i].charged;
+		parts[i].charged = 0;
+	}
 	r->threads = threads;
 	r->profile_path = joined_paths(o);
 	discovery_notes(&rf, r);
@@ -394,6 +420,7 @@ int pipeline_report(const struct options *o, struct err *e)
 	struct result r;
 	int ret = -1;
 
+	set_budget(o);
 	result_init(&r);
 	if (load_rules(o, &ru, e) || pipeline_analyse(o, &ru, &r, e))
 		goto out;
@@ -418,12 +445,41 @@ static int is_report_json(const char *path)
 	       discover_sniff(path) != DK_TRACE;
 }
 
+/* What reading a report.json of n bytes costs: its text, and the
+ * snapshot read from it (whose lists take fewer bytes than the text that
+ * spells them; the document itself is never built into a tree). */
+static uint64_t side_cost(uint64_t n)
+{
+	return n + n + n / 2;
+}
+
+/* Reads a report.json into json, its cost charged first (*charged). */
+static int read_report_json(const char *path, struct strbuf *json,
+                            uint64_t *charged, struct err *e)
+{
+	struct stat st;
+	uint64_t cost;
+
+	if (stat(path, &st) == 0 && st.st_size > 0 &&
+	    (uint64_t)st.st_size <= REPORT_JSON_MAX) {
+		cost = side_cost((uint64_t)st.st_size);
+		if (membudget_charge(cost))
+			return membudget_fail(e, cost, "%s: %.1f MiB of report",
+			                      path,
+			                      (double)st.st_size / 1048576.0);
+		*charged += cost;
+		strbuf_grow(json, (size_t)st.st_size + 1);
+	}
+	return fileio_read_small(path, REPORT_JSON_MAX, json, e);
+}
+
 /* One side of a comparison (or the PATH of a check): a report.json read
  * as it is, or a profile analysed and rendered to report.json text, so
- * both give the same snapshot. json receives the text. */
+ * both give the same snapshot. json receives the text; *charged what was
+ * charged to the memory budget for it (the caller gives it back). */
 static int load_side(const struct options *o, const struct rules *ru,
                      const char *path, struct snapshot *s, struct strbuf *json,
-                     struct err *e)
+                     uint64_t *charged, struct err *e)
 {
 	struct options one = *o;
 	struct result r;
@@ -431,7 +487,7 @@ static int load_side(const struct options *o, const struct rules *ru,
 
 	memset(s, 0, sizeof(*s));
 	if (from_json) {
-		if (fileio_read_small(path, REPORT_JSON_MAX, json, e))
+		if (read_report_json(path, json, charged, e))
 			return -1;
 	} else {
 		one.paths = &path;
@@ -443,6 +499,9 @@ static int load_side(const struct options *o, const struct rules *ru,
 		}
 		render_json(&r, SDPERF_VERSION, json);
 		result_release(&r);
+		/* rendered from capped lists: charged, not checked */
+		if (membudget_charge(side_cost(json->len)) == 0)
+			*charged += side_cost(json->len);
 	}
 	ret = snapshot_from_json(path, json->buf, json->len, s, e);
 	if (!ret) {
@@ -460,18 +519,25 @@ int pipeline_diff(const struct options *o, struct err *e)
 	struct strbuf jb = STRBUF_INIT, jn = STRBUF_INIT;
 	struct comparison c;
 	struct output w = {"diff", NULL, &c};
+	uint64_t charged = 0;
 	int ret = -1;
 
+	set_budget(o);
 	memset(&base, 0, sizeof(base));
 	memset(&new_, 0, sizeof(new_));
 	memset(&c, 0, sizeof(c));
 	if (load_rules(o, &ru, e) ||
-	    load_side(o, &ru, o->paths[0], &base, &jb, e) ||
-	    load_side(o, &ru, o->paths[1], &new_, &jn, e) ||
-	    compare_snapshots(&base, &new_, o->per_step, &c, e))
+	    load_side(o, &ru, o->paths[0], &base, &jb, &charged, e))
+		goto out;
+	strbuf_release(&jb); /* the snapshot has what the diff needs */
+	if (load_side(o, &ru, o->paths[1], &new_, &jn, &charged, e))
+		goto out;
+	strbuf_release(&jn);
+	if (compare_snapshots(&base, &new_, o->per_step, &c, e))
 		goto out;
 	ret = write_outputs(o, &w, e);
 out:
+	membudget_release(charged);
 	comparison_release(&c);
 	snapshot_release(&base);
 	snapshot_release(&new_);
@@ -506,8 +572,10 @@ int pipeline_check(const struct options *o, struct err *e)
 	struct strbuf json = STRBUF_INIT, bjson = STRBUF_INIT;
 	struct check_opts co;
 	struct check_result cr;
+	uint64_t charged = 0;
 	int ret = -1;
 
+	set_budget(o);
 	memset(&s, 0, sizeof(s));
 	memset(&base, 0, sizeof(base));
 	memset(&cr, 0, sizeof(cr));
@@ -519,7 +587,8 @@ int pipeline_check(const struct options *o, struct err *e)
 	if (o->max_regression &&
 	    check_parse_pct(o->max_regression, &co.max_regression_pct, e))
 		goto out;
-	if (load_rules(o, &ru, e) || load_side(o, &ru, o->path, &s, &json, e))
+	if (load_rules(o, &ru, e) ||
+	    load_side(o, &ru, o->path, &s, &json, &charged, e))
 		goto out;
 	if (o->baseline) {
 		if (!is_report_json(o->baseline)) {
@@ -528,8 +597,9 @@ int pipeline_check(const struct options *o, struct err *e)
 			        o->baseline);
 			goto out;
 		}
-		if (load_side(o, &ru, o->baseline, &base, &bjson, e))
+		if (load_side(o, &ru, o->baseline, &base, &bjson, &charged, e))
 			goto out;
+		strbuf_release(&bjson);
 		co.baseline = &base;
 	}
 	if (check_run(o->path, json.buf, json.len, &s, &co, &cr, e))
@@ -540,6 +610,7 @@ int pipeline_check(const struct options *o, struct err *e)
 		ret = err_set(e, ERR_CHECK, "%zu of %zu checks failed",
 		              cr.nfailures, cr.nchecks);
 out:
+	membudget_release(charged);
 	check_result_release(&cr);
 	snapshot_release(&s);
 	snapshot_release(&base);

@@ -22,6 +22,7 @@
 #include "input/steptrace.h"
 #include "input/traceprof.h"
 #include "util/checked.h"
+#include "util/membudget.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -96,12 +97,19 @@ static void warn_missing(struct result *r, const struct rank_result *rr)
 /* ---- trace_view.json, or the db's tables ---------------------------------
  */
 
-/* Where stage markers and the Overlap Analysis come from. */
+/* Where the kernels, stage markers and the Overlap Analysis come from. */
 struct stage_src {
-	const char *trace; /* trace_view.json, or NULL */
-	struct db *db;     /* or the SQLite export, or NULL */
-	uint64_t skipped;  /* db: OVERLAP_ANALYSIS rows of no known type */
+	const char *kernels; /* the kernels' file, for analysis errors */
+	const char *trace;   /* trace_view.json, or NULL */
+	struct db *db;       /* or the SQLite export, or NULL */
+	uint64_t skipped;    /* db: OVERLAP_ANALYSIS rows of no known type */
 };
+
+/* The file markers come from, for messages. */
+static const char *src_name(const struct stage_src *s)
+{
+	return s->db ? db_about(s->db)->path : s->trace;
+}
 
 static int src_collect(struct stage_src *s, const struct trace_marker_rule *mr,
                        size_t nmr, const struct segment *segs, size_t nsegs,
@@ -140,19 +148,42 @@ static struct trace_marker_rule *marker_rules(const struct rules *ru)
 	return mr;
 }
 
-static void keep_markers(const struct trace_summary *ts,
-                         const struct stage_override *ov,
-                         struct rank_result *rr)
+/* "rank N: M things, the first K are listed": a list the report cuts. */
+static void warn_unlisted(struct result *r, const char *code, const char *what,
+                          size_t total, size_t listed)
 {
-	size_t i;
+	struct warning *w;
+	char *msg;
+	int id = (int)r->ranks[0].id;
+
+	msg = xstrfmt("rank %d: %zu %s, the first %zu are listed", id, total,
+	              what, listed);
+	w = result_warn(r, code, NULL, 0, msg);
+	w->args[0] = xstrfmt("%d", id);
+	w->args[1] = xstrfmt("%zu", total);
+	w->args[2] = xstrfmt("%zu", listed);
+	free(msg);
+}
+
+/* The first RESULT_MAX_MARKERS markers (by host start) for the report;
+ * the others were analysed and are counted. */
+static void keep_markers(const struct trace_summary *ts,
+                         const struct stage_override *ov, struct result *r)
+{
+	struct rank_result *rr = &r->ranks[0];
+	size_t i, n = ts->nmarkers < RESULT_MAX_MARKERS ? ts->nmarkers
+	                                                : RESULT_MAX_MARKERS;
 	int flows = 0;
 
-	rr->markers = xcalloc(ts->nmarkers, sizeof(*rr->markers));
-	rr->nmarkers = ts->nmarkers;
-	for (i = 0; i < ts->nmarkers; i++) {
+	rr->markers = xcalloc(n ? n : 1, sizeof(*rr->markers));
+	rr->nmarkers = n;
+	rr->markers_total = ts->nmarkers;
+	for (i = 0; i < ts->nmarkers; i++)
+		flows |= ts->markers[i].method == MARKER_FLOWS;
+	for (i = 0; i < n; i++) {
 		const struct trace_marker *m = &ts->markers[i];
 		struct stage_marker *sm = &rr->markers[i];
-		sm->name = xstrdup(m->name);
+		sm->name = xstrdup(m->name ? m->name : "");
 		sm->stage = m->stage;
 		sm->host_start_ns = m->host_start_ns;
 		sm->host_end_ns = m->host_end_ns;
@@ -161,9 +192,11 @@ static void keep_markers(const struct trace_summary *ts,
 		sm->by_flows = m->method == MARKER_FLOWS;
 		sm->flows = m->flows;
 		sm->kernels = ov[i].kernels;
-		flows |= sm->by_flows;
 	}
 	rr->stage_source = flows ? "markers_flows" : "markers_time";
+	if (ts->nmarkers > n)
+		warn_unlisted(r, "markers_unlisted", "stage markers",
+		              ts->nmarkers, n);
 }
 
 static void keep_overlap(const struct trace_summary *ts, int trace,
@@ -194,9 +227,12 @@ static void take_analysis(struct result *r, struct result *a)
 	r->span_end_ns = a->span_end_ns;
 	r->steps = a->steps;
 	r->nsteps = a->nsteps;
+	r->steps_total = a->steps_total;
 	memcpy(r->stages, a->stages, sizeof(r->stages));
 	r->segs = a->segs;
 	r->nsegs = a->nsegs;
+	r->segs_total = a->segs_total;
+	r->charged += a->charged;
 	r->text_encoder_detected = a->text_encoder_detected;
 	r->loop_found = a->loop_found;
 	r->seg_window = a->seg_window;
@@ -215,17 +251,46 @@ static void take_analysis(struct result *r, struct result *a)
 	memset(a, 0, sizeof(*a));
 }
 
-static struct stage_override *overrides(const struct trace_summary *ts)
+/* The markers' device ranges as overrides, charged to the budget: NULL
+ * with e set naming path when it refuses. Give the charge back with
+ * overrides_free. */
+static struct stage_override *
+overrides(const char *path, const struct trace_summary *ts, struct err *e)
 {
-	struct stage_override *ov = xcalloc(ts->nmarkers, sizeof(*ov));
+	struct stage_override *ov;
 	size_t i;
 
+	if (membudget_charge(ts->nmarkers * sizeof(*ov))) {
+		membudget_fail(e, ts->nmarkers * sizeof(*ov),
+		               "%s: stage overrides of %zu markers", path,
+		               ts->nmarkers);
+		return NULL;
+	}
+	ov = xcalloc(ts->nmarkers, sizeof(*ov));
 	for (i = 0; i < ts->nmarkers; i++) {
 		ov[i].start_ns = ts->markers[i].dev_start_ns;
 		ov[i].end_ns = ts->markers[i].dev_end_ns;
 		ov[i].stage = ts->markers[i].stage;
 	}
 	return ov;
+}
+
+static void overrides_free(struct stage_override *ov, size_t n)
+{
+	if (ov)
+		membudget_release(n * sizeof(*ov));
+	free(ov);
+}
+
+/* Puts "PATH: " before an analysis error that names no file. */
+static void in_file(struct err *e, const char *path)
+{
+	char msg[sizeof(e->msg)];
+	enum err_code code = e->code;
+
+	snprintf(msg, sizeof(msg), "%s", e->msg);
+	err_clear(e);
+	err_set(e, code, "%s: %s", path, msg);
 }
 
 /* Analyses kt into r: by kernel signatures, then, when the trace (or the
@@ -242,7 +307,10 @@ static int analyse_rank(struct stage_src *src, struct kernel_table *kt,
 	result_init(&a);
 	result_init(&b);
 	memset(&ts, 0, sizeof(ts));
-	analyse(kt, ru, &a, NULL);
+	if (analyse(kt, ru, &a, NULL, e)) {
+		in_file(e, src->kernels);
+		goto out;
+	}
 	if (!src->trace && !src->db) {
 		ret = 0;
 		goto out;
@@ -250,14 +318,17 @@ static int analyse_rank(struct stage_src *src, struct kernel_table *kt,
 	if (src_collect(src, mr, ru->nmarkers, a.segs, a.nsegs, &ts, e))
 		goto out;
 	if (ts.nmarkers) {
-		if (src_map_markers(src, &ts, e))
+		if (src_map_markers(src, &ts, e) ||
+		    !(ov = overrides(src_name(src), &ts, e)))
 			goto out;
-		ov = overrides(&ts);
-		analyse_with(kt, ru, ov, ts.nmarkers, &b, NULL);
+		if (analyse_with(kt, ru, ov, ts.nmarkers, &b, NULL, e)) {
+			in_file(e, src->kernels);
+			goto out;
+		}
 		if (ts.ov.found &&
 		    src_attribute(src, b.segs, b.nsegs, &ts.ov, e))
 			goto out;
-		keep_markers(&ts, ov, &r->ranks[0]);
+		keep_markers(&ts, ov, r);
 		result_release(&a);
 		a = b;
 		result_init(&b);
@@ -269,26 +340,26 @@ out:
 		take_analysis(r, &a);
 	result_release(&a);
 	result_release(&b);
+	overrides_free(ov, ts.nmarkers);
 	trace_summary_release(&ts);
-	free(ov);
 	free(mr);
 	return ret;
 }
 
-/* Flags warm-up and outlier steps of rr->steps (from path) and warns. */
-static void judge_steps(const char *path, const struct rules *ru,
-                        struct result *r)
+/* Warnings for the warm-up and outlier steps: the first
+ * RESULT_MAX_OUTLIERS named, the others counted in one more. */
+#define RESULT_MAX_OUTLIERS 20
+
+static void warn_outliers(struct result *r, const char *path)
 {
 	struct rank_result *rr = &r->ranks[0];
-	size_t i;
+	size_t i, n = 0;
 
-	rr->free_share_ppm =
-	    steps_analyse(rr->steps, rr->nsteps, ru->outlier_factor);
 	for (i = 0; i < rr->nsteps; i++) {
 		const struct step_stat *s = &rr->steps[i];
 		struct warning *w;
 		char *msg;
-		if (!s->outlier)
+		if (!s->outlier || n++ >= RESULT_MAX_OUTLIERS)
 			continue;
 		msg =
 		    xstrfmt("rank %d: step %d is an %s: it took %.1f times "
@@ -308,6 +379,36 @@ static void judge_steps(const char *path, const struct rules *ru,
 		w->args[2] = xstrfmt("%.1f", s->ratio);
 		free(msg);
 	}
+	if (n > RESULT_MAX_OUTLIERS)
+		warn_unlisted(r, "outliers_unlisted",
+		              "warm-up or outlier steps", n,
+		              RESULT_MAX_OUTLIERS);
+}
+
+/* The rows of rr->steps, from any source (step_trace_time.csv at path, the
+ * db, the trace's Overlap Analysis; source: steps_source, static): every
+ * row is flagged (warm-up, outliers) and counted in the device-idle share,
+ * then the list is cut
+ * to RESULT_MAX_STEP_ROWS for the report and the charge for the rows
+ * (charged, by their reader) is given back. */
+static void keep_steps(struct result *r, const char *path, const char *source,
+                       const struct rules *ru, uint64_t charged)
+{
+	struct rank_result *rr = &r->ranks[0];
+
+	rr->steps_total = rr->nsteps;
+	rr->steps_source = source;
+	rr->free_share_ppm =
+	    steps_analyse(rr->steps, rr->nsteps, ru->outlier_factor);
+	warn_outliers(r, path);
+	if (rr->nsteps > RESULT_MAX_STEP_ROWS) {
+		warn_unlisted(r, "steps_unlisted", "steps", rr->nsteps,
+		              RESULT_MAX_STEP_ROWS);
+		rr->nsteps = RESULT_MAX_STEP_ROWS;
+		rr->steps =
+		    xrealloc(rr->steps, rr->nsteps * sizeof(*rr->steps));
+	}
+	membudget_release(charged);
 }
 
 static int read_steps(const char *path, const struct rules *ru,
@@ -315,15 +416,19 @@ static int read_steps(const char *path, const struct rules *ru,
 {
 	struct rank_result *rr = &r->ranks[0];
 	struct steptrace st;
+	uint64_t cost;
 	size_t i;
+	int ret = -1;
 
-	if (steptrace_read(path, &st, e)) {
-		steptrace_release(&st);
-		return -1;
+	if (steptrace_read(path, &st, e))
+		goto out;
+	cost = (uint64_t)st.nrows * sizeof(*rr->steps);
+	if (membudget_charge(cost)) {
+		membudget_fail(e, cost, "%s: steps (%zu rows)", path, st.nrows);
+		goto out;
 	}
 	rr->steps = xcalloc(st.nrows ? st.nrows : 1, sizeof(*rr->steps));
 	rr->nsteps = st.nrows;
-	rr->steps_source = "step_trace_time";
 	for (i = 0; i < st.nrows; i++) {
 		const struct step_row *row = &st.rows[i];
 		struct step_stat *s = &rr->steps[i];
@@ -335,9 +440,12 @@ static int read_steps(const char *path, const struct rules *ru,
 		s->stage_ns = row->stage_ns;
 		s->preparing_ns = row->preparing_ns;
 	}
-	judge_steps(path, ru, r);
 	steptrace_release(&st);
-	return 0;
+	keep_steps(r, path, "step_trace_time", ru, cost);
+	ret = 0;
+out:
+	steptrace_release(&st);
+	return ret;
 }
 
 /* communication.json's sums (or the db's) into rr. */
@@ -452,6 +560,21 @@ static void warn_truncated(struct result *r, const struct rank_result *rr)
 	free(msg);
 }
 
+/* The analysis needed every segment; the report lists the first
+ * RESULT_MAX_SEGMENTS (segs_total counts them all), so what the rank keeps
+ * is bounded and its charge is given back. */
+static void keep_listed(struct result *r)
+{
+	if (r->nsegs > RESULT_MAX_SEGMENTS) {
+		warn_unlisted(r, "segments_unlisted", "stage segments",
+		              r->nsegs, RESULT_MAX_SEGMENTS);
+		r->nsegs = RESULT_MAX_SEGMENTS;
+		r->segs = xrealloc(r->segs, r->nsegs * sizeof(*r->segs));
+	}
+	membudget_release(r->charged);
+	r->charged = 0;
+}
+
 /* ---- the SQLite export -----------------------------------------------------
  */
 
@@ -539,14 +662,14 @@ static int db_steps(struct db *db, const struct kernel_table *kt,
 	struct rank_result *rr = &r->ranks[0];
 	int from_kernels;
 
-	if (dbstages_steps(db, kt, &rr->steps, &rr->nsteps, &from_kernels, e))
+	if (dbstages_steps(db, kt, &rr->steps, &rr->nsteps, &from_kernels, e)) {
+		membudget_release((uint64_t)rr->nsteps * sizeof(*rr->steps));
 		return -1;
-	if (rr->nsteps) {
-		rr->steps_source = "db";
-		judge_steps(rr->db.path, ru, r);
-	} else {
-		rr->db.gaps |= 1u << DBGAP_STEPS;
 	}
+	keep_steps(r, rr->db.path, rr->nsteps ? "db" : NULL, ru,
+	           (uint64_t)rr->nsteps * sizeof(*rr->steps));
+	if (!rr->nsteps)
+		rr->db.gaps |= 1u << DBGAP_STEPS;
 	return 0;
 }
 
@@ -571,7 +694,7 @@ static int analyse_db(struct db *db, const struct rules *ru,
                       struct err *e)
 {
 	struct rank_result *rr = &r->ranks[0];
-	struct stage_src src = {NULL, db, 0};
+	struct stage_src src = {db_about(db)->path, NULL, db, 0};
 
 	rr->db.schema = db_about(db)->schema_version
 	                    ? xstrdup(db_about(db)->schema_version)
@@ -582,6 +705,7 @@ static int analyse_db(struct db *db, const struct rules *ru,
 	if (analyse_rank(&src, kt, ru, r, e) || db_steps(db, kt, ru, r, e))
 		return -1;
 	kernel_table_release(kt);
+	keep_listed(r);
 	summarise(r, rr);
 	cross_check(r, rr);
 	if (!db_has(db, DBT_OVERLAP_ANALYSIS))
@@ -655,35 +779,66 @@ static void trace_rank_id(const struct traceprof *tp, struct rank_result *rr)
 
 /* Stages as analyse_rank finds them, from the trace's own kernels, ranges,
  * flows and Overlap Analysis spans: nothing is read twice. */
-static void analyse_trace(struct kernel_table *kt, const struct traceprof *tp,
-                          const struct rules *ru,
-                          const struct trace_marker_rule *mr, struct result *r)
+static int analyse_trace(struct kernel_table *kt, const struct traceprof *tp,
+                         const char *path, const struct rules *ru,
+                         const struct trace_marker_rule *mr, struct result *r,
+                         struct err *e)
 {
 	struct result a, b;
 	struct trace_summary ts;
 	struct stage_override *ov = NULL;
+	int ret = -1;
 
 	result_init(&a);
 	result_init(&b);
 	memset(&ts, 0, sizeof(ts));
-	analyse(kt, ru, &a, NULL);
-	trace_markers_from_profile(tp, mr, ru->nmarkers, &ts);
+	if (analyse(kt, ru, &a, NULL, e)) {
+		in_file(e, path);
+		goto out;
+	}
+	if (trace_markers_from_profile(tp, path, mr, ru->nmarkers, &ts, e))
+		goto out;
 	if (ts.nmarkers) {
-		ov = overrides(&ts);
-		analyse_with(kt, ru, ov, ts.nmarkers, &b, NULL);
-		keep_markers(&ts, ov, &r->ranks[0]);
+		if (!(ov = overrides(path, &ts, e)))
+			goto out;
+		if (analyse_with(kt, ru, ov, ts.nmarkers, &b, NULL, e)) {
+			in_file(e, path);
+			goto out;
+		}
+		keep_markers(&ts, ov, r);
 		result_release(&a);
 		a = b;
 		result_init(&b);
 	}
-	trace_overlap_from_spans(tp, a.segs, a.nsegs, &ts.ov);
+	if (trace_overlap_from_spans(tp, path, a.segs, a.nsegs, &ts.ov, e))
+		goto out;
 	ts.scan = tp->scan;
 	keep_overlap(&ts, 1, &r->ranks[0]);
 	take_analysis(r, &a);
+	ret = 0;
+out:
 	result_release(&a);
 	result_release(&b);
+	overrides_free(ov, ts.nmarkers);
 	trace_summary_release(&ts);
-	free(ov);
+	return ret;
+}
+
+/* The step table from the trace's Overlap Analysis, when no
+ * step_trace_time.csv gives it. */
+static int trace_steps(const struct kernel_table *kt,
+                       const struct traceprof *tp, const char *path,
+                       const struct rules *ru, struct result *r, struct err *e)
+{
+	struct rank_result *rr = &r->ranks[0];
+
+	if (traceonly_step_rows(kt, tp, &rr->steps, &rr->nsteps))
+		return membudget_fail(
+		    e, (uint64_t)rr->nsteps * sizeof(*rr->steps),
+		    "%s: step table (%zu steps)", path, rr->nsteps);
+	keep_steps(r, path, rr->nsteps ? "overlap_analysis" : NULL, ru,
+	           (uint64_t)rr->nsteps * sizeof(*rr->steps));
+	return 0;
 }
 
 static int rank_from_trace(const struct disc_rank *dr, const struct rules *ru,
@@ -704,16 +859,15 @@ static int rank_from_trace(const struct disc_rank *dr, const struct rules *ru,
 	trace_rank_id(&tp, rr);
 	trace_input(r, trace, &tp, kt.n);
 	traceonly_assign_steps(&kt, &tp, &st);
-	analyse_trace(&kt, &tp, ru, mr, r);
+	if (analyse_trace(&kt, &tp, trace, ru, mr, r, e))
+		goto out;
 	step_notes(r, rr, &st);
+	keep_listed(r);
 	summarise(r, rr);
 	warn_truncated(r, rr);
 	cross_check(r, rr);
-	if (!dr->files[DF_STEPS]) {
-		rr->nsteps = traceonly_step_rows(&kt, &tp, &rr->steps);
-		rr->steps_source = rr->nsteps ? "overlap_analysis" : NULL;
-		judge_steps(trace, ru, r);
-	}
+	if (!dr->files[DF_STEPS] && trace_steps(&kt, &tp, trace, ru, r, e))
+		goto out;
 	ret = 0;
 out:
 	traceprof_release(&tp);
@@ -753,7 +907,8 @@ static int rank_from_kernels(const struct disc_rank *dr, const struct rules *ru,
 	struct kernel_table kt;
 	struct kernels_info info = {0};
 	struct kernels_opts ko = {o->strict, o->progress};
-	struct stage_src src = {dr->files[DF_TRACE], NULL, 0};
+	struct stage_src src = {dr->files[DF_KERNELS], dr->files[DF_TRACE],
+	                        NULL, 0};
 	struct rank_result *rr = &r->ranks[0];
 	int ret = -1;
 
@@ -765,6 +920,7 @@ static int rank_from_kernels(const struct disc_rank *dr, const struct rules *ru,
 		goto out;
 	/* the kernel table is the big one: free it before the small files */
 	kernel_table_release(&kt);
+	keep_listed(r);
 	summarise(r, rr);
 	warn_truncated(r, rr);
 	cross_check(r, rr);

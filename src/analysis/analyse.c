@@ -9,9 +9,10 @@
 #include "analysis/overlap.h"
 #include "analysis/stages.h"
 #include "analysis/verdicts.h"
-#include "util/banned.h"
+#include "util/membudget.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+#include "util/banned.h"
 
 #define MIN_TIMED_STEPS 5
 
@@ -24,37 +25,121 @@ static int sorted_by_start(const struct kernel *k, size_t n)
 	return 1;
 }
 
-/* Stable merge sort by start time: rows with equal start keep file order,
- * so results do not depend on the sort implementation. */
+/* ---- a stable sort in little memory -------------------------------------- */
+
+#define INSERTION_RUN 32
+
+static void insertion_sort(struct kernel *k, size_t n)
+{
+	size_t i, j;
+	struct kernel t;
+
+	for (i = 1; i < n; i++) {
+		t = k[i];
+		for (j = i; j > 0 && k[j - 1].start_ns > t.start_ns; j--)
+			k[j] = k[j - 1];
+		k[j] = t;
+	}
+}
+
+static void reverse(struct kernel *k, size_t a, size_t b)
+{
+	struct kernel t;
+
+	while (a + 1 < b) {
+		t = k[a];
+		k[a] = k[--b];
+		k[b] = t;
+		a++;
+	}
+}
+
+/* First index in [lo, hi) whose start is >= t (lower) or > t (upper). */
+static size_t bound(const struct kernel *k, size_t lo, size_t hi, int64_t t,
+                    int upper)
+{
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (k[mid].start_ns < t || (upper && k[mid].start_ns == t))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Merges the sorted runs [lo, mid) and [mid, hi) stably. With one run no
+ * longer than the buffer, an ordinary merge through it; else the larger
+ * run's middle element splits both (binary search in the other), the
+ * middle parts swap places by rotation, and each half merges on its own:
+ * the buffer need only be a fraction of the table. */
+static void merge(struct kernel *k, size_t lo, size_t mid, size_t hi,
+                  struct kernel *buf, size_t cap)
+{
+	size_t n1 = mid - lo, n2 = hi - mid, a, b, o, c1, c2, nm;
+
+	if (!n1 || !n2 || k[mid - 1].start_ns <= k[mid].start_ns)
+		return;
+	if (n1 <= cap) {
+		memcpy(buf, k + lo, n1 * sizeof(*k));
+		for (a = 0, b = mid, o = lo; a < n1 && b < hi;)
+			k[o++] =
+			    k[b].start_ns < buf[a].start_ns ? k[b++] : buf[a++];
+		memcpy(k + o, buf + a, (n1 - a) * sizeof(*k));
+		return;
+	}
+	if (n2 <= cap) {
+		memcpy(buf, k + mid, n2 * sizeof(*k));
+		for (a = mid, b = n2, o = hi; a > lo && b > 0;)
+			k[--o] = buf[b - 1].start_ns < k[a - 1].start_ns
+			             ? k[--a]
+			             : buf[--b];
+		memcpy(k + lo, buf, b * sizeof(*k));
+		return;
+	}
+	if (n1 >= n2) {
+		c1 = lo + n1 / 2;
+		c2 = bound(k, mid, hi, k[c1].start_ns, 0);
+	} else {
+		c2 = mid + n2 / 2;
+		c1 = bound(k, lo, mid, k[c2].start_ns, 1);
+	}
+	reverse(k, c1, mid); /* [c1, mid) [mid, c2) -> [mid, c2) [c1, mid) */
+	reverse(k, mid, c2);
+	reverse(k, c1, c2);
+	nm = c1 + (c2 - mid);
+	merge(k, lo, c1, nm, buf, cap);
+	merge(k, nm, c2, hi, buf, cap);
+}
+
+static void merge_sort(struct kernel *k, size_t lo, size_t hi,
+                       struct kernel *buf, size_t cap)
+{
+	size_t mid;
+
+	if (hi - lo <= INSERTION_RUN) {
+		insertion_sort(k + lo, hi - lo);
+		return;
+	}
+	mid = lo + (hi - lo) / 2;
+	merge_sort(k, lo, mid, buf, cap);
+	merge_sort(k, mid, hi, buf, cap);
+	merge(k, lo, mid, hi, buf, cap);
+}
+
+/* Stable sort by start time: rows with equal start keep file order, so
+ * results do not depend on the sort implementation. The buffer is an
+ * eighth of the table (3 of the KERNEL_COST_BYTES charged per kernel). */
 static void sort_kernels(struct kernel *k, size_t n)
 {
-	struct kernel *tmp, *src = k, *dst, *t;
-	size_t w, i;
+	size_t cap = n / 8 > 4096 ? n / 8 : n < 4096 ? n : 4096;
+	struct kernel *buf;
 
 	if (sorted_by_start(k, n))
 		return;
-	tmp = xmalloc(n * sizeof(*tmp));
-	dst = tmp;
-	for (w = 1; w < n; w *= 2) {
-		for (i = 0; i < n; i += 2 * w) {
-			size_t a = i, am = i + w < n ? i + w : n, b = am;
-			size_t bm = i + 2 * w < n ? i + 2 * w : n, o = i;
-			while (a < am && b < bm)
-				dst[o++] = src[b].start_ns < src[a].start_ns
-				               ? src[b++]
-				               : src[a++];
-			while (a < am)
-				dst[o++] = src[a++];
-			while (b < bm)
-				dst[o++] = src[b++];
-		}
-		t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != k)
-		memcpy(k, src, n * sizeof(*k));
-	free(tmp);
+	buf = xmalloc((cap ? cap : 1) * sizeof(*buf));
+	merge_sort(k, 0, n, buf, cap);
+	free(buf);
 }
 
 static int cmp_i32(const void *a, const void *b)
@@ -63,33 +148,33 @@ static int cmp_i32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The distinct Step Ids, sorted: collected (each run once), then sorted
- * once, as steps may come in any order. */
+/* The distinct Step Ids, ascending: counted all (steps_total), the first
+ * RESULT_MAX_STEP_IDS listed. Collected (each run of a step once), then
+ * sorted once, as steps may come in any order: a step per kernel stays
+ * O(n log n), and the copy (4 bytes a kernel at most, allocated once)
+ * fits the kernels' work bytes. */
 static void collect_steps(const struct kernel *k, size_t n, struct result *r)
 {
-	size_t i, m = 0, alloc = 0;
-	int32_t last = STEP_NONE;
+	int32_t *v = xmalloc((n ? n : 1) * sizeof(*v)), last = STEP_NONE;
+	size_t i, m = 0, d = 0;
 
-	for (i = 0; i < n; i++) {
-		int32_t s = k[i].step;
-		if (s == STEP_NONE || s == last)
-			continue;
-		last = s;
-		r->steps = xgrow(r->steps, sizeof(*r->steps), m + 1, &alloc);
-		r->steps[m++] = s;
-	}
-	if (m)
-		qsort(r->steps, m, sizeof(*r->steps), cmp_i32);
-	for (i = 0, r->nsteps = 0; i < m; i++)
-		if (!r->nsteps || r->steps[r->nsteps - 1] != r->steps[i])
-			r->steps[r->nsteps++] = r->steps[i];
+	for (i = 0; i < n; i++)
+		if (k[i].step != STEP_NONE && k[i].step != last)
+			v[m++] = last = k[i].step;
+	qsort(v, m, sizeof(*v), cmp_i32);
+	for (i = 0; i < m; i++)
+		if (!d || v[d - 1] != v[i])
+			v[d++] = v[i];
+	r->steps_total = d;
+	r->nsteps = d < RESULT_MAX_STEP_IDS ? d : RESULT_MAX_STEP_IDS;
+	r->steps = xrealloc(v, (r->nsteps ? r->nsteps : 1) * sizeof(*v));
 }
 
 static void step_warnings(struct result *r)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	if (r->nsteps == 0) {
+	if (r->steps_total == 0) {
 		strbuf_adds(&sb,
 		            "no profiler Step Id in the kernels: the profile "
 		            "was taken without a schedule, so warm-up runs "
@@ -97,14 +182,14 @@ static void step_warnings(struct result *r)
 		            "guide asks for 2 warm-up steps, then 5 or more "
 		            "timed steps");
 		result_warn(r, "no_steps", NULL, 0, sb.buf);
-	} else if (r->nsteps < MIN_TIMED_STEPS) {
+	} else if (r->steps_total < MIN_TIMED_STEPS) {
 		strbuf_addf(&sb,
 		            "only %zu profiler step%s found; the MindIE-SD "
 		            "guide asks for 2 warm-up steps, then 5 or more "
 		            "timed steps, so these figures may be noisy",
-		            r->nsteps, r->nsteps == 1 ? "" : "s");
+		            r->steps_total, r->steps_total == 1 ? "" : "s");
 		result_warn(r, "few_steps", NULL, 0, sb.buf)->args[0] =
-		    xstrfmt("%zu", r->nsteps);
+		    xstrfmt("%zu", r->steps_total);
 	}
 	strbuf_release(&sb);
 }
@@ -144,78 +229,110 @@ static size_t first_at(const struct kernel *k, size_t n, int64_t t)
 	return lo;
 }
 
-/* First kernel starting after t. */
-static size_t first_after(const struct kernel *k, size_t n, int64_t t)
+/* An override by its start, for the sweep. */
+struct ov_start {
+	int64_t start_ns;
+	uint32_t i; /* index in ov */
+};
+
+static int cmp_ov_start(const void *pa, const void *pb)
 {
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (k[mid].start_ns <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	const struct ov_start *a = pa, *b = pb;
+
+	if (a->start_ns != b->start_ns)
+		return a->start_ns < b->start_ns ? -1 : 1;
+	return (a->i > b->i) - (a->i < b->i);
 }
 
-/* The first kernel at or after j that no later override labelled: next[]
- * links labelled kernels onward (a disjoint-set forest, compressed). */
-static size_t unlabelled(size_t *next, size_t j)
+/* A max-heap of override indexes: the latest override covering a kernel
+ * wins. */
+static void heap_push(uint32_t *h, size_t *n, uint32_t v)
 {
-	size_t root = j, t;
+	size_t i = (*n)++;
 
-	while (next[root] != root)
-		root = next[root];
-	while (next[j] != root) {
-		t = next[j];
-		next[j] = root;
-		j = t;
-	}
-	return root;
+	for (; i > 0 && h[(i - 1) / 2] < v; i = (i - 1) / 2)
+		h[i] = h[(i - 1) / 2];
+	h[i] = v;
 }
 
-/* A later override wins where they overlap: taken from the last, each
- * kernel is labelled once, by the last override holding it, however the
- * overrides nest (each counts every kernel in its range all the same). */
-static void apply_overrides(const struct kernel_table *kt,
-                            struct stage_override *ov, size_t nov,
-                            unsigned char *stage)
+static void heap_pop(uint32_t *h, size_t *n)
 {
-	size_t i, j, lo, hi, *next;
+	size_t i = 0, c;
+	uint32_t v = h[--*n];
+
+	for (; (c = 2 * i + 1) < *n; i = c) {
+		if (c + 1 < *n && h[c + 1] > h[c])
+			c++;
+		if (h[c] <= v)
+			break;
+		h[i] = h[c];
+	}
+	h[i] = v;
+}
+
+/* Each kernel takes the stage of the last override whose [start, end]
+ * holds its start; each override counts the kernels in its range. One
+ * sweep over the kernels with the overrides by start and a heap of the
+ * open ones (those that ended are dropped when they reach the top):
+ * O((kernels + overrides) log overrides), however they nest. */
+static int apply_overrides(const struct kernel_table *kt,
+                           struct stage_override *ov, size_t nov,
+                           unsigned char *stage, struct err *e)
+{
+	uint64_t cost = (uint64_t)nov * (sizeof(struct ov_start) + 4);
+	struct ov_start *by;
+	uint32_t *heap;
+	size_t i, j = 0, nh = 0;
 
 	if (!nov)
-		return;
-	next = xmalloc((kt->n + 1) * sizeof(*next));
-	for (j = 0; j <= kt->n; j++)
-		next[j] = j;
-	for (i = nov; i-- > 0;) {
-		lo = first_at(kt->v, kt->n, ov[i].start_ns);
-		hi = first_after(kt->v, kt->n, ov[i].end_ns);
+		return 0;
+	if (membudget_charge(cost))
+		return membudget_fail(e, cost, "stage overrides of %zu markers",
+		                      nov);
+	by = xmalloc(nov * sizeof(*by));
+	heap = xmalloc(nov * sizeof(*heap));
+	for (i = 0; i < nov; i++) {
+		size_t lo = first_at(kt->v, kt->n, ov[i].start_ns),
+		       hi = ov[i].end_ns == INT64_MAX
+		                ? kt->n
+		                : first_at(kt->v, kt->n, ov[i].end_ns + 1);
+		by[i].start_ns = ov[i].start_ns;
+		by[i].i = (uint32_t)i;
 		ov[i].kernels = hi > lo ? hi - lo : 0;
-		for (j = unlabelled(next, lo); j < hi;
-		     j = unlabelled(next, j)) {
-			stage[j] = (unsigned char)ov[i].stage;
-			next[j] = j + 1;
-		}
 	}
-	free(next);
+	qsort(by, nov, sizeof(*by), cmp_ov_start);
+	for (i = 0; i < kt->n; i++) {
+		int64_t t = kt->v[i].start_ns;
+		for (; j < nov && by[j].start_ns <= t; j++)
+			heap_push(heap, &nh, by[j].i);
+		while (nh && ov[heap[0]].end_ns < t)
+			heap_pop(heap, &nh);
+		if (nh)
+			stage[i] = (unsigned char)ov[heap[0]].stage;
+	}
+	free(by);
+	free(heap);
+	membudget_release(cost);
+	return 0;
 }
 
-void analyse(struct kernel_table *kt, const struct rules *ru, struct result *r,
-             unsigned char **stage_out)
+int analyse(struct kernel_table *kt, const struct rules *ru, struct result *r,
+            unsigned char **stage_out, struct err *e)
 {
-	analyse_with(kt, ru, NULL, 0, r, stage_out);
+	return analyse_with(kt, ru, NULL, 0, r, stage_out, e);
 }
 
-void analyse_with(struct kernel_table *kt, const struct rules *ru,
-                  struct stage_override *ov, size_t nov, struct result *r,
-                  unsigned char **stage_out)
+int analyse_with(struct kernel_table *kt, const struct rules *ru,
+                 struct stage_override *ov, size_t nov, struct result *r,
+                 unsigned char **stage_out, struct err *e)
 {
 	uint32_t nkeys = kt->keys.n, key;
 	unsigned char *key_cat = xmalloc(nkeys ? nkeys : 1);
 	unsigned char *key_sig = xmalloc(nkeys ? nkeys : 1);
 	struct stages_out so;
+	uint64_t charged;
 	size_t i;
+	int ret = -1;
 
 	sort_kernels(kt->v, kt->n);
 	for (key = 0; key < nkeys; key++) {
@@ -232,23 +349,37 @@ void analyse_with(struct kernel_table *kt, const struct rules *ru,
 	}
 	r->span_start_ns = kt->n ? kt->v[0].start_ns : 0;
 	collect_steps(kt->v, kt->n, r);
-	stages_assign(kt->v, kt->n, key_sig, key_cat, ru, &so);
-	apply_overrides(kt, ov, nov, so.stage);
+	if (stages_assign(kt->v, kt->n, key_sig, key_cat, ru, &so, e) ||
+	    apply_overrides(kt, ov, nov, so.stage, e))
+		goto out;
 	r->text_encoder_detected = so.text_encoder_detected;
 	r->loop_found = so.loop_found;
 	r->seg_window = ru->window;
 	r->seg_min_segment = ru->min_segment;
 	r->stage_method = method_text(&so, ru);
-	r->nsegs = stages_segments(kt->v, kt->n, so.stage, &r->segs);
+	if (stages_segments(kt->v, kt->n, so.stage, &r->segs, &r->nsegs,
+	                    &charged)) {
+		membudget_fail(e, (uint64_t)r->nsegs * sizeof(*r->segs),
+		               "%zu stage segments (a stage or Step Id change "
+		               "every few kernels)",
+		               r->nsegs);
+		r->nsegs = 0;
+		goto out;
+	}
+	r->charged += charged;
+	r->segs_total = r->nsegs;
 	breakdown_compute(kt, key_cat, so.stage, r->segs, r->nsegs, r);
 	overlap_stage_comm(kt->v, kt->n, so.stage, key_cat, r);
 	verdicts_evaluate(ru, r);
 	step_warnings(r);
 	r->rules_source = xstrdup(ru->source ? ru->source : "built-in");
-	if (stage_out)
+	ret = 0;
+out:
+	if (stage_out && !ret)
 		*stage_out = so.stage;
 	else
 		free(so.stage);
 	free(key_cat);
 	free(key_sig);
+	return ret;
 }

@@ -175,10 +175,14 @@ static void move_lists(struct result *p, struct result *out,
 	p->nwarnings = 0;
 }
 
-/* Appends p's Step Ids to out's list (sorted and made distinct once all
- * ranks are in, by sort_steps). */
+/* Appends p's listed Step Ids (at most RESULT_MAX_STEP_IDS) to out's
+ * list, sorted and made distinct once all ranks are in (sort_steps); a
+ * rank's own count, when larger (a cut list), is kept as the least
+ * total. */
 static void merge_steps(const struct result *p, struct result *out)
 {
+	out->steps_total = p->steps_total > out->steps_total ? p->steps_total
+	                                                     : out->steps_total;
 	if (!p->nsteps)
 		return;
 	out->steps = xrealloc(out->steps,
@@ -194,6 +198,9 @@ static int cmp_step(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* One sort of every rank's ids: O(n log n) however many ranks. The count
+ * is the union's, or a rank's own count when that is larger; the list
+ * keeps the first RESULT_MAX_STEP_IDS. */
 static void sort_steps(struct result *out)
 {
 	size_t i, m = 0;
@@ -203,7 +210,8 @@ static void sort_steps(struct result *out)
 	for (i = 0; i < out->nsteps; i++)
 		if (!m || out->steps[m - 1] != out->steps[i])
 			out->steps[m++] = out->steps[i];
-	out->nsteps = m;
+	out->steps_total = m > out->steps_total ? m : out->steps_total;
+	out->nsteps = m < RESULT_MAX_STEP_IDS ? m : RESULT_MAX_STEP_IDS;
 }
 
 /* The lead rank's timeline and method become out's. */
@@ -213,6 +221,7 @@ static void take_lead(struct result *lead, struct result *out)
 	out->span_end_ns = lead->span_end_ns;
 	out->segs = lead->segs;
 	out->nsegs = lead->nsegs;
+	out->segs_total = lead->segs_total;
 	lead->segs = NULL;
 	lead->nsegs = 0;
 	out->stage_method = lead->stage_method;

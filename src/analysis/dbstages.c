@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/checked.h"
+#include "util/membudget.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
@@ -30,8 +32,9 @@ static int overlap(struct db *db, const struct segment *segs, size_t nsegs,
 	int rc;
 
 	c.ov = ov;
-	trace_segclip_init(&c.clip, segs, nsegs);
 	memset(ov, 0, sizeof(*ov));
+	if (trace_segclip_init(&c.clip, segs, nsegs, db_about(db)->path, e))
+		return -1;
 	ov->found = db_has(db, DBT_OVERLAP_ANALYSIS);
 	rc = db_overlap_each(db, ov_span, &c, skipped, e);
 	trace_segclip_release(&c.clip);
@@ -52,8 +55,7 @@ int dbstages_attribute_overlap(struct db *db, const struct segment *segs,
 struct mk_ctx {
 	const struct trace_marker_rule *rules;
 	size_t nrules;
-	struct trace_marker *m;
-	size_t n, alloc;
+	struct trace_markerset ms; /* charged, names kept for the first */
 };
 
 static int mk_want(const char *name, void *ctx)
@@ -66,18 +68,9 @@ static void mk_range(const char *name, int64_t a, int64_t b, void *ctx)
 {
 	struct mk_ctx *c = ctx;
 	int r = trace_marker_rule_of(c->rules, c->nrules, name);
-	struct trace_marker *m;
 
-	if (r < 0)
-		return;
-	c->m = xgrow(c->m, sizeof(*c->m), c->n + 1, &c->alloc);
-	m = &c->m[c->n++];
-	memset(m, 0, sizeof(*m));
-	m->name = xstrdup(name);
-	m->stage = c->rules[r].stage;
-	m->host_start_ns = m->dev_start_ns = a;
-	m->host_end_ns = m->dev_end_ns = b;
-	m->method = MARKER_TIME;
+	if (r >= 0)
+		trace_markerset_add(&c->ms, name, c->rules[r].stage, a, b);
 }
 
 int dbstages_collect(struct db *db, const struct trace_marker_rule *rules,
@@ -85,17 +78,22 @@ int dbstages_collect(struct db *db, const struct trace_marker_rule *rules,
                      struct trace_summary *out, uint64_t *skipped,
                      struct err *e)
 {
-	struct mk_ctx c = {rules, rules ? nrules : 0, NULL, 0, 0};
+	struct mk_ctx c;
 	int rc;
 
+	c.rules = rules;
+	c.nrules = rules ? nrules : 0;
+	trace_markerset_init(&c.ms);
 	memset(out, 0, sizeof(*out));
 	out->scan.size = db_about(db)->size;
 	rc = overlap(db, segs, nsegs, &out->ov, skipped, e);
 	if (!rc && c.nrules)
 		rc = db_host_ranges(db, mk_want, mk_range, &c, e);
-	trace_markers_sort(c.m, c.n);
-	out->markers = c.m;
-	out->nmarkers = c.n;
+	if (!rc && c.ms.refused)
+		rc = trace_markerset_fail(&c.ms, db_about(db)->path, e);
+	if (!rc)
+		trace_markerset_finish(&c.ms, out);
+	trace_markerset_release(&c.ms);
 	return rc;
 }
 
@@ -112,7 +110,8 @@ int dbstages_map_markers(struct db *db, struct trace_summary *out,
 
 	if (!out->nmarkers)
 		return 0;
-	m = trace_flowmap_begin(out);
+	if (!(m = trace_flowmap_begin(out, db_about(db)->path, e)))
+		return -1;
 	rc = db_flows_each(db, flow, m, e);
 	trace_flowmap_end(m);
 	return rc;
@@ -177,20 +176,23 @@ static int split_by_overlap(struct db *db, struct split *p,
 
 struct ivls {
 	int64_t (*v)[2];
-	size_t n, alloc;
+	size_t n, alloc; /* alloc: charged to the memory budget */
 };
 
-/* Adds [a, b) to a union built from intervals sorted by start. */
-static void ivl_add(struct ivls *u, int64_t a, int64_t b)
+/* Adds [a, b) to a union built from intervals sorted by start: 0, or -1
+ * when the budget refuses its growth. */
+static int ivl_add(struct ivls *u, int64_t a, int64_t b)
 {
 	if (u->n && a <= u->v[u->n - 1][1]) {
 		if (b > u->v[u->n - 1][1])
 			u->v[u->n - 1][1] = b;
-		return;
+		return 0;
 	}
-	u->v = xgrow(u->v, sizeof(*u->v), u->n + 1, &u->alloc);
+	if (membudget_grow(&u->v, sizeof(*u->v), u->n + 1, &u->alloc))
+		return -1;
 	u->v[u->n][0] = a;
 	u->v[u->n++][1] = b;
+	return 0;
 }
 
 static int64_t ivl_len(const struct ivls *u)
@@ -236,9 +238,9 @@ static size_t first_at(const struct kernel_table *kt, int64_t t)
 	return lo;
 }
 
-static void split_step(const struct kernel_table *kt, const char *hccl,
-                       const struct db_step *s, struct ivls *u,
-                       struct step_stat *st)
+static int split_step(const struct kernel_table *kt, const char *hccl,
+                      const struct db_step *s, struct ivls *u,
+                      struct step_stat *st)
 {
 	size_t i = first_at(kt, s->start_ns);
 	int64_t first = INT64_MAX, last = INT64_MIN, comp, comm, both;
@@ -247,12 +249,13 @@ static void split_step(const struct kernel_table *kt, const char *hccl,
 	for (; i < kt->n && kt->v[i].start_ns <= s->end_ns; i++) {
 		const struct kernel *k = &kt->v[i];
 		int64_t end = k->start_ns + k->dur_ns;
-		ivl_add(&u[hccl[k->key] != 0], k->start_ns, end);
+		if (ivl_add(&u[hccl[k->key] != 0], k->start_ns, end))
+			return -1;
 		first = k->start_ns < first ? k->start_ns : first;
 		last = end > last ? end : last;
 	}
 	if (first == INT64_MAX)
-		return;
+		return 0;
 	comp = ivl_len(&u[0]);
 	comm = ivl_len(&u[1]);
 	both = ivl_common(&u[0], &u[1]);
@@ -261,23 +264,34 @@ static void split_step(const struct kernel_table *kt, const char *hccl,
 	st->not_overlapped_ns = comm - both;
 	st->free_ns = (last - first) - (comp + comm - both);
 	st->preparing_ns = first - s->start_ns;
+	return 0;
 }
 
-static void split_by_kernels(const struct kernel_table *kt,
-                             const struct db_step *s, size_t n,
-                             struct step_stat *st)
+/* 0, or -1 with e set when the budget refuses the interval unions. */
+static int split_by_kernels(const struct kernel_table *kt, struct db *db,
+                            const struct db_step *s, size_t n,
+                            struct step_stat *st, struct err *e)
 {
 	char *hccl = xcalloc(kt->keys.n ? kt->keys.n : 1, 1);
 	struct ivls u[2] = {{NULL, 0, 0}, {NULL, 0, 0}};
 	size_t i;
+	int rc = 0;
 
 	for (i = 0; i < kt->keys.n; i++)
 		hccl[i] = !strcmp(kernel_key_core(kt, (uint32_t)i), "HCCL");
-	for (i = 0; i < n; i++)
-		split_step(kt, hccl, &s[i], u, &st[i]);
+	for (i = 0; i < n && !rc; i++)
+		rc = split_step(kt, hccl, &s[i], u, &st[i]);
+	if (rc)
+		membudget_fail(
+		    e, (uint64_t)(u[0].alloc + u[1].alloc) / 8 * 16 + 256,
+		    "%s: STEP_TIME step %d split by its kernels",
+		    db_about(db)->path, (int)s[i - 1].id);
+	membudget_release((uint64_t)(u[0].alloc + u[1].alloc) *
+	                  sizeof(*u[0].v));
 	free(u[0].v);
 	free(u[1].v);
 	free(hccl);
+	return rc;
 }
 
 int dbstages_steps(struct db *db, const struct kernel_table *kt,
@@ -287,6 +301,7 @@ int dbstages_steps(struct db *db, const struct kernel_table *kt,
 	struct split p = {NULL, 0, NULL, NULL};
 	struct db_step *s;
 	struct step_stat *st;
+	uint64_t cost, work;
 	size_t i;
 	int rc = 0;
 
@@ -297,13 +312,23 @@ int dbstages_steps(struct db *db, const struct kernel_table *kt,
 		return -1;
 	if (!*n)
 		return 0;
+	/* the rows (the caller's, charged) and the split's sums */
+	cost = (uint64_t)*n * sizeof(*st);
+	work = *from_kernels ? 0 : (uint64_t)*n * (sizeof(*p.sum) + 8);
+	if (membudget_charge(cost + work)) {
+		rc = membudget_fail(e, cost + work, "%s: STEP_TIME (%zu steps)",
+		                    db_about(db)->path, *n);
+		db_steps_free(s, *n);
+		*n = 0;
+		return rc;
+	}
 	st = xcalloc(*n, sizeof(*st));
 	for (i = 0; i < *n; i++) {
 		st[i].step = s[i].id;
 		st[i].preparing_ns = -1;
 	}
 	if (*from_kernels) {
-		split_by_kernels(kt, s, *n, st);
+		rc = split_by_kernels(kt, db, s, *n, st, e);
 	} else {
 		p.s = s;
 		p.n = *n;
@@ -314,11 +339,14 @@ int dbstages_steps(struct db *db, const struct kernel_table *kt,
 		rc = split_by_overlap(db, &p, st, e);
 	}
 	for (i = 0; i < *n; i++)
-		st[i].stage_ns = st[i].computing_ns + st[i].not_overlapped_ns +
-		                 st[i].free_ns;
+		st[i].stage_ns =
+		    checked_add_sat(checked_add_sat(st[i].computing_ns,
+		                                    st[i].not_overlapped_ns),
+		                    st[i].free_ns);
 	free(p.sum);
 	free(p.first);
-	free(s);
+	membudget_release(work);
+	db_steps_free(s, *n);
 	*out = st;
 	return rc;
 }

@@ -45,7 +45,9 @@ int dbstages_attribute_overlap(struct db *db, const struct segment *segs,
  * = Communication minus Computing, Free = the kernels' span minus both.
  * Stage = Computing + Not Overlapped + Free; Preparing = the first
  * computing or communication start in the step - the step's start. kt
- * must be sorted by start (as analyse() leaves it). */
+ * must be sorted by start (as analyse() leaves it). *out is charged to the
+ * memory budget (*n x sizeof(struct step_stat), also after an error):
+ * the caller gives that back; a refused charge is an ERR_INPUT error. */
 int dbstages_steps(struct db *db, const struct kernel_table *kt,
                    struct step_stat **out, size_t *n, int *from_kernels,
                    struct err *e);

@@ -4,10 +4,10 @@
 #include "analysis/overlap.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/checked.h"
 #include "util/banned.h"
-#include "util/xalloc.h"
 
 static int cmp_iv(const void *a, const void *b)
 {
@@ -66,37 +66,80 @@ int64_t overlap_intersection(const struct interval *x, size_t nx,
 	return t;
 }
 
+/* A union of intervals built from starts in ascending order: the current
+ * merged interval [a, b), open or not. */
+struct run_iv {
+	int open;
+	int64_t a, b;
+};
+
+/* Per stage: the Comm union and the compute union, swept together. */
+struct sweep {
+	struct run_iv comm, work;
+	int64_t comm_len, inter;
+};
+
+static int64_t common(const struct run_iv *x, const struct run_iv *y)
+{
+	int64_t a = x->a > y->a ? x->a : y->a, b = x->b < y->b ? x->b : y->b;
+
+	return b > a ? checked_sub_sat(b, a) : 0;
+}
+
+/* Adds [a, b) to the union u; a closed interval first meets the other
+ * union's open one. Every (comm, work) pair of merged intervals that
+ * overlap is open at once (the later one opens before the earlier one can
+ * close, which needs a start past its end), and is counted once, when the
+ * first of the two closes. */
+static void sweep_add(struct sweep *sw, int comm, int64_t a, int64_t b)
+{
+	struct run_iv *u = comm ? &sw->comm : &sw->work;
+	struct run_iv *other = comm ? &sw->work : &sw->comm;
+
+	if (u->open && a <= u->b) {
+		if (b > u->b)
+			u->b = b;
+		return;
+	}
+	if (u->open) {
+		if (comm)
+			checked_accumulate(&sw->comm_len,
+			                   checked_sub_sat(u->b, u->a));
+		if (other->open)
+			checked_accumulate(&sw->inter, common(u, other));
+	}
+	u->open = 1;
+	u->a = a;
+	u->b = b;
+}
+
 void overlap_stage_comm(const struct kernel *k, size_t n,
                         const unsigned char *stage,
                         const unsigned char *key_cat, struct result *r)
 {
-	struct interval *comm = NULL, *work = NULL;
-	size_t i, nc, nw, ac = 0, aw = 0;
+	struct sweep sw[STAGE_COUNT];
+	size_t i;
 	int s;
 
+	/* kernels are sorted by start: one pass, no interval lists */
+	memset(sw, 0, sizeof(sw));
+	for (i = 0; i < n; i++)
+		if (stage[i] < STAGE_COUNT)
+			sweep_add(&sw[stage[i]], key_cat[k[i].key] == CAT_COMM,
+			          k[i].start_ns,
+			          checked_add_sat(k[i].start_ns, k[i].dur_ns));
 	for (s = 0; s < STAGE_COUNT; s++) {
-		struct stage_result *st = &r->stages[s];
-		nc = nw = 0;
-		for (i = 0; i < n; i++) {
-			struct interval iv = {k[i].start_ns,
-			                      k[i].start_ns + k[i].dur_ns};
-			if (stage[i] != s)
-				continue;
-			if (key_cat[k[i].key] == CAT_COMM) {
-				comm = xgrow(comm, sizeof(*comm), nc + 1, &ac);
-				comm[nc++] = iv;
-			} else {
-				work = xgrow(work, sizeof(*work), nw + 1, &aw);
-				work[nw++] = iv;
-			}
+		struct sweep *w = &sw[s];
+		if (w->comm.open) {
+			checked_accumulate(
+			    &w->comm_len,
+			    checked_sub_sat(w->comm.b, w->comm.a));
+			if (w->work.open)
+				checked_accumulate(&w->inter,
+				                   common(&w->comm, &w->work));
 		}
-		nc = overlap_union(comm, nc);
-		nw = overlap_union(work, nw);
-		st->comm_union_ns = overlap_length(comm, nc);
-		st->exposed_comm_ns =
-		    checked_sub_sat(st->comm_union_ns,
-		                    overlap_intersection(comm, nc, work, nw));
+		r->stages[s].comm_union_ns = w->comm_len;
+		r->stages[s].exposed_comm_ns =
+		    checked_sub_sat(w->comm_len, w->inter);
 	}
-	free(comm);
-	free(work);
 }

@@ -23,7 +23,8 @@ int64_t overlap_intersection(const struct interval *x, size_t nx,
 
 /* For each stage: comm_union_ns = length of the union of its Comm kernels'
  * intervals; exposed_comm_ns = that union minus the union of all its other
- * kernels' intervals. key_cat[key] is each key's category. */
+ * kernels' intervals. key_cat[key] is each key's category. The kernels
+ * must be sorted by start: one sweep, no memory per kernel. */
 void overlap_stage_comm(const struct kernel *k, size_t n,
                         const unsigned char *stage,
                         const unsigned char *key_cat, struct result *r);

@@ -5,9 +5,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "util/membudget.h"
 #include "util/strbuf.h"
-#include "util/banned.h"
 #include "util/xalloc.h"
+#include "util/banned.h"
 
 const char *const category_names[CAT_COUNT] = {"FA",     "MatMul", "Conv",
                                                "Vector", "Comm",   "Other"};
@@ -109,6 +110,7 @@ void result_release(struct result *r)
 {
 	size_t i, k;
 
+	membudget_release(r->charged);
 	for (i = 0; i < r->nranks; i++)
 		rank_result_release(&r->ranks[i]);
 	free(r->ranks);
@@ -144,6 +146,62 @@ void result_release(struct result *r)
 		warning_release(&r->warnings[i]);
 	free(r->warnings);
 	result_init(r);
+}
+
+/* malloc's header and rounding, per block */
+#define BLOCK_OVERHEAD 16
+
+static uint64_t str_bytes(const char *s)
+{
+	return s ? strlen(s) + 1 + BLOCK_OVERHEAD : 0;
+}
+
+static uint64_t types_bytes(const struct type_stat *t, size_t n)
+{
+	uint64_t b = (uint64_t)n * sizeof(*t) + BLOCK_OVERHEAD;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		b += str_bytes(t[i].type);
+	return b;
+}
+
+static uint64_t rank_bytes(const struct rank_result *rr)
+{
+	uint64_t b = sizeof(*rr) + str_bytes(rr->dir);
+	size_t i;
+
+	for (i = 0; i < RF_COUNT; i++)
+		b += str_bytes(rr->files[i]);
+	b += (uint64_t)rr->nsteps * sizeof(*rr->steps) + BLOCK_OVERHEAD;
+	b += (uint64_t)rr->nmarkers * sizeof(*rr->markers) + BLOCK_OVERHEAD;
+	for (i = 0; i < rr->nmarkers; i++)
+		b += str_bytes(rr->markers[i].name);
+	return b;
+}
+
+uint64_t result_bytes(const struct result *r)
+{
+	uint64_t b = sizeof(*r);
+	size_t i, k;
+	int s;
+
+	for (i = 0; i < r->nranks; i++)
+		b += rank_bytes(&r->ranks[i]);
+	b += (uint64_t)r->ninputs * sizeof(*r->inputs);
+	b += (uint64_t)r->nsteps * sizeof(*r->steps);
+	b += (uint64_t)r->nsegs * sizeof(*r->segs);
+	for (s = 0; s < STAGE_COUNT; s++)
+		b += types_bytes(r->stages[s].top, r->stages[s].ntop);
+	b += types_bytes(r->unmatched, r->nunmatched);
+	for (i = 0; i < r->nwarnings; i++) {
+		const struct warning *w = &r->warnings[i];
+		b += sizeof(*w) + str_bytes(w->message) + str_bytes(w->file) +
+		     str_bytes(w->code);
+		for (k = 0; k < WARNING_ARGS; k++)
+			b += str_bytes(w->args[k]);
+	}
+	return b;
 }
 
 struct warning *result_warn(struct result *r, const char *code,

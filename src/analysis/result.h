@@ -74,6 +74,19 @@ struct segment {
 	int32_t step; /* Step Id of its first kernel, or STEP_NONE */
 };
 
+/* Distinct Step Ids a result lists (all are counted: steps_total), and
+ * step_trace_time.csv rows a rank lists (all are analysed). */
+#define RESULT_MAX_STEP_IDS  10000
+#define RESULT_MAX_STEP_ROWS 2000
+
+/* User stage markers a rank's result lists (its first, by host start);
+ * the analysis uses them all (markers_total). */
+#define RESULT_MAX_MARKERS 200
+
+/* Segments a rank's result keeps for the report (its timeline strip and
+ * report.json); more are analysed and counted (segs_total), not listed. */
+#define RESULT_MAX_SEGMENTS 10000
+
 /* A verdict's stage, or STAGE_ALL for metrics of the whole step (the
  * device-idle share from step_trace_time.csv). */
 #define STAGE_ALL STAGE_COUNT
@@ -230,9 +243,10 @@ struct rank_result {
 	int64_t compute_ns; /* DiT kernel time outside Comm: what a
 	                     * straggler has more of */
 
-	/* step_trace_time.csv */
+	/* step_trace_time.csv: the first RESULT_MAX_STEP_ROWS rows */
 	struct step_stat *steps;
 	size_t nsteps;
+	size_t steps_total;     /* its rows, listed or not */
 	int64_t free_share_ppm; /* Free / (Computing + Not overlapped +
 	                         * Free) over the non-outlier steps, parts per
 	                         * million; -1 without the file */
@@ -245,8 +259,9 @@ struct rank_result {
 	uint64_t trace_events, trace_truncated_at;
 	int64_t ov_total[OV_KINDS];
 	int64_t ov_stage[STAGE_COUNT][OV_KINDS];
-	struct stage_marker *markers;
+	struct stage_marker *markers; /* the first RESULT_MAX_MARKERS */
 	size_t nmarkers;
+	size_t markers_total;     /* markers found, listed or not */
 	const char *stage_source; /* "signatures", "markers_flows",
 	                           * "markers_time" (static) */
 
@@ -266,12 +281,16 @@ struct result {
 
 	uint64_t kernels;
 	int64_t span_start_ns, span_end_ns;
-	int32_t *steps; /* distinct Step Id values, ascending */
+	int32_t *steps; /* distinct Step Id values, ascending: the first
+	                 * RESULT_MAX_STEP_IDS */
 	size_t nsteps;
+	size_t steps_total; /* distinct Step Ids, listed or not */
 
 	struct stage_result stages[STAGE_COUNT];
-	struct segment *segs;
+	struct segment *segs; /* the first RESULT_MAX_SEGMENTS, after a rank's
+	                       * analysis (the analysis uses them all) */
 	size_t nsegs;
+	size_t segs_total; /* segments of the timeline, listed or not */
 	int text_encoder_detected;
 	int loop_found; /* a repeating denoising loop was recognised */
 	int seg_window, seg_min_segment; /* segmentation parameters used */
@@ -294,11 +313,18 @@ struct result {
 	size_t nranks;
 	size_t lead; /* index in ranks of the timeline's rank */
 	int threads; /* worker threads used */
+	/* bytes charged to the memory budget (util/membudget.h) for what
+	 * this result holds beyond its caps (a rank's full segment list
+	 * during its analysis); result_release gives them back */
+	uint64_t charged;
 };
 
 void result_init(struct result *r);
 void result_release(struct result *r);
 void rank_result_release(struct rank_result *rr);
+/* About what r holds in memory (its lists and strings), to charge a
+ * rank's result to the memory budget while the ranks wait to be merged. */
+uint64_t result_bytes(const struct result *r);
 /* Frees what a warning owns (not the warning itself). */
 void warning_release(struct warning *w);
 /* Appends a warning (copies the strings; file may be NULL) and returns it,

@@ -16,6 +16,7 @@
 #include "util/embed.h"
 #include "util/fileio.h"
 #include "util/glob.h"
+#include "util/membudget.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -681,12 +682,21 @@ int rules_load_file(struct rules *r, const char *path, struct err *e)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int ret;
+	uint64_t cost;
 
 	if (fileio_read_small(path, RULES_MAX_BYTES, &sb, e)) {
 		strbuf_release(&sb);
 		return -1;
 	}
+	/* the rules are read from a tree of the file (up to ~40 times its
+	 * text) while they load */
+	cost = (uint64_t)sb.len * 48;
+	if (membudget_charge(cost)) {
+		strbuf_release(&sb);
+		return membudget_fail(e, cost, "%s: rules to parse", path);
+	}
 	ret = rules_load_text(r, path, sb.buf, sb.len, e);
+	membudget_release(cost);
 	strbuf_release(&sb);
 	return ret;
 }

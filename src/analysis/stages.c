@@ -19,51 +19,69 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 #include "util/checked.h"
-#include "util/banned.h"
+#include "util/membudget.h"
 #include "util/xalloc.h"
+#include "util/banned.h"
 
 /* A host-side switch of pipeline stage idles the device far longer than a
  * kernel launch does: 20 us. */
 #define IDLE_MIN_NS 20000
 
-struct run {
-	unsigned char label; /* SIG_DIT or SIG_VAE */
-	size_t a, b;         /* signature indices [a, b) */
-};
+/* Runs of one label along the signature sequence, 4 bytes each: run r
+ * starts at signature index run_a(r) (a kernel index once
+ * runs_to_kernels has run) and ends where run r + 1 starts; the top bit
+ * is the label. Kernel tables hold fewer than 2^31 kernels
+ * (KERNELS_MAX). */
+#define RUN_VAE 0x80000000u
 
-/* Step 1: windowed majority vote over the signature sequence. */
+static size_t run_a(const uint32_t *runs, size_t r)
+{
+	return runs[r] & ~RUN_VAE;
+}
+
+static size_t run_b(const uint32_t *runs, size_t nr, size_t m, size_t r)
+{
+	return r + 1 < nr ? run_a(runs, r + 1) : m;
+}
+
+static unsigned char run_label(const uint32_t *runs, size_t r)
+{
+	return (runs[r] & RUN_VAE) ? SIG_VAE : SIG_DIT;
+}
+
+static uint32_t run_make(size_t a, unsigned char label)
+{
+	return (uint32_t)a | (label == SIG_VAE ? RUN_VAE : 0);
+}
+
+/* Step 1: windowed majority vote over the signature sequence; the DiT
+ * count of the window slides along with it. */
 static void vote(const unsigned char *sig, size_t m, size_t w,
                  unsigned char *label)
 {
-	size_t *dit = xmalloc((m + 1) * sizeof(*dit)), j;
+	size_t j, lo = 0, hi = 0, d = 0;
 
-	dit[0] = 0;
-	for (j = 0; j < m; j++)
-		dit[j + 1] = dit[j] + (sig[j] == SIG_DIT);
 	for (j = 0; j < m; j++) {
-		size_t lo = j > w ? j - w : 0,
-		       hi = j + w + 1 < m ? j + w + 1 : m;
-		size_t d = dit[hi] - dit[lo], v = (hi - lo) - d;
+		size_t wlo = j > w ? j - w : 0,
+		       whi = j + w + 1 < m ? j + w + 1 : m, v;
+		for (; hi < whi; hi++)
+			d += sig[hi] == SIG_DIT;
+		for (; lo < wlo; lo++)
+			d -= sig[lo] == SIG_DIT;
+		v = (hi - lo) - d;
 		label[j] = d > v ? SIG_DIT : v > d ? SIG_VAE : sig[j];
 	}
-	free(dit);
 }
 
-static size_t make_runs(const unsigned char *label, size_t m, struct run *runs)
+static size_t make_runs(const unsigned char *label, size_t m, uint32_t *runs)
 {
 	size_t j, nr = 0;
-	for (j = 0; j < m; j++) {
-		if (nr && runs[nr - 1].label == label[j]) {
-			runs[nr - 1].b = j + 1;
-			continue;
-		}
-		runs[nr].label = label[j];
-		runs[nr].a = j;
-		runs[nr].b = j + 1;
-		nr++;
-	}
+	for (j = 0; j < m; j++)
+		if (!nr || run_label(runs, nr - 1) != label[j])
+			runs[nr++] = run_make(j, label[j]);
 	return nr;
 }
 
@@ -80,47 +98,70 @@ static size_t make_runs(const unsigned char *label, size_t m, struct run *runs)
  * whose neighbourhood a merge changed, and those that flipped without
  * merging: the queue below holds them, and the runs live in a linked list
  * so that a merge is local. Every other run would do what it did at its
- * last look: nothing. */
+ * last look: nothing.
+ *
+ * The runs stay 4 bytes each: a run ends where the next live one starts.
+ * The queue's arrays (9 bytes a run, and the lists of runs to look at)
+ * are charged to the memory budget as they grow. */
 
-#define NO_RUN SIZE_MAX
+#define NO_RUN UINT32_MAX
 
 /* A run and a key: its length (heap) or its start (list order). */
 struct qent {
-	size_t key, run;
+	uint32_t key, run;
 };
 
 struct shortq {
-	struct run *runs;
-	size_t *prev, *next;
+	uint32_t *runs;
+	size_t m; /* signature kernels: where the last run ends */
+	uint32_t *prev, *next;
 	unsigned char *dead;
 	size_t live, min;
 	struct qent *heap; /* runs to look at when the limit reaches key */
 	size_t nheap, aheap;
 	struct qent *look; /* runs to look at in this pass */
 	size_t nlook, alook;
-	size_t *again, nagain, aagain; /* ... and in the next one */
-	size_t *flipped, nflipped, aflipped;
+	uint32_t *again; /* ... and in the next one */
+	size_t nagain, aagain;
+	uint32_t *flipped;
+	size_t nflipped, aflipped;
+	uint64_t charged; /* bytes charged for prev, next, dead */
+	int refused;      /* the budget refused a list's growth */
 };
 
-static size_t rlen(const struct shortq *q, size_t i)
+static size_t rlen(const struct shortq *q, uint32_t i)
 {
-	return q->runs[i].b - q->runs[i].a;
+	size_t b = q->next[i] != NO_RUN ? run_a(q->runs, q->next[i]) : q->m;
+
+	return b - run_a(q->runs, i);
 }
 
-static void heap_push(struct shortq *q, size_t len, size_t run)
+/* Room for one more element in a queue list, charged to the budget. */
+static int qroom(struct shortq *q, void *pp, size_t size, size_t n,
+                 size_t *alloc)
 {
-	size_t i = q->nheap++, up;
+	if (q->refused ||
+	    (n == *alloc && membudget_grow(pp, size, n + 1, alloc)))
+		q->refused = 1;
+	return q->refused ? -1 : 0;
+}
 
-	q->heap = xgrow(q->heap, sizeof(*q->heap), q->nheap, &q->aheap);
-	for (; i > 0 && q->heap[up = (i - 1) / 2].key > len; i = up)
+static void heap_push(struct shortq *q, size_t len, uint32_t run)
+{
+	size_t i, up;
+
+	if (qroom(q, &q->heap, sizeof(*q->heap), q->nheap, &q->aheap))
+		return;
+	for (i = q->nheap++; i > 0 && q->heap[up = (i - 1) / 2].key > len;
+	     i = up)
 		q->heap[i] = q->heap[up];
-	q->heap[i].key = len;
+	q->heap[i].key = (uint32_t)len;
 	q->heap[i].run = run;
 }
 
-static struct qent heap_pop(struct shortq *q)
+static void heap_pop(struct shortq *q)
 {
-	struct qent top = q->heap[0], last = q->heap[--q->nheap];
+	struct qent last = q->heap[--q->nheap];
 	size_t i = 0, c;
 
 	while ((c = 2 * i + 1) < q->nheap) {
@@ -133,31 +174,28 @@ static struct qent heap_pop(struct shortq *q)
 	}
 	if (q->nheap)
 		q->heap[i] = last;
-	return top;
 }
 
-static void look_again(struct shortq *q, size_t run)
+static void look_again(struct shortq *q, uint32_t run)
 {
-	if (run == NO_RUN)
+	if (run == NO_RUN ||
+	    qroom(q, &q->again, sizeof(*q->again), q->nagain, &q->aagain))
 		return;
-	q->again =
-	    xgrow(q->again, sizeof(*q->again), q->nagain + 1, &q->aagain);
 	q->again[q->nagain++] = run;
 }
 
-static void look_now(struct shortq *q, size_t run)
+static void look_now(struct shortq *q, uint32_t run)
 {
-	if (q->dead[run])
+	if (q->dead[run] ||
+	    qroom(q, &q->look, sizeof(*q->look), q->nlook, &q->alook))
 		return;
-	q->look = xgrow(q->look, sizeof(*q->look), q->nlook + 1, &q->alook);
-	q->look[q->nlook].key = q->runs[run].a;
+	q->look[q->nlook].key = (uint32_t)run_a(q->runs, run);
 	q->look[q->nlook++].run = run;
 }
 
-/* Run y (next of x, same label) joins x. */
-static void absorb(struct shortq *q, size_t x, size_t y)
+/* Run y (next of x, same label) joins x: x now ends where y did. */
+static void absorb(struct shortq *q, uint32_t x, uint32_t y)
 {
-	q->runs[x].b = q->runs[y].b;
 	q->next[x] = q->next[y];
 	if (q->next[y] != NO_RUN)
 		q->prev[q->next[y]] = x;
@@ -200,7 +238,8 @@ static void gather(struct shortq *q, size_t lim)
  * the next pass whatever becomes of it: unmerged, it still flips. */
 static void flip(struct shortq *q, size_t lim)
 {
-	size_t k, i, p, n, len, lp, ln;
+	size_t k, len, lp, ln;
+	uint32_t i, p, n;
 
 	q->nflipped = 0;
 	for (k = 0; k < q->nlook; k++) {
@@ -212,10 +251,11 @@ static void flip(struct shortq *q, size_t lim)
 		ln = n != NO_RUN ? rlen(q, n) : 0;
 		if (len > lim || (lp <= len && ln <= len))
 			continue;
-		q->runs[i].label =
-		    lp >= ln ? q->runs[p].label : q->runs[n].label;
-		q->flipped = xgrow(q->flipped, sizeof(*q->flipped),
-		                   q->nflipped + 1, &q->aflipped);
+		if (qroom(q, &q->flipped, sizeof(*q->flipped), q->nflipped,
+		          &q->aflipped))
+			return;
+		q->runs[i] = run_make(run_a(q->runs, i),
+		                      run_label(q->runs, lp >= ln ? p : n));
 		q->flipped[q->nflipped++] = i;
 	}
 }
@@ -225,7 +265,8 @@ static void flip(struct shortq *q, size_t lim)
  * its new length. */
 static void merge_flipped(struct shortq *q, size_t lim)
 {
-	size_t k, s, len;
+	size_t k, len;
+	uint32_t s, p;
 
 	for (k = 0; k < q->nflipped; k++) {
 		s = q->flipped[k];
@@ -233,11 +274,10 @@ static void merge_flipped(struct shortq *q, size_t lim)
 			continue;
 		len = rlen(q, s);
 		while (q->next[s] != NO_RUN &&
-		       q->runs[q->next[s]].label == q->runs[s].label)
+		       run_label(q->runs, q->next[s]) == run_label(q->runs, s))
 			absorb(q, s, q->next[s]);
-		while (q->prev[s] != NO_RUN &&
-		       q->runs[q->prev[s]].label == q->runs[s].label) {
-			size_t p = q->prev[s];
+		while ((p = q->prev[s]) != NO_RUN &&
+		       run_label(q->runs, p) == run_label(q->runs, s)) {
 			absorb(q, p, s);
 			s = p;
 		}
@@ -249,27 +289,68 @@ static void merge_flipped(struct shortq *q, size_t lim)
 			heap_push(q, rlen(q, s), s);
 	}
 }
-static size_t merge_short(struct run *runs, size_t nr, size_t min)
+
+/* The linked list and the first heap: 0, or -1 when the budget refuses
+ * prev, next and dead. */
+static int shortq_init(struct shortq *q, uint32_t *runs, size_t nr, size_t m,
+                       size_t min)
+{
+	uint32_t i;
+
+	memset(q, 0, sizeof(*q));
+	q->runs = runs;
+	q->m = m;
+	q->min = min;
+	q->live = nr;
+	q->charged = (uint64_t)nr * (2 * sizeof(*q->prev) + 1);
+	if (membudget_charge(q->charged)) {
+		q->charged = 0;
+		return -1;
+	}
+	q->prev = xmalloc(nr * sizeof(*q->prev));
+	q->next = xmalloc(nr * sizeof(*q->next));
+	q->dead = xcalloc(nr, 1);
+	for (i = 0; i < nr; i++) {
+		q->prev[i] = i ? i - 1 : NO_RUN;
+		q->next[i] = i + 1 < nr ? i + 1 : NO_RUN;
+		if (rlen(q, i) < min)
+			heap_push(q, rlen(q, i), i);
+	}
+	return q->refused ? -1 : 0;
+}
+
+static void shortq_release(struct shortq *q)
+{
+	membudget_release(q->charged + q->aheap * sizeof(*q->heap) +
+	                  q->alook * sizeof(*q->look) +
+	                  q->aagain * sizeof(*q->again) +
+	                  q->aflipped * sizeof(*q->flipped));
+	free(q->prev);
+	free(q->next);
+	free(q->dead);
+	free(q->heap);
+	free(q->look);
+	free(q->again);
+	free(q->flipped);
+}
+
+/* Merges runs[0..*nr) (over m signature kernels) in place, *nr the runs
+ * left: 0, or -1 when the memory budget refuses the queue (*need: the
+ * bytes of the refused queue so far, for the message). */
+static int merge_short(uint32_t *runs, size_t *nr, size_t m, size_t min,
+                       uint64_t *need)
 {
 	struct shortq q;
-	size_t i, lim, out = 0;
+	size_t lim, out = 0;
+	uint32_t i;
+	int ret = -1;
 
-	if (nr < 2 || min < 2)
-		return nr;
-	memset(&q, 0, sizeof(q));
-	q.runs = runs;
-	q.min = min;
-	q.live = nr;
-	q.prev = xmalloc(nr * sizeof(*q.prev));
-	q.next = xmalloc(nr * sizeof(*q.next));
-	q.dead = xcalloc(nr, 1);
-	for (i = 0; i < nr; i++) {
-		q.prev[i] = i ? i - 1 : NO_RUN;
-		q.next[i] = i + 1 < nr ? i + 1 : NO_RUN;
-		if (rlen(&q, i) < min)
-			heap_push(&q, rlen(&q, i), i);
-	}
-	for (lim = 1; lim < min && q.live > 1; lim++) {
+	*need = (uint64_t)*nr * (2 * sizeof(uint32_t) + 1 + sizeof(q.heap[0]));
+	if (*nr < 2 || min < 2)
+		return 0;
+	if (shortq_init(&q, runs, *nr, m, min))
+		goto out;
+	for (lim = 1; lim < min && q.live > 1 && !q.refused; lim++) {
 		if (!q.nagain && (!q.nheap || q.heap[0].key > lim)) {
 			/* nothing can flip before the next length */
 			if (!q.nheap || q.heap[0].key >= min)
@@ -280,41 +361,42 @@ static size_t merge_short(struct run *runs, size_t nr, size_t min)
 		flip(&q, lim);
 		merge_flipped(&q, lim);
 	}
+	if (q.refused)
+		goto out;
 	/* run 0 is never absorbed (only a later run is): the list's head */
 	for (i = 0; i != NO_RUN; i = q.next[i])
 		runs[out++] = runs[i];
-	free(q.prev);
-	free(q.next);
-	free(q.dead);
-	free(q.heap);
-	free(q.look);
-	free(q.again);
-	free(q.flipped);
-	return out;
+	*nr = out;
+	ret = 0;
+out:
+	shortq_release(&q);
+	return ret;
 }
 
 /* Step 2b: moves each boundary between two runs, within 2*w signature
  * kernels, to where the most signature kernels agree with their side. The
  * vote alone shifts a boundary towards a VAE whose attention mid-block sits
  * near its start; this puts it back on the change point. */
-static void refine_boundaries(const unsigned char *sig, struct run *runs,
-                              size_t nr, size_t w)
+static void refine_boundaries(const unsigned char *sig, uint32_t *runs,
+                              size_t nr, size_t m, size_t w)
 {
 	size_t r, t;
 
 	for (r = 0; r + 1 < nr; r++) {
-		struct run *x = &runs[r], *y = &runs[r + 1];
-		size_t b = x->b;
-		size_t lo = x->a + 1 > (b > 2 * w ? b - 2 * w : 0) ? x->a + 1
-		                                                   : b - 2 * w;
-		size_t hi = y->b - 1 < b + 2 * w ? y->b - 1 : b + 2 * w;
+		unsigned char xl = run_label(runs, r),
+		              yl = run_label(runs, r + 1);
+		size_t xa = run_a(runs, r), b = run_a(runs, r + 1),
+		       yb = run_b(runs, nr, m, r + 1);
+		size_t lo =
+		    xa + 1 > (b > 2 * w ? b - 2 * w : 0) ? xa + 1 : b - 2 * w;
+		size_t hi = yb - 1 < b + 2 * w ? yb - 1 : b + 2 * w;
 		long score = 0, best = 0;
 		size_t best_t = b;
 
 		/* score(t) - score(b), walking left then right from b */
 		for (t = b; t > lo; t--) {
-			score += sig[t - 1] == y->label ? 1 : 0;
-			score -= sig[t - 1] == x->label ? 1 : 0;
+			score += sig[t - 1] == yl ? 1 : 0;
+			score -= sig[t - 1] == xl ? 1 : 0;
 			if (score > best) {
 				best = score;
 				best_t = t - 1;
@@ -322,14 +404,32 @@ static void refine_boundaries(const unsigned char *sig, struct run *runs,
 		}
 		score = 0;
 		for (t = b; t < hi; t++) {
-			score += sig[t] == x->label ? 1 : 0;
-			score -= sig[t] == y->label ? 1 : 0;
+			score += sig[t] == xl ? 1 : 0;
+			score -= sig[t] == yl ? 1 : 0;
 			if (score > best) {
 				best = score;
 				best_t = t + 1;
 			}
 		}
-		x->b = y->a = best_t;
+		runs[r + 1] = run_make(best_t, yl);
+	}
+}
+
+/* Each run's start, a signature index, becomes the index of that
+ * signature kernel in k: one pass instead of a position per signature
+ * kernel. */
+static void runs_to_kernels(const struct kernel *k, size_t n,
+                            const unsigned char *key_sig, uint32_t *runs,
+                            size_t nr)
+{
+	size_t i, j = 0, r = 0;
+
+	for (i = 0; i < n && r < nr; i++) {
+		if (key_sig[k[i].key] == SIG_NONE)
+			continue;
+		if (run_a(runs, r) == j)
+			runs[r] = run_make(i, run_label(runs, r)), r++;
+		j++;
 	}
 }
 
@@ -355,19 +455,25 @@ static size_t split_point(const struct kernel *k, size_t a, size_t b)
 	return best;
 }
 
-static void label_kernels(const struct kernel *k, size_t n, const size_t *pos,
-                          const struct run *runs, size_t nr,
-                          unsigned char *stage)
+static void label_kernels(const struct kernel *k, size_t n,
+                          const unsigned char *key_sig, const uint32_t *runs,
+                          size_t nr, unsigned char *stage)
 {
-	size_t r, i, from = 0, to;
+	size_t r, i, from = 0, to, last;
 
 	for (r = 0; r < nr; r++) {
 		unsigned char st =
-		    runs[r].label == SIG_DIT ? STAGE_DIT : STAGE_VAE;
-		to = r + 1 < nr ? split_point(k, pos[runs[r].b - 1],
-		                              pos[runs[r + 1].a]) +
-		                      1
-		                : n;
+		    run_label(runs, r) == SIG_DIT ? STAGE_DIT : STAGE_VAE;
+		to = n;
+		if (r + 1 < nr) {
+			/* the run's last signature kernel, before the next
+			 * run's first */
+			last = run_a(runs, r + 1) - 1;
+			while (last > run_a(runs, r) &&
+			       key_sig[k[last].key] == SIG_NONE)
+				last--;
+			to = split_point(k, last, run_a(runs, r + 1)) + 1;
+		}
 		for (i = from; i < to; i++)
 			stage[i] = st;
 		from = to;
@@ -403,33 +509,95 @@ static uint64_t window_hash(const struct kernel *k, const unsigned char *cat,
  * it occurs and the time its first kernels took. */
 struct window {
 	uint64_t h;
-	uint64_t count;
+	uint64_t count; /* 0: an empty slot */
 	int64_t weight_ns;
 };
 
-static int cmp_window(const void *a, const void *b)
-{
-	uint64_t x = ((const struct window *)a)->h;
-	uint64_t y = ((const struct window *)b)->h;
-	return x < y ? -1 : x > y;
-}
+/* The distinct windows: an open-addressing table, its slots placed by the
+ * hash mixed with a per-table random seed (window hashes come from the
+ * file: a fixed placement could be flooded). At most STAGES_MAX_WINDOWS
+ * slots (half used): a profile has a few hundred distinct windows; past the
+ * cap, new ones are not counted (they cannot be the loop's). */
+#define STAGES_MAX_WINDOWS (1u << 20)
+
+struct wtable {
+	struct window *slot;
+	size_t cap, n;
+	uint64_t seed;
+};
 
 struct loop_ctx {
 	const struct kernel *k;
 	const unsigned char *cat; /* per key: enum category */
 	size_t w;
-	uint32_t anchor;    /* key of the anchor kernel */
-	struct window *win; /* distinct windows, sorted by hash */
-	size_t nwin;
+	uint32_t anchor; /* key of the anchor kernel */
+	struct wtable win;
 	int64_t min_weight;  /* a loop window weighs at least this */
 	uint64_t loop_count; /* and occurs about this often */
 	size_t min_te;       /* fewest kernels that make a text encoder */
 };
 
+static uint64_t mix(uint64_t h)
+{
+	h ^= h >> 30; /* splitmix64's finaliser */
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 27;
+	h *= 0x94d049bb133111ebull;
+	return h ^ (h >> 31);
+}
+
+/* The slot holding h, or the empty slot where it goes. */
+static struct window *wt_slot(const struct wtable *t, uint64_t h)
+{
+	size_t i = (size_t)mix(h ^ t->seed) & (t->cap - 1);
+
+	while (t->slot[i].count && t->slot[i].h != h)
+		i = (i + 1) & (t->cap - 1);
+	return &t->slot[i];
+}
+
+static void wt_init(struct wtable *t)
+{
+	t->cap = 1024;
+	t->n = 0;
+	t->slot = xcalloc(t->cap, sizeof(*t->slot));
+	if (getrandom(&t->seed, sizeof(t->seed), GRND_NONBLOCK) !=
+	    (ssize_t)sizeof(t->seed))
+		t->seed = (uint64_t)(uintptr_t)t ^ 0x9e3779b97f4a7c15ull;
+}
+
+static void wt_add(struct wtable *t, uint64_t h, int64_t weight)
+{
+	struct window *w;
+	size_t i;
+
+	if ((t->n + 1) * 2 > t->cap && t->cap < STAGES_MAX_WINDOWS) {
+		struct wtable old = *t;
+		t->cap *= 2;
+		t->n = 0;
+		t->slot = xcalloc(t->cap, sizeof(*t->slot));
+		for (i = 0; i < old.cap; i++)
+			if (old.slot[i].count) {
+				*wt_slot(t, old.slot[i].h) = old.slot[i];
+				t->n++;
+			}
+		free(old.slot);
+	}
+	w = wt_slot(t, h);
+	if (!w->count) {
+		if ((t->n + 1) * 2 > t->cap)
+			return; /* full */
+		w->h = h;
+		t->n++;
+	}
+	w->count++;
+	checked_accumulate(&w->weight_ns, weight);
+}
+
 static const struct window *find_window(const struct loop_ctx *c, uint64_t h)
 {
-	struct window key = {h, 0, 0};
-	return bsearch(&key, c->win, c->nwin, sizeof(key), cmp_window);
+	const struct window *w = wt_slot(&c->win, h);
+	return w->count ? w : NULL;
 }
 
 /* The DiT range [s, e) that begins at s. */
@@ -566,40 +734,22 @@ static uint32_t pick_anchor(const struct kernel *k, size_t n,
 	return best;
 }
 
-/* Collects every anchor window of the DiT ranges, then merges equal
- * hashes into c->win with their count and weight. */
+/* Counts every anchor window of the DiT ranges into c->win, with its
+ * weight. */
 static void collect_windows(struct loop_ctx *c, const unsigned char *stage,
                             size_t n)
 {
-	size_t i, s, e, m = 0, out = 0;
-	struct window *v;
+	size_t i, s, e;
 
-	for (i = 0; i < n; i++)
-		m += stage[i] == STAGE_DIT && c->k[i].key == c->anchor;
-	v = xmalloc((m ? m : 1) * sizeof(*v));
-	m = 0;
+	wt_init(&c->win);
 	for (s = 0; s < n; s = e) {
 		e = stage[s] == STAGE_DIT ? range_end(stage, n, s) : s + 1;
-		for (i = s; stage[s] == STAGE_DIT && i < e; i++) {
-			if (c->k[i].key != c->anchor)
-				continue;
-			v[m].h = window_hash(c->k, c->cat, i, e, c->w);
-			v[m].count = 1;
-			v[m++].weight_ns = c->k[i].dur_ns;
-		}
+		for (i = s; stage[s] == STAGE_DIT && i < e; i++)
+			if (c->k[i].key == c->anchor)
+				wt_add(&c->win,
+				       window_hash(c->k, c->cat, i, e, c->w),
+				       c->k[i].dur_ns);
 	}
-	qsort(v, m, sizeof(*v), cmp_window);
-	for (i = 0; i < m; i++) {
-		if (out && v[out - 1].h == v[i].h) {
-			v[out - 1].count++;
-			checked_accumulate(&v[out - 1].weight_ns,
-			                   v[i].weight_ns);
-		} else {
-			v[out++] = v[i];
-		}
-	}
-	c->win = v;
-	c->nwin = out;
 }
 
 static void find_text_encoder(const struct kernel *k, size_t n,
@@ -607,7 +757,7 @@ static void find_text_encoder(const struct kernel *k, size_t n,
                               const unsigned char *key_cat, size_t nkeys,
                               const struct rules *r, struct stages_out *out)
 {
-	struct loop_ctx c = {k, key_cat, (size_t)r->loop_window,     0, NULL, 0,
+	struct loop_ctx c = {k, key_cat, (size_t)r->loop_window,     0, {0},
 	                     0, 0,       (size_t)r->min_text_encoder};
 	size_t i, s, e, ls;
 	int64_t maxw = 0;
@@ -619,10 +769,11 @@ static void find_text_encoder(const struct kernel *k, size_t n,
 	/* The loop's windows repeat blocks x iterations times and carry most
 	 * of the time; a text encoder's layers repeat too, but its windows
 	 * weigh far less (its sequence is short and it runs once per call). */
-	for (i = 0; i < c.nwin; i++)
-		if (c.win[i].count >= 2 && c.win[i].weight_ns > maxw) {
-			maxw = c.win[i].weight_ns;
-			c.loop_count = c.win[i].count;
+	for (i = 0; i < c.win.cap; i++)
+		if (c.win.slot[i].count >= 2 &&
+		    c.win.slot[i].weight_ns > maxw) {
+			maxw = c.win.slot[i].weight_ns;
+			c.loop_count = c.win.slot[i].count;
 		}
 	c.min_weight = maxw / 2 > 1 ? maxw / 2 : 1;
 	out->loop_found = maxw > 0;
@@ -643,17 +794,17 @@ static void find_text_encoder(const struct kernel *k, size_t n,
 			out->stage[i] = STAGE_TEXT_ENCODER;
 		out->text_encoder_detected = 1;
 	}
-	free(c.win);
+	free(c.win.slot);
 }
 
-void stages_assign(const struct kernel *k, size_t n,
-                   const unsigned char *key_sig, const unsigned char *key_cat,
-                   const struct rules *r, struct stages_out *out)
+int stages_assign(const struct kernel *k, size_t n,
+                  const unsigned char *key_sig, const unsigned char *key_cat,
+                  const struct rules *r, struct stages_out *out, struct err *e)
 {
 	size_t i, m = 0, nr, nkeys = 0;
-	size_t *pos;
 	unsigned char *sig, *label;
-	struct run *runs;
+	uint32_t *runs;
+	uint64_t need;
 
 	memset(out, 0, sizeof(*out));
 	out->stage = xmalloc(n ? n : 1);
@@ -663,39 +814,59 @@ void stages_assign(const struct kernel *k, size_t n,
 	}
 	if (m == 0) {
 		memset(out->stage, STAGE_OTHER, n);
-		return;
+		return 0;
 	}
-	pos = xmalloc(m * sizeof(*pos));
+	/* 6 bytes per signature kernel, within KERNEL_COST_BYTES */
 	sig = xmalloc(m);
 	label = xmalloc(m);
 	runs = xmalloc(m * sizeof(*runs));
 	for (i = 0, m = 0; i < n; i++)
-		if (key_sig[k[i].key] != SIG_NONE) {
-			pos[m] = i;
+		if (key_sig[k[i].key] != SIG_NONE)
 			sig[m++] = key_sig[k[i].key];
-		}
 	vote(sig, m, (size_t)r->window, label);
 	nr = make_runs(label, m, runs);
-	nr = merge_short(runs, nr, (size_t)r->min_segment);
-	refine_boundaries(sig, runs, nr, (size_t)r->window);
-	label_kernels(k, n, pos, runs, nr, out->stage);
-	find_text_encoder(k, n, key_sig, key_cat, nkeys, r, out);
-	free(pos);
-	free(sig);
 	free(label);
+	if (merge_short(runs, &nr, m, (size_t)r->min_segment, &need)) {
+		membudget_fail(e, need,
+		               "stage runs: %zu runs of signature kernels to "
+		               "merge (min_segment %d)",
+		               nr, r->min_segment);
+		free(sig);
+		free(runs);
+		return -1;
+	}
+	refine_boundaries(sig, runs, nr, m, (size_t)r->window);
+	free(sig);
+	runs_to_kernels(k, n, key_sig, runs, nr);
+	label_kernels(k, n, key_sig, runs, nr, out->stage);
 	free(runs);
+	find_text_encoder(k, n, key_sig, key_cat, nkeys, r, out);
+	return 0;
 }
 
-size_t stages_segments(const struct kernel *k, size_t n,
-                       const unsigned char *stage, struct segment **segs)
+int stages_segments(const struct kernel *k, size_t n,
+                    const unsigned char *stage, struct segment **segs,
+                    size_t *nsegs, uint64_t *charged)
 {
-	size_t i, ns = 0, alloc = 0;
+	size_t i, ns = 0;
 	struct segment *v = NULL, *s = NULL;
 
+	*segs = NULL;
+	*nsegs = 0;
+	*charged = 0;
+	for (i = 0; i < n; i++)
+		ns += !i || stage[i] != stage[i - 1] ||
+		      k[i].step != k[i - 1].step;
+	if (membudget_charge((uint64_t)ns * sizeof(*v))) {
+		*nsegs = ns;
+		return -1;
+	}
+	*charged = (uint64_t)ns * sizeof(*v);
+	v = xmalloc((ns ? ns : 1) * sizeof(*v));
+	ns = 0;
 	for (i = 0; i < n; i++) {
 		int64_t end = k[i].start_ns + k[i].dur_ns;
 		if (!s || s->stage != stage[i] || s->step != k[i].step) {
-			v = xgrow(v, sizeof(*v), ns + 1, &alloc);
 			s = &v[ns++];
 			s->stage = (enum stage)stage[i];
 			s->step = k[i].step;
@@ -709,5 +880,6 @@ size_t stages_segments(const struct kernel *k, size_t n,
 		checked_accumulate(&s->kernel_ns, k[i].dur_ns);
 	}
 	*segs = v;
-	return ns;
+	*nsegs = ns;
+	return 0;
 }

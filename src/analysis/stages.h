@@ -5,10 +5,12 @@
 #define SDPERF_STAGES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "analysis/result.h"
 #include "analysis/rules.h"
 #include "input/profile.h"
+#include "util/err.h"
 
 struct stages_out {
 	unsigned char *stage; /* per kernel: enum stage (caller frees) */
@@ -18,14 +20,23 @@ struct stages_out {
 
 /* Labels each of the n kernels (sorted by start time). key_sig[key] is the
  * signature of each kernel key (enum sig), key_cat[key] its category (enum
- * category; Comm kernels are left out of loop recognition). Never fails. */
-void stages_assign(const struct kernel *k, size_t n,
-                   const unsigned char *key_sig, const unsigned char *key_cat,
-                   const struct rules *r, struct stages_out *out);
+ * category; Comm kernels are left out of loop recognition). Returns 0, or
+ * -1 with an ERR_INPUT error when the memory budget refuses the work lists
+ * of merging short runs (a linked list and a queue of the runs, charged as
+ * they grow, beyond the 6 bytes a signature kernel takes within
+ * KERNEL_COST_BYTES); out->stage is set in either case (the caller frees
+ * it). */
+int stages_assign(const struct kernel *k, size_t n,
+                  const unsigned char *key_sig, const unsigned char *key_cat,
+                  const struct rules *r, struct stages_out *out, struct err *e);
 
 /* Groups consecutive kernels with the same stage and Step Id into
- * segments; returns how many were written to *segs (caller frees). */
-size_t stages_segments(const struct kernel *k, size_t n,
-                       const unsigned char *stage, struct segment **segs);
+ * segments: *segs (caller frees) receives *nsegs of them. They are counted
+ * first and charged to the memory budget (*charged: the bytes, for the
+ * caller to give back); returns 0, or -1 (nothing allocated, *nsegs the
+ * count) when the budget refuses. */
+int stages_segments(const struct kernel *k, size_t n,
+                    const unsigned char *stage, struct segment **segs,
+                    size_t *nsegs, uint64_t *charged);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/checked.h"
+#include "util/membudget.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
@@ -249,20 +250,30 @@ static void rows_add_full(const struct window *w, size_t n, const int64_t *full,
 	}
 }
 
-size_t traceonly_step_rows(const struct kernel_table *kt,
-                           const struct traceprof *tp, struct step_stat **rows)
+int traceonly_step_rows(const struct kernel_table *kt,
+                        const struct traceprof *tp, struct step_stat **rows,
+                        size_t *nrows)
 {
 	struct window *w;
 	struct srange *v, key, *r;
 	size_t n, nv, i, j;
 	struct step_stat *s;
 	int64_t *full;
+	uint64_t cost;
 	int k;
 
 	*rows = NULL;
+	*nrows = 0;
 	if (!tp->ov_found || !kt->n)
 		return 0;
 	n = windows(kt, &w);
+	/* the rows (the caller's) and the per-window sums */
+	cost = (uint64_t)n * (sizeof(*s) + sizeof(*full));
+	if (membudget_charge(cost)) {
+		free(w);
+		*nrows = n;
+		return -1;
+	}
 	nv = step_ranges(tp, &v);
 	s = xcalloc(n, sizeof(*s));
 	full = xmalloc((n + 1) * sizeof(*full));
@@ -290,6 +301,8 @@ size_t traceonly_step_rows(const struct kernel_table *kt,
 	}
 	free(v);
 	free(w);
+	membudget_release((uint64_t)n * sizeof(*full));
 	*rows = s;
-	return n;
+	*nrows = n;
+	return 0;
 }

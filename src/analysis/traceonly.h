@@ -38,8 +38,12 @@ void traceonly_assign_steps(struct kernel_table *kt, const struct traceprof *tp,
  * Stage = Computing + Not Overlapped + Free; Preparing = window start -
  * the ProfilerStep's host start (-1 without one). Without ranges, one row
  * (STEP_NONE) over all the kernels. No rows without an Overlap Analysis
- * process. Returns the count; *rows is the caller's to free. */
-size_t traceonly_step_rows(const struct kernel_table *kt,
-                           const struct traceprof *tp, struct step_stat **rows);
+ * process. *rows (*nrows of them) is the caller's to free, and charged to
+ * the memory budget (*nrows x sizeof(struct step_stat)): the caller gives
+ * that back. Returns 0, or -1 when the budget refuses (nothing allocated;
+ * *nrows: the rows it would have). */
+int traceonly_step_rows(const struct kernel_table *kt,
+                        const struct traceprof *tp, struct step_stat **rows,
+                        size_t *nrows);
 
 #endif

@@ -10,6 +10,7 @@
 #include "util/checked.h"
 #include "util/hash.h"
 #include "util/idmap.h"
+#include "util/membudget.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -85,11 +86,13 @@ struct collect {
 
 	struct ov_acc *acc;
 	size_t nacc, aacc;
-	struct idmap acc_of; /* pid -> index in acc */
-	struct idmap ovpids; /* pids named "Overlap Analysis" */
+	struct idmap acc_of;  /* pid -> index in acc */
+	struct idmap ovpids;  /* pids named "Overlap Analysis" */
+	int too_many_pids;    /* more of them than TRACE_MAX_OVERLAP_PIDS */
+	uint64_t acc_charged; /* for acc and acc_of */
+	int acc_refused;      /* the budget refused another pid's sums */
 
-	struct trace_marker *m;
-	size_t nm, am;
+	struct trace_markerset ms;
 	uint64_t flows;
 };
 
@@ -109,12 +112,20 @@ static int64_t seg_end(const struct segment *s, size_t n, size_t i)
 	return end > s[i].start_ns ? end : s[i].start_ns;
 }
 
-void trace_segclip_init(struct trace_segclip *sc, const struct segment *segs,
-                        size_t nsegs)
+int trace_segclip_init(struct trace_segclip *sc, const struct segment *segs,
+                       size_t nsegs, const char *name, struct err *e)
 {
 	size_t n = segs ? nsegs : 0, i;
+	uint64_t cost = (uint64_t)STAGE_COUNT * (n + 1) * sizeof(int64_t);
 	int st;
 
+	memset(sc, 0, sizeof(*sc));
+	if (membudget_charge(cost))
+		return membudget_fail(e, cost,
+		                      "%s: Overlap Analysis by stage over %zu "
+		                      "stage segments",
+		                      name, n);
+	sc->charged = cost;
 	sc->segs = segs;
 	sc->nsegs = n;
 	for (st = 0; st < STAGE_COUNT; st++) {
@@ -126,6 +137,7 @@ void trace_segclip_init(struct trace_segclip *sc, const struct segment *segs,
 				        seg_end(segs, n, i) - segs[i].start_ns);
 		}
 	}
+	return 0;
 }
 
 void trace_segclip_release(struct trace_segclip *sc)
@@ -136,6 +148,8 @@ void trace_segclip_release(struct trace_segclip *sc)
 		free(sc->pre[st]);
 		sc->pre[st] = NULL;
 	}
+	membudget_release(sc->charged);
+	sc->charged = 0;
 }
 
 /* Adds the part of [a, b) inside segment i to ov->stage[][k] and covered. */
@@ -193,15 +207,31 @@ static int64_t clip(const struct trace_segclip *c, int64_t a, int64_t b,
 	return covered;
 }
 
+/* What a pid's entry in acc_of costs at most: the map keeps its slots at
+ * most a quarter full after growing. */
+#define ACC_MAP_COST (4 * sizeof(struct idmap_slot))
+
 /* The sums of pid: a keyed map finds them, as a trace may hold any number
- * of distinct pids. */
+ * of distinct pids. One accumulator per pid with spans, charged to the
+ * budget with its map slots: NULL when the budget refuses. */
 static struct trace_overlap *acc_for(struct collect *c, int64_t pid)
 {
-	uint64_t i;
+	uint64_t *at = idmap_get(&c->acc_of, (uint64_t)pid, 0);
+	size_t old = c->aacc;
 
-	if (!idmap_put(&c->acc_of, (uint64_t)pid, 0, c->nacc, &i))
-		return &c->acc[i].ov;
-	c->acc = xgrow(c->acc, sizeof(*c->acc), c->nacc + 1, &c->aacc);
+	if (at)
+		return &c->acc[*at].ov;
+	if (c->acc_refused || membudget_charge(ACC_MAP_COST)) {
+		c->acc_refused = 1;
+		return NULL;
+	}
+	c->acc_charged += ACC_MAP_COST;
+	if (membudget_grow(&c->acc, sizeof(*c->acc), c->nacc + 1, &c->aacc)) {
+		c->acc_refused = 1;
+		return NULL;
+	}
+	c->acc_charged += (uint64_t)(c->aacc - old) * sizeof(*c->acc);
+	idmap_put(&c->acc_of, (uint64_t)pid, 0, c->nacc, NULL);
 	memset(&c->acc[c->nacc], 0, sizeof(c->acc[0]));
 	c->acc[c->nacc].pid = pid;
 	return &c->acc[c->nacc++].ov;
@@ -223,8 +253,10 @@ void trace_overlap_add(struct trace_overlap *ov, const struct trace_segclip *sc,
 
 static void ov_span(struct collect *c, const struct trace_event *ev, int k)
 {
-	trace_overlap_add(acc_for(c, ev->pid), &c->clip, k, ev->ts_ns,
-	                  ev->dur_ns);
+	struct trace_overlap *ov = acc_for(c, ev->pid);
+
+	if (ov)
+		trace_overlap_add(ov, &c->clip, k, ev->ts_ns, ev->dur_ns);
 }
 
 static void ov_add(struct trace_overlap *to, const struct trace_overlap *from)
@@ -274,10 +306,14 @@ static int match_rules(const struct trace_matcher *c, const char *name)
 /* The first rule matching the raw name (cached), or -1. */
 static int rule_of(struct trace_matcher *c, const char *raw, size_t len)
 {
-	uint64_t h = hash_bytes(raw, len);
-	size_t i = (size_t)h & (NAME_CACHE - 1), probes;
+	uint64_t h;
+	size_t i, probes;
 	struct name_slot *sl;
 
+	if (len > TRACE_MARKER_NAME_MAX)
+		return -1; /* not a marker: nothing cached, nothing copied */
+	h = hash_bytes(raw, len);
+	i = (size_t)h & (NAME_CACHE - 1);
 	strbuf_reset(&c->tmp);
 	strbuf_add(&c->tmp, raw, len);
 	for (probes = 0; probes < 8; probes++) {
@@ -296,29 +332,10 @@ static int rule_of(struct trace_matcher *c, const char *raw, size_t len)
 	return sl->rule;
 }
 
-static void marker_add(struct collect *c, const struct trace_event *ev)
-{
-	struct trace_marker *m;
-	int r;
+/* ---- markers: a charged list, names kept for the first ----------------- */
 
-	if (strcmp(ev->cat, "cpu_op") && strcmp(ev->cat, "user_annotation"))
-		return;
-	if (ev->ts_ns == INT64_MIN || ev->dur_ns < 0 ||
-	    ev->ts_ns > INT64_MAX - ev->dur_ns)
-		return;
-	r = match_rules(&c->mt, ev->name); /* the decoded name decides */
-	if (r < 0)
-		return;
-	c->m = xgrow(c->m, sizeof(*c->m), c->nm + 1, &c->am);
-	m = &c->m[c->nm++];
-	m->name = xstrdup(ev->name);
-	m->stage = c->mt.rules[r].stage;
-	m->host_start_ns = m->dev_start_ns = ev->ts_ns;
-	m->host_end_ns = m->dev_end_ns = ev->ts_ns + ev->dur_ns;
-	m->method = MARKER_TIME;
-	m->flows = 0;
-}
-
+/* Host start ascending, the outer of two nested ranges first, then the
+ * order found: a total order, so the sort and the name heap agree. */
 static int marker_cmp(const void *pa, const void *pb)
 {
 	const struct trace_marker *a = pa, *b = pb;
@@ -327,13 +344,144 @@ static int marker_cmp(const void *pa, const void *pb)
 		return a->host_start_ns < b->host_start_ns ? -1 : 1;
 	if (a->host_end_ns != b->host_end_ns)
 		return a->host_end_ns > b->host_end_ns ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static void heap_swap(struct trace_marker *h, size_t i, size_t j)
+{
+	struct trace_marker t = h[i];
+
+	h[i] = h[j];
+	h[j] = t;
+}
+
+static void heap_down(struct trace_marker *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, big = i;
+		if (l < n && marker_cmp(&h[l], &h[big]) > 0)
+			big = l;
+		if (l + 1 < n && marker_cmp(&h[l + 1], &h[big]) > 0)
+			big = l + 1;
+		if (big == i)
+			return;
+		heap_swap(h, i, big);
+		i = big;
+	}
+}
+
+/* Keeps the name of m if m is among the first RESULT_MAX_MARKERS. */
+static void keep_name(struct trace_markerset *ms, const struct trace_marker *m,
+                      const char *name)
+{
+	struct trace_marker *h = ms->named;
+	size_t i;
+
+	if (ms->nnamed == RESULT_MAX_MARKERS) {
+		if (marker_cmp(m, &h[0]) >= 0)
+			return;
+		free(h[0].name);
+		h[0] = *m;
+		h[0].name = xstrdup(name);
+		heap_down(h, ms->nnamed, 0);
+		return;
+	}
+	i = ms->nnamed++;
+	h[i] = *m;
+	h[i].name = xstrdup(name);
+	while (i > 0 && marker_cmp(&h[(i - 1) / 2], &h[i]) < 0) {
+		heap_swap(h, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+}
+
+void trace_markerset_init(struct trace_markerset *ms)
+{
+	memset(ms, 0, sizeof(*ms));
+}
+
+int trace_markerset_add(struct trace_markerset *ms, const char *name,
+                        enum stage st, int64_t start_ns, int64_t end_ns)
+{
+	struct trace_marker *m;
+	size_t old = ms->alloc;
+
+	if (ms->refused)
+		return -1;
+	if (ms->n >= UINT32_MAX ||
+	    membudget_grow(&ms->m, sizeof(*ms->m), ms->n + 1, &ms->alloc)) {
+		ms->refused = 1;
+		return -1;
+	}
+	ms->charged += (uint64_t)(ms->alloc - old) * sizeof(*ms->m);
+	m = &ms->m[ms->n];
+	memset(m, 0, sizeof(*m));
+	m->seq = (uint32_t)ms->n++;
+	m->stage = st;
+	m->host_start_ns = m->dev_start_ns = start_ns;
+	m->host_end_ns = m->dev_end_ns = end_ns;
+	m->method = MARKER_TIME;
+	keep_name(ms, m, name);
 	return 0;
 }
 
-void trace_markers_sort(struct trace_marker *m, size_t n)
+void trace_markerset_finish(struct trace_markerset *ms,
+                            struct trace_summary *out)
 {
-	if (n)
-		qsort(m, n, sizeof(*m), marker_cmp);
+	size_t i;
+
+	if (ms->n)
+		qsort(ms->m, ms->n, sizeof(*ms->m), marker_cmp);
+	/* the heap holds exactly the first nnamed, by the same order */
+	qsort(ms->named, ms->nnamed, sizeof(*ms->named), marker_cmp);
+	for (i = 0; i < ms->nnamed; i++) {
+		if (i < ms->n && ms->m[i].seq == ms->named[i].seq) {
+			ms->m[i].name = ms->named[i].name;
+			ms->named[i].name = NULL;
+		}
+	}
+	out->markers = ms->m;
+	out->nmarkers = ms->n;
+	out->charged += ms->charged;
+	ms->m = NULL;
+	ms->n = ms->alloc = 0;
+	ms->charged = 0;
+}
+
+void trace_markerset_release(struct trace_markerset *ms)
+{
+	size_t i;
+
+	for (i = 0; i < ms->n; i++)
+		free(ms->m[i].name);
+	free(ms->m);
+	for (i = 0; i < ms->nnamed; i++)
+		free(ms->named[i].name);
+	membudget_release(ms->charged);
+	memset(ms, 0, sizeof(*ms));
+}
+
+int trace_markerset_fail(const struct trace_markerset *ms, const char *name,
+                         struct err *e)
+{
+	return membudget_fail(e,
+	                      (uint64_t)(ms->alloc / 8 + 16) * sizeof(*ms->m),
+	                      "%s: stage markers (%zu found)", name, ms->n);
+}
+
+static void marker_add(struct collect *c, const struct trace_event *ev)
+{
+	int r;
+
+	if (strcmp(ev->cat, "cpu_op") && strcmp(ev->cat, "user_annotation"))
+		return;
+	if (ev->ts_ns == INT64_MIN || ev->dur_ns < 0 ||
+	    ev->ts_ns > INT64_MAX - ev->dur_ns)
+		return;
+	r = match_rules(&c->mt, ev->name); /* the decoded name decides */
+	if (r >= 0)
+		trace_markerset_add(&c->ms, ev->name, c->mt.rules[r].stage,
+		                    ev->ts_ns, ev->ts_ns + ev->dur_ns);
 }
 
 /* ---- pass 1 callbacks -----------------------------------------------------
@@ -364,6 +512,19 @@ static int collect_want(char ph, const char *name, size_t len, void *ctx)
 	return c->want_markers && rule_of(&c->mt, name, len) >= 0;
 }
 
+/* A pid named "Overlap Analysis", once; the set is capped (the profiler
+ * writes one per device). */
+static void add_ovpid(struct collect *c, int64_t pid)
+{
+	if (idmap_get(&c->ovpids, (uint64_t)pid, 0))
+		return;
+	if (c->ovpids.n >= TRACE_MAX_OVERLAP_PIDS) {
+		c->too_many_pids = 1;
+		return;
+	}
+	idmap_put(&c->ovpids, (uint64_t)pid, 0, 0, NULL);
+}
+
 static void collect_event(const struct trace_event *ev, void *ctx)
 {
 	struct collect *c = ctx;
@@ -372,7 +533,7 @@ static void collect_event(const struct trace_event *ev, void *ctx)
 	if (ev->ph == 'M') {
 		if (!strcmp(ev->name, "process_name") &&
 		    !strcmp(ev->arg_name, "Overlap Analysis"))
-			idmap_put(&c->ovpids, (uint64_t)ev->pid, 0, 0, NULL);
+			add_ovpid(c, ev->pid);
 	} else if (ev->ph == 's') {
 		c->flows += is_npu_flow(ev);
 	} else if (ev->ph == 'X') {
@@ -405,30 +566,49 @@ static void matcher_release(struct trace_matcher *mt)
 	strbuf_release(&mt->tmp);
 }
 
-/* rules may be NULL (no markers wanted) */
-static void collect_init(struct collect *c,
-                         const struct trace_marker_rule *rules, size_t nrules,
-                         const struct segment *segs, size_t nsegs)
+/* rules may be NULL (no markers wanted). 0, or -1 when the budget refuses
+ * the clipping sums (c is released). */
+static int collect_init(struct collect *c,
+                        const struct trace_marker_rule *rules, size_t nrules,
+                        const struct segment *segs, size_t nsegs,
+                        const char *name, struct err *e)
 {
 	memset(c, 0, sizeof(*c));
 	matcher_init(&c->mt, rules, nrules);
-	trace_segclip_init(&c->clip, segs, nsegs);
 	idmap_init(&c->acc_of);
 	idmap_init(&c->ovpids);
+	trace_markerset_init(&c->ms);
+	return trace_segclip_init(&c->clip, segs, nsegs, name, e);
 }
 
 static void collect_release(struct collect *c)
 {
-	size_t i;
-
 	matcher_release(&c->mt);
-	for (i = 0; i < c->nm; i++)
-		free(c->m[i].name);
-	free(c->m);
+	trace_markerset_release(&c->ms);
 	trace_segclip_release(&c->clip);
 	free(c->acc);
+	membudget_release(c->acc_charged);
 	idmap_release(&c->acc_of);
 	idmap_release(&c->ovpids);
+}
+
+/* The scan's budget and cap errors (the scan itself went well). */
+static int collect_errors(const struct collect *c, const struct input *in,
+                          struct err *e)
+{
+	if (c->too_many_pids)
+		return err_set(e, ERR_INPUT,
+		               "%s: more than %u processes named \"Overlap "
+		               "Analysis\": not a profiler trace",
+		               in->name, TRACE_MAX_OVERLAP_PIDS);
+	if (c->ms.refused)
+		return trace_markerset_fail(&c->ms, in->name, e);
+	if (c->acc_refused)
+		return membudget_fail(
+		    e, (uint64_t)(c->aacc / 8 + 16) * sizeof(*c->acc),
+		    "%s: Overlap Analysis sums of %zu processes", in->name,
+		    c->nacc);
+	return 0;
 }
 
 static int collect_input(const struct input *in,
@@ -440,18 +620,18 @@ static int collect_input(const struct input *in,
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	collect_init(&c, rules, nrules, segs, nsegs);
+	rc = collect_init(&c, rules, nrules, segs, nsegs, in->name, e);
 	c.want_markers = c.mt.nrules > 0;
 	c.want_flows = 1;
-	rc = scan_input(in, collect_want, collect_event, &c, &out->scan, e);
+	if (rc == 0)
+		rc = scan_input(in, collect_want, collect_event, &c, &out->scan,
+		                e);
+	if (rc == 0)
+		rc = collect_errors(&c, in, e);
 	if (rc == 0) {
 		ov_finish(&c, &out->ov);
-		trace_markers_sort(c.m, c.nm);
-		out->markers = c.m;
-		out->nmarkers = c.nm;
+		trace_markerset_finish(&c.ms, out);
 		out->flows = c.flows;
-		c.m = NULL;
-		c.nm = 0;
 	}
 	collect_release(&c);
 	return rc;
@@ -464,8 +644,11 @@ static int overlap_input(const struct input *in, const struct segment *segs,
 	struct trace_scan ts;
 	int rc;
 
-	collect_init(&c, NULL, 0, segs, nsegs);
-	rc = scan_input(in, collect_want, collect_event, &c, &ts, e);
+	rc = collect_init(&c, NULL, 0, segs, nsegs, in->name, e);
+	if (rc == 0)
+		rc = scan_input(in, collect_want, collect_event, &c, &ts, e);
+	if (rc == 0)
+		rc = collect_errors(&c, in, e);
 	if (rc == 0)
 		ov_finish(&c, ov);
 	collect_release(&c);
@@ -493,6 +676,7 @@ struct flows {
 	struct flow_slot *slot;
 	size_t cap, live, used;
 	int overflow;
+	uint64_t charged; /* the tree and the table's growth */
 };
 
 static uint64_t id_key(const char *id)
@@ -500,6 +684,16 @@ static uint64_t id_key(const char *id)
 	uint64_t h = hash_bytes(id, strlen(id));
 
 	return h < 2 ? h + 2 : h;
+}
+
+/* What the tree over n markers takes. */
+static uint64_t tree_bytes(size_t n)
+{
+	size_t size;
+
+	for (size = 1; size < n; size *= 2)
+		;
+	return 2 * (uint64_t)size * sizeof(int64_t);
 }
 
 static void tree_build(struct flows *f)
@@ -612,8 +806,18 @@ static void flows_put(struct flows *f, uint64_t key, int64_t ts, int start)
 		f->overflow = 1;
 		return;
 	}
-	if ((f->used + 1) * 2 > f->cap)
-		flows_rehash(f, f->live * 4 > f->cap ? f->cap * 2 : f->cap);
+	if ((f->used + 1) * 2 > f->cap) {
+		size_t cap = f->live * 4 > f->cap ? f->cap * 2 : f->cap;
+		uint64_t more = (uint64_t)(cap - f->cap) * sizeof(*f->slot);
+		/* a bigger table is charged; refused, the markers fall back
+		 * to time alignment as beyond TRACE_MAX_PENDING_FLOWS */
+		if (more && membudget_charge(more)) {
+			f->overflow = 1;
+			return;
+		}
+		f->charged += more;
+		flows_rehash(f, cap);
+	}
 	sl = flows_find(f, key);
 	if (!sl->key)
 		f->used++;
@@ -670,21 +874,32 @@ static void flows_finish(struct flows *f)
 	}
 }
 
-static void flows_init(struct flows *f, struct trace_summary *s)
+/* The tree over s's markers, charged to the budget: 0, or -1 with e set
+ * naming name (nothing allocated). */
+static int flows_init(struct flows *f, struct trace_summary *s,
+                      const char *name, struct err *e)
 {
+	uint64_t cost = tree_bytes(s->nmarkers);
 	size_t i;
 
 	memset(f, 0, sizeof(*f));
+	if (membudget_charge(cost))
+		return membudget_fail(e, cost,
+		                      "%s: flow mapping of %zu stage markers",
+		                      name, s->nmarkers);
+	f->charged = cost;
 	f->sum = s;
 	tree_build(f);
 	for (i = 0; i < s->nmarkers; i++)
 		s->markers[i].flows = 0;
 	f->cap = 1024;
 	f->slot = xcalloc(f->cap, sizeof(*f->slot));
+	return 0;
 }
 
 static void flows_release(struct flows *f)
 {
+	membudget_release(f->charged);
 	free(f->slot);
 	free(f->tree);
 }
@@ -698,7 +913,8 @@ static int map_input(const struct input *in, struct trace_summary *s,
 
 	if (!s->nmarkers)
 		return 0;
-	flows_init(&f, s);
+	if (flows_init(&f, s, in->name, e))
+		return -1;
 	rc = scan_input(in, flows_want, flows_event, &f, &ts, e);
 	flows_finish(&f);
 	flows_release(&f);
@@ -709,11 +925,15 @@ struct trace_flowmap {
 	struct flows f;
 };
 
-struct trace_flowmap *trace_flowmap_begin(struct trace_summary *s)
+struct trace_flowmap *trace_flowmap_begin(struct trace_summary *s,
+                                          const char *name, struct err *e)
 {
 	struct trace_flowmap *m = xmalloc(sizeof(*m));
 
-	flows_init(&m->f, s);
+	if (flows_init(&m->f, s, name, e)) {
+		free(m);
+		return NULL;
+	}
 	return m;
 }
 
@@ -759,42 +979,44 @@ void trace_matcher_free(struct trace_matcher *mt)
 	free(mt);
 }
 
-void trace_markers_from_profile(const struct traceprof *tp,
-                                const struct trace_marker_rule *rules,
-                                size_t nrules, struct trace_summary *out)
+int trace_markers_from_profile(const struct traceprof *tp, const char *name,
+                               const struct trace_marker_rule *rules,
+                               size_t nrules, struct trace_summary *out,
+                               struct err *e)
 {
+	struct trace_markerset ms;
 	struct flows f;
-	size_t i, am = 0;
+	size_t i;
+	int rc = 0;
 
+	trace_markerset_init(&ms);
 	for (i = 0; i < tp->nranges; i++) {
 		const struct traceprof_range *r = &tp->ranges[i];
-		struct trace_marker *m;
-		if (r->rule < 0 || (size_t)r->rule >= nrules)
-			continue;
-		out->markers = xgrow(out->markers, sizeof(*out->markers),
-		                     out->nmarkers + 1, &am);
-		m = &out->markers[out->nmarkers++];
-		memset(m, 0, sizeof(*m));
-		m->name = xstrdup(r->name);
-		m->stage = rules[r->rule].stage;
-		m->host_start_ns = m->dev_start_ns = r->start_ns;
-		m->host_end_ns = m->dev_end_ns = r->end_ns;
-		m->method = MARKER_TIME;
+		if (r->rule >= 0 && (size_t)r->rule < nrules &&
+		    trace_markerset_add(&ms, r->name, rules[r->rule].stage,
+		                        r->start_ns, r->end_ns))
+			break;
 	}
-	if (!out->nmarkers)
-		return;
-	trace_markers_sort(out->markers, out->nmarkers);
-	flows_init(&f, out);
+	if (ms.refused)
+		rc = trace_markerset_fail(&ms, name, e);
+	else
+		trace_markerset_finish(&ms, out);
+	trace_markerset_release(&ms);
+	if (rc || !out->nmarkers)
+		return rc;
+	if (flows_init(&f, out, name, e))
+		return -1;
 	f.overflow = tp->flows_overflow;
 	for (i = 0; i < tp->nflows; i++)
 		flow_pair(&f, tp->flows[i].host_ns, tp->flows[i].dev_ns);
 	flows_finish(&f);
 	flows_release(&f);
+	return 0;
 }
 
-void trace_overlap_from_spans(const struct traceprof *tp,
-                              const struct segment *segs, size_t nsegs,
-                              struct trace_overlap *ov)
+int trace_overlap_from_spans(const struct traceprof *tp, const char *name,
+                             const struct segment *segs, size_t nsegs,
+                             struct trace_overlap *ov, struct err *e)
 {
 	struct trace_segclip sc;
 	size_t i;
@@ -802,7 +1024,8 @@ void trace_overlap_from_spans(const struct traceprof *tp,
 
 	memset(ov, 0, sizeof(*ov));
 	ov->found = tp->ov_found;
-	trace_segclip_init(&sc, segs, nsegs);
+	if (trace_segclip_init(&sc, segs, nsegs, name, e))
+		return -1;
 	for (k = 0; k < OV_KINDS; k++)
 		for (i = 0; i < tp->nov[k]; i++)
 			trace_overlap_add(
@@ -810,6 +1033,7 @@ void trace_overlap_from_spans(const struct traceprof *tp,
 			    checked_sub_sat(tp->ov[k][i].end_ns,
 			                    tp->ov[k][i].start_ns));
 	trace_segclip_release(&sc);
+	return 0;
 }
 
 /* ---- public ---------------------------------------------------------------
@@ -866,6 +1090,7 @@ void trace_summary_release(struct trace_summary *s)
 {
 	size_t i;
 
+	membudget_release(s->charged);
 	for (i = 0; i < s->nmarkers; i++)
 		free(s->markers[i].name);
 	free(s->markers);

@@ -1,6 +1,9 @@
-/* communication.json reader. The file is small next to the trace (a few KB
- * to a few MB), so cJSON parses it whole; the walk keeps the JSON path of
- * where it is, so a wrong value can be named exactly in a message. */
+/* communication.json reader. The document is streamed (input/jsonpull.h):
+ * steps and sections are walked key by key and each operation alone is
+ * parsed by cJSON, so memory is one operation's tree whatever the file
+ * holds (a tree of the whole file costs about 40 times its text). The
+ * walk keeps the JSON path of where it is, so a wrong value can be named
+ * exactly in a message. */
 #include "input/commjson.h"
 
 #include <cjson/cJSON.h>
@@ -10,6 +13,7 @@
 #include <string.h>
 
 #include "input/jsonerr.h"
+#include "input/jsonpull.h"
 #include "util/infile.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -60,8 +64,11 @@ static const struct {
 
 struct creader {
 	struct jsonerr j; /* file name, '/'-separated JSON path, error */
+	struct jpull p;   /* the document, streamed */
 	struct commstats *cs;
 };
+
+#define QUOTE_BYTES 64 /* of a value of the wrong type, for messages */
 
 static double ratio(int64_t part, int64_t transit)
 {
@@ -241,14 +248,15 @@ static int read_bandwidth(struct creader *r, const cJSON *op, int *ovf)
 	return ret;
 }
 
-static int read_op(struct creader *r, const cJSON *op, int p2p)
+static int read_op(struct creader *r, const cJSON *op, const char *name,
+                   int p2p)
 {
 	struct coll_stat *c;
 	int ovf = 0;
 
 	if (!cJSON_IsObject(op))
 		return jsonerr_bad(&r->j, "expected an object", op);
-	c = &r->cs->coll[commstats_kind(op->string, p2p)];
+	c = &r->cs->coll[commstats_kind(name, p2p)];
 	if (read_times(r, op, c, &ovf) || read_bandwidth(r, op, &ovf))
 		return -1;
 	if (ovf)
@@ -258,125 +266,167 @@ static int read_op(struct creader *r, const cJSON *op, int p2p)
 	return 0;
 }
 
-static int read_section(struct creader *r, const cJSON *sect, int p2p)
+/* A value of the wrong type where an object belongs: named by its path and
+ * quoted (its first bytes). */
+static int not_object(struct creader *r, const char *what)
 {
-	const cJSON *op;
-	size_t old;
-	int ret = 0;
+	struct strbuf q = STRBUF_INIT;
+	int ret = -1;
 
-	cJSON_ArrayForEach (op, sect) {
+	if (!jp_skip_quote(&r->p, &q, QUOTE_BYTES))
+		ret = jsonerr_bad_text(&r->j, what, q.buf, q.len);
+	strbuf_release(&q);
+	return ret;
+}
+
+/* One operation at a time: its value is the only tree ever built. */
+static int read_section(struct creader *r, int p2p)
+{
+	struct strbuf key = STRBUF_INIT;
+	cJSON *op;
+	size_t old;
+	int ret = 0, more;
+
+	if (jp_type(&r->p) != JP_OBJECT)
+		return not_object(r, "expected an object");
+	if (jp_enter(&r->p))
+		return -1;
+	while (!ret && (more = jp_next(&r->p, &key)) != 0) {
+		if (more < 0)
+			ret = -1;
 		/* HCCL's own sum of the operations above: not an operation */
-		if (!strcmp(op->string, "Total Op Info"))
-			continue;
-		old = jsonerr_push(&r->j, op->string);
-		ret = read_op(r, op, p2p);
-		jsonerr_pop(&r->j, old);
-		if (ret)
-			break;
+		else if (!strcmp(key.buf, "Total Op Info"))
+			ret = jp_skip(&r->p);
+		else if (!(op =
+		               jp_parse(&r->p, COMMJSON_MAX_OP,
+		                        "one operation in communication.json")))
+			ret = -1;
+		else {
+			old = jsonerr_push(&r->j, key.buf);
+			ret = read_op(r, op, key.buf, p2p);
+			jsonerr_pop(&r->j, old);
+			cJSON_Delete(op);
+		}
 	}
+	strbuf_release(&key);
 	return ret;
 }
 
-static int read_step(struct creader *r, const cJSON *step)
+/* A step: its "p2p" and "collective" sections (the first of each, as a
+ * lookup by key would find), other keys passed over. */
+static int read_step(struct creader *r)
 {
-	static const char *const sections[] = {"p2p", "collective"};
-	const cJSON *sect;
-	size_t i, old;
-	int ret = 0;
-
-	if (!cJSON_IsObject(step))
-		return jsonerr_bad(
-		    &r->j, "expected an object (p2p, collective)", step);
-	for (i = 0; i < ARRAY_LEN(sections) && !ret; i++) {
-		if (get_object(r, step, sections[i], &sect))
-			return -1;
-		if (!sect)
-			continue;
-		old = jsonerr_push(&r->j, sections[i]);
-		ret = read_section(r, sect, i == 0);
-		jsonerr_pop(&r->j, old);
-	}
-	return ret;
-}
-
-static int walk(struct creader *r, const cJSON *root)
-{
-	const cJSON *step;
+	struct strbuf key = STRBUF_INIT;
+	int seen[2] = {0, 0}, ret = 0, more, k;
 	size_t old;
-	int ret = 0;
 
-	if (!cJSON_IsObject(root)) {
-		jsonerr_push(&r->j, "top level");
-		return jsonerr_bad(&r->j,
-		                   cJSON_IsArray(root)
-		                       ? "expected an object of "
-		                         "steps, got an array"
-		                       : "expected an object of steps",
-		                   cJSON_IsArray(root) ? NULL : root);
-	}
-	cJSON_ArrayForEach (step, root) {
-		old = jsonerr_push(&r->j, step->string);
-		ret = read_step(r, step);
-		jsonerr_pop(&r->j, old);
-		if (ret)
+	if (jp_type(&r->p) != JP_OBJECT)
+		return not_object(r, "expected an object (p2p, collective)");
+	if (jp_enter(&r->p))
+		return -1;
+	while (!ret && (more = jp_next(&r->p, &key)) != 0) {
+		if (more < 0) {
+			ret = -1;
 			break;
-		r->cs->nsteps++;
+		}
+		k = !strcmp(key.buf, "p2p")          ? 0
+		    : !strcmp(key.buf, "collective") ? 1
+		                                     : -1;
+		if (k < 0 || seen[k]) {
+			ret = jp_skip(&r->p);
+		} else {
+			seen[k] = 1;
+			old = jsonerr_push(&r->j, key.buf);
+			ret = read_section(r, k == 0);
+			jsonerr_pop(&r->j, old);
+		}
 	}
+	strbuf_release(&key);
 	return ret;
 }
 
-static int parse(const char *name, const char *text, size_t len,
-                 struct commstats *cs, struct err *e)
+static int walk(struct creader *r)
 {
-	struct creader r;
-	cJSON *root = jsonerr_parse(name, text, len, e);
+	struct strbuf key = STRBUF_INIT;
+	enum jp_type t = jp_type(&r->p);
+	size_t old;
+	int ret = 0, more;
+
+	if (t == JP_NONE)
+		return jp_eof(&r->p) ? err_set(r->j.e, ERR_INPUT,
+		                               "%s: empty file (no JSON value)",
+		                               r->j.name)
+		                     : jp_error(&r->p, "JSON syntax error");
+	if (t != JP_OBJECT) {
+		jsonerr_push(&r->j, "top level");
+		if (t == JP_ARRAY)
+			return jsonerr_bad(
+			    &r->j,
+			    "expected an object of steps, got an "
+			    "array",
+			    NULL);
+		return not_object(r, "expected an object of steps");
+	}
+	if (jp_enter(&r->p))
+		return -1;
+	while (!ret && (more = jp_next(&r->p, &key)) != 0) {
+		if (more < 0)
+			ret = -1;
+		else {
+			old = jsonerr_push(&r->j, key.buf);
+			ret = read_step(r);
+			jsonerr_pop(&r->j, old);
+			r->cs->nsteps += !ret;
+		}
+	}
+	strbuf_release(&key);
+	return ret ? -1 : jp_end(&r->p);
+}
+
+static int read_all(const char *name, struct creader *r, struct commstats *cs,
+                    struct err *e)
+{
 	int ret;
 
-	if (!root)
-		return -1;
-	jsonerr_init(&r.j, name, '/', e);
-	r.cs = cs;
-	ret = walk(&r, root);
-	jsonerr_release(&r.j);
-	cJSON_Delete(root);
+	jsonerr_init(&r->j, name, '/', e);
+	r->cs = cs;
+	ret = walk(r);
+	jsonerr_release(&r->j);
+	jp_close(&r->p);
 	return ret;
-}
-
-static int too_big(const char *name, struct err *e)
-{
-	return err_set(e, ERR_INPUT,
-	               "%s: larger than %u MiB uncompressed (the limit for "
-	               "communication.json)",
-	               name, COMMJSON_MAX_BYTES >> 20);
 }
 
 int commstats_read_mem(const char *name, const void *data, size_t len,
                        struct commstats *cs, struct err *e)
 {
+	struct creader r;
+
 	memset(cs, 0, sizeof(*cs));
 	cs->path = xstrdup(name);
 	cs->size = (int64_t)len;
 	if (len > COMMJSON_MAX_BYTES)
-		return too_big(name, e);
-	return parse(name, data, len, cs, e);
+		return err_set(e, ERR_INPUT,
+		               "%s: larger than %u MiB uncompressed (the limit "
+		               "for communication.json)",
+		               name, COMMJSON_MAX_BYTES >> 20);
+	jp_open_mem(&r.p, name, data, len, e);
+	return read_all(name, &r, cs, e);
 }
 
 int commstats_read(const char *path, struct commstats *cs, struct err *e)
 {
-	struct infile f;
-	struct strbuf text = STRBUF_INIT;
-	int ret = -1;
+	struct creader r;
 
 	memset(cs, 0, sizeof(*cs));
 	cs->path = xstrdup(path);
-	if (!infile_slurp(path, COMMJSON_MAX_BYTES, "communication.json", &text,
-	                  &f, e)) {
-		cs->size = f.size;
-		cs->gz = f.gz;
-		ret = parse(path, text.buf, text.len, cs, e);
+	if (jp_open_file(&r.p, path, COMMJSON_MAX_BYTES, "communication.json",
+	                 e)) {
+		jp_close(&r.p);
+		return -1;
 	}
-	strbuf_release(&text);
-	return ret;
+	cs->size = r.p.f.size;
+	cs->gz = r.p.f.gz;
+	return read_all(path, &r, cs, e);
 }
 
 void commstats_release(struct commstats *cs)

@@ -9,9 +9,11 @@
 
 #include "util/err.h"
 
-/* Uncompressed bytes accepted: the document is parsed whole (cJSON), which
- * takes several times its size in memory. */
+/* Uncompressed bytes accepted (the document is streamed: this bounds the
+ * time, not the memory), and bytes of one operation's value: the one
+ * value parsed into a tree at a time. */
 #define COMMJSON_MAX_BYTES (256u << 20)
+#define COMMJSON_MAX_OP    (256u << 10)
 
 /* Kind of a collective, from its operation name, case-insensitively:
  * allgather/all_gather, allreduce/all_reduce, alltoall/alltoallv/all_to_all,
@@ -87,7 +89,9 @@ enum coll_kind commstats_kind(const char *op, int p2p);
  *   "PATH: step50/collective/OP: expected an object, got '[1]'"
  *   "PATH: step50/collective/OP/Communication Time Info/Wait Time(ms):
  *    expected a number, got '\"abc\"'" (or: out of range: '1e300')
- *   "PATH: step50/collective: sums out of range" */
+ *   "PATH: step50/collective: sums out of range"
+ *   "PATH:LINE:COL: a JSON value larger than 256 KiB (the limit for one
+ *    operation in communication.json)" */
 int commstats_read(const char *path, struct commstats *cs, struct err *e);
 
 /* The same for bytes in memory; name stands for the path in messages. */

@@ -13,6 +13,7 @@
 
 #include "input/db_int.h"
 #include "util/decimal.h"
+#include "util/membudget.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
@@ -689,20 +690,44 @@ int db_read_steps(struct db *db, struct db_step **steps, size_t *n,
 			continue;
 		if (*n >= DB_MAX_STEPS) {
 			sqlite3_finalize(st);
+			db_steps_free(*steps, alloc);
+			*steps = NULL;
+			*n = 0;
 			return err_set(e, ERR_INPUT,
 			               "%s: STEP_TIME has more than %u steps",
 			               db->path, DB_MAX_STEPS);
 		}
+		if (membudget_grow(steps, sizeof(**steps), *n + 1, &alloc)) {
+			sqlite3_finalize(st);
+			db_steps_free(*steps, alloc);
+			*steps = NULL;
+			rc = membudget_fail(
+			    e, (uint64_t)(alloc / 8 + 16) * sizeof(**steps),
+			    "%s: STEP_TIME (%zu steps read)", db->path, *n);
+			*n = 0;
+			return rc;
+		}
 		s.id = (int32_t)id;
-		*steps = xgrow(*steps, sizeof(**steps), *n + 1, &alloc);
 		(*steps)[(*n)++] = s;
 	}
 	sqlite3_finalize(st);
-	if (dbi_done(db, rc, "STEP_TIME", e))
+	membudget_shrink(steps, sizeof(**steps), *n, &alloc);
+	if (dbi_done(db, rc, "STEP_TIME", e)) {
+		db_steps_free(*steps, *n);
+		*steps = NULL;
+		*n = 0;
 		return -1;
+	}
 	if (*n)
 		qsort(*steps, *n, sizeof(**steps), cmp_step);
 	return 0;
+}
+
+void db_steps_free(struct db_step *steps, size_t n)
+{
+	if (steps)
+		membudget_release((uint64_t)n * sizeof(*steps));
+	free(steps);
 }
 
 /* The id of the step holding t: the latest one starting at or before t,

@@ -121,10 +121,14 @@ struct db_step {
 	int64_t start_ns, end_ns;
 };
 
-/* STEP_TIME's rows sorted by start (*steps owned by the caller; NULL/0
- * without the table). Rows with bad times are left out. */
+/* STEP_TIME's rows sorted by start (NULL/0 without the table; the caller
+ * frees them with db_steps_free). Rows with bad times are left out. The
+ * array is charged to the memory budget as it grows: more than the budget
+ * allows, or than DB_MAX_STEPS rows, is an ERR_INPUT error. */
 int db_read_steps(struct db *db, struct db_step **steps, size_t *n,
                   struct err *e);
+/* Frees n steps from db_read_steps and gives back their charge. */
+void db_steps_free(struct db_step *steps, size_t n);
 
 /* Each OVERLAP_ANALYSIS row as (kind, start, end): kind is its type code,
  * which is result.h's enum ov (0 Computing, 1 Communication, 2

@@ -7,6 +7,7 @@
 
 #include "input/db_int.h"
 #include "input/kernels.h"
+#include "util/membudget.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -105,11 +106,28 @@ static int is_na(const struct strbuf *s)
 	return !s->len || !strcmp(s->buf, "N/A");
 }
 
+/* A key over the caps or the budget (kernel_table_key): -1 with e set. */
+static int key_fail(struct kread *r, uint64_t cost, struct err *e)
+{
+	if (cost)
+		return membudget_fail(
+		    e, cost,
+		    "%s: %s row %" PRId64 ": kernel types (%u distinct)",
+		    r->db->path, r->table, row_id(r), r->kt->keys.n);
+	return err_set(e, ERR_INPUT,
+	               "%s: %s row %" PRId64 ": more than %s distinct kernel "
+	               "types or %s of their names: not a profile sdperf "
+	               "can summarise",
+	               r->db->path, r->table, row_id(r), KERNELS_MAX_TYPES_TEXT,
+	               KERNELS_MAX_KEY_TEXT);
+}
+
 /* The key of a triple not in the cache: 0, 1 (row skipped) or -1. */
 static int resolve_key(struct kread *r, struct key_slot *k, struct err *e)
 {
 	const char *t;
 	size_t tl, bad;
+	uint64_t cost;
 	int rc;
 
 	if ((rc = row_str(r, k->name, "name", &r->name, e)) ||
@@ -148,7 +166,8 @@ static int resolve_key(struct kread *r, struct key_slot *k, struct err *e)
 	strbuf_add(&r->key, t, tl);
 	strbuf_addch(&r->key, '\0');
 	strbuf_addbuf(&r->key, &r->core);
-	k->key = strtab_intern(&r->kt->keys, r->key.buf, r->key.len);
+	if (kernel_table_key(r->kt, r->key.buf, r->key.len, &k->key, &cost))
+		return key_fail(r, cost, e);
 	k->used = 1;
 	return 0;
 }
@@ -214,13 +233,35 @@ static size_t step_index(const struct db_step *s, size_t n, int64_t t)
 	return lo > 0 && s[lo - 1].end_ns >= t ? lo - 1 : n;
 }
 
-static void add_kernel(struct kread *r, int64_t start, int64_t end,
-                       const struct key_slot *k)
+/* The kernel table's growth refused (kernel_table_reserve's rc): -1. */
+static int table_fail(struct kread *r, int rc, uint64_t cost, struct err *e)
+{
+	if (rc == -1)
+		return membudget_fail(
+		    e, cost,
+		    "%s: %s row %" PRId64 ": kernel table (%zu kernels read)",
+		    r->db->path, r->table, row_id(r), r->kt->n);
+	if (rc == -2)
+		return err_set(e, ERR_INPUT,
+		               "%s: more than %u kernels in one rank",
+		               r->db->path, (unsigned)KERNELS_MAX);
+	return err_set(e, ERR_INPUT,
+	               "%s: out of memory for the kernel table (%zu kernels "
+	               "read): lower --max-memory",
+	               r->db->path, r->kt->n);
+}
+
+/* 0, or -1 with e set when the table cannot grow. */
+static int add_kernel(struct kread *r, int64_t start, int64_t end,
+                      const struct key_slot *k, struct err *e)
 {
 	struct kernel_table *kt = r->kt;
 	struct kernel *x;
+	uint64_t cost;
+	int rc;
 
-	kt->v = xgrow(kt->v, sizeof(*kt->v), kt->n + 1, &kt->alloc);
+	if (kt->n == kt->alloc && (rc = kernel_table_reserve(kt, &cost)))
+		return table_fail(r, rc, cost, e);
 	x = &kt->v[kt->n++];
 	x->start_ns = start;
 	x->dur_ns = end - start;
@@ -235,6 +276,7 @@ static void add_kernel(struct kread *r, int64_t start, int64_t end,
 	x->step =
 	    r->step_hint < r->nsteps ? r->steps[r->step_hint].id : STEP_NONE;
 	r->info->na_type += k->by_name;
+	return 0;
 }
 
 /* Runs sql (columns: start, end, name id, type id, core id, row id) over
@@ -263,7 +305,8 @@ static int read_rows(struct kread *r, const char *sql, const char *table,
 			break;
 		if (x)
 			continue;
-		add_kernel(r, start, end, k);
+		if (add_kernel(r, start, end, k, e))
+			break;
 		r->typed += !hccl && !k->by_name;
 	}
 	r->cur = NULL;
@@ -315,13 +358,21 @@ static int read_compute(struct kread *r, struct err *e)
 		/* room for them at once (not by doubling and copying), but
 		 * no more than the file could hold: a real db takes ~175
 		 * bytes a kernel, and rows without a TASK take no room */
-		uint64_t room = (uint64_t)db->about.size / 64;
-		size_t want = r->kt->n + (size_t)(db->about.compute_rows < room
-		                                      ? db->about.compute_rows
-		                                      : room);
-		r->kt->v =
-		    xgrow(r->kt->v, sizeof(*r->kt->v), want, &r->kt->alloc);
-		rc = read_rows(r, sql.buf, "COMPUTE_TASK_INFO", 0, e);
+		uint64_t room = (uint64_t)db->about.size / 64, cost;
+		uint64_t want = r->kt->n + (db->about.compute_rows < room
+		                                ? db->about.compute_rows
+		                                : room);
+		int x = kernel_table_reserve_for(
+		    r->kt, want < KERNELS_MAX ? (size_t)want : KERNELS_MAX,
+		    &cost);
+		if (x)
+			rc = membudget_fail(
+			    e, cost,
+			    "%s: COMPUTE_TASK_INFO: kernel table "
+			    "of %" PRIu64 " rows",
+			    db->path, want);
+		else
+			rc = read_rows(r, sql.buf, "COMPUTE_TASK_INFO", 0, e);
 	}
 	strbuf_release(&sql);
 	if (!rc && db->about.compute_rows > r->info->rows - before)
@@ -391,6 +442,7 @@ int db_read_kernels(struct db *db, int strict, struct kernel_table *kt,
 	rc = db_read_steps(db, &r.steps, &r.nsteps, e) || read_compute(&r, e) ||
 	     read_comm_ops(&r, e);
 	describe(&r);
+	kernel_table_fit(kt);
 	db->about.typed_by_name = info->na_type;
 	if (!rc && kt->n == before)
 		rc = err_set(e, ERR_INPUT,
@@ -400,7 +452,7 @@ int db_read_kernels(struct db *db, int strict, struct kernel_table *kt,
 		             db->path,
 		             info->skipped ? "every row was malformed"
 		                           : "the tables are empty or absent");
-	free(r.steps);
+	db_steps_free(r.steps, r.nsteps);
 	free(r.keys);
 	strbuf_release(&r.name);
 	strbuf_release(&r.type);

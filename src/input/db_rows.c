@@ -435,7 +435,7 @@ int db_read_comm(struct db *db, struct commstats *cs, struct err *e)
 	sqlite3_finalize(c.tasks);
 	free_enum(&c.xport);
 	free_enum(&c.link);
-	free(c.steps);
+	db_steps_free(c.steps, c.nsteps);
 	free(c.stepset.v);
 	hccl_op_release(&c.op);
 	strbuf_release(&c.type);

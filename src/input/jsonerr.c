@@ -70,6 +70,19 @@ int jsonerr_bad(struct jsonerr *j, const char *what, const struct cJSON *v)
 	return -1;
 }
 
+int jsonerr_bad_text(struct jsonerr *j, const char *what, const char *text,
+                     size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_sanitized(&sb, j->path.buf, j->path.len);
+	strbuf_addf(&sb, ": %s, got ", what);
+	strbuf_add_quoted_value(&sb, text, len, QUOTE_MAX);
+	err_set(j->e, ERR_INPUT, "%s: %s", j->name, sb.buf);
+	strbuf_release(&sb);
+	return -1;
+}
+
 int jsonerr_syntax(struct err *e, const char *name, const char *text,
                    size_t len, const char *at, const char *what)
 {

@@ -37,6 +37,10 @@ void jsonerr_pop(struct jsonerr *j, size_t old);
  * path is sanitized for the terminal. Returns -1. */
 int jsonerr_bad(struct jsonerr *j, const char *what, const struct cJSON *v);
 
+/* The same with the value given as JSON text (a streamed reader's). */
+int jsonerr_bad_text(struct jsonerr *j, const char *what, const char *text,
+                     size_t len);
+
 /* Sets ERR_INPUT "NAME:LINE:COL: what near 'TEXT'": LINE and COL (from 1)
  * of at in text[0..len), TEXT the next 30 bytes quoted. An at outside the
  * text (or NULL) means the end of the text. Returns -1. */

@@ -18,16 +18,22 @@
 #include "util/decimal.h"
 #include "util/infile.h"
 #include "util/numfmt.h"
+#include "util/membudget.h"
 #include "util/progress.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
-#define READ_CHUNK  (1u << 20)
-#define MAX_FIELD   (1u << 20) /* longer: a runaway quote, not a real value */
-#define MAX_COLUMNS 4096
-#define QUOTE_MAX   60 /* bytes of a bad value quoted in a message */
+#define READ_CHUNK      (1u << 20)
+#define MAX_FIELD       (1u << 20) /* longer: a runaway quote, not a real value */
+#define MAX_COLUMNS     4096
+#define MAX_HEADER_NAME 4096 /* bytes of one header name */
+/* what one interned "Type\0Core" key costs: its text, the malloc header,
+ * and its share of the table's arrays (string pointer, length, hash, two
+ * hash slots), with room for their growth */
+#define KEY_COST(len) ((uint64_t)(len) + 96)
+#define QUOTE_MAX     60 /* bytes of a bad value quoted in a message */
 /* libcsv trims unquoted TABs; for the first rows it is told to keep them,
  * so the TAB the profiler writes after Start Time can be seen and reported */
 #define TAB_PROBE_ROWS 16
@@ -77,6 +83,7 @@ struct kreader {
 	struct err *e;
 	struct csv_parser p;
 	int failed;
+	uint64_t key_bytes; /* text of the interned keys */
 
 	uint64_t line;     /* physical line being fed, 1-based */
 	uint64_t row_line; /* line where the current row began */
@@ -289,6 +296,15 @@ static void header_field(struct kreader *r, const char *s, size_t len)
 		strbuf_release(&msg);
 		return;
 	}
+	if (len > MAX_HEADER_NAME) {
+		strbuf_addf(&msg,
+		            "%s:%" PRIu64 ": column %zu: header name longer "
+		            "than %d bytes: ",
+		            r->name, r->row_line, i + 1, MAX_HEADER_NAME);
+		fail(r, msg.buf, s, len);
+		strbuf_release(&msg);
+		return;
+	}
 	if (!utf8_is_text(s, len, &bad)) {
 		strbuf_addf(&msg,
 		            "%s:%" PRIu64 ": column %zu: not a CSV text header "
@@ -462,7 +478,37 @@ static size_t col_index(const struct kreader *r, enum col c)
 	return 0;
 }
 
-/* Builds the interned key "Type\0Core"; 0, or -1 when not valid text. */
+/* A new key within the caps on distinct types and their text, and within
+ * the memory budget: 0, or -1 with the reader failed. */
+static int key_limits(struct kreader *r, const char *t, size_t tl)
+{
+	struct strbuf msg = STRBUF_INIT;
+	const char *what = NULL;
+
+	if (r->kt->keys.n >= KERNELS_MAX_TYPES)
+		what = "more than " KERNELS_MAX_TYPES_TEXT " distinct kernel "
+		       "types (Type and Accelerator Core pairs)";
+	else if (r->key_bytes + r->key.len > KERNELS_MAX_KEY_BYTES)
+		what = "more than " KERNELS_MAX_KEY_TEXT " of distinct "
+		       "kernel type names";
+	if (what) {
+		strbuf_addf(&msg,
+		            "%s:%" PRIu64 ": %s: not a profile sdperf can "
+		            "summarise; the type that went over: ",
+		            r->name, r->row_line, what);
+		fail(r, msg.buf, t, tl);
+	} else if (membudget_charge(KEY_COST(r->key.len))) {
+		membudget_fail(r->e, KEY_COST(r->key.len),
+		               "%s:%" PRIu64 ": kernel type names (%u types)",
+		               r->name, r->row_line, r->kt->keys.n);
+		r->failed = 1;
+	}
+	strbuf_release(&msg);
+	return r->failed ? -1 : 0;
+}
+
+/* Builds the interned key "Type\0Core"; 0, or -1 when not valid text (the
+ * row is skipped) or over a limit (r->failed). */
 static int make_key(struct kreader *r, uint32_t *key)
 {
 	const char *t = r->type.buf;
@@ -486,7 +532,11 @@ static int make_key(struct kreader *r, uint32_t *key)
 		         tl ? "not valid UTF-8 text" : "empty", t, tl);
 		return -1;
 	}
+	if (key_limits(r, t, tl))
+		return -1;
 	*key = strtab_intern(&r->kt->keys, r->key.buf, r->key.len);
+	r->key_bytes += r->key.len;
+	r->kt->charged += KEY_COST(r->key.len);
 	return 0;
 }
 
@@ -550,6 +600,32 @@ static void settle_probe(struct kreader *r)
 	r->kt->n = r->plaus.has_ref ? n : r->kt->n;
 }
 
+/* Room for one more kernel (the table grows by an eighth, charged to the
+ * memory budget first): 0, or -1 with the reader failed. */
+static int table_grow(struct kreader *r)
+{
+	struct kernel_table *kt = r->kt;
+	uint64_t cost;
+	int rc = kernel_table_reserve(kt, &cost);
+
+	if (rc == -1)
+		membudget_fail(r->e, cost,
+		               "%s:%" PRIu64
+		               ": kernel table (%zu kernels read)",
+		               r->name, r->row_line, kt->n);
+	else if (rc == -2)
+		err_set(r->e, ERR_INPUT,
+		        "%s:%" PRIu64 ": more than %u kernels in one rank",
+		        r->name, r->row_line, (unsigned)KERNELS_MAX);
+	else if (rc)
+		err_set(r->e, ERR_INPUT,
+		        "%s:%" PRIu64 ": out of memory for the kernel table "
+		        "(%zu kernels read): lower --max-memory",
+		        r->name, r->row_line, kt->n);
+	r->failed |= rc != 0;
+	return rc ? -1 : 0;
+}
+
 static void keep_row(struct kreader *r)
 {
 	struct kernel_table *kt = r->kt;
@@ -558,7 +634,8 @@ static void keep_row(struct kreader *r)
 	int which;
 
 	if (r->row_bad || make_key(r, &key)) {
-		skip_row(r);
+		if (!r->failed)
+			skip_row(r);
 		return;
 	}
 	if (r->start > INT64_MAX - r->dur) {
@@ -572,7 +649,8 @@ static void keep_row(struct kreader *r)
 		skip_implausible(r, &pk, which);
 		return;
 	}
-	kt->v = xgrow(kt->v, sizeof(*kt->v), kt->n + 1, &kt->alloc);
+	if (kt->n == kt->alloc && table_grow(r))
+		return;
 	k = &kt->v[kt->n++];
 	k->start_ns = r->start;
 	k->dur_ns = r->dur;
@@ -706,6 +784,8 @@ static void reader_init(struct kreader *r, const char *name,
                         const struct kernels_opts *o, struct kernel_table *kt,
                         struct kernels_info *info, struct err *e)
 {
+	uint32_t k;
+
 	memset(r, 0, sizeof(*r));
 	r->name = name;
 	r->o = o;
@@ -726,6 +806,8 @@ static void reader_init(struct kreader *r, const char *name,
 	info->device_id = -1;
 	if (!info->path)
 		info->path = xstrdup(name);
+	for (k = 0; k < kt->keys.n; k++)
+		r->key_bytes += kt->keys.lens[k];
 	csv_init(&r->p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL);
 	csv_set_space_func(&r->p, space_only);
 	/* grow field buffers in larger steps than libcsv's 128 bytes */
@@ -761,6 +843,7 @@ static int reader_finish(struct kreader *r)
 		fail(r, msg.buf, NULL, 0);
 	}
 	strbuf_release(&msg);
+	kernel_table_fit(r->kt);
 	csv_free(&r->p);
 	while (r->ncols)
 		free(r->colnames[--r->ncols]);

@@ -20,7 +20,13 @@ struct kernels_opts {
  * file in info (which the caller releases with kernels_info_release, also
  * on error). Returns 0, or -1 with an ERR_INPUT error naming the file, line,
  * column and bad value. The file's text is never held in memory: it is read
- * in fixed-size chunks. */
+ * in fixed-size chunks. Each table slot charges KERNEL_COST_BYTES to the
+ * memory budget (util/membudget.h) and each new type name its text and
+ * bookkeeping; a refused charge, more than KERNELS_MAX_TYPES types,
+ * KERNELS_MAX_KEY_BYTES of their names or KERNELS_MAX kernels, or a header
+ * name over 4096 bytes, is an ERR_INPUT error. The table's capacity is cut
+ * to its kernels at the end (kt->charged: the bytes charged, given back by
+ * kernel_table_release). */
 int kernels_read(const char *path, const struct kernels_opts *o,
                  struct kernel_table *kt, struct kernels_info *info,
                  struct err *e);

@@ -8,9 +8,10 @@
 #include "util/strtab.h"
 
 /* One device kernel, 24 bytes: a 1 GB Level1 kernel_details.csv holds about
- * two million rows, so the table stays near 5% of the input size. Times are
- * integer nanoseconds since the Unix epoch: the profiler prints microseconds
- * with three decimals after 16 integer digits, more than a double holds. */
+ * three million rows, so the table stays near 7% of the input size. Times
+ * are integer nanoseconds since the Unix epoch: the profiler prints
+ * microseconds with three decimals after 16 integer digits, more than a
+ * double holds. */
 struct kernel {
 	int64_t start_ns;
 	int64_t dur_ns;
@@ -58,15 +59,55 @@ struct kernels_info {
 	size_t nwarn;
 };
 
+/* What one kernel costs, whatever its row looks like: the 24-byte record
+ * (the table grows by an eighth, and is cut to size when the file is read)
+ * plus 8 bytes for the analysis's per-kernel work arrays (the sort buffer,
+ * the stage labels, the signature runs). The memory budget is charged this
+ * much per table slot; the analysis stays within it. */
+#define KERNEL_COST_BYTES 32
+
 struct kernel_table {
 	struct kernel *v;
 	size_t n, alloc;
 	/* Interned "Type\0Core" pairs; strtab_str() gives the type alone. */
 	struct strtab keys;
+	uint64_t charged;   /* bytes charged to the memory budget */
+	uint64_t key_bytes; /* text of the keys kernel_table_key interned */
 };
 
+/* Kernels one table holds at most: indexes and run starts are 31-bit. */
+#define KERNELS_MAX 0x7fffffffu
+
+/* Caps on what one table holds (each an input error naming the line):
+ * distinct "Type, Accelerator Core" pairs (a real profile has hundreds),
+ * the text of those names, and kernels (KERNELS_MAX). */
+#define KERNELS_MAX_TYPES      65536
+#define KERNELS_MAX_TYPES_TEXT "65,536"
+#define KERNELS_MAX_KEY_BYTES  (16u << 20)
+#define KERNELS_MAX_KEY_TEXT   "16 MiB"
+
 void kernel_table_init(struct kernel_table *kt);
+/* Gives back what the table charged to the memory budget, frees it. */
 void kernel_table_release(struct kernel_table *kt);
+/* Room for one more kernel: when full, the table grows by an eighth (at
+ * least 1024 slots), charging KERNEL_COST_BYTES per slot to the memory
+ * budget first (*cost: the charge asked). 0; -1 when the budget refuses,
+ * -2 at KERNELS_MAX, -3 when the allocation fails (nothing charged). */
+int kernel_table_reserve(struct kernel_table *kt, uint64_t *cost);
+/* Room for want kernels in all at once (a reader that knows its row
+ * count), charged as kernel_table_reserve charges: the same returns. */
+int kernel_table_reserve_for(struct kernel_table *kt, size_t want,
+                             uint64_t *cost);
+/* Interns key (len bytes, "Type\0Core") in kt->keys within the caps above, a
+ * new key's text and bookkeeping charged to the memory budget (kt->charged)
+ * first: 0 with *id; -1 when the budget refuses
+ * (*cost: the charge asked), -2 past KERNELS_MAX_TYPES keys, -3 past
+ * KERNELS_MAX_KEY_BYTES of their text. For the readers other than
+ * kernels_read (the db, a trace alone), which charge keys the same way. */
+int kernel_table_key(struct kernel_table *kt, const char *key, size_t len,
+                     uint32_t *id, uint64_t *cost);
+/* Cuts the capacity to the kernels held, giving back the charge. */
+void kernel_table_fit(struct kernel_table *kt);
 /* Type part of a key ("MatMulV3"). */
 const char *kernel_key_type(const struct kernel_table *kt, uint32_t key);
 /* Accelerator Core part of a key ("AI_CORE", "" when the file has none). */

@@ -1,4 +1,5 @@
-/* profiler_info reader: a small JSON file read whole with cJSON. */
+/* profiler_info reader: a small JSON file (at most 4 MiB) walked in place
+ * for its few values (input/jsonpull.h): no tree of the whole file. */
 #include "input/profinfo.h"
 
 #include <cjson/cJSON.h>
@@ -6,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input/jsonerr.h"
+#include "input/jsonpull.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -14,19 +15,45 @@
 
 #define PROFINFO_MAX (4u << 20)
 
-static const cJSON *at(const cJSON *o, const char *const *keys, size_t n)
+/* The string at keys[0].keys[1]... of the document, or NULL when absent,
+ * empty or not a string. */
+static char *str_at(struct jpull *p, const struct jp_mark *root,
+                    const char *const *keys, size_t n)
 {
+	struct jp_mark *m = xmalloc(sizeof(*m));
+	char *s = NULL;
+	cJSON *c = NULL;
 	size_t i;
-	for (i = 0; o && i < n; i++)
-		o = cJSON_GetObjectItemCaseSensitive(o, keys[i]);
-	return o;
+
+	*m = *root;
+	for (i = 0; i < n; i++)
+		if (jp_find(p, m, keys[i], m) != 1)
+			goto out;
+	jp_reset(p, m);
+	if (jp_type(p) == JP_STRING &&
+	    (c = jp_parse(p, PROFINFO_MAX, "profiler_info")) &&
+	    c->valuestring[0])
+		s = xstrdup(c->valuestring);
+out:
+	cJSON_Delete(c);
+	free(m);
+	return s;
 }
 
-static char *str_at(const cJSON *root, const char *const *keys, size_t n)
+static void read_rank_id(struct jpull *p, const struct jp_mark *root,
+                         struct profinfo *pi)
 {
-	const cJSON *v = at(root, keys, n);
-	return cJSON_IsString(v) && v->valuestring[0] ? xstrdup(v->valuestring)
-	                                              : NULL;
+	struct jp_mark *m = xmalloc(sizeof(*m));
+	cJSON *rank;
+
+	if (jp_find(p, root, "rank_id", m) == 1 && jp_type(p) == JP_NUMBER &&
+	    (rank = jp_parse(p, PROFINFO_MAX, "profiler_info"))) {
+		if (rank->valuedouble >= 0 && rank->valuedouble < 1e9 &&
+		    rank->valuedouble == floor(rank->valuedouble))
+			pi->rank_id = (int64_t)rank->valuedouble;
+		cJSON_Delete(rank);
+	}
+	free(m);
 }
 
 int profinfo_read(const char *path, struct profinfo *pi, struct err *e)
@@ -38,32 +65,34 @@ int profinfo_read(const char *path, struct profinfo *pi, struct err *e)
 	static const char *const tn[] = {"torch_npu_version"};
 	static const char *const cann[] = {"cann_version"};
 	struct strbuf sb = STRBUF_INIT;
-	const char *end = NULL;
-	const cJSON *rank;
-	cJSON *root = NULL;
+	struct jp_mark *root = xmalloc(sizeof(*root));
+	struct jpull p;
 	int ret = -1;
 
 	memset(pi, 0, sizeof(*pi));
 	pi->rank_id = -1;
-	if (fileio_read_small(path, PROFINFO_MAX, &sb, e))
-		goto out;
-	root = jsonerr_cjson_parse(sb.buf, sb.len, &end);
-	if (!root) {
-		jsonerr_syntax(e, path, sb.buf, sb.len, end, "invalid JSON");
+	if (fileio_read_small(path, PROFINFO_MAX, &sb, e)) {
+		free(root);
+		strbuf_release(&sb);
+		return -1;
+	}
+	/* walked in place, never built into a tree */
+	jp_open_mem(&p, path, sb.buf, sb.len, e);
+	p.syntax_what = "invalid JSON";
+	jp_mark(&p, root);
+	if (jp_type(&p) == JP_NONE || jp_skip(&p) || jp_end(&p)) {
+		jp_error(&p, "invalid JSON");
 		goto out;
 	}
-	rank = cJSON_GetObjectItemCaseSensitive(root, "rank_id");
-	if (cJSON_IsNumber(rank) && rank->valuedouble >= 0 &&
-	    rank->valuedouble < 1e9 &&
-	    rank->valuedouble == floor(rank->valuedouble))
-		pi->rank_id = (int64_t)rank->valuedouble;
-	pi->torch_npu_version = str_at(root, tn, 1);
-	pi->cann_version = str_at(root, cann, 1);
-	pi->profiler_level = str_at(root, level, 3);
-	pi->aic_metrics = str_at(root, aic, 3);
+	read_rank_id(&p, root, pi);
+	pi->torch_npu_version = str_at(&p, root, tn, 1);
+	pi->cann_version = str_at(&p, root, cann, 1);
+	pi->profiler_level = str_at(&p, root, level, 3);
+	pi->aic_metrics = str_at(&p, root, aic, 3);
 	ret = 0;
 out:
-	cJSON_Delete(root);
+	jp_close(&p);
+	free(root);
 	strbuf_release(&sb);
 	return ret;
 }

@@ -12,11 +12,13 @@
 #include <strings.h>
 
 #include "util/infile.h"
+#include "util/membudget.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
-#define QUOTE_MAX  60     /* bytes of a bad value quoted in a message */
+#define QUOTE_MAX  60 /* bytes of a bad value quoted in a message */
+#define READ_CHUNK (1u << 20)
 #define HEADER_MAX 300    /* bytes of the header quoted in a message */
 #define EXP_MAX    100000 /* |exponent| kept; beyond, the value is 0 or huge */
 
@@ -67,7 +69,12 @@ struct streader {
 	size_t fidx; /* index of the next field in the current row */
 	size_t alloc;
 	struct step_row row;
+	uint64_t fed; /* bytes fed so far */
 };
+
+#define MAX_COLUMNS     256        /* the file has about ten */
+#define MAX_FIELD       (1u << 20) /* longer: a runaway quote */
+#define MAX_HEADER_NAME 4096       /* bytes of one header name */
 
 static int is_blank(int c)
 {
@@ -241,6 +248,16 @@ static void header_field(struct streader *r, const char *s, size_t len)
 	end = s + len;
 	trim(&s, &end); /* a quoted header keeps its blanks in libcsv */
 	len = (size_t)(end - s);
+	if (i >= MAX_COLUMNS || len > MAX_HEADER_NAME) {
+		strbuf_addf(&msg, "%s:%" PRIu64 ": column %zu: %s (limit %d): ",
+		            r->name, r->row_line, i + 1,
+		            i >= MAX_COLUMNS ? "too many columns"
+		                             : "header name too long",
+		            i >= MAX_COLUMNS ? MAX_COLUMNS : MAX_HEADER_NAME);
+		fail(r, msg.buf, s, len, QUOTE_MAX);
+		strbuf_release(&msg);
+		return;
+	}
 	for (k = 0; k < NCOLUMNS; k++)
 		if (strlen(columns[k].name) == len &&
 		    !strncasecmp(columns[k].name, s, len))
@@ -354,6 +371,20 @@ static void row_reset(struct streader *r)
 	r->row_pending = 1;
 }
 
+/* Room for one more row, charged to the memory budget (st->charged): 0,
+ * or -1 when it refuses. */
+static int grow_rows(struct streader *r)
+{
+	struct steptrace *st = r->st;
+	size_t old = r->alloc;
+
+	if (membudget_grow(&st->rows, sizeof(*st->rows), st->nrows + 1,
+	                   &r->alloc))
+		return -1;
+	st->charged += (uint64_t)(r->alloc - old) * sizeof(*st->rows);
+	return 0;
+}
+
 static void on_row(int term, void *ctx)
 {
 	struct streader *r = ctx;
@@ -371,9 +402,12 @@ static void on_row(int term, void *ctx)
 		            "has %zu",
 		            r->name, r->row_line, r->fidx, r->ncols);
 		fail(r, msg.buf, NULL, 0, 0);
+	} else if (grow_rows(r)) {
+		membudget_fail(r->e, (r->alloc / 8 + 16) * sizeof(*st->rows),
+		               "%s:%" PRIu64 ": steps (%zu rows read)", r->name,
+		               r->row_line, st->nrows);
+		r->failed = 1;
 	} else {
-		st->rows = xgrow(st->rows, sizeof(*st->rows), st->nrows + 1,
-		                 &r->alloc);
 		st->rows[st->nrows++] = r->row;
 	}
 	strbuf_release(&msg);
@@ -402,6 +436,13 @@ static void feed_piece(struct streader *r, const char *s, size_t n)
 		            "closing quote): ",
 		            r->name, r->row_line, r->fidx + 1);
 		fail(r, msg.buf, s, n, QUOTE_MAX);
+	} else if (!r->failed && r->p.entry_pos > MAX_FIELD) {
+		strbuf_addf(&msg,
+		            "%s:%" PRIu64 ": column %zu: field longer than "
+		            "1 MiB (unterminated quote?): ",
+		            r->name, r->row_line, r->fidx + 1);
+		fail(r, msg.buf, (const char *)r->p.entry_buf, r->p.entry_pos,
+		     QUOTE_MAX);
 	}
 	strbuf_release(&msg);
 }
@@ -435,28 +476,40 @@ static void finish(struct streader *r)
 	strbuf_release(&msg);
 }
 
+static void reader_begin(struct streader *r, const char *name,
+                         struct steptrace *st, struct err *e)
+{
+	memset(r, 0, sizeof(*r));
+	r->name = name;
+	r->st = st;
+	r->e = e;
+	r->in_header = 1;
+	r->at_line_start = 1;
+	row_reset(r);
+	st->era = "2023";
+	csv_init(&r->p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL);
+}
+
+static int reader_end(struct streader *r)
+{
+	if (!r->failed)
+		finish(r);
+	csv_free(&r->p);
+	while (r->ncols)
+		free(r->colnames[--r->ncols]);
+	free(r->colnames);
+	free(r->colmap);
+	return r->failed ? -1 : 0;
+}
+
 static int parse(const char *name, const char *data, size_t len,
                  struct steptrace *st, struct err *e)
 {
 	struct streader r;
 
-	memset(&r, 0, sizeof(r));
-	r.name = name;
-	r.st = st;
-	r.e = e;
-	r.in_header = 1;
-	r.at_line_start = 1;
-	row_reset(&r);
-	st->era = "2023";
-	csv_init(&r.p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL);
+	reader_begin(&r, name, st, e);
 	feed(&r, data, len);
-	finish(&r);
-	csv_free(&r.p);
-	while (r.ncols)
-		free(r.colnames[--r.ncols]);
-	free(r.colnames);
-	free(r.colmap);
-	return r.failed ? -1 : 0;
+	return reader_end(&r);
 }
 
 static int too_big(const char *name, struct err *e)
@@ -481,25 +534,40 @@ int steptrace_read_mem(const char *name, const void *data, size_t len,
 
 int steptrace_read(const char *path, struct steptrace *st, struct err *e)
 {
+	struct streader r;
 	struct infile f;
-	struct strbuf text = STRBUF_INIT;
-	int ret = -1;
+	char *buf;
+	ssize_t n = 0;
 
 	memset(st, 0, sizeof(*st));
 	st->path = xstrdup(path);
 	st->era = "2023";
-	if (!infile_slurp(path, STEPTRACE_MAX_BYTES, "step_trace_time.csv",
-	                  &text, &f, e)) {
-		st->size = f.size;
-		st->gz = f.gz;
-		ret = parse(path, text.buf, text.len, st, e);
+	if (infile_open(&f, path, e))
+		return -1;
+	st->size = f.size;
+	st->gz = f.gz;
+	/* streamed: the text is never held whole */
+	buf = xmalloc(READ_CHUNK);
+	reader_begin(&r, path, st, e);
+	while (!r.failed && (n = infile_read(&f, buf, READ_CHUNK, e)) > 0) {
+		r.fed += (uint64_t)n;
+		if (r.fed > STEPTRACE_MAX_BYTES) {
+			too_big(path, e);
+			r.failed = 1;
+			break;
+		}
+		feed(&r, buf, (size_t)n);
 	}
-	strbuf_release(&text);
-	return ret;
+	if (n < 0)
+		r.failed = 1;
+	free(buf);
+	infile_close(&f);
+	return reader_end(&r);
 }
 
 void steptrace_release(struct steptrace *st)
 {
+	membudget_release(st->charged);
 	free(st->path);
 	free(st->rows);
 	memset(st, 0, sizeof(*st));

@@ -1,7 +1,7 @@
 /* step_trace_time.csv reader: the profiler's own per-step split of device
  * time (computing, communication, overlap, free, bubble, preparing). The
- * file is small (one row per device and step), so it is read whole, then
- * parsed with libcsv; columns are found by header name. */
+ * file is streamed through libcsv in 1 MiB chunks; columns are found by
+ * header name. */
 #ifndef SDPERF_STEPTRACE_H
 #define SDPERF_STEPTRACE_H
 
@@ -35,6 +35,7 @@ struct steptrace {
 	int has_preparing, has_device;
 	struct step_row *rows; /* in file order */
 	size_t nrows;
+	uint64_t charged; /* bytes of rows charged to the memory budget */
 };
 
 /* Reads step_trace_time.csv (or its .gz) at path into st, which need not be
@@ -52,6 +53,11 @@ struct steptrace {
  *   "PATH:LINE: column N 'Device_id': not a device id: 'x'"
  *   "PATH:LINE: column N: malformed quoting (...): 'the line'"
  *   "PATH:LINE: unterminated quoted field"
+ *   "PATH:LINE: column N: too many columns (limit 256): 'x'" (or a header
+ *    name over 4096 bytes)
+ *   "PATH:LINE: column N: field longer than 1 MiB (unterminated quote?)"
+ *   "PATH:LINE: steps (N rows read): needs ... --max-memory ..." (the
+ *    rows are charged to the memory budget, util/membudget.h)
  * LINE is the physical line (1-based) where the row begins. */
 int steptrace_read(const char *path, struct steptrace *st, struct err *e);
 

@@ -14,11 +14,15 @@
 #include "input/jsonerr.h"
 #include "input/trace_raw.h"
 #include "util/infile.h"
+#include "util/membudget.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
 #define QUOTE_MAX 40 /* bytes of bad input quoted in a message */
+/* wanted events up to this size parse without charging the budget: a
+ * real one is a few hundred bytes, and their trees are freed at once */
+#define TRACE_FREE_PARSE (64u << 10)
 
 enum state {
 	ST_START,    /* before the top-level value */
@@ -235,6 +239,7 @@ static int handle_element(struct scanner *s)
 	const char *name;
 	size_t nlen;
 	cJSON *root;
+	uint64_t cost;
 	char ph;
 	int want;
 
@@ -256,8 +261,17 @@ static int handle_element(struct scanner *s)
 		return 0;
 	}
 	s->ts->parsed++;
+	/* a large wanted event's tree (up to ~40 times its text) is charged
+	 * to the memory budget while it lives */
+	cost = el.n > TRACE_FREE_PARSE ? (uint64_t)el.n * 48 : 0;
+	if (cost && membudget_charge(cost))
+		return membudget_fail(s->e, cost,
+		                      "%s: byte %" PRIu64 ": an event of %zu "
+		                      "bytes to parse",
+		                      s->name, s->base + s->mark, el.n);
 	root = jsonerr_cjson_parse(el.p, el.n, &endp);
 	if (!root || endp != el.p + el.n) {
+		membudget_release(cost);
 		cJSON_Delete(root);
 		if (!endp || endp < el.p || endp > el.p + el.n)
 			endp = el.p;
@@ -268,6 +282,7 @@ static int handle_element(struct scanner *s)
 	if (s->h.event)
 		s->h.event(&ev, s->h.ctx);
 	cJSON_Delete(root);
+	membudget_release(cost);
 	return 0;
 }
 

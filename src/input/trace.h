@@ -15,7 +15,9 @@
  * Accepted forms: a bare array `[ {...}, ... ]` and an object
  * `{"traceEvents": [ ... ], ...}` whose other members are skipped wherever
  * they stand. Memory: the chunk plus the largest event (an event over
- * TRACE_MAX_EVENT bytes is an error). Reentrant: no mutable static state in
+ * TRACE_MAX_EVENT bytes is an error) and its tree when it is wanted (a
+ * wanted event over 64 KiB charges the memory budget 48 bytes per byte
+ * while it is parsed: util/membudget.h). Reentrant: no mutable static state in
  * this module, so ranks may be read in parallel threads (cJSON itself
  * writes a static error position on each parse, which nothing here reads).
  */

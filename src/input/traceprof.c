@@ -8,12 +8,14 @@
 #include <string.h>
 #include <strings.h>
 
+#include "input/jsonerr.h"
 #include "input/kernels.h"
 #include "input/trace_raw.h"
 #include "util/checked.h"
 #include "util/decimal.h"
 #include "util/hash.h"
 #include "util/idmap.h"
+#include "util/membudget.h"
 #include "util/strbuf.h"
 #include "util/strtab.h"
 #include "util/utf8.h"
@@ -68,7 +70,50 @@ struct ctx {
 	size_t alloc_ranges, alloc_flows;
 	int rank_samples, rank_conflict;
 	struct strbuf tmp;
+
+	/* the memory budget (util/membudget.h): what the pass holds is
+	 * charged to tp->charged (kernels to kt->charged), the pending-flow
+	 * table and the type names to pend_charged and types_charged */
+	uint64_t pend_charged, types_charged, types_bytes;
+	const char *failed;   /* what was refused or over a cap: the pass
+	                       * stops keeping things, the read fails */
+	uint64_t failed_need; /* bytes asked (a refusal), 0 for a cap */
+	size_t failed_count;  /* of the structure refused */
 };
+
+/* Grows an array the pass keeps by an eighth, charged to tp->charged: 0,
+ * or -1 with the pass failed (what: the structure, for the message). */
+static int grow(struct ctx *c, void *pp, size_t size, size_t need,
+                size_t *alloc, const char *what)
+{
+	size_t old = *alloc;
+
+	if (c->failed)
+		return -1;
+	if (membudget_grow(pp, size, need, alloc)) {
+		c->failed = what;
+		c->failed_need = (uint64_t)(old / 8 + 16) * size;
+		c->failed_count = need - 1;
+		return -1;
+	}
+	c->tp->charged += (uint64_t)(*alloc - old) * size;
+	return 0;
+}
+
+/* Charges n bytes to tp->charged: 0, or -1 with the pass failed. */
+static int charge(struct ctx *c, uint64_t n, const char *what, size_t count)
+{
+	if (c->failed)
+		return -1;
+	if (membudget_charge(n)) {
+		c->failed = what;
+		c->failed_need = n;
+		c->failed_count = count;
+		return -1;
+	}
+	c->tp->charged += n;
+	return 0;
+}
 
 /* The members of an event the pass reads ("name", "ph", "pid", "ts",
  * "dur", "cat", "id", "args"): the raw bytes of each value (a string with
@@ -138,11 +183,16 @@ static enum role role_of(const char *process_name)
 	return R_OTHER;
 }
 
-static void spans_free(struct proc *p)
+/* Frees p's spans, giving their charge back. */
+static void spans_free(struct ctx *c, struct proc *p)
 {
 	int k;
 
 	for (k = 0; k < TRACEPROF_OV_KINDS; k++) {
+		uint64_t bytes = (uint64_t)p->ov[k].alloc * sizeof(*p->ov[k].v);
+		membudget_release(bytes);
+		c->tp->charged -=
+		    bytes < c->tp->charged ? bytes : c->tp->charged;
 		free(p->ov[k].v);
 		memset(&p->ov[k], 0, sizeof(p->ov[k]));
 	}
@@ -162,7 +212,7 @@ static void on_meta(const struct trace_event *ev, void *ctx)
 		return;
 	p->role = role_of(ev->arg_name);
 	if (p->role != R_OVERLAP)
-		spans_free(p);
+		spans_free(c, p);
 }
 
 /* ---- reading an event's members ----------------------------------------- */
@@ -208,6 +258,7 @@ static int int_of(const char *v, size_t n, int64_t *out)
  * a backslash is its raw bytes; one with escapes is decoded by cJSON. */
 static int name_of(struct ctx *c, const struct members *m)
 {
+	const char *end;
 	cJSON *s;
 
 	strbuf_reset(&c->tmp);
@@ -217,7 +268,7 @@ static int name_of(struct ctx *c, const struct members *m)
 		strbuf_add(&c->tmp, m->v[M_NAME] + 1, m->n[M_NAME] - 2);
 		return 0;
 	}
-	s = cJSON_ParseWithLength(m->v[M_NAME], m->n[M_NAME]);
+	s = jsonerr_cjson_parse(m->v[M_NAME], m->n[M_NAME], &end);
 	if (!cJSON_IsString(s) || !s->valuestring) {
 		cJSON_Delete(s);
 		return -1;
@@ -293,6 +344,49 @@ static void sample_rank(struct ctx *c, const struct members *m,
 	}
 }
 
+/* Room for one more kernel record: the table grows by an eighth, charged
+ * (input/profile.h); 0, or -1 with the pass failed. */
+static int table_grow(struct ctx *c)
+{
+	uint64_t cost;
+	int rc = kernel_table_reserve(c->kt, &cost);
+
+	if (rc && !c->failed) {
+		c->failed =
+		    rc == -2 ? "more than 2147483647 kernels" : "kernel table";
+		c->failed_need = rc == -2 ? 0 : cost;
+		c->failed_count = c->kt->n;
+	}
+	return rc ? -1 : 0;
+}
+
+/* A new kernel type of tl bytes, within the caps and the budget (as
+ * kernels_read's): 0, or -1 with the pass failed. */
+static int new_type(struct ctx *c, size_t tl)
+{
+	if (c->failed)
+		return -1;
+	if (c->types.n >= KERNELS_MAX_TYPES ||
+	    c->types_bytes + tl > KERNELS_MAX_KEY_BYTES) {
+		c->failed = c->types.n >= KERNELS_MAX_TYPES
+		                ? "more than " KERNELS_MAX_TYPES_TEXT
+		                  " distinct kernel types"
+		                : "more than " KERNELS_MAX_KEY_TEXT
+		                  " of distinct kernel type names";
+		c->failed_need = 0;
+		return -1;
+	}
+	if (membudget_charge(tl + 96)) {
+		c->failed = "kernel type names";
+		c->failed_need = tl + 96;
+		c->failed_count = c->types.n;
+		return -1;
+	}
+	c->types_charged += tl + 96;
+	c->types_bytes += tl;
+	return 0;
+}
+
 /* One kernel record; the process's name, when it comes, decides whether
  * it stays. The step field holds the process's index until then. */
 static int kernel_add(struct ctx *c, size_t proc, const struct members *m,
@@ -319,10 +413,12 @@ static int kernel_add(struct ctx *c, size_t proc, const struct members *m,
 	if (key == UINT32_MAX) {
 		if (!tl || !utf8_is_text(type, tl, &bad))
 			return bad_event(p, at, "name");
+		if (new_type(c, tl))
+			return -1;
 		key = strtab_intern(&c->types, type, tl);
 	}
-	c->kt->v =
-	    xgrow(c->kt->v, sizeof(*c->kt->v), c->kt->n + 1, &c->kt->alloc);
+	if (c->kt->n == c->kt->alloc && table_grow(c))
+		return -1;
 	k = &c->kt->v[c->kt->n++];
 	k->start_ns = ts;
 	k->dur_ns = dur;
@@ -348,15 +444,17 @@ static int times_of(const struct members *m, int64_t *ts, int64_t *dur)
 	return 0;
 }
 
-static int span_add(struct proc *p, int kind, const struct members *m,
-                    uint64_t at)
+static int span_add(struct ctx *c, struct proc *p, int kind,
+                    const struct members *m, uint64_t at)
 {
 	struct spans *s = &p->ov[kind];
 	int64_t ts, dur;
 
 	if (times_of(m, &ts, &dur))
 		return bad_event(p, at, "span");
-	s->v = xgrow(s->v, sizeof(*s->v), s->n + 1, &s->alloc);
+	if (grow(c, &s->v, sizeof(*s->v), s->n + 1, &s->alloc,
+	         "Overlap Analysis spans"))
+		return -1;
 	s->v[s->n].start_ns = ts;
 	s->v[s->n++].end_ns = ts + dur;
 	return 0;
@@ -401,8 +499,10 @@ static int range_add(struct ctx *c, const struct members *m)
 	}
 	if (times_of(m, &ts, &dur))
 		return 1; /* a range without times: nothing to map */
-	tp->ranges = xgrow(tp->ranges, sizeof(*tp->ranges), tp->nranges + 1,
-	                   &c->alloc_ranges);
+	if (grow(c, &tp->ranges, sizeof(*tp->ranges), tp->nranges + 1,
+	         &c->alloc_ranges, "profiler step and stage marker ranges") ||
+	    charge(c, c->tmp.len + 1 + 16, "range names", tp->nranges))
+		return 1;
 	r = &tp->ranges[tp->nranges++];
 	r->name = xstrdup(c->tmp.buf);
 	r->rule = rule;
@@ -442,6 +542,7 @@ static void pend_rehash(struct ctx *c, size_t cap)
 	size_t oldcap = c->pcap, i, j;
 
 	c->pend = xcalloc(cap, sizeof(*c->pend));
+	c->pend_charged += (uint64_t)(cap - oldcap) * sizeof(*c->pend);
 	c->pcap = cap;
 	c->pused = c->plive;
 	for (i = 0; i < oldcap; i++) {
@@ -459,8 +560,9 @@ static void flow_pair(struct ctx *c, int64_t host, int64_t dev)
 {
 	struct traceprof *tp = c->tp;
 
-	tp->flows = xgrow(tp->flows, sizeof(*tp->flows), tp->nflows + 1,
-	                  &c->alloc_flows);
+	if (grow(c, &tp->flows, sizeof(*tp->flows), tp->nflows + 1,
+	         &c->alloc_flows, "torch_to_npu flows"))
+		return;
 	tp->flows[tp->nflows].host_ns = host;
 	tp->flows[tp->nflows++].dev_ns = dev;
 }
@@ -497,7 +599,15 @@ static void flow_end(struct ctx *c, const struct members *m, int start)
 		return;
 	}
 	if ((c->pused + 1) * 2 > c->pcap) {
-		pend_rehash(c, c->plive * 4 > c->pcap ? c->pcap * 2 : c->pcap);
+		size_t cap = c->plive * 4 > c->pcap ? c->pcap * 2 : c->pcap;
+		/* a bigger table is charged; refused, the flows are
+		 * incomplete as past TRACEPROF_MAX_PENDING_FLOWS */
+		if (cap > c->pcap &&
+		    membudget_charge((cap - c->pcap) * sizeof(*c->pend))) {
+			c->tp->flows_overflow = 1;
+			return;
+		}
+		pend_rehash(c, cap);
 		p = pend_find(c, key);
 	}
 	c->pused += !p->key;
@@ -528,7 +638,7 @@ static void on_x(struct ctx *c, const struct members *m, uint64_t at,
 	kind = ov_kind(c->tmp.buf, c->tmp.len);
 	if (kind >= 0) {
 		if (p->role == R_UNNAMED || p->role == R_OVERLAP)
-			(void)span_add(p, kind, m, at);
+			(void)span_add(c, p, kind, m, at);
 		return;
 	}
 	if (p->role == R_OVERLAP)
@@ -553,6 +663,8 @@ static int on_raw(const struct trace_raw_el *el, uint64_t at, void *ctx)
 	const char *ph;
 	size_t phn;
 
+	if (c->failed)
+		return 0; /* the read fails: nothing more is kept */
 	/* what does not read as an event goes to cJSON, which names the
 	 * byte where it stops reading */
 	if (members_read(el, &m))
@@ -586,12 +698,14 @@ static int keeps(const struct ctx *c, const struct kernel *k)
 }
 
 /* Keeps the kernels of the device processes, each keyed "Type\0Core" in
- * kt->keys (HCCL operations on core HCCL, the rest on none). */
+ * kt->keys (HCCL operations on core HCCL, the rest on none), charged as
+ * kernels_read charges its keys; the table is cut to size. */
 static void kernels_finish(struct ctx *c)
 {
 	struct kernel_table *kt = c->kt;
 	uint32_t *memo =
 	    xmalloc((c->types.n ? c->types.n : 1) * 2 * sizeof(*memo));
+	uint64_t cost;
 	size_t i, n = 0;
 
 	memset(memo, 0xff, (c->types.n ? c->types.n : 1) * 2 * sizeof(*memo));
@@ -607,7 +721,13 @@ static void kernels_finish(struct ctx *c)
 			           c->types.lens[k.key]);
 			strbuf_addch(&c->tmp, '\0');
 			strbuf_adds(&c->tmp, hccl ? "HCCL" : "");
-			*m = strtab_intern(&kt->keys, c->tmp.buf, c->tmp.len);
+			if (kernel_table_key(kt, c->tmp.buf, c->tmp.len, m,
+			                     &cost)) {
+				c->failed = "kernel types";
+				c->failed_need = cost;
+				c->failed_count = kt->keys.n;
+				break;
+			}
 		}
 		c->tp->hccl_ops += hccl;
 		k.key = *m;
@@ -615,20 +735,26 @@ static void kernels_finish(struct ctx *c)
 		kt->v[n++] = k;
 	}
 	kt->n = n;
+	kernel_table_fit(kt);
 	free(memo);
 }
 
 /* The spans of an Overlap Analysis process into tp: taken whole from the
  * first such process (no copy of the largest arrays of the pass), added
  * from any other. */
-static void spans_take(struct traceprof *tp, int k, struct spans *s)
+static void spans_take(struct ctx *c, int k, struct spans *s)
 {
+	struct traceprof *tp = c->tp;
+
 	if (!tp->ov[k]) {
 		tp->ov[k] = s->v;
 		tp->nov[k] = s->n;
-		memset(s, 0, sizeof(*s));
+		memset(s, 0, sizeof(*s)); /* its charge stays, for tp */
 		return;
 	}
+	if (charge(c, (uint64_t)(s->n + 1) * sizeof(*s->v),
+	           "Overlap Analysis spans", tp->nov[k] + s->n))
+		return;
 	tp->ov[k] =
 	    xrealloc(tp->ov[k], (tp->nov[k] + s->n + 1) * sizeof(*tp->ov[k]));
 	if (s->n)
@@ -662,8 +788,8 @@ static void procs_finish(struct ctx *c)
 		}
 		tp->bad_events += device ? p->bad : 0;
 		for (k = 0; p->role == R_OVERLAP && k < TRACEPROF_OV_KINDS; k++)
-			spans_take(tp, k, &p->ov[k]);
-		spans_free(p);
+			spans_take(c, k, &p->ov[k]);
+		spans_free(c, p);
 	}
 }
 
@@ -684,6 +810,17 @@ static int no_kernels(const struct ctx *c, struct err *e)
 	               "are runtime sub-tasks (EVENT_WAIT, MEMCPY_ASYNC, ...), "
 	               "not kernels",
 	               c->name, (unsigned long long)tp->hw_events);
+}
+
+/* What was refused (a budget error naming the structure) or over a cap. */
+static int pass_failed(const struct ctx *c, struct err *e)
+{
+	if (!c->failed_need)
+		return err_set(e, ERR_INPUT,
+		               "%s: %s: not a profile sdperf can summarise",
+		               c->name, c->failed);
+	return membudget_fail(e, c->failed_need, "%s: %s (%zu read)", c->name,
+	                      c->failed, c->failed_count);
 }
 
 static void ctx_init(struct ctx *c, const char *name, traceprof_match_fn match,
@@ -710,10 +847,11 @@ static void ctx_release(struct ctx *c)
 	size_t i;
 
 	for (i = 0; i < c->nprocs; i++)
-		spans_free(&c->procs[i]);
+		spans_free(c, &c->procs[i]);
 	free(c->procs);
 	idmap_release(&c->proc_of);
 	free(c->pend);
+	membudget_release(c->pend_charged + c->types_charged);
 	strtab_release(&c->types);
 	strbuf_release(&c->tmp);
 }
@@ -739,14 +877,16 @@ static int read_trace(const char *name, const void *data, size_t len,
 		             "many): not a profiler trace",
 		             name, (unsigned)TRACEPROF_MAX_PIDS,
 		             (long long)c.too_many);
-	if (!rc) {
+	if (!rc && !c.failed) {
 		kernels_finish(&c);
 		procs_finish(&c);
 		if (c.rank_conflict)
 			tp->rank_id = -1;
-		if (!kt->n)
-			rc = no_kernels(&c, e);
 	}
+	if (!rc && c.failed)
+		rc = pass_failed(&c, e);
+	else if (!rc && !kt->n)
+		rc = no_kernels(&c, e);
 	ctx_release(&c);
 	return rc;
 }
@@ -771,6 +911,7 @@ void traceprof_release(struct traceprof *tp)
 	size_t i;
 	int k;
 
+	membudget_release(tp->charged);
 	for (i = 0; i < tp->nranges; i++)
 		free(tp->ranges[i].name);
 	free(tp->ranges);

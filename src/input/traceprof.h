@@ -98,6 +98,10 @@ struct traceprof {
 	int flows_overflow; /* too many pending: pairs are incomplete */
 
 	int32_t rank_id; /* from the trace, or -1 */
+	/* bytes charged to the memory budget for what tp holds (spans,
+	 * ranges and their names, flows); traceprof_release gives them
+	 * back */
+	uint64_t charged;
 };
 
 /* A user stage-marker matcher: the index of the first rule the range name
@@ -110,10 +114,16 @@ typedef int (*traceprof_match_fn)(const char *name, size_t len, void *ctx);
  * NULL (no markers). A truncated trace is not an error: the kernels before
  * the cut are kept and tp->scan.truncated says so.
  *
+ * Everything kept grows charged to the memory budget (util/membudget.h):
+ * the kernel table as kernels_read's (KERNEL_COST_BYTES a slot, cut to
+ * size at the end, its keys within the caps of input/profile.h), the
+ * spans, ranges (with their names) and flows to tp->charged.
+ *
  * Returns -1 with ERR_INPUT for the scanner's errors (input/trace.h), for
  * a trace without a single kernel event (a CPU-only trace, or a JSON file
- * that is no profiler trace) and for one with more than
- * TRACEPROF_MAX_PIDS processes, naming the file. */
+ * that is no profiler trace), for one with more than TRACEPROF_MAX_PIDS
+ * processes or over the kernel-type caps, and when the memory budget
+ * refuses what the pass keeps, naming the file. */
 int traceprof_read(const char *path, traceprof_match_fn match, void *mctx,
                    struct kernel_table *kt, struct traceprof *tp,
                    struct err *e);

@@ -177,7 +177,7 @@ static void profile_json(cJSON *root, const struct result *r)
 	add_us(p, "start_us", r->span_start_ns);
 	add_us(p, "end_us", r->span_end_ns);
 	steps = cJSON_AddObjectToObject(p, "steps");
-	add_u64(steps, "count", r->nsteps);
+	add_u64(steps, "count", r->steps_total);
 	ids = cJSON_AddArrayToObject(steps, "ids");
 	for (i = 0; i < r->nsteps; i++)
 		cJSON_AddItemToArray(ids, cJSON_CreateNumber(r->steps[i]));
@@ -211,6 +211,8 @@ static void stages_json(cJSON *root, const struct result *r)
 		add_us(o, "kernel_time_us", g->kernel_ns);
 		cJSON_AddItemToArray(segs, o);
 	}
+	add_u64(root, "segments_total",
+	        r->segs_total > r->nsegs ? r->segs_total : r->nsegs);
 }
 
 static void verdicts_json(cJSON *root, const struct result *r)
@@ -334,6 +336,8 @@ static void rank_steps_json(cJSON *o, const struct rank_result *rr)
 		                                          : NULL);
 		cJSON_AddItemToArray(arr, so);
 	}
+	add_u64(o, "steps_total",
+	        rr->steps_total > rr->nsteps ? rr->steps_total : rr->nsteps);
 }
 
 static void rank_trace_json(cJSON *o, const struct rank_result *rr)
@@ -373,6 +377,9 @@ static void rank_trace_json(cJSON *o, const struct rank_result *rr)
 		add_u64(mo, "kernels", mk->kernels);
 		cJSON_AddItemToArray(m, mo);
 	}
+	add_u64(o, "markers_total",
+	        rr->markers_total > rr->nmarkers ? rr->markers_total
+	                                         : rr->nmarkers);
 }
 
 static void rank_comm_json(cJSON *o, const struct rank_result *rr)

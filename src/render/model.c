@@ -100,7 +100,7 @@ static void header(struct model_ctx *c, struct tmpl_vars *v)
 	tmpl_set(v, "profile", r->profile_path ? r->profile_path : "");
 	tmpl_set(v, "rank_dir", r->rank_dir ? r->rank_dir : "");
 	model_set_u64(v, "kernels", r->kernels);
-	model_set_u64(v, "steps", r->nsteps);
+	model_set_u64(v, "steps", r->steps_total);
 	model_set_ns(v, "span_ns",
 	             checked_sub_sat(r->span_end_ns, r->span_start_ns));
 	tmpl_set(v, "rules_source", r->rules_source ? r->rules_source : "");
@@ -366,7 +366,8 @@ static void timeline(struct model_ctx *c, struct tmpl_vars *v)
 	svg_timeline(&svg, model_t(c, "chart_timeline_title"), spans, r->nsegs,
 	             r->span_start_ns, r->span_end_ns, legend, (size_t)nl);
 	tmpl_set(v, "timeline", svg.buf);
-	snprintf(n, sizeof(n), "%zu", r->nsegs);
+	snprintf(n, sizeof(n), "%zu",
+	         r->segs_total > r->nsegs ? r->segs_total : r->nsegs);
 	values[0] = n;
 	model_set_msg(c, v, "segments_note", "segments_note", names, values, 1);
 	strbuf_release(&labels);
@@ -437,7 +438,7 @@ static void method(struct model_ctx *c, struct tmpl_vars *v)
 
 	snprintf(window, sizeof(window), "%d", r->seg_window);
 	snprintf(min_seg, sizeof(min_seg), "%d", r->seg_min_segment);
-	snprintf(n, sizeof(n), "%zu", r->nsteps);
+	snprintf(n, sizeof(n), "%zu", r->steps_total);
 	values[0] = r->rules_source ? r->rules_source : "";
 	values[1] = window;
 	values[2] = min_seg;

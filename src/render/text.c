@@ -166,8 +166,8 @@ void render_text(const struct result *r, const char *tool_version,
 	                        200);
 	strbuf_adds(out, "\n");
 	numfmt_count(out, r->kernels);
-	strbuf_addf(out, " kernels, %zu profiler step%s, ", r->nsteps,
-	            r->nsteps == 1 ? "" : "s");
+	strbuf_addf(out, " kernels, %zu profiler step%s, ", r->steps_total,
+	            r->steps_total == 1 ? "" : "s");
 	numfmt_duration(out, checked_sub_sat(r->span_end_ns, r->span_start_ns));
 	strbuf_adds(out, " on the device timeline\n\n");
 	stage_table(r, out);

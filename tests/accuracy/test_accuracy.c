@@ -192,7 +192,7 @@ static void check_rank(const char *case_dir, const char *rank, size_t r,
 	            case_dir, rank);
 	assert_int_equal(kernels_read(p.buf, &ko, &kt, &info, &e), 0);
 	assert_int_equal(rules_load_builtin(&ru, &e), 0);
-	analyse(&kt, &ru, &res, &stage);
+	assert_int_equal(analyse(&kt, &ru, &res, &stage, &e), 0);
 	strbuf_reset(&p);
 	strbuf_addf(&p, "%s/ground_truth/rank%zu.kernels.csv", case_dir, r);
 	read_truth(p.buf, &t);

@@ -207,7 +207,7 @@ python3 - p9/report.json <<'PY' && ok bad_profiler_info_json || bad bad_profiler
 import json, sys
 d = json.load(open(sys.argv[1]))
 w = [w for w in d["warnings"] if w["code"] == "bad_profiler_info"]
-assert w and "profiler_info_1.json:1:14: invalid JSON near" in w[0]["message"], d["warnings"]
+assert w and "profiler_info_1.json:1:15: invalid JSON near" in w[0]["message"], d["warnings"]
 # the id then comes from the file name profiler_info_1.json
 assert (d["ranks"][0]["id"], d["ranks"][0]["id_source"]) == (1, "profiler_info"), d["ranks"][0]
 PY

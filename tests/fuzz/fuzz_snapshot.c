@@ -22,6 +22,33 @@ static int any_stage(const struct snapshot *s)
 	return 0;
 }
 
+/* sdperf check's look-ups by path on an accepted report. */
+static void looks(const uint8_t *data, size_t size)
+{
+	static const char *const paths[] = {
+	    "stages.dit.kernels",  "ranks.0.id",         "verdicts.1",
+	    "tool.name",           "Stages.DIT.x",       "ranks.99999999",
+	    "profile.steps.ids.0", "kernel_details.csv", ""};
+	struct snapdoc *d = NULL;
+	struct strbuf why = STRBUF_INIT;
+	struct err e = ERR_INIT;
+	const char *str;
+	double num;
+	size_t i;
+
+	if (snapdoc_parse("fuzz.json", (const char *)data, size, &d, &e))
+		abort(); /* snapshot_from_json accepted it */
+	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		strbuf_reset(&why);
+		if (snapdoc_get(d, paths[i], &num, &str, &why) ==
+		        SNAPDOC_MISSING &&
+		    !why.len)
+			abort(); /* a miss says why */
+	}
+	snapdoc_free(d);
+	strbuf_release(&why);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct snapshot s;
@@ -36,6 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snapshot_release(&s);
 		return 0;
 	}
+	looks(data, size);
 	rc = compare_snapshots(&s, &s, size & 1, &c, &e);
 	if ((rc == 0) != any_stage(&s))
 		abort();

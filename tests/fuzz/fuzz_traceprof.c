@@ -54,6 +54,7 @@ static void analyse(struct kernel_table *kt, const struct traceprof *tp,
 	struct traceonly_steps st;
 	struct step_stat *rows;
 	struct trace_summary s;
+	struct err e = ERR_INIT;
 	size_t n, i;
 	int k;
 
@@ -63,18 +64,21 @@ static void analyse(struct kernel_table *kt, const struct traceprof *tp,
 	for (i = 1; i < kt->n; i++)
 		if (kt->v[i].start_ns < kt->v[i - 1].start_ns)
 			abort();
-	n = traceonly_step_rows(kt, tp, &rows);
+	if (traceonly_step_rows(kt, tp, &rows, &n))
+		abort(); /* the budget is unlimited here */
 	for (i = 0; i < n; i++)
 		if (rows[i].computing_ns < 0 || rows[i].free_ns < 0 ||
 		    rows[i].stage_ns < 0)
 			abort();
 	free(rows);
 	memset(&s, 0, sizeof(s));
-	trace_markers_from_profile(tp, rules, 2, &s);
+	if (trace_markers_from_profile(tp, "f.json", rules, 2, &s, &e))
+		abort();
 	for (i = 0; i < s.nmarkers; i++)
 		if (s.markers[i].method == MARKER_TIME && s.markers[i].flows)
 			abort();
-	trace_overlap_from_spans(tp, segs, 2, &s.ov);
+	if (trace_overlap_from_spans(tp, "f.json", segs, 2, &s.ov, &e))
+		abort();
 	for (k = 0; k < OV_KINDS; k++)
 		if (s.ov.outside[k] < 0 || s.ov.outside[k] > s.ov.total[k])
 			abort();

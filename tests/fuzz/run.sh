@@ -68,7 +68,11 @@ done
 # fonts: tiny valid TrueType fonts (long and short loca, a collection)
 python3 "$here/seed_fonts.py" "$work/font"
 
-for t in kernels rules template comm steptrace trace traceprof snapshot font; do
+# JSON text for the pull reader: all of the above
+mkdir -p "$work/jsonpull"
+cp "$work"/comm/* "$work"/snapshot/* "$work"/trace/* "$work/jsonpull/" 2>/dev/null || true
+
+for t in kernels rules template comm steptrace trace traceprof snapshot font jsonpull; do
 	echo "fuzz_$t: ${secs}s"
 	"$build/tests/fuzz/fuzz_$t" "$work/$t" -max_total_time="$secs" \
 		-max_len=65536 -rss_limit_mb=2048 -timeout=10 \

@@ -299,6 +299,24 @@ static void cli_parse_takes_several_paths_and_jobs(void **state)
 	assert_int_equal(c->o.jobs, 3);
 }
 
+static void cli_parse_max_memory(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "--max-memory", "1.5G", NULL);
+	ok(c);
+	assert_int_equal(c->o.max_memory, 3ull << 29);
+}
+
+static void cli_parse_rejects_bad_max_memory(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "check", "P", "--max-memory=100K", NULL);
+	usage_error(c, "--max-memory: expected a size such as 4G, 512M or 25% "
+	               "(at least 1M), got '100K'");
+}
+
 static void cli_parse_diff(void **state)
 {
 	struct cl *c = *state;
@@ -523,6 +541,8 @@ int main(void)
 	    T(cli_parse_rejects_no_command),
 	    T(cli_parse_rejects_report_without_path),
 	    T(cli_parse_takes_several_paths_and_jobs),
+	    T(cli_parse_max_memory),
+	    T(cli_parse_rejects_bad_max_memory),
 	    T(cli_parse_rejects_bad_jobs),
 	    T(cli_parse_diff),
 	    T(cli_parse_diff_needs_two_paths),

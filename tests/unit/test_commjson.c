@@ -8,6 +8,7 @@
 #include <zlib.h>
 
 #include "input/commjson.h"
+#include "util/strbuf.h"
 
 /* The real files: copies in tests/data/samples (PROVENANCE.md there). */
 #define samples_dir unit_samples_dir
@@ -494,13 +495,72 @@ static void commstats_read_rejects_syntax_error_with_line_col(void **state)
 	struct rd *r = *state;
 
 	rd_text(r, "{\"step1\": {\n  \"p2p\": {,}\n}}");
-	/* cJSON points one past a bad object key: the ',' is column 11 */
-	fails(r, "c.json:2:12: JSON syntax error near '}\\x0A}}'");
+	/* the ',' where a key belongs is column 11 */
+	fails(r, "c.json:2:11: JSON syntax error near ',}\\x0A}}'");
 	rd_text(r, "{\"step1\": tru}");
 	fails(r, "c.json:1:11: JSON syntax error near 'tru}'");
 	/* a second value after the first */
 	rd_text(r, "{}\n{}\n");
-	fails(r, "c.json:2:1: JSON syntax error near '{}'");
+	fails(r, "c.json:2:1: JSON syntax error near '{}\\x0A'");
+}
+
+/* The document is streamed: what is passed over is checked all the same,
+ * and one operation's value is the largest tree ever built. */
+static void commstats_read_checks_what_it_skips(void **state)
+{
+	struct rd *r = *state;
+
+	rd_text(r, "{\"s\": {\"collective\": {\"Total Op Info\": "
+	           "{\"a\": [1, 2,]}}}}");
+	fails(r, "c.json:1:52: JSON syntax error near ']}}}}'");
+	rd_text(r, "{\"s\": {\"other\": [01]}}");
+	fails(r, "c.json:1:19: JSON syntax error near '1]}}'");
+	rd_text(r, "{\"s\": {\"other\": \"a\tb\"}}");
+	fails(r, "c.json:1:19: JSON syntax error near '\\x09b\"}}'");
+	rd_text(r, "{\"s\": {\"other\": \"\\x\"}}");
+	fails(r, "c.json:1:19: JSON syntax error near 'x\"}}'");
+	rd_text(r, "{\"s\": {\"other\": nul}}");
+	fails(r, "c.json:1:17: JSON syntax error near 'nul}}'");
+	/* no key where a step's key belongs (found by fuzz_comm) */
+	rd_text(r, "{\"s\": {:\"p2p\": {}}}");
+	fails(r, "c.json:1:8: JSON syntax error near ':\"p2p\": {}}}'");
+	/* an escaped key is decoded: this is the Total Op Info */
+	rd_text(r, "{\"s\": {\"collective\": {\"Total Op \\u0049nfo\": 5}}}");
+	ok(r, 0);
+}
+
+static void commstats_read_limits_one_operation(void **state)
+{
+	struct rd *r = *state;
+	struct strbuf t = STRBUF_INIT;
+	char path[600];
+	size_t i;
+
+	/* 300 KiB in a skipped member: no limit, nothing kept */
+	strbuf_adds(&t, "{\"s\": {\"Total Op Info\": [");
+	for (i = 0; i < 100000; i++)
+		strbuf_adds(&t, "1, ");
+	strbuf_adds(&t, "1], \"collective\": {\"op@1\": {}}}}");
+	rd_text(r, t.buf);
+	ok(r, 1);
+	/* the same inside an operation: over COMMJSON_MAX_OP */
+	strbuf_reset(&t);
+	strbuf_adds(&t, "{\"s\": {\"collective\": {\"op@1\": {\"x\": [");
+	for (i = 0; i < 100000; i++)
+		strbuf_adds(&t, "1, ");
+	strbuf_adds(&t, "1]}}}}");
+	rd_text(r, t.buf);
+	fails(r, "c.json:1:31: a JSON value larger than 256 KiB (the limit "
+	         "for one operation in communication.json)");
+	/* and from a file, where it is never held whole */
+	unit_tmpdir(r->dir, sizeof(r->dir));
+	unit_join(path, sizeof(path), r->dir, "c.json");
+	unit_write(path, t.buf, t.len);
+	rd_file(r, path);
+	assert_int_equal(r->rc, -1);
+	if (!strstr(r->e.msg, "c.json:1:31: a JSON value larger than 256 KiB"))
+		fail_msg("%s", r->e.msg);
+	strbuf_release(&t);
 }
 
 static void commstats_read_rejects_empty_file(void **state)
@@ -547,6 +607,8 @@ int main(void)
 	    T(commstats_read_total_op_info_alone_is_no_op),
 	    T(commstats_read_rejects_wrong_type_with_json_path),
 	    T(commstats_read_rejects_syntax_error_with_line_col),
+	    T(commstats_read_checks_what_it_skips),
+	    T(commstats_read_limits_one_operation),
 	    T(commstats_read_rejects_empty_file),
 	    T(commstats_read_rejects_top_level_array),
 	    T(commstats_read_missing_file_names_it),

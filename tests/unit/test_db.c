@@ -9,6 +9,7 @@
 #include "input/db.h"
 #include "input/hccl.h"
 #include "input/kernels.h"
+#include "util/membudget.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -317,7 +318,7 @@ static void db_reads_a_small_db_of_a_newer_schema(void **s)
 	assert_int_equal(steps[0].id, 3);
 	assert_int_equal(kt.v[0].step, 3);
 	assert_int_equal(kt.v[2].step, 4);
-	free(steps);
+	db_steps_free(steps, n);
 	/* marker ranges: "op" rows of PYTORCH_API (text times) and MSTX
 	 * ranges (not instant markers), names chosen by want() */
 	assert_int_equal(db_host_ranges(db, want_markers, range, &got, &e), 0);
@@ -451,6 +452,85 @@ static void dbstages_use_overlap_analysis(void **s)
 	unit_rmtree(dir);
 }
 
+/* The db reader charges the memory budget as kernel_details.csv's does:
+ * its kernel table (sized at once from COMPUTE_TASK_INFO's row count),
+ * STEP_TIME's rows, the step table and the markers; refused, an input
+ * error names the db; every charge is given back. */
+static void db_charges_the_budget_and_gives_it_back(void **s)
+{
+	char dir[4096], path[4096];
+	struct kernel_table kt;
+	struct kernels_info info;
+	struct step_stat *st;
+	struct trace_summary ts;
+	struct trace_marker_rule mr = {"vae", STAGE_VAE};
+	struct err e = ERR_INIT;
+	struct db *db;
+	uint64_t skipped;
+	size_t n;
+	int from_kernels;
+
+	(void)s;
+	unit_tmpdir(dir, sizeof(dir));
+	unit_join(path, sizeof(path), dir, "x.db");
+	make_db(
+	    path, 1,
+	    "INSERT INTO TASK WITH RECURSIVE r(x) AS (SELECT 1 UNION ALL "
+	    "SELECT x + 1 FROM r WHERE x < 40000) SELECT 10000 + 10 * x, "
+	    "10005 + 10 * x, 0, 0, 100 + x, 7, 0, 0, 2, x, 0, 0 FROM r;"
+	    "INSERT INTO COMPUTE_TASK_INFO WITH RECURSIVE r(x) AS (SELECT 1 "
+	    "UNION ALL SELECT x + 1 FROM r WHERE x < 40000) SELECT 7, "
+	    "100 + x, 8, 0, 3, 6 FROM r;"
+	    "INSERT INTO STEP_TIME WITH RECURSIVE r(x) AS (SELECT 1 UNION "
+	    "ALL SELECT x + 1 FROM r WHERE x < 3000) SELECT x, 10000 + "
+	    "100 * x, 10090 + 100 * x FROM r;"
+	    "CREATE TABLE PYTORCH_API (startNs TEXT, endNs TEXT, globalTid "
+	    "INTEGER, connectionId INTEGER, name INTEGER, type INTEGER);"
+	    "INSERT INTO STRING_IDS VALUES (268435456,'vae');"
+	    "INSERT INTO PYTORCH_API WITH RECURSIVE r(x) AS (SELECT 1 UNION "
+	    "ALL SELECT x + 1 FROM r WHERE x < 500) SELECT 10000 + 100 * x, "
+	    "10050 + 100 * x, 1, NULL, 268435456, 50001 FROM r;");
+	/* 40,000 kernels need 1.2 MiB (sized at once, no more than the file
+	 * could hold: a row takes 64 bytes of it at least): refused under
+	 * 1 MiB */
+	membudget_set(1u << 20);
+	kernel_table_init(&kt);
+	assert_int_equal(db_open(path, &db, &e), 0);
+	assert_int_equal(db_read_kernels(db, 1, &kt, &info, &e), -1);
+	if (!strstr(e.msg, "x.db: COMPUTE_TASK_INFO: kernel table of ") ||
+	    !strstr(e.msg, "--max-memory"))
+		fail_msg("%s", e.msg);
+	kernels_info_release(&info);
+	kernel_table_release(&kt);
+	assert_int_equal(membudget_used(), 0);
+
+	membudget_set(64u << 20);
+	assert_int_equal(db_read_kernels(db, 1, &kt, &info, &e), 0);
+	assert_int_equal(kt.n, 40000);
+	assert_int_equal(kt.alloc, kt.n); /* cut to size */
+	qsort(kt.v, kt.n, sizeof(*kt.v), cmp_start);
+	assert_int_equal(dbstages_steps(db, &kt, &st, &n, &from_kernels, &e),
+	                 0);
+	assert_int_equal(n, 3000);
+	/* the rows stay charged for the caller */
+	assert_true(membudget_used() >= n * sizeof(*st));
+	membudget_release(n * sizeof(*st));
+	free(st);
+	assert_int_equal(
+	    dbstages_collect(db, &mr, 1, NULL, 0, &ts, &skipped, &e), 0);
+	assert_int_equal(ts.nmarkers, 500);
+	assert_string_equal(ts.markers[0].name, "vae");
+	assert_null(ts.markers[RESULT_MAX_MARKERS].name); /* not listed */
+	assert_int_equal(dbstages_map_markers(db, &ts, &e), 0);
+	trace_summary_release(&ts);
+	kernels_info_release(&info);
+	kernel_table_release(&kt);
+	assert_int_equal(membudget_used(), 0);
+	membudget_set(MEMBUDGET_UNLIMITED);
+	db_close(db);
+	unit_rmtree(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -464,6 +544,7 @@ int main(void)
 	    cmocka_unit_test(db_opens_paths_uri_syntax_would_misread),
 	    cmocka_unit_test(dbstages_split_steps_from_the_kernels),
 	    cmocka_unit_test(dbstages_use_overlap_analysis),
+	    cmocka_unit_test(db_charges_the_budget_and_gives_it_back),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

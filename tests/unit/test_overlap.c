@@ -212,16 +212,16 @@ static void overlap_stage_comm_fully_hidden_comm_is_not_exposed(void **state)
 	result_release(&r);
 }
 
-static void
-overlap_stage_comm_unsorted_kernels_give_the_same_result(void **state)
+static void overlap_stage_comm_needs_no_interval_lists(void **state)
 {
 	/* comm [0,50) [40,100) [300,400); compute [90,320) -> union 200,
-	 * hidden [90,100) + [300,320) = 30, exposed 170 */
+	 * hidden [90,100) + [300,320) = 30, exposed 170 (sorted by start, as
+	 * the analysis hands them over) */
 	struct kernel k[] = {
-	    kern(300, 400, K_COMM),
-	    kern(90, 320, K_VEC),
-	    kern(40, 100, K_COMM),
 	    kern(0, 50, K_COMM),
+	    kern(40, 100, K_COMM),
+	    kern(90, 320, K_VEC),
+	    kern(300, 400, K_COMM),
 	};
 	static const unsigned char stage[] = {STAGE_OTHER, STAGE_OTHER,
 	                                      STAGE_OTHER, STAGE_OTHER};
@@ -234,6 +234,56 @@ overlap_stage_comm_unsorted_kernels_give_the_same_result(void **state)
 	assert_int_equal(r.stages[STAGE_OTHER].exposed_comm_ns, 170);
 	assert_int_equal(r.stages[STAGE_DIT].comm_union_ns, 0);
 	result_release(&r);
+}
+
+/* The one-pass sweep against the interval lists (union, then
+ * intersection) on random timelines: nested, touching, zero-length
+ * intervals, two stages interleaved. */
+static void overlap_stage_comm_agrees_with_interval_lists(void **state)
+{
+	enum { N = 400 };
+	struct kernel k[N];
+	unsigned char stage[N];
+	struct interval c[N], w[N];
+	uint64_t seed = 88172645463325252ull;
+	int round, i;
+
+	(void)state;
+	for (round = 0; round < 200; round++) {
+		int64_t t = 0;
+		struct result r;
+		size_t nc = 0, nw = 0;
+		for (i = 0; i < N; i++) {
+			seed ^= seed << 13, seed ^= seed >> 7,
+			    seed ^= seed << 17;
+			t += (int64_t)(seed % 7);
+			k[i] = kern(
+			    t,
+			    t + (int64_t)((seed >> 8) % (round % 5 ? 40 : 400)),
+			    (uint32_t)((seed >> 20) % 3));
+			stage[i] = (unsigned char)((seed >> 30) % 2);
+		}
+		result_init(&r);
+		overlap_stage_comm(k, N, stage, key_cat, &r);
+		for (i = 0; i < N; i++) {
+			struct interval iv = {k[i].start_ns,
+			                      k[i].start_ns + k[i].dur_ns};
+			if (stage[i] != STAGE_VAE)
+				continue;
+			if (key_cat[k[i].key] == CAT_COMM)
+				c[nc++] = iv;
+			else
+				w[nw++] = iv;
+		}
+		nc = overlap_union(c, nc);
+		nw = overlap_union(w, nw);
+		assert_int_equal(r.stages[STAGE_VAE].comm_union_ns,
+		                 overlap_length(c, nc));
+		assert_int_equal(r.stages[STAGE_VAE].exposed_comm_ns,
+		                 overlap_length(c, nc) -
+		                     overlap_intersection(c, nc, w, nw));
+		result_release(&r);
+	}
 }
 
 static void overlap_stage_comm_with_no_kernels(void **state)
@@ -267,8 +317,8 @@ int main(void)
 	        overlap_stage_comm_measures_exposed_time_per_stage),
 	    cmocka_unit_test(
 	        overlap_stage_comm_fully_hidden_comm_is_not_exposed),
-	    cmocka_unit_test(
-	        overlap_stage_comm_unsorted_kernels_give_the_same_result),
+	    cmocka_unit_test(overlap_stage_comm_needs_no_interval_lists),
+	    cmocka_unit_test(overlap_stage_comm_agrees_with_interval_lists),
 	    cmocka_unit_test(overlap_stage_comm_with_no_kernels),
 	};
 

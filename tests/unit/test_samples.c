@@ -120,7 +120,7 @@ static void check(struct run *x, const struct sample *s)
 		sum += x->kt.v[i].dur_ns;
 	assert_int_equal(sum, s->total_ns);
 
-	analyse(&x->kt, &x->ru, &x->r, NULL);
+	assert_int_equal(analyse(&x->kt, &x->ru, &x->r, NULL, &x->e), 0);
 	assert_int_equal(x->r.kernels, x->kt.n);
 	memset(got, 0, sizeof(got));
 	for (st = 0; st < STAGE_COUNT; st++)

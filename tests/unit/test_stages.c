@@ -3,8 +3,14 @@
  * loop, VAE), and the grouping into segments. */
 #include "unit.h"
 
+#include "analysis/analyse.h"
 #include "analysis/rules.h"
 #include "analysis/stages.h"
+#include "analysis/tracestages.h"
+#include "input/kernels.h"
+#include "util/membudget.h"
+#include "util/xalloc.h"
+#include "util/strbuf.h"
 
 /* ---- kernel keys: real type names; signatures and categories from the
  * built-in rules ---------------------------------------------------------- */
@@ -192,7 +198,11 @@ static void vae_encode(struct tl *s)
 
 static void run(struct tl *s)
 {
-	stages_assign(s->k, s->n, s->key_sig, s->key_cat, &s->ru, &s->out);
+	struct err e = ERR_INIT;
+
+	assert_int_equal(stages_assign(s->k, s->n, s->key_sig, s->key_cat,
+	                               &s->ru, &s->out, &e),
+	                 0);
 	assert_non_null(s->out.stage);
 }
 
@@ -442,10 +452,13 @@ static void stages_segments_split_on_stage_and_step(void **state)
 	};
 	struct segment *seg = NULL;
 	size_t n, i;
+	uint64_t charged;
 
 	(void)state;
-	n = stages_segments(k, ARRAY_LEN(k), stage, &seg);
+	assert_int_equal(
+	    stages_segments(k, ARRAY_LEN(k), stage, &seg, &n, &charged), 0);
 	assert_int_equal(n, ARRAY_LEN(want));
+	assert_int_equal(charged, n * sizeof(*seg));
 	for (i = 0; i < n; i++) {
 		assert_int_equal(seg[i].stage, want[i].stage);
 		assert_int_equal(seg[i].step, want[i].step);
@@ -461,16 +474,249 @@ static void stages_segments_split_on_stage_and_step(void **state)
 static void stages_segments_of_nothing(void **state)
 {
 	struct segment *seg = NULL;
+	size_t n = 1;
+	uint64_t charged = 1;
 
 	(void)state;
-	assert_int_equal(stages_segments(NULL, 0, NULL, &seg), 0);
+	assert_int_equal(stages_segments(NULL, 0, NULL, &seg, &n, &charged), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(charged, 0);
 	free(seg);
+}
+
+/* ---- analyse: the sort and the overrides ------------------------------- */
+
+static uint64_t rnd(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* A kernel table from CSV rows "K<key>,<start us>,<dur us>,<step>". */
+static void random_table(struct kernel_table *kt, size_t n, uint64_t seed,
+                         int64_t span_us)
+{
+	struct strbuf csv = STRBUF_INIT;
+	struct kernels_info info = {0};
+	struct err e = ERR_INIT;
+	size_t i;
+
+	strbuf_adds(&csv, "Name,Start Time(us),Duration(us),Step Id\n");
+	for (i = 0; i < n; i++)
+		strbuf_addf(&csv, "MatMulV%d,%lld,%d,%zu\n",
+		            (int)(rnd(&seed) % 3),
+		            (long long)(rnd(&seed) % (uint64_t)span_us),
+		            (int)(rnd(&seed) % 5), i);
+	kernel_table_init(kt);
+	if (kernels_read_mem("r.csv", csv.buf, csv.len, NULL, kt, &info, &e))
+		fail_msg("%s", e.msg);
+	kernels_info_release(&info);
+	strbuf_release(&csv);
+}
+
+/* The sort keeps the file order of equal starts (the Step Id column
+ * holds the row number) whatever the table size: through the buffered
+ * merge, the rotations past it, and the insertion runs. */
+static void analyse_sort_is_stable(void **state)
+{
+	static const size_t sizes[] = {1, 31, 33, 1000, 20000, 70000};
+	struct rules ru = {0};
+	struct err e = ERR_INIT;
+	size_t z, i;
+
+	(void)state;
+	assert_int_equal(rules_load_builtin(&ru, &e), 0);
+	for (z = 0; z < ARRAY_LEN(sizes); z++) {
+		struct kernel_table kt;
+		struct result r;
+		/* few distinct starts: long runs of ties */
+		random_table(&kt, sizes[z], 7 + z, 50);
+		result_init(&r);
+		assert_int_equal(analyse(&kt, &ru, &r, NULL, &e), 0);
+		assert_int_equal(kt.n, sizes[z]);
+		for (i = 1; i < kt.n; i++) {
+			assert_true(kt.v[i - 1].start_ns <= kt.v[i].start_ns);
+			if (kt.v[i - 1].start_ns == kt.v[i].start_ns)
+				assert_true(kt.v[i - 1].step < kt.v[i].step);
+		}
+		result_release(&r);
+		kernel_table_release(&kt);
+	}
+	rules_release(&ru);
+}
+
+/* Overrides: each kernel gets the stage of the last override holding its
+ * start, each override counts the kernels in its range; the heap sweep
+ * agrees with the plain definition on nested, overlapping, empty and
+ * unsorted ranges. */
+static void analyse_overrides_last_one_wins(void **state)
+{
+	enum { NK = 3000, NOV = 300 };
+	struct rules ru = {0};
+	struct err e = ERR_INIT;
+	struct stage_override ov[NOV];
+	struct kernel_table kt;
+	struct result r;
+	unsigned char *stage = NULL;
+	uint64_t seed = 99;
+	size_t i, j;
+
+	(void)state;
+	assert_int_equal(rules_load_builtin(&ru, &e), 0);
+	random_table(&kt, NK, 3, 100000);
+	for (i = 0; i < NOV; i++) {
+		int64_t a = (int64_t)(rnd(&seed) % 100000) * 1000;
+		int64_t len = (int64_t)(rnd(&seed) % (i % 10 ? 2000 : 90000));
+		ov[i].start_ns = a;
+		ov[i].end_ns = i % 37 ? a + len * 1000 : a - 1; /* some empty */
+		ov[i].stage = (enum stage)(rnd(&seed) % STAGE_COUNT);
+	}
+	result_init(&r);
+	assert_int_equal(analyse_with(&kt, &ru, ov, NOV, &r, &stage, &e), 0);
+	for (i = 0; i < NOV; i++) {
+		uint64_t in = 0;
+		for (j = 0; j < kt.n; j++)
+			in += kt.v[j].start_ns >= ov[i].start_ns &&
+			      kt.v[j].start_ns <= ov[i].end_ns;
+		assert_int_equal(ov[i].kernels, in);
+	}
+	for (j = 0; j < kt.n; j++)
+		for (i = NOV; i-- > 0;)
+			if (kt.v[j].start_ns >= ov[i].start_ns &&
+			    kt.v[j].start_ns <= ov[i].end_ns) {
+				assert_int_equal(stage[j], ov[i].stage);
+				break;
+			}
+	free(stage);
+	result_release(&r);
+	kernel_table_release(&kt);
+	rules_release(&ru);
+}
+
+/* 20,000 runs of signature kernels alternating DiT (8 kernels) and VAE
+ * (9: the vote, over 2 each side, keeps them whole): a user's min_segment
+ * of 10^6 over them is merged by the queue, not by 10^6 passes over every
+ * run: each DiT run has longer neighbours, flips, and all is one VAE run.
+ * The queue's lists are charged to the memory budget: refused, the
+ * analysis fails with an input error instead of growing. */
+static void stages_short_runs_queue_is_charged(void **state)
+{
+	enum { RUNS = 20000 };
+	struct tl *s = *state;
+	struct kernel *k = xcalloc((size_t)RUNS * 9, sizeof(*k));
+	struct rules ru = s->ru;
+	struct stages_out out;
+	struct err e = ERR_INIT;
+	size_t i, j, n = 0;
+
+	for (i = 0; i < RUNS; i++)
+		for (j = 0; j < (i % 2 ? 9u : 8u); j++, n++) {
+			k[n].start_ns = (int64_t)n * 1000;
+			k[n].dur_ns = 500;
+			k[n].key = i % 2 ? CONV : FA;
+			k[n].step = STEP_NONE;
+		}
+	ru.window = 2;
+	ru.min_segment = 1000000;
+	assert_int_equal(
+	    stages_assign(k, n, s->key_sig, s->key_cat, &ru, &out, &e), 0);
+	for (i = 0; i < n; i++)
+		assert_int_equal(out.stage[i], STAGE_VAE);
+	free(out.stage);
+	/* the queue (about 17 bytes a run) over a 64 KiB budget */
+	membudget_set(64 << 10);
+	assert_int_equal(
+	    stages_assign(k, n, s->key_sig, s->key_cat, &ru, &out, &e), -1);
+	assert_int_equal(e.code, ERR_INPUT);
+	if (!strstr(e.msg, "stage runs: 20000 runs of signature kernels") ||
+	    !strstr(e.msg, "--max-memory"))
+		fail_msg("%s", e.msg);
+	assert_int_equal(membudget_used(), 0);
+	membudget_set(MEMBUDGET_UNLIMITED);
+	free(out.stage);
+	free(k);
+}
+
+/* Nested markers, as the readers leave them (trace_markerset: host start,
+ * outer first) and rank.c turns them into overrides (in that order): the
+ * innermost marker holding a kernel gives its stage, a kernel after an
+ * inner marker's end goes back to the outer one, and two markers starting
+ * together nest by their ends. */
+static void analyse_nested_markers_innermost_wins(void **state)
+{
+	static const struct {
+		int64_t a, b;
+		enum stage st;
+	} m[] = {
+	    {0, 100, STAGE_VAE},          /* outer */
+	    {50, 90, STAGE_DIT},          /* starts with the next, longer */
+	    {10, 20, STAGE_DIT},          /* inner */
+	    {12, 14, STAGE_TEXT_ENCODER}, /* innermost */
+	    {50, 60, STAGE_TEXT_ENCODER}, /* inner of the pair */
+	};
+	/* kernel starts (us) and the stage each must get */
+	static const struct {
+		int64_t t;
+		enum stage st;
+	} want[] = {{5, STAGE_VAE},  {11, STAGE_DIT}, {13, STAGE_TEXT_ENCODER},
+	            {16, STAGE_DIT}, {30, STAGE_VAE}, {55, STAGE_TEXT_ENCODER},
+	            {70, STAGE_DIT}, {95, STAGE_VAE}};
+	struct tl *s = *state;
+	struct trace_markerset ms;
+	struct trace_summary ts;
+	struct stage_override ov[ARRAY_LEN(m)];
+	struct kernel_table kt;
+	struct result r;
+	struct err e = ERR_INIT;
+	unsigned char *stage = NULL;
+	size_t i;
+	uint64_t cost;
+
+	kernel_table_init(&kt);
+	for (i = 0; i < ARRAY_LEN(want); i++) {
+		assert_int_equal(kernel_table_reserve(&kt, &cost), 0);
+		kt.v[kt.n].start_ns = want[i].t * 1000;
+		kt.v[kt.n].dur_ns = 100;
+		kt.v[kt.n].key = strtab_intern(&kt.keys, "Add\0", 4);
+		kt.v[kt.n++].step = STEP_NONE;
+	}
+	trace_markerset_init(&ms);
+	memset(&ts, 0, sizeof(ts));
+	for (i = 0; i < ARRAY_LEN(m); i++)
+		assert_int_equal(trace_markerset_add(&ms, "m", m[i].st,
+		                                     m[i].a * 1000,
+		                                     m[i].b * 1000),
+		                 0);
+	trace_markerset_finish(&ms, &ts);
+	for (i = 0; i < ts.nmarkers; i++) {
+		ov[i].start_ns = ts.markers[i].dev_start_ns;
+		ov[i].end_ns = ts.markers[i].dev_end_ns;
+		ov[i].stage = ts.markers[i].stage;
+	}
+	result_init(&r);
+	assert_int_equal(
+	    analyse_with(&kt, &s->ru, ov, ts.nmarkers, &r, &stage, &e), 0);
+	for (i = 0; i < ARRAY_LEN(want); i++)
+		if (stage[i] != want[i].st)
+			fail_msg("kernel at %lld us: stage %d, want %d",
+			         (long long)want[i].t, stage[i], want[i].st);
+	free(stage);
+	result_release(&r);
+	trace_summary_release(&ts);
+	trace_markerset_release(&ms);
+	kernel_table_release(&kt);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    T(stages_key_signatures_come_from_builtin_rules),
+	    T(analyse_sort_is_stable),
+	    T(analyse_overrides_last_one_wins),
+	    T(analyse_nested_markers_innermost_wins),
+	    T(stages_short_runs_queue_is_charged),
 	    T(stages_dit_only),
 	    T(stages_text_encoder_dit_loop_vae),
 	    T(stages_text_encoder_keeps_its_last_layer),

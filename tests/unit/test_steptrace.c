@@ -417,6 +417,63 @@ static void steptrace_read_rejects_over_64_mib(void **state)
 	         "step_trace_time.csv)");
 }
 
+#define HEADER9                                                                \
+	"Step,Computing,Communication(Not Overlapped),Overlapped,"             \
+	"Communication,Free,Stage,Bubble,Communication(Not Overlapped and "    \
+	"Exclude Receive)\n"
+
+/* The file is streamed: a runaway field, a header of thousands of columns
+ * and 65 MiB behind a small .gz are refused without being held. */
+static void steptrace_read_caps_fields_columns_and_size(void **state)
+{
+	struct rd *r = *state;
+	char *big = malloc((1u << 20) + 256), path[600];
+	gzFile gz;
+	size_t i;
+
+	assert_non_null(big);
+	memcpy(big, HEADER9 "\"", sizeof(HEADER9));
+	memset(big + sizeof(HEADER9), 'x', (1u << 20) + 10);
+	big[sizeof(HEADER9) + (1u << 20) + 10] = '\0';
+	rd_text(r, big);
+	free(big);
+	assert_int_equal(r->rc, -1);
+	if (!strstr(r->e.msg, "s.csv:2: column 1: field longer than 1 MiB "
+	                      "(unterminated quote?): 'xxx"))
+		fail_msg("%s", r->e.msg);
+	rd_text(r, "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y,z,"
+	           "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y,z,"
+	           "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y,z,"
+	           "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y,z,"
+	           "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y,z,"
+	           "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y,z,"
+	           "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y,z,"
+	           "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y,z,"
+	           "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y,z,"
+	           "a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q,r,s,t,u,v,w,x,y,z,x\n");
+	fails(r, "s.csv:1: column 257: too many columns (limit 256): 'w'");
+	unit_tmpdir(r->dir, sizeof(r->dir));
+	unit_join(path, sizeof(path), r->dir, "step_trace_time.csv.gz");
+	gz = gzopen(path, "wb1");
+	assert_non_null(gz);
+	gzputs(gz, HEADER9);
+	big = malloc(1u << 20);
+	assert_non_null(big);
+	memset(big, '\n', 1u << 20); /* blank lines: no rows, only bytes */
+	for (i = 0; i < 65; i++)
+		assert_int_equal(gzwrite(gz, big, 1u << 20), 1u << 20);
+	free(big);
+	gzclose(gz);
+	steptrace_release(&r->st);
+	memset(&r->e, 0, sizeof(r->e));
+	r->rc = steptrace_read(path, &r->st, &r->e);
+	assert_int_equal(r->rc, -1);
+	if (!strstr(r->e.msg,
+	            "step_trace_time.csv.gz: larger than 64 MiB "
+	            "uncompressed (the limit for step_trace_time.csv)"))
+		fail_msg("%s", r->e.msg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -439,6 +496,7 @@ int main(void)
 	    T(steptrace_read_rejects_bad_quoting),
 	    T(steptrace_read_rejects_empty_file),
 	    T(steptrace_read_rejects_over_64_mib),
+	    T(steptrace_read_caps_fields_columns_and_size),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -723,6 +723,55 @@ static void trace_markers_need_rules(void **state)
 	trace_summary_release(&s);
 }
 
+/* Many markers: all are kept for the analysis (in host-start order, the
+ * outer of two nested first, then file order), names only for the first
+ * RESULT_MAX_MARKERS; a name over TRACE_MARKER_NAME_MAX is no marker. */
+static void trace_markers_names_only_for_the_listed(void **state)
+{
+	const struct trace_marker_rule rules[] = {{"vae*", STAGE_VAE}};
+	enum { N = 3 * RESULT_MAX_MARKERS };
+	struct strbuf t = STRBUF_INIT, longname = STRBUF_INIT;
+	struct trace_summary s;
+	struct err e = ERR_INIT;
+	size_t i;
+	(void)state;
+
+	strbuf_adds(&longname, "vae_");
+	strbuf_addchars(&longname, 'x', TRACE_MARKER_NAME_MAX);
+	strbuf_adds(&t, "[");
+	/* written from the last to the first: the sort must reorder */
+	for (i = N; i-- > 0;)
+		strbuf_addf(&t,
+		            "{\"ph\": \"X\", \"name\": \"vae_%zu\", \"cat\": "
+		            "\"cpu_op\", \"ts\": \"%zu\", \"dur\": 1},",
+		            i, 1000 + i / 2 * 10);
+	strbuf_addf(&t,
+	            "{\"ph\": \"X\", \"name\": \"%s\", \"cat\": \"cpu_op\", "
+	            "\"ts\": \"1\", \"dur\": 1}]",
+	            longname.buf);
+	if (trace_collect_mem("t.json", t.buf, t.len, rules, 1, NULL, 0, &s,
+	                      &e))
+		fail_msg("%s", e.msg);
+	assert_int_equal(s.nmarkers, N);
+	for (i = 0; i < N; i++) {
+		char want[32];
+		/* pairs share a start: the one written first (i odd) is
+		 * earlier in the file */
+		size_t id = i % 2 ? i - 1 : i + 1;
+		snprintf(want, sizeof(want), "vae_%zu", id);
+		assert_int_equal(s.markers[i].host_start_ns,
+		                 (int64_t)(1000 + i / 2 * 10) * 1000);
+		if (i < RESULT_MAX_MARKERS)
+			assert_string_equal(s.markers[i].name, want);
+		else
+			assert_null(s.markers[i].name);
+	}
+	assert_true(s.charged >= N * sizeof(*s.markers));
+	trace_summary_release(&s);
+	strbuf_release(&t);
+	strbuf_release(&longname);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -748,6 +797,7 @@ int main(void)
 	    cmocka_unit_test(trace_overlap_absent),
 	    cmocka_unit_test(trace_markers_mapped_by_flows),
 	    cmocka_unit_test(trace_markers_need_rules),
+	    cmocka_unit_test(trace_markers_names_only_for_the_listed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -86,7 +86,7 @@ static void steps_through_flows(void **state)
 	assert_int_equal(kt.n, 6);
 	for (i = 0; i < kt.n; i++)
 		assert_int_equal(kt.v[i].step, want[i]);
-	n = traceonly_step_rows(&kt, &tp, &rows);
+	assert_int_equal(traceonly_step_rows(&kt, &tp, &rows, &n), 0);
 	assert_int_equal(n, 3);
 	assert_int_equal(rows[0].step, STEP_NONE);
 	assert_int_equal(rows[0].computing_ns, 5000);
@@ -138,6 +138,7 @@ static void no_ranges_one_row(void **state)
 	struct traceonly_steps st;
 	struct step_stat *rows;
 	struct err e = ERR_INIT;
+	size_t n;
 
 	(void)state;
 	kernel_table_init(&kt);
@@ -147,7 +148,8 @@ static void no_ranges_one_row(void **state)
 	traceonly_assign_steps(&kt, &tp, &st);
 	assert_int_equal(st.ranges, 0);
 	assert_int_equal(kt.v[0].step, STEP_NONE);
-	assert_int_equal(traceonly_step_rows(&kt, &tp, &rows), 1);
+	assert_int_equal(traceonly_step_rows(&kt, &tp, &rows, &n), 0);
+	assert_int_equal(n, 1);
 	assert_int_equal(rows[0].computing_ns, 10000);
 	assert_int_equal(rows[0].free_ns, 5000); /* [40, 49] is after it */
 	free(rows);
@@ -252,7 +254,7 @@ static void step_rows_match_the_walk(void **state)
 		                       &kt, &tp, &e))
 			fail_msg("%s: %s", e.msg, sb.buf);
 		traceonly_assign_steps(&kt, &tp, &st);
-		n = traceonly_step_rows(&kt, &tp, &rows);
+		assert_int_equal(traceonly_step_rows(&kt, &tp, &rows, &n), 0);
 		rows_by_walk(&kt, &tp, comp, free_ns, &w);
 		assert_int_equal(n, w);
 		for (i = 0; i < n; i++) {
