@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "analysis/runs.h"
 #include "util/checked.h"
 #include "util/membudget.h"
 #include "util/xalloc.h"
@@ -29,33 +30,6 @@
 /* A host-side switch of pipeline stage idles the device far longer than a
  * kernel launch does: 20 us. */
 #define IDLE_MIN_NS 20000
-
-/* Runs of one label along the signature sequence, 4 bytes each: run r
- * starts at signature index run_a(r) (a kernel index once
- * runs_to_kernels has run) and ends where run r + 1 starts; the top bit
- * is the label. Kernel tables hold fewer than 2^31 kernels
- * (KERNELS_MAX). */
-#define RUN_VAE 0x80000000u
-
-static size_t run_a(const uint32_t *runs, size_t r)
-{
-	return runs[r] & ~RUN_VAE;
-}
-
-static size_t run_b(const uint32_t *runs, size_t nr, size_t m, size_t r)
-{
-	return r + 1 < nr ? run_a(runs, r + 1) : m;
-}
-
-static unsigned char run_label(const uint32_t *runs, size_t r)
-{
-	return (runs[r] & RUN_VAE) ? SIG_VAE : SIG_DIT;
-}
-
-static uint32_t run_make(size_t a, unsigned char label)
-{
-	return (uint32_t)a | (label == SIG_VAE ? RUN_VAE : 0);
-}
 
 /* Step 1: windowed majority vote over the signature sequence; the DiT
  * count of the window slides along with it. */
@@ -80,297 +54,9 @@ static size_t make_runs(const unsigned char *label, size_t m, uint32_t *runs)
 {
 	size_t j, nr = 0;
 	for (j = 0; j < m; j++)
-		if (!nr || run_label(runs, nr - 1) != label[j])
-			runs[nr++] = run_make(j, label[j]);
+		if (!nr || runs_label(runs, nr - 1) != label[j])
+			runs[nr++] = runs_make(j, label[j]);
 	return nr;
-}
-
-/* Step 2: flip runs shorter than min to their longer neighbour's label,
- * growing the length limit one at a time so the shortest go first. Each
- * pass at limit lim flips every run of at most lim signature kernels that
- * has a strictly longer neighbour, left to right (a flipped run's label is
- * what its left neighbour holds by then), then merges equal neighbours.
- *
- * Done literally that is (min_segment passes) x (runs): a user's
- * min_segment of 10^6 over 10^6 alternating runs never finishes. Whether
- * a run flips depends only on its length and its neighbours' lengths, so a
- * pass needs to look only at the runs that reach the limit now, the runs
- * whose neighbourhood a merge changed, and those that flipped without
- * merging: the queue below holds them, and the runs live in a linked list
- * so that a merge is local. Every other run would do what it did at its
- * last look: nothing.
- *
- * The runs stay 4 bytes each: a run ends where the next live one starts.
- * The queue's arrays (9 bytes a run, and the lists of runs to look at)
- * are charged to the memory budget as they grow. */
-
-#define NO_RUN UINT32_MAX
-
-/* A run and a key: its length (heap) or its start (list order). */
-struct qent {
-	uint32_t key, run;
-};
-
-struct shortq {
-	uint32_t *runs;
-	size_t m; /* signature kernels: where the last run ends */
-	uint32_t *prev, *next;
-	unsigned char *dead;
-	size_t live, min;
-	struct qent *heap; /* runs to look at when the limit reaches key */
-	size_t nheap, aheap;
-	struct qent *look; /* runs to look at in this pass */
-	size_t nlook, alook;
-	uint32_t *again; /* ... and in the next one */
-	size_t nagain, aagain;
-	uint32_t *flipped;
-	size_t nflipped, aflipped;
-	uint64_t charged; /* bytes charged for prev, next, dead */
-	int refused;      /* the budget refused a list's growth */
-};
-
-static size_t rlen(const struct shortq *q, uint32_t i)
-{
-	size_t b = q->next[i] != NO_RUN ? run_a(q->runs, q->next[i]) : q->m;
-
-	return b - run_a(q->runs, i);
-}
-
-/* Room for one more element in a queue list, charged to the budget. */
-static int qroom(struct shortq *q, void *pp, size_t size, size_t n,
-                 size_t *alloc)
-{
-	if (q->refused ||
-	    (n == *alloc && membudget_grow(pp, size, n + 1, alloc)))
-		q->refused = 1;
-	return q->refused ? -1 : 0;
-}
-
-static void heap_push(struct shortq *q, size_t len, uint32_t run)
-{
-	size_t i, up;
-
-	if (qroom(q, &q->heap, sizeof(*q->heap), q->nheap, &q->aheap))
-		return;
-	for (i = q->nheap++; i > 0 && q->heap[up = (i - 1) / 2].key > len;
-	     i = up)
-		q->heap[i] = q->heap[up];
-	q->heap[i].key = (uint32_t)len;
-	q->heap[i].run = run;
-}
-
-static void heap_pop(struct shortq *q)
-{
-	struct qent last = q->heap[--q->nheap];
-	size_t i = 0, c;
-
-	while ((c = 2 * i + 1) < q->nheap) {
-		if (c + 1 < q->nheap && q->heap[c + 1].key < q->heap[c].key)
-			c++;
-		if (q->heap[c].key >= last.key)
-			break;
-		q->heap[i] = q->heap[c];
-		i = c;
-	}
-	if (q->nheap)
-		q->heap[i] = last;
-}
-
-static void look_again(struct shortq *q, uint32_t run)
-{
-	if (run == NO_RUN ||
-	    qroom(q, &q->again, sizeof(*q->again), q->nagain, &q->aagain))
-		return;
-	q->again[q->nagain++] = run;
-}
-
-static void look_now(struct shortq *q, uint32_t run)
-{
-	if (q->dead[run] ||
-	    qroom(q, &q->look, sizeof(*q->look), q->nlook, &q->alook))
-		return;
-	q->look[q->nlook].key = (uint32_t)run_a(q->runs, run);
-	q->look[q->nlook++].run = run;
-}
-
-/* Run y (next of x, same label) joins x: x now ends where y did. */
-static void absorb(struct shortq *q, uint32_t x, uint32_t y)
-{
-	q->next[x] = q->next[y];
-	if (q->next[y] != NO_RUN)
-		q->prev[q->next[y]] = x;
-	q->dead[y] = 1;
-	q->live--;
-}
-
-static int by_key(const void *pa, const void *pb)
-{
-	const struct qent *a = pa, *b = pb;
-	return (a->key > b->key) - (a->key < b->key);
-}
-
-/* The runs to look at in the pass at lim, in list order, each once: those
- * reaching the limit, and those marked by the last pass. */
-static void gather(struct shortq *q, size_t lim)
-{
-	size_t i, m = 0;
-
-	q->nlook = 0;
-	while (q->nheap && q->heap[0].key <= lim) {
-		struct qent e = q->heap[0];
-		heap_pop(q);
-		if (!q->dead[e.run] && rlen(q, e.run) == e.key)
-			look_now(q, e.run);
-	}
-	for (i = 0; i < q->nagain; i++)
-		look_now(q, q->again[i]);
-	q->nagain = 0;
-	if (q->nlook > 1)
-		qsort(q->look, q->nlook, sizeof(*q->look), by_key);
-	for (i = 0; i < q->nlook; i++)
-		if (!m || q->look[m - 1].run != q->look[i].run)
-			q->look[m++] = q->look[i];
-	q->nlook = m;
-}
-
-/* The flips of the pass at lim, left to right, on the lengths the pass
- * began with (merges come after). A run that flips is looked at again in
- * the next pass whatever becomes of it: unmerged, it still flips. */
-static void flip(struct shortq *q, size_t lim)
-{
-	size_t k, len, lp, ln;
-	uint32_t i, p, n;
-
-	q->nflipped = 0;
-	for (k = 0; k < q->nlook; k++) {
-		i = q->look[k].run;
-		p = q->prev[i];
-		n = q->next[i];
-		len = rlen(q, i);
-		lp = p != NO_RUN ? rlen(q, p) : 0;
-		ln = n != NO_RUN ? rlen(q, n) : 0;
-		if (len > lim || (lp <= len && ln <= len))
-			continue;
-		if (qroom(q, &q->flipped, sizeof(*q->flipped), q->nflipped,
-		          &q->aflipped))
-			return;
-		q->runs[i] = run_make(run_a(q->runs, i),
-		                      run_label(q->runs, lp >= ln ? p : n));
-		q->flipped[q->nflipped++] = i;
-	}
-}
-
-/* Merges equal neighbours, which only a flip can have made; a merged run
- * and its neighbours are looked at again, now or when the limit reaches
- * its new length. */
-static void merge_flipped(struct shortq *q, size_t lim)
-{
-	size_t k, len;
-	uint32_t s, p;
-
-	for (k = 0; k < q->nflipped; k++) {
-		s = q->flipped[k];
-		if (q->dead[s])
-			continue;
-		len = rlen(q, s);
-		while (q->next[s] != NO_RUN &&
-		       run_label(q->runs, q->next[s]) == run_label(q->runs, s))
-			absorb(q, s, q->next[s]);
-		while ((p = q->prev[s]) != NO_RUN &&
-		       run_label(q->runs, p) == run_label(q->runs, s)) {
-			absorb(q, p, s);
-			s = p;
-		}
-		look_again(q, s);
-		look_again(q, q->prev[s]);
-		look_again(q, q->next[s]);
-		if (rlen(q, s) != len && rlen(q, s) > lim &&
-		    rlen(q, s) < q->min)
-			heap_push(q, rlen(q, s), s);
-	}
-}
-
-/* The linked list and the first heap: 0, or -1 when the budget refuses
- * prev, next and dead. */
-static int shortq_init(struct shortq *q, uint32_t *runs, size_t nr, size_t m,
-                       size_t min)
-{
-	uint32_t i;
-
-	memset(q, 0, sizeof(*q));
-	q->runs = runs;
-	q->m = m;
-	q->min = min;
-	q->live = nr;
-	q->charged = (uint64_t)nr * (2 * sizeof(*q->prev) + 1);
-	if (membudget_charge(q->charged)) {
-		q->charged = 0;
-		return -1;
-	}
-	q->prev = xmalloc(nr * sizeof(*q->prev));
-	q->next = xmalloc(nr * sizeof(*q->next));
-	q->dead = xcalloc(nr, 1);
-	for (i = 0; i < nr; i++) {
-		q->prev[i] = i ? i - 1 : NO_RUN;
-		q->next[i] = i + 1 < nr ? i + 1 : NO_RUN;
-		if (rlen(q, i) < min)
-			heap_push(q, rlen(q, i), i);
-	}
-	return q->refused ? -1 : 0;
-}
-
-static void shortq_release(struct shortq *q)
-{
-	membudget_release(q->charged + q->aheap * sizeof(*q->heap) +
-	                  q->alook * sizeof(*q->look) +
-	                  q->aagain * sizeof(*q->again) +
-	                  q->aflipped * sizeof(*q->flipped));
-	free(q->prev);
-	free(q->next);
-	free(q->dead);
-	free(q->heap);
-	free(q->look);
-	free(q->again);
-	free(q->flipped);
-}
-
-/* Merges runs[0..*nr) (over m signature kernels) in place, *nr the runs
- * left: 0, or -1 when the memory budget refuses the queue (*need: the
- * bytes of the refused queue so far, for the message). */
-static int merge_short(uint32_t *runs, size_t *nr, size_t m, size_t min,
-                       uint64_t *need)
-{
-	struct shortq q;
-	size_t lim, out = 0;
-	uint32_t i;
-	int ret = -1;
-
-	*need = (uint64_t)*nr * (2 * sizeof(uint32_t) + 1 + sizeof(q.heap[0]));
-	if (*nr < 2 || min < 2)
-		return 0;
-	if (shortq_init(&q, runs, *nr, m, min))
-		goto out;
-	for (lim = 1; lim < min && q.live > 1 && !q.refused; lim++) {
-		if (!q.nagain && (!q.nheap || q.heap[0].key > lim)) {
-			/* nothing can flip before the next length */
-			if (!q.nheap || q.heap[0].key >= min)
-				break;
-			lim = q.heap[0].key;
-		}
-		gather(&q, lim);
-		flip(&q, lim);
-		merge_flipped(&q, lim);
-	}
-	if (q.refused)
-		goto out;
-	/* run 0 is never absorbed (only a later run is): the list's head */
-	for (i = 0; i != NO_RUN; i = q.next[i])
-		runs[out++] = runs[i];
-	*nr = out;
-	ret = 0;
-out:
-	shortq_release(&q);
-	return ret;
 }
 
 /* Step 2b: moves each boundary between two runs, within 2*w signature
@@ -383,10 +69,10 @@ static void refine_boundaries(const unsigned char *sig, uint32_t *runs,
 	size_t r, t;
 
 	for (r = 0; r + 1 < nr; r++) {
-		unsigned char xl = run_label(runs, r),
-		              yl = run_label(runs, r + 1);
-		size_t xa = run_a(runs, r), b = run_a(runs, r + 1),
-		       yb = run_b(runs, nr, m, r + 1);
+		unsigned char xl = runs_label(runs, r),
+		              yl = runs_label(runs, r + 1);
+		size_t xa = runs_start(runs, r), b = runs_start(runs, r + 1),
+		       yb = runs_end(runs, nr, m, r + 1);
 		size_t lo =
 		    xa + 1 > (b > 2 * w ? b - 2 * w : 0) ? xa + 1 : b - 2 * w;
 		size_t hi = yb - 1 < b + 2 * w ? yb - 1 : b + 2 * w;
@@ -411,7 +97,7 @@ static void refine_boundaries(const unsigned char *sig, uint32_t *runs,
 				best_t = t + 1;
 			}
 		}
-		runs[r + 1] = run_make(best_t, yl);
+		runs[r + 1] = runs_make(best_t, yl);
 	}
 }
 
@@ -427,8 +113,8 @@ static void runs_to_kernels(const struct kernel *k, size_t n,
 	for (i = 0; i < n && r < nr; i++) {
 		if (key_sig[k[i].key] == SIG_NONE)
 			continue;
-		if (run_a(runs, r) == j)
-			runs[r] = run_make(i, run_label(runs, r)), r++;
+		if (runs_start(runs, r) == j)
+			runs[r] = runs_make(i, runs_label(runs, r)), r++;
 		j++;
 	}
 }
@@ -463,16 +149,16 @@ static void label_kernels(const struct kernel *k, size_t n,
 
 	for (r = 0; r < nr; r++) {
 		unsigned char st =
-		    run_label(runs, r) == SIG_DIT ? STAGE_DIT : STAGE_VAE;
+		    runs_label(runs, r) == SIG_DIT ? STAGE_DIT : STAGE_VAE;
 		to = n;
 		if (r + 1 < nr) {
 			/* the run's last signature kernel, before the next
 			 * run's first */
-			last = run_a(runs, r + 1) - 1;
-			while (last > run_a(runs, r) &&
+			last = runs_start(runs, r + 1) - 1;
+			while (last > runs_start(runs, r) &&
 			       key_sig[k[last].key] == SIG_NONE)
 				last--;
-			to = split_point(k, last, run_a(runs, r + 1)) + 1;
+			to = split_point(k, last, runs_start(runs, r + 1)) + 1;
 		}
 		for (i = from; i < to; i++)
 			stage[i] = st;
@@ -826,7 +512,7 @@ int stages_assign(const struct kernel *k, size_t n,
 	vote(sig, m, (size_t)r->window, label);
 	nr = make_runs(label, m, runs);
 	free(label);
-	if (merge_short(runs, &nr, m, (size_t)r->min_segment, &need)) {
+	if (runs_merge_short(runs, &nr, m, (size_t)r->min_segment, &need)) {
 		membudget_fail(e, need,
 		               "stage runs: %zu runs of signature kernels to "
 		               "merge (min_segment %d)",
