@@ -64,7 +64,16 @@ struct trace_summary {
 	/* flow start events seen: 's' with cat "async_npu" or name
 	 * "torch_to_npu" */
 	uint64_t flows;
+	/* what pass 1 sees of how the trace was collected, from the
+	 * prefilter's "ph" and "name" alone: a process named "Python" (the
+	 * host, ProfilerActivity.CPU) or "NPU MEM", ProfilerStep#N ranges,
+	 * and counters ("C") named "APP/..." (NPU MEM's, profile_memory);
+	 * shapes is 1 when one of the first TRACE_SHAPE_PROBES operators
+	 * named "aten::..." (parsed for it) has "Input Dims" */
+	int host_process, mem_process, shapes;
+	uint64_t step_ranges, app_counters;
 };
+#define TRACE_SHAPE_PROBES 256
 
 /* The most flow ids waiting for their other end at once in
  * trace_map_markers (the profiler writes each 's' next to its 'f', so real
