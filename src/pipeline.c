@@ -11,8 +11,10 @@
  *                     (or ascend_pytorch_profiler[_N].db: all of it from
  *                      the SQLite export)
  *   --settle rank ids (a trace may carry its own)--
- *   --cluster_merge--> one result --render--> report.json, report.html,
- *                                   report.md, report.pdf + stdout summary
+ *   --cluster_merge--> one result
+ *   --collection_check--> how each rank was collected, what that costs
+ *   --render--> report.json, report.html, report.md, report.pdf + stdout
+ *               summary
  *
  * Readers know nothing of the report, the analysis nothing of rendering,
  * renderers nothing of file formats. */
@@ -29,6 +31,7 @@
 
 #include "analysis/check.h"
 #include "analysis/cluster.h"
+#include "analysis/collection.h"
 #include "analysis/compare.h"
 #include "analysis/rules.h"
 #include "input/discover.h"
@@ -375,6 +378,7 @@ int pipeline_analyse(const struct options *o, const struct rules *ru,
 		goto out;
 	settle_ids(&rf, parts);
 	cluster_merge(parts, rf.n, ru, r);
+	collection_check(r);
 	r->threads = threads;
 	r->profile_path = joined_paths(o);
 	discovery_notes(&rf, r);
