@@ -520,6 +520,11 @@ int pipeline_check(const struct options *o, struct err *e)
 	co.nmax = o->nmax;
 	co.verdicts = !o->no_verdicts;
 	co.max_regression_pct = 5;
+	co.require = o->require;
+	co.nrequire = o->nrequire;
+	/* a mistyped requirement fails before a profile is analysed */
+	if (check_require_validate(o->require, o->nrequire, e))
+		goto out;
 	if (o->max_regression &&
 	    check_parse_pct(o->max_regression, &co.max_regression_pct, e))
 		goto out;

@@ -606,6 +606,11 @@ static enum snapdoc_kind leaf(const cJSON *v, double *num, const char **str,
 	}
 	if (cJSON_IsNull(v))
 		return SNAPDOC_NULL;
+	if (cJSON_IsBool(v)) {
+		if (num)
+			*num = cJSON_IsTrue(v);
+		return SNAPDOC_BOOL;
+	}
 	if (why && cJSON_IsObject(v))
 		list_keys(v, why);
 	else if (why && cJSON_IsArray(v))
