@@ -173,10 +173,13 @@ static void collection(const struct result *r, struct strbuf *out)
 	if (!r->collection.checked || !s->export_type)
 		return;
 	strbuf_addf(out,
-	            "\ncollection: %s export, %s, CPU events %s, %" PRIu64
+	            "\ncollection: %s%s, %s, CPU events %s, %" PRIu64
 	            " timed step%s, shapes %s, memory %s, AI Core metrics "
 	            "%s\n",
-	            s->export_type, level ? level : "level unknown",
+	            strcmp(s->export_type, "trace") ? s->export_type
+	                                            : "the trace alone",
+	            strcmp(s->export_type, "trace") ? " export" : "",
+	            level ? level : "level unknown",
 	            tri_word(s->cpu, "yes", "no"), s->timed,
 	            s->timed == 1 ? "" : "s", tri_word(s->shapes, "yes", "no"),
 	            tri_word(s->memory, "yes", "no"),
