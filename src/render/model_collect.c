@@ -89,7 +89,7 @@ static void versions(struct model_ctx *c, struct tmpl_vars *v)
 	strbuf_release(&sb);
 }
 
-/* The ranks with gap g, "ranks 0, 2", when not every analysed rank has
+/* The ranks with gap g, " (ranks 0, 2)", when not every analysed rank has
  * it; else "". */
 static void gap_ranks(struct model_ctx *c, struct tmpl_vars *row, int g)
 {
@@ -110,8 +110,9 @@ static void gap_ranks(struct model_ctx *c, struct tmpl_vars *row, int g)
 	}
 	values[0] = ids.buf ? ids.buf : "";
 	if (with < analysed)
-		model_set_msg(c, row, "ranks", "coll_gap_ranks", names, values,
-		              1);
+		model_set_msg(c, row, "ranks",
+		              with == 1 ? "coll_gap_rank" : "coll_gap_ranks",
+		              names, values, 1);
 	else
 		tmpl_set(row, "ranks", "");
 	strbuf_release(&ids);

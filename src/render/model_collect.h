@@ -7,7 +7,7 @@
  *   loop coll_ranks: id, export, level, cpu, steps, shapes, memory, aic
  *     (each a catalogue text: yes, no, unknown, "5 timed, 2 run before");
  *   coll_versions ("torch_npu 2.6.0, CANN 8.2.RC1", or unknown);
- *   loop coll_gaps: id, title, disables, ranks ("ranks 0, 2" when the gap
+ *   loop coll_gaps: id, title, disables, ranks (" (ranks 0, 2)" when the gap
  *     is not on every analysed rank, else empty), fix (Python code);
  *   coll_snippet (the whole collection as Python code, with gaps only). */
 #ifndef SDPERF_MODEL_COLLECT_H

@@ -45,7 +45,7 @@ static void gap(struct pdf_ctx *c, const struct tmpl_vars *r)
 	strbuf_reset(b);
 	strbuf_adds(b, tmpl_get(r, "title"));
 	if (*tmpl_get(r, "ranks"))
-		strbuf_addf(b, " (%s)", tmpl_get(r, "ranks"));
+		strbuf_adds(b, tmpl_get(r, "ranks"));
 	pt_need(&c->d, 12.0f + 12.0f + 3 * CODE_LEAD);
 	pt_para(&c->d, b->buf, &S_GAP, MARGIN, CONTENT_W, 12.0f);
 	pdf_para(c, tmpl_get(r, "disables"));
