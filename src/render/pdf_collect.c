@@ -13,10 +13,10 @@ static const struct pdf_style S_GAP = {9.0f, 1, PDF_FG};
 static void facts(struct pdf_ctx *c)
 {
 	static const struct pdf_col spec[] = {
-	    {"t_col_rank", 0.07f, 1},        {"t_col_export", 0.11f, 0},
-	    {"t_col_level", 0.12f, 0},       {"t_col_cpu", 0.10f, 0},
-	    {"t_col_timed_steps", 0.21f, 0}, {"t_col_shapes", 0.12f, 0},
-	    {"t_col_memory", 0.12f, 0},      {"t_col_aic", 0.15f, 0}};
+	    {"t_col_rank", 0.06f, 1},        {"t_col_export", 0.10f, 0},
+	    {"t_col_level", 0.11f, 0},       {"t_col_cpu", 0.09f, 0},
+	    {"t_col_timed_steps", 0.27f, 0}, {"t_col_shapes", 0.11f, 0},
+	    {"t_col_memory", 0.11f, 0},      {"t_col_aic", 0.15f, 0}};
 	static const char *const keys[] = {"id",    "export", "level",  "cpu",
 	                                   "steps", "shapes", "memory", "aic"};
 	struct pdf_cell cl[8];
