@@ -27,6 +27,8 @@
 #include "analysis/rules.h"
 #include "pipeline.h"
 #include "render/i18n.h"
+#include "render/report.h"
+#include "util/strbuf.h"
 
 #define ALEXNET  "msinsight-alexnet-2rank-2024/"
 #define ALEXDB   "msinsight-alexnet-2rank-2025-db/"
@@ -608,6 +610,107 @@ static void generated_db_run(void **state)
 	unit_rmtree(dir);
 }
 
+/* ---- the section in the reports ------------------------------------------ */
+
+static char *render(const struct result *r, enum report_kind kind,
+                    const char *lang)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct err e = ERR_INIT;
+	size_t missing = 99;
+	struct report_opts o = {lang,       NULL,     NULL, NULL, 1767225600,
+	                        "0.0-test", &missing, NULL, NULL};
+
+	if (report_render(r, kind, &o, &out, &e))
+		fail_msg("render failed: %s", e.msg);
+	assert_int_equal(missing, 0);
+	return strbuf_detach(&out, NULL);
+}
+
+static void has(const char *doc, const char *needle, int want)
+{
+	if (!!strstr(doc, needle) != want)
+		fail_msg("%s '%s'", want ? "missing" : "unexpected", needle);
+}
+
+/* 5 timed steps after 3, Level1 with PMU, CPU, shapes, and a memory file
+ * beside the data: nothing to add, one line says so. */
+static void a_complete_collection_says_so(void **state)
+{
+	static const char *const args[] = {"--steps",  "5", "--iters", "2",
+	                                   "--blocks", "2", NULL};
+	char dir[512], mem[1024];
+	struct run x;
+	char *html, *md, *zh;
+	DIR *d;
+	struct dirent *de;
+
+	(void)state;
+	unit_tmpdir(dir, sizeof(dir));
+	gen(dir, args);
+	assert_non_null(d = opendir(dir));
+	while ((de = readdir(d)))
+		if (strstr(de->d_name, "_ascend_pt"))
+			snprintf(
+			    mem, sizeof(mem),
+			    "%s/%s/ASCEND_PROFILER_OUTPUT/memory_record.csv",
+			    dir, de->d_name);
+	closedir(d);
+	unit_write(mem, "Component,Timestamp(us)\n", 24);
+	analyse1(&x, dir);
+	assert_int_equal(x.r.collection.sum.gaps, 0);
+	assert_int_equal(x.r.ranks[0].coll.timed, 5);
+	assert_int_equal(x.r.ranks[0].coll.warmup_before, 3);
+	html = render(&x.r, REPORT_HTML, "en");
+	md = render(&x.r, REPORT_MARKDOWN, "en");
+	zh = render(&x.r, REPORT_MARKDOWN, "zh");
+	has(html, "<p class=\"all-ok\">The collection is complete", 1);
+	has(html, "Collect like this", 0);
+	has(md, "The collection is complete: it has everything", 1);
+	has(md, "```", 0);
+	has(zh, "采集完整", 1);
+	free(html);
+	free(md);
+	free(zh);
+	done(&x);
+	unit_rmtree(dir);
+}
+
+/* The code is escaped for where it lands: HTML text in <pre><code>, a
+ * Markdown fence; the texts in Chinese with full-width separators. */
+static void the_code_is_escaped_for_each_format(void **state)
+{
+	struct run x;
+	char *html, *md, *zh;
+
+	(void)state;
+	analyse1(&x, "mstt-test-resources/timeline_advice/trace_view.json.gz");
+	html = render(&x.r, REPORT_HTML, "en");
+	md = render(&x.r, REPORT_MARKDOWN, "en");
+	zh = render(&x.r, REPORT_HTML, "zh");
+	has(html, "<a href=\"#collection\">Collection check</a>", 1);
+	has(html, "tensorboard_trace_handler(&quot;./prof&quot;)", 1);
+	has(html, "tensorboard_trace_handler(\"./prof\")", 0);
+	has(html, "<pre class=\"fix\"><code>record_shapes=True,</code></pre>",
+	    1);
+	has(md,
+	    "\n```\non_trace_ready=torch_npu.profiler."
+	    "tensorboard_trace_handler(\"./prof\"),\n# instead of "
+	    "prof.export_chrome_trace(...)\n```\n",
+	    1);
+	has(md,
+	    "| 0 | trace alone | Level1 | yes | 1 timed | no | no | "
+	    "unknown |",
+	    1);
+	has(md, "**No input shapes**: No Input Shapes", 1);
+	has(zh, "<strong>没有输入 shape</strong>：没有 Input Shapes", 1);
+	has(zh, "仅 trace", 1);
+	free(html);
+	free(md);
+	free(zh);
+	done(&x);
+}
+
 /* ---- the decision and the run's summary ---------------------------------- */
 
 /* A rank with evidence set by hand. */
@@ -757,6 +860,8 @@ int main(void)
 	    cmocka_unit_test(generated_npu_only_trace),
 	    cmocka_unit_test(generated_npu_only_with_profiler_info),
 	    cmocka_unit_test(generated_db_run),
+	    cmocka_unit_test(a_complete_collection_says_so),
+	    cmocka_unit_test(the_code_is_escaped_for_each_format),
 	    cmocka_unit_test(warmup_steps_are_not_timed),
 	    cmocka_unit_test(the_run_is_its_worst_rank),
 	    cmocka_unit_test(catalogues_carry_the_gap_table),
