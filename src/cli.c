@@ -26,8 +26,9 @@ static const char usage[] =
 	"                   [--max-memory SIZE]\n"
 	"       sdperf diff BASE NEW [-o OUTDIR] [--format LIST] [--per-step]\n"
 	"                   [report options]\n"
-	"       sdperf check PATH [--max NAME=VALUE]... [--baseline REPORT.json\n"
-	"                   [--max-regression PCT]] [--no-verdicts] [--rules FILE]\n"
+	"       sdperf check PATH [--max NAME=VALUE]... [--require LIST]...\n"
+	"                   [--baseline REPORT.json [--max-regression PCT]]\n"
+	"                   [--no-verdicts] [--rules FILE]\n"
 	"                   [--threshold NAME=PERCENT]... [-j N]\n"
 	"                   [--max-memory SIZE]\n"
 	"       sdperf --help | --version\n"
@@ -101,6 +102,11 @@ static const char usage_more[] =
 	"      --max-regression PCT fail when a stage is slower than the baseline\n"
 	"                           by more than PCT percent (default 5%)\n"
 	"      --no-verdicts        fired verdicts do not fail the check\n"
+	"      --require LIST       the collection must have each item of the\n"
+	"                           comma list (repeatable): level0, level1,\n"
+	"                           level2, cpu, steps[=N] (N timed steps,\n"
+	"                           default 5), shapes, memory, aic_metrics,\n"
+	"                           export=text|db|trace, complete\n"
 	"\n"
 	"exit codes: 0 ok, 1 a check failed (check), 2 usage error, 3 input\n"
 	"error (unreadable or invalid profile, a trace without Ascend Hardware\n"
@@ -138,7 +144,8 @@ enum opt_id {
 	OPT_BASELINE,
 	OPT_MAX_REGRESSION,
 	OPT_NO_VERDICTS,
-	OPT_MAX_MEMORY
+	OPT_MAX_MEMORY,
+	OPT_REQUIRE
 };
 
 static const struct {
@@ -168,6 +175,7 @@ static const struct {
     {"--max", 0, 1, OPT_MAX},
     {"--baseline", 0, 1, OPT_BASELINE},
     {"--no-verdicts", 0, 0, OPT_NO_VERDICTS},
+    {"--require", 0, 1, OPT_REQUIRE},
 };
 
 static int parse_formats(const char *list, unsigned *out, struct err *e)
@@ -350,6 +358,11 @@ static int apply(struct options *o, int id, const char *val, struct err *e)
 			    "4G, 512M or 25%% (at least 1M), got '%s'",
 			    val);
 		return 0;
+	case OPT_REQUIRE:
+		o->require =
+		    xrealloc(o->require, (o->nrequire + 1) * sizeof(char *));
+		o->require[o->nrequire++] = val;
+		return 0;
 	default:
 		o->cmd = o->cmd == CMD_HELP ? CMD_HELP : CMD_VERSION;
 		return 0;
@@ -409,6 +422,8 @@ static int misplaced(const struct options *o, struct err *e)
 		opt = "--max-regression", owner = "check";
 	else if (o->cmd != CMD_CHECK && o->no_verdicts)
 		opt = "--no-verdicts", owner = "check";
+	else if (o->cmd != CMD_CHECK && o->nrequire)
+		opt = "--require", owner = "check";
 	else if (o->max_regression && !o->baseline)
 		return err_set(e, ERR_USAGE,
 		               "check: --max-regression needs --baseline "
@@ -455,6 +470,9 @@ void cli_release(struct options *o)
 	free(o->max);
 	o->max = NULL;
 	o->nmax = 0;
+	free(o->require);
+	o->require = NULL;
+	o->nrequire = 0;
 	free(o->paths);
 	o->paths = NULL;
 	o->npaths = 0;

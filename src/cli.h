@@ -54,6 +54,8 @@ struct options {
 	const char *baseline;       /* --baseline report.json */
 	const char *max_regression; /* --max-regression PCT, NULL: none */
 	int no_verdicts;            /* a fired verdict does not fail */
+	const char **require;       /* --require LIST, in order given */
+	size_t nrequire;
 };
 
 /* Parses argv. Returns 0, or -1 with an ERR_USAGE error. o->thresholds

@@ -11,8 +11,10 @@
  *                     (or ascend_pytorch_profiler[_N].db: all of it from
  *                      the SQLite export)
  *   --settle rank ids (a trace may carry its own)--
- *   --cluster_merge--> one result --render--> report.json, report.html,
- *                                   report.md, report.pdf + stdout summary
+ *   --cluster_merge--> one result
+ *   --collection_check--> how each rank was collected, what that costs
+ *   --render--> report.json, report.html, report.md, report.pdf + stdout
+ *               summary
  *
  * Readers know nothing of the report, the analysis nothing of rendering,
  * renderers nothing of file formats. */
@@ -29,6 +31,7 @@
 
 #include "analysis/check.h"
 #include "analysis/cluster.h"
+#include "analysis/collection.h"
 #include "analysis/compare.h"
 #include "analysis/rules.h"
 #include "input/discover.h"
@@ -401,6 +404,7 @@ int pipeline_analyse(const struct options *o, const struct rules *ru,
 		r->charged += parts[i].charged;
 		parts[i].charged = 0;
 	}
+	collection_check(r);
 	r->threads = threads;
 	r->profile_path = joined_paths(o);
 	discovery_notes(&rf, r);
@@ -584,6 +588,11 @@ int pipeline_check(const struct options *o, struct err *e)
 	co.nmax = o->nmax;
 	co.verdicts = !o->no_verdicts;
 	co.max_regression_pct = 5;
+	co.require = o->require;
+	co.nrequire = o->nrequire;
+	/* a mistyped requirement fails before a profile is analysed */
+	if (check_require_validate(o->require, o->nrequire, e))
+		goto out;
 	if (o->max_regression &&
 	    check_parse_pct(o->max_regression, &co.max_regression_pct, e))
 		goto out;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis/analyse.h"
+#include "analysis/collection.h"
 #include "analysis/dbstages.h"
 #include "analysis/steps.h"
 #include "analysis/traceonly.h"
@@ -53,6 +54,7 @@ static void describe(const struct disc_rank *dr, struct rank_result *rr)
 	                                            : NULL;
 	rr->free_share_ppm = -1;
 	rr->stage_source = "signatures";
+	collection_from_discovery(&rr->ev, dr);
 }
 
 static void warn_missing(struct result *r, const struct rank_result *rr)
@@ -317,6 +319,8 @@ static int analyse_rank(struct stage_src *src, struct kernel_table *kt,
 	}
 	if (src_collect(src, mr, ru->nmarkers, a.segs, a.nsegs, &ts, e))
 		goto out;
+	if (src->trace)
+		collection_from_scan(&r->ranks[0].ev, &ts);
 	if (ts.nmarkers) {
 		if (src_map_markers(src, &ts, e) ||
 		    !(ov = overrides(src_name(src), &ts, e)))
@@ -493,6 +497,7 @@ static void summarise(const struct result *r, struct rank_result *rr)
 
 	rr->analysed = 1;
 	rr->kernels = r->kernels;
+	rr->ev.step_ids = r->nsteps;
 	for (s = 0; s < STAGE_COUNT; s++) {
 		const struct stage_result *st = &r->stages[s];
 		rr->stage[s].kernel_ns = st->kernel_ns;
@@ -695,12 +700,15 @@ static int analyse_db(struct db *db, const struct rules *ru,
 {
 	struct rank_result *rr = &r->ranks[0];
 	struct stage_src src = {db_about(db)->path, NULL, db, 0};
+	struct db_facts facts;
 
 	rr->db.schema = db_about(db)->schema_version
 	                    ? xstrdup(db_about(db)->schema_version)
 	                    : NULL;
-	if (db_read_kernels(db, o->strict, kt, info, e))
+	if (db_read_kernels(db, o->strict, kt, info, e) ||
+	    db_collect_facts(db, &facts, e))
 		return -1;
+	collection_from_db(&rr->ev, info, &facts);
 	result_add_kernels_input(r, info, kt->n);
 	if (analyse_rank(&src, kt, ru, r, e) || db_steps(db, kt, ru, r, e))
 		return -1;
@@ -857,6 +865,7 @@ static int rank_from_trace(const struct disc_rank *dr, const struct rules *ru,
 	if (traceprof_read(trace, trace_matcher_match, mt, &kt, &tp, e))
 		goto out;
 	trace_rank_id(&tp, rr);
+	collection_from_trace(&rr->ev, &tp);
 	trace_input(r, trace, &tp, kt.n);
 	traceonly_assign_steps(&kt, &tp, &st);
 	if (analyse_trace(&kt, &tp, trace, ru, mr, r, e))
@@ -915,6 +924,7 @@ static int rank_from_kernels(const struct disc_rank *dr, const struct rules *ru,
 	kernel_table_init(&kt);
 	if (kernels_read(dr->files[DF_KERNELS], &ko, &kt, &info, e))
 		goto out;
+	collection_from_kernels(&rr->ev, &info);
 	result_add_kernels_input(r, &info, kt.n);
 	if (analyse_rank(&src, &kt, ru, r, e))
 		goto out;

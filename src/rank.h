@@ -25,6 +25,8 @@ struct rank_opts {
  * rank is described (ranks[0].analysed == 0) and skipped by the analysis.
  * A rank whose export to read is the db (dr->use == EXPORT_DB) is read
  * from its ascend_pytorch_profiler[_N].db alone (kernel_source "db").
+ * Every path also gathers ranks[0].ev, what the files say of how the rank
+ * was collected (analysis/collection.h decides from it).
  * Returns 0, or -1 with an ERR_INPUT error from a reader. */
 int rank_analyse(const struct disc_rank *dr, const struct rules *ru,
                  const struct rank_opts *o, struct result *r, struct err *e);

@@ -34,6 +34,11 @@ static void fail(struct check_result *out, char *line)
 	out->failures[out->nfailures++] = line;
 }
 
+void check_fail(struct check_result *out, char *line)
+{
+	fail(out, line);
+}
+
 /* A finite number filling the whole of text. */
 static int parse_number(const char *text, double *out)
 {
@@ -143,10 +148,11 @@ static void not_a_number(const char *arg, enum snapdoc_kind kind,
 	strbuf_adds(&sb, kind == SNAPDOC_STRING ? "a string"
 	                 : kind == SNAPDOC_NULL ? "null (no value in this "
 	                                          "report)"
+	                 : kind == SNAPDOC_BOOL ? "true/false"
 	                 : why->len             ? "an object; "
 	                                          "the path goes on with "
 	                                          "one of its keys"
-	                                        : "true/false");
+	                                        : "an array");
 	if (kind == SNAPDOC_OTHER && why->len) {
 		strbuf_adds(&sb, ": ");
 		strbuf_addbuf(&sb, why);
@@ -295,6 +301,8 @@ int check_run(const char *name, const char *json, size_t len,
 	for (i = 0; i < o->nmax; i++)
 		if (check_max(&k, o->max[i]))
 			goto out;
+	if (check_require(name, k.doc, o->require, o->nrequire, out, e))
+		goto out;
 	if (o->verdicts)
 		check_verdicts(&k);
 	if (o->baseline)

@@ -31,6 +31,10 @@ struct check_opts {
 	/* with baseline: a stage whose wall time (per step when both sides
 	 * have steps) grew by more than this (percent) fails */
 	double max_regression_pct;
+	/* --require LIST: collection requirements (comma lists, see
+	 * check_require) */
+	const char *const *require;
+	size_t nrequire;
 };
 
 struct check_result {
@@ -58,6 +62,35 @@ int check_run(const char *name, const char *json, size_t len,
               const struct snapshot *s, const struct check_opts *o,
               struct check_result *out, struct err *e);
 void check_result_release(struct check_result *r);
+/* Appends a failure line (taking line, a malloc'ed string) to out. */
+void check_fail(struct check_result *out, char *line);
+
+/* --require: each comma-separated item of lists must hold for every
+ * analysed rank of report.json's "collection" (or for the run: export,
+ * complete). The vocabulary:
+ *   level0, level1, level2   profiler level at least that (Level_none is
+ *                            below level0)
+ *   cpu                      host (CPU activity) events
+ *   steps[=N]                at least N timed steps (default 5)
+ *   shapes, memory, aic_metrics   input shapes, memory data, AI Core
+ *                            metrics present
+ *   export=text|db|trace     the export that was read
+ *   complete                 no gap at all
+ * A fact the files cannot tell fails. Names and values match ignoring
+ * case. check_require_validate checks the items alone (-1, ERR_USAGE
+ * naming the bad item and listing the known ones); check_require adds
+ * one failure line per unmet item to out, e.g.
+ *   level1: profiler level Level0, below Level1 (ranks 0, 1) (--require)
+ *   steps=5: 1 timed step, fewer than 5 (rank 0) (--require)
+ *   cpu: no CPU activity (host events) (rank 0) (--require)
+ * and returns 0, or -1: ERR_USAGE as above, ERR_INPUT when doc has no
+ * collection check (a report.json of an older sdperf; name is used in
+ * the message). */
+struct snapdoc;
+int check_require_validate(const char *const *lists, size_t n, struct err *e);
+int check_require(const char *name, const struct snapdoc *doc,
+                  const char *const *lists, size_t n, struct check_result *out,
+                  struct err *e);
 
 /* Parses "5%" or "5" (percent, 0..1000) for --max-regression into *out;
  * -1 with ERR_USAGE quoting arg. */

@@ -221,6 +221,83 @@ struct rank_db {
 	unsigned gaps; /* 1u << enum db_gap */
 };
 
+/* ---- the collection check (analysis/collection.h) ------------------- */
+
+/* A fact that the files may not tell: known no or yes, or unknown. */
+enum tri { TRI_UNKNOWN = -1, TRI_NO = 0, TRI_YES = 1 };
+
+/* Profiler levels, lowest first (torch_npu.profiler.ProfilerLevel). */
+enum coll_level {
+	LEVEL_UNKNOWN = -1,
+	LEVEL_NONE, /* Level_none */
+	LEVEL_0,
+	LEVEL_1,
+	LEVEL_2
+};
+/* "Level_none", "Level0", "Level1", "Level2" */
+extern const char *const coll_level_names[4];
+
+/* What each source of one rank says about how it was collected, as the
+ * readers reported it; the rank analysis (rank.c) gathers it, the
+ * collection check decides from it. -1 (TRI_UNKNOWN, LEVEL_UNKNOWN) where
+ * a source was not read or cannot tell. */
+struct coll_evidence {
+	/* profiler_info */
+	int info_level;                         /* _profiler_level */
+	int info_cpu, info_shapes, info_memory; /* activities, record_shapes,
+	                                         * profile_memory */
+	int info_aic;        /* _aic_metrics other than ACL_AICORE_NONE */
+	int64_t info_warmup; /* skip_first + wait + warmup: steps run
+	                      * before the first profiled one (-1) */
+	/* kernel_details.csv */
+	int kd_level, kd_shapes, kd_pmu;
+	/* the db export */
+	int db_level, db_cpu, db_shapes, db_memory, db_pmu;
+	/* trace_view.json (trace: read alone, 1; with kernel_details.csv,
+	 * 2; not read, 0) */
+	int trace;
+	int trace_cpu, trace_shapes, trace_memory, trace_level;
+	uint64_t trace_steps; /* ProfilerStep#N ranges */
+	/* memory files beside the data (1u << enum disc_memfile) */
+	unsigned mem_files;
+	/* distinct Step Id values of its kernels */
+	uint64_t step_ids;
+};
+
+/* Ways the collection falls short of what the analysis (and the
+ * MindIE-SD guide) asks for; the table of what each costs and how to fix
+ * it is in analysis/collection.c. */
+enum coll_gap {
+	GAP_LEVEL0,     /* profiler level below Level1 */
+	GAP_NPU_ONLY,   /* no host (CPU) events */
+	GAP_NO_STEPS,   /* no step boundaries */
+	GAP_FEW_STEPS,  /* fewer than COLL_MIN_TIMED timed steps */
+	GAP_NO_WARMUP,  /* fewer than COLL_MIN_WARMUP warm-up steps */
+	GAP_NO_SHAPES,  /* no input shapes */
+	GAP_NO_MEMORY,  /* no memory data */
+	GAP_NO_AIC,     /* no AI Core metrics */
+	GAP_TRACE_ONLY, /* the trace alone (export_chrome_trace) */
+	GAP_COUNT
+};
+
+/* One rank's collection, decided from its evidence. Sources are static
+ * strings: "profiler_info", "kernel_details", "db", "trace_view",
+ * "step_trace_time", "files", or NULL when unknown. */
+struct rank_collection {
+	const char *export_type;      /* "text", "db" or "trace" */
+	int level;                    /* enum coll_level */
+	int cpu, shapes, memory, aic; /* enum tri */
+	const char *level_source, *cpu_source, *shapes_source, *memory_source,
+	    *aic_source, *steps_source;
+	uint64_t steps;        /* profiler steps in the profile (0: none) */
+	uint64_t warmup_in;    /* of which judged warm-up steps */
+	uint64_t timed;        /* steps - warmup_in */
+	int64_t warmup_before; /* steps run before the first profiled one,
+	                        * from the schedule; -1 unknown */
+	unsigned mem_files;    /* 1u << enum disc_memfile */
+	unsigned gaps;         /* 1u << enum coll_gap */
+};
+
 /* What one rank contributed. Times in ns. */
 struct rank_result {
 	int32_t id;
@@ -271,6 +348,24 @@ struct rank_result {
 
 	/* the SQLite export: when used, it gave all of the above */
 	struct rank_db db;
+
+	/* how it was collected: the evidence, and the check's decision */
+	struct coll_evidence ev;
+	struct rank_collection coll;
+};
+
+/* The whole run's collection: every fact at its worst over the analysed
+ * ranks (the lowest level, a fact "no" when one rank lacks it, "unknown"
+ * when none lacks it but one cannot tell, the fewest steps), and the
+ * gaps of every rank. */
+struct collection {
+	int checked;                /* collection_check ran */
+	struct rank_collection sum; /* sources: NULL */
+	const char *export_type;    /* "text", "db", "trace" or "mixed" */
+	const char *torch_npu_version, *cann_version; /* the lead rank's (or
+	                                               * the first known),
+	                                               * borrowed, or NULL */
+	int versions_differ; /* ranks name different versions */
 };
 
 struct result {
@@ -317,6 +412,8 @@ struct result {
 	 * this result holds beyond its caps (a rank's full segment list
 	 * during its analysis); result_release gives them back */
 	uint64_t charged;
+
+	struct collection collection; /* analysis/collection.h */
 };
 
 void result_init(struct result *r);

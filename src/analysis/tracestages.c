@@ -94,6 +94,8 @@ struct collect {
 
 	struct trace_markerset ms;
 	uint64_t flows;
+	int host_process, mem_process, shapes;
+	uint64_t step_ranges, app_counters, shape_probes;
 };
 
 /* Sums saturate: hostile durations must not overflow. */
@@ -499,6 +501,18 @@ static int collect_want(char ph, const char *name, size_t len, void *ctx)
 
 	if (ph == 'M')
 		return raw_eq(name, len, "process_name");
+	if (ph == 'C') {
+		c->app_counters += len > 4 && !memcmp(name, "APP/", 4);
+		return 0;
+	}
+	if (ph == 'X' && len > 13 && !memcmp(name, "ProfilerStep#", 13))
+		c->step_ranges++;
+	/* a few framework operators parsed for their Input Dims */
+	if (ph == 'X' && !c->shapes && c->shape_probes < TRACE_SHAPE_PROBES &&
+	    len > 6 && !memcmp(name, "aten::", 6)) {
+		c->shape_probes++;
+		return 1;
+	}
 	if (ph == 's' && c->want_flows) {
 		if (!raw_eq(name, len, "torch_to_npu"))
 			return 1; /* the cat decides: parse */
@@ -531,12 +545,16 @@ static void collect_event(const struct trace_event *ev, void *ctx)
 	int k;
 
 	if (ev->ph == 'M') {
-		if (!strcmp(ev->name, "process_name") &&
-		    !strcmp(ev->arg_name, "Overlap Analysis"))
+		if (strcmp(ev->name, "process_name"))
+			return;
+		if (!strcmp(ev->arg_name, "Overlap Analysis"))
 			add_ovpid(c, ev->pid);
+		c->host_process |= !strcmp(ev->arg_name, "Python");
+		c->mem_process |= !strcmp(ev->arg_name, "NPU MEM");
 	} else if (ev->ph == 's') {
 		c->flows += is_npu_flow(ev);
 	} else if (ev->ph == 'X') {
+		c->shapes |= ev->input_dims;
 		k = ov_kind_of(ev->name, strlen(ev->name));
 		if (k >= 0)
 			ov_span(c, ev, k);
@@ -632,6 +650,11 @@ static int collect_input(const struct input *in,
 		ov_finish(&c, &out->ov);
 		trace_markerset_finish(&c.ms, out);
 		out->flows = c.flows;
+		out->host_process = c.host_process;
+		out->mem_process = c.mem_process;
+		out->step_ranges = c.step_ranges;
+		out->shapes = c.shapes;
+		out->app_counters = c.app_counters;
 	}
 	collect_release(&c);
 	return rc;

@@ -68,7 +68,16 @@ struct trace_summary {
 	 * "torch_to_npu" */
 	uint64_t flows;
 	uint64_t charged; /* bytes charged to the memory budget (markers) */
+	/* what pass 1 sees of how the trace was collected, from the
+	 * prefilter's "ph" and "name" alone: a process named "Python" (the
+	 * host, ProfilerActivity.CPU) or "NPU MEM", ProfilerStep#N ranges,
+	 * and counters ("C") named "APP/..." (NPU MEM's, profile_memory);
+	 * shapes is 1 when one of the first TRACE_SHAPE_PROBES operators
+	 * named "aten::..." (parsed for it) has "Input Dims" */
+	int host_process, mem_process, shapes;
+	uint64_t step_ranges, app_counters;
 };
+#define TRACE_SHAPE_PROBES 256
 
 /* Distinct processes named "Overlap Analysis" (the profiler writes one
  * per device): more is an input error. The per-pid sums of Overlap

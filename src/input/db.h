@@ -158,6 +158,17 @@ int db_host_ranges(struct db *db, db_want_fn want, db_range_fn fn, void *ctx,
 typedef void (*db_flow_fn)(int64_t host_ns, int64_t dev_ns, void *ctx);
 int db_flows_each(struct db *db, db_flow_fn fn, void *ctx, struct err *e);
 
+/* What the db shows of how it was collected, each 1 or 0: host events
+ * (a PYTORCH_API row: ProfilerActivity.CPU), input shapes (a PYTORCH_API
+ * inputShapes value, or a COMPUTE_TASK_INFO one other than N/A:
+ * record_shapes), memory data (a row in MEMORY_RECORD, OP_MEMORY or
+ * NPU_MEM: profile_memory) and AI Core metrics (a row in TASK_PMU_INFO). */
+struct db_facts {
+	int host, shapes, memory, pmu;
+};
+/* Fills f. Returns 0, or -1 with ERR_INPUT on a read error. */
+int db_collect_facts(struct db *db, struct db_facts *f, struct err *e);
+
 /* What communication.json would give (input/hccl.h), into cs (zeroed
  * first; the caller releases it with commstats_release). Returns 1 when
  * the tables hold no task details (Level0 exports every task as N/A):

@@ -34,6 +34,9 @@ static const char *const file_names[DF_COUNT] = {
     "kernel_details.csv", "trace_view.json", "step_trace_time.csv",
     "communication.json", NULL};
 
+const char *const discover_memfile_names[DM_COUNT] = {
+    "memory_record.csv", "operator_memory.csv", "npu_module_mem.csv"};
+
 /* dir/name, or dir/name.gz; NULL when neither is a file. */
 static char *find_file(const char *dir, const char *name)
 {
@@ -227,6 +230,20 @@ static int take_rank(struct walk *w, struct disc_rank *r, const char *out_dir)
 	return 1;
 }
 
+/* The memory files in dir (presence only). */
+static unsigned memory_files(const char *dir)
+{
+	unsigned bits = 0;
+	int m;
+
+	for (m = 0; m < DM_COUNT; m++) {
+		char *p = find_file(dir, discover_memfile_names[m]);
+		bits |= p ? 1u << m : 0;
+		free(p);
+	}
+	return bits;
+}
+
 /* A rank whose data files are in out_dir and profiler_info in info_dir;
  * given, if not NULL, is the file given as PATH, read as role in export
  * use. Returns 1 when added, 0 when the same data was taken already. */
@@ -241,6 +258,8 @@ static int add_rank(struct walk *w, const char *dir, const char *out_dir,
 	memset(&r, 0, sizeof(r));
 	r.dir = xstrdup(dir);
 	r.id = -1;
+	profinfo_setup_init(&r.setup);
+	r.mem_files = memory_files(out_dir);
 	for (f = 0; f < DF_INFO; f++)
 		r.files[f] = find_file(out_dir, file_names[f]);
 	r.files[DF_DB] = find_db(out_dir);
@@ -266,6 +285,7 @@ static int add_trace_file(struct walk *w, const char *path)
 	memset(&r, 0, sizeof(r));
 	r.dir = xstrdup(path);
 	r.id = -1;
+	profinfo_setup_init(&r.setup);
 	r.trace_file = 1;
 	r.use = EXPORT_TEXT;
 	r.files[DF_TRACE] = xstrdup(path);
@@ -612,6 +632,7 @@ static void read_info(struct walk *w, struct disc_rank *r)
 	r->cann_version = pi.cann_version;
 	r->profiler_level = pi.profiler_level;
 	r->aic_metrics = pi.aic_metrics;
+	r->setup = pi.setup;
 	memset(&pi, 0, sizeof(pi));
 }
 

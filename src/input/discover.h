@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "input/profinfo.h"
 #include "util/err.h"
 
 /* The files of a rank folder, in result.h's enum rank_file order, then
@@ -25,6 +26,18 @@ enum disc_file {
  * given as PATH as db. */
 enum disc_export { EXPORT_TEXT, EXPORT_DB };
 
+/* The files profile_memory=True leaves beside the data (in
+ * ASCEND_PROFILER_OUTPUT, possibly *.gz): discovery notes that they are
+ * there and never reads them. "memory_record.csv", "operator_memory.csv",
+ * "npu_module_mem.csv" */
+enum disc_memfile {
+	DM_MEMORY_RECORD,
+	DM_OPERATOR_MEMORY,
+	DM_NPU_MODULE_MEM,
+	DM_COUNT
+};
+extern const char *const discover_memfile_names[DM_COUNT];
+
 struct disc_rank {
 	char *dir;             /* rank folder, or the folder/file given */
 	char *files[DF_COUNT]; /* each file found (possibly *.gz), or NULL */
@@ -36,6 +49,9 @@ struct disc_rank {
 	int trace_file; /* the rank is a trace file alone (dir is the file) */
 	/* from profiler_info*.json, NULL when absent */
 	char *torch_npu_version, *cann_version, *profiler_level, *aic_metrics;
+	/* its collection settings (all unknown without profiler_info) */
+	struct profinfo_setup setup;
+	unsigned mem_files; /* 1u << enum disc_memfile for each one found */
 };
 
 /* Something discovery noticed that the report should say: code

@@ -72,7 +72,8 @@ enum {
 	HAS_MODEL_ID = 4,
 	HAS_BLOCK_NUM = 8,
 	HAS_BLOCK_DIM = 16,
-	HAS_PMU = 32
+	HAS_PMU = 32,
+	HAS_SHAPES = 64
 };
 
 struct kreader {
@@ -336,6 +337,8 @@ static void header_field(struct kreader *r, const char *s, size_t len)
 		r->header_flags |= HAS_BLOCK_DIM;
 	else if (is_pmu_column(s, len))
 		r->header_flags |= HAS_PMU;
+	else if (len == 12 && !strncasecmp(s, "Input Shapes", 12))
+		r->header_flags |= HAS_SHAPES;
 	r->header_flags |= c == COL_STEP ? HAS_STEP : 0;
 	r->header_flags |= c == COL_DEVICE ? HAS_DEVICE : 0;
 	r->colmap = xrealloc(r->colmap, i + 1);
@@ -353,6 +356,7 @@ static void set_variant(struct kreader *r)
 
 	r->info->level = (f & HAS_MODEL_ID) ? 1 : 0;
 	r->info->pmu = (f & HAS_PMU) != 0;
+	r->info->shapes = (f & HAS_SHAPES) != 0;
 	if (f & HAS_BLOCK_NUM) {
 		era = "2026-02+ header (Device_id, Block Num)";
 		r->info->era = "2026-02";

@@ -47,6 +47,7 @@ struct kernels_info {
 	const char *era;   /* header generation: "2023", "2024", "2025-06",
 	                    * "2026-02" (a static string) */
 	int pmu;           /* PMU counter columns present */
+	int shapes;        /* an "Input Shapes" column (record_shapes) */
 	int crlf;          /* line ends seen */
 	int bom;           /* UTF-8 byte order mark present */
 	int start_tab;     /* Start Time values carried the trailing TAB */

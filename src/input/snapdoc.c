@@ -275,6 +275,12 @@ static enum snapdoc_kind leaf(const struct snapdoc *d, struct jpull *p,
 		k->v = xrealloc(k->v, (k->n + 1) * sizeof(*k->v));
 		*str = k->v[k->n++] = xstrdup(c->valuestring);
 	}
+	if (cJSON_IsBool(c)) {
+		if (num)
+			*num = cJSON_IsTrue(c);
+		cJSON_Delete(c);
+		return SNAPDOC_BOOL;
+	}
 	t = cJSON_IsNull(c) ? JP_NONE : t;
 	cJSON_Delete(c);
 	return t == JP_NUMBER   ? SNAPDOC_NUMBER

@@ -34,7 +34,8 @@ enum snapdoc_kind {
 	SNAPDOC_NUMBER,  /* *num set */
 	SNAPDOC_STRING,  /* *str set (owned by d, freed with it) */
 	SNAPDOC_NULL,
-	SNAPDOC_OTHER /* bool, object or array: *why lists an object's keys */
+	SNAPDOC_BOOL, /* *num set to 1 (true) or 0 (false) */
+	SNAPDOC_OTHER /* object or array: *why lists an object's keys */
 };
 
 /* Follows path: keys separated by dots, array elements by index

@@ -227,6 +227,8 @@ static void fill_event(struct scanner *s, const cJSON *root,
 	ev->arg_name = ev->ph == 'M' && cJSON_IsString(an) && an->valuestring
 	                   ? an->valuestring
 	                   : "";
+	ev->input_dims = cJSON_GetObjectItemCaseSensitive(fs.item[F_ARGS],
+	                                                  "Input Dims") != NULL;
 	ev->offset = s->base + s->mark;
 }
 

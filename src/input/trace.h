@@ -47,6 +47,7 @@ struct trace_event {
 	const char *id; /* flow id as text (int or string); "" if absent */
 	const char *bp; /* "bp" ("e") or "" */
 	const char *arg_name; /* M events: args.name; "" otherwise */
+	int input_dims;       /* args has "Input Dims" (record_shapes) */
 	uint64_t offset;      /* byte offset of the element (uncompressed) */
 };
 

@@ -25,8 +25,9 @@
 const char *const traceprof_ov_names[TRACEPROF_OV_KINDS] = {
     "Computing", "Communication", "Communication(Not Overlapped)", "Free"};
 
-/* What a process is, once its process_name event has been read. */
-enum role { R_UNNAMED, R_HW, R_HCCL, R_OVERLAP, R_OTHER };
+/* What a process is, once its process_name event has been read; from
+ * R_OTHER on, one with no kernels and no spans. */
+enum role { R_UNNAMED, R_HW, R_HCCL, R_OVERLAP, R_OTHER, R_CANN, R_NPU_MEM };
 
 struct spans {
 	struct traceprof_span *v;
@@ -37,7 +38,7 @@ struct proc {
 	int64_t pid;
 	enum role role;
 	struct spans ov[TRACEPROF_OV_KINDS]; /* kept while unnamed or overlap */
-	uint64_t x_events, subtasks, bad, first_bad_at;
+	uint64_t x_events, c_events, subtasks, bad, first_bad_at;
 	const char *first_bad_why;
 };
 
@@ -180,6 +181,10 @@ static enum role role_of(const char *process_name)
 		return R_HCCL;
 	if (!strcmp(process_name, "Overlap Analysis"))
 		return R_OVERLAP;
+	if (!strcmp(process_name, "CANN"))
+		return R_CANN;
+	if (!strcmp(process_name, "NPU MEM"))
+		return R_NPU_MEM;
 	return R_OTHER;
 }
 
@@ -512,6 +517,36 @@ static int range_add(struct ctx *c, const struct members *m)
 	return 1;
 }
 
+/* ---- how the trace was collected ------------------------------------- */
+
+/* A host (CPU activity) event, cat cpu_op, user_annotation or
+ * python_function, is counted; an operator's args are searched for
+ * "Input Dims" (record_shapes) until the first is found. */
+static void host_event(struct ctx *c, const struct members *m,
+                       const char *el_end)
+{
+	struct trace_raw_el args = {m->v[M_ARGS], 0, NULL, 0};
+	struct trace_raw_it it;
+	struct trace_raw_member mb;
+	const char *t;
+	size_t tn;
+
+	if (!trace_raw_text(m->v[M_CAT], m->n[M_CAT], &t, &tn))
+		return;
+	if (raw_eq(t, tn, "user_annotation") ||
+	    raw_eq(t, tn, "python_function"))
+		c->tp->host_ops++;
+	if (!raw_eq(t, tn, "cpu_op"))
+		return;
+	c->tp->host_ops++;
+	if (c->tp->host_shapes || !args.p || *args.p != '{')
+		return;
+	args.n = (size_t)(el_end - args.p);
+	trace_raw_it_init(&it, &args);
+	while (!c->tp->host_shapes && trace_raw_it_next(&it, &mb))
+		c->tp->host_shapes = raw_eq(mb.key, mb.klen, "Input Dims");
+}
+
 /* ---- flows ----------------------------------------------------------- */
 
 static uint64_t id_key(const char *s, size_t n)
@@ -628,12 +663,13 @@ static void on_x(struct ctx *c, const struct members *m, uint64_t at,
 	int64_t pid;
 	int kind;
 
+	host_event(c, m, el_end);
 	if (range_add(c, m))
 		return;
 	if (!int_of(m->v[M_PID], m->n[M_PID], &pid) || !(p = proc_of(c, pid)))
 		return;
 	p->x_events++;
-	if (p->role == R_OTHER)
+	if (p->role >= R_OTHER)
 		return;
 	kind = ov_kind(c->tmp.buf, c->tmp.len);
 	if (kind >= 0) {
@@ -644,6 +680,7 @@ static void on_x(struct ctx *c, const struct members *m, uint64_t at,
 	if (p->role == R_OVERLAP)
 		return;
 	if (p->role == R_HCCL && !is_hcom(c->tmp.buf, c->tmp.len)) {
+		p->subtasks++;
 		sample_rank(c, m, el_end);
 		return;
 	}
@@ -662,6 +699,8 @@ static int on_raw(const struct trace_raw_el *el, uint64_t at, void *ctx)
 	struct members m;
 	const char *ph;
 	size_t phn;
+	struct proc *p;
+	int64_t pid;
 
 	if (c->failed)
 		return 0; /* the read fails: nothing more is kept */
@@ -674,6 +713,12 @@ static int on_raw(const struct trace_raw_el *el, uint64_t at, void *ctx)
 	if (*ph == 'M') /* only process names are wanted: parsed */
 		return m.v[M_NAME] && m.n[M_NAME] == 14 &&
 		       !memcmp(m.v[M_NAME], "\"process_name\"", 14);
+	if (*ph == 'C') { /* a counter: only counted, per process */
+		if (int_of(m.v[M_PID], m.n[M_PID], &pid) &&
+		    (p = proc_of(c, pid)))
+			p->c_events++;
+		return 0;
+	}
 	if (*ph != 'X' && *ph != 's' && *ph != 'f')
 		return 0;
 	if (name_of(c, &m))
@@ -713,8 +758,11 @@ static void kernels_finish(struct ctx *c)
 		struct kernel k = kt->v[i];
 		int hccl = c->procs[k.step].role == R_HCCL;
 		uint32_t *m = &memo[k.key * 2 + hccl];
-		if (!keeps(c, &k))
+		if (!keeps(c, &k)) {
+			/* an HCCL task named before its process was */
+			c->procs[k.step].subtasks += hccl;
 			continue;
+		}
 		if (*m == UINT32_MAX) {
 			strbuf_reset(&c->tmp);
 			strbuf_add(&c->tmp, strtab_str(&c->types, k.key),
@@ -781,6 +829,9 @@ static void procs_finish(struct ctx *c)
 		} else if (!device) {
 			tp->cpu_events += p->x_events;
 		}
+		tp->hccl_subtasks += p->role == R_HCCL ? p->subtasks : 0;
+		tp->cann_events += p->role == R_CANN ? p->x_events : 0;
+		tp->mem_counters += p->role == R_NPU_MEM ? p->c_events : 0;
 		if (device && p->bad &&
 		    (!tp->bad_events || p->first_bad_at < tp->first_bad_at)) {
 			tp->first_bad_at = p->first_bad_at;

@@ -29,7 +29,9 @@
  * (record_function ranges a caller's matcher accepts), the host-to-device
  * flows that tie them to device time (torch_to_npu / async_npu), and the
  * rank id where the trace carries one (the "src rank" of the HCCL
- * sub-tasks, which is the rank's own).
+ * sub-tasks, which is the rank's own), and what tells how the trace was
+ * collected: host events, input shapes, memory counters, CANN events and
+ * HCCL task details (see struct traceprof).
  *
  * Processes are often named after their events (the Python process's
  * name comes mid-file in real traces): events of a pid not yet named are
@@ -102,6 +104,19 @@ struct traceprof {
 	 * ranges and their names, flows); traceprof_release gives them
 	 * back */
 	uint64_t charged;
+
+	/* what the trace shows of how it was collected */
+	uint64_t host_ops;      /* X events of cat cpu_op, user_annotation or
+	                         * python_function (ProfilerActivity.CPU) */
+	int host_shapes;        /* a cpu_op event's args have "Input Dims"
+	                         * (record_shapes) */
+	uint64_t mem_counters;  /* C events of the "NPU MEM" process
+	                         * (profile_memory) */
+	uint64_t cann_events;   /* X events of the "CANN" process (the
+	                         * AscendCL layer: Level1 and above) */
+	uint64_t hccl_subtasks; /* X events of the HCCL process that are no
+	                         * hcom_ operation (task details: Level1 and
+	                         * above) */
 };
 
 /* A user stage-marker matcher: the index of the first rule the range name

@@ -260,6 +260,35 @@ void escape_css(struct strbuf *out, const char *s, size_t len)
 	utf8_add_valid(out, s + run, len - run);
 }
 
+/* A Markdown fenced code block holding the text as it is: the fence is
+ * one backtick longer than the longest run of backticks in the text (at
+ * least three), so no line of the text can close it; control characters
+ * but newline and tab become U+FFFD, as invalid UTF-8 does. */
+void escape_mdcode(struct strbuf *out, const char *s, size_t len)
+{
+	size_t i, run = 0, longest = 0, start = 0, fence;
+
+	for (i = 0; i < len; i++) {
+		run = s[i] == '`' ? run + 1 : 0;
+		longest = run > longest ? run : longest;
+	}
+	fence = longest >= 3 ? longest + 1 : 3;
+	strbuf_addchars(out, '`', fence);
+	strbuf_addch(out, '\n');
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if ((c >= 0x20 && c != 0x7f) || c == '\n' || c == '\t')
+			continue;
+		utf8_add_valid(out, s + start, i - start);
+		strbuf_adds(out, "\xEF\xBF\xBD");
+		start = i + 1;
+	}
+	utf8_add_valid(out, s + start, len - start);
+	if (!len || s[len - 1] != '\n')
+		strbuf_addch(out, '\n');
+	strbuf_addchars(out, '`', fence);
+}
+
 /* ---- numbers ------------------------------------------------------------ */
 
 /* A decimal number: sign, digits, point, exponent only (no "inf", "nan",
@@ -383,11 +412,14 @@ static void fmt_us(struct strbuf *out, const char *s, size_t len)
 }
 
 static const struct tmpl_formatter formatters[] = {
-    {"html", escape_html}, {"url", escape_url},     {"href", escape_href},
-    {"js", escape_js},     {"md", escape_md},       {"raw", fmt_raw},
-    {"int", fmt_int},      {"f1", fmt_f1},          {"f2", fmt_f2},
-    {"f3", fmt_f3},        {"pct1", fmt_pct1},      {"dur", fmt_dur},
-    {"us", fmt_us},        {"mdurl", escape_mdurl}, {"css", escape_css},
+    {"html", escape_html}, {"url", escape_url},
+    {"href", escape_href}, {"js", escape_js},
+    {"md", escape_md},     {"raw", fmt_raw},
+    {"int", fmt_int},      {"f1", fmt_f1},
+    {"f2", fmt_f2},        {"f3", fmt_f3},
+    {"pct1", fmt_pct1},    {"dur", fmt_dur},
+    {"us", fmt_us},        {"mdurl", escape_mdurl},
+    {"css", escape_css},   {"mdcode", escape_mdcode},
 };
 
 const struct tmpl_formatter *escape_formatters(size_t *n)

@@ -21,6 +21,9 @@
  *   md    Markdown paragraph / table-cell text: no markup survives
  *   css   a stylesheet inside <style>: "</" becomes "<\/", so it cannot
  *         end the element
+ *   mdcode  a whole Markdown fenced code block around the text, the
+ *         fence longer than any run of backticks in it (see
+ *         escape_mdcode)
  *   raw   as is
  *   int f1 f2 f3 pct1 dur us   numbers (see below)
  * Number formatters take a decimal number as text ("12345", "-1.5e3");
@@ -40,6 +43,11 @@ void escape_href(struct strbuf *out, const char *s, size_t len);
 void escape_js(struct strbuf *out, const char *s, size_t len);
 void escape_md(struct strbuf *out, const char *s, size_t len);
 void escape_css(struct strbuf *out, const char *s, size_t len);
+/* The fenced code block of fmt="mdcode": a fence of backticks (three, or
+ * one more than the longest run in s), a newline, s (control characters
+ * but newline and tab, and invalid UTF-8, as U+FFFD), a newline unless s
+ * ends with one, the fence (no newline after it). */
+void escape_mdcode(struct strbuf *out, const char *s, size_t len);
 /* A URL as the destination of a Markdown link, "[text](HERE)": allowed
  * schemes as for escape_href (else "#"), then every character that could
  * end the destination or turn into markup percent-encoded. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/breakdown.h"
+#include "render/json_collect.h"
 #include "util/checked.h"
 #include "util/numfmt.h"
 #include "util/strbuf.h"
@@ -494,6 +495,7 @@ void render_json(const struct result *r, const char *tool_version,
 	add_str(rules, "source", r->rules_source);
 	stages_json(root, r);
 	verdicts_json(root, r);
+	json_collection(root, r);
 	misc_json(root, r);
 	ranks_json(root, r);
 	text = cJSON_Print(root);

@@ -1,6 +1,7 @@
 /* View model: result -> template variables. One function per report
  * section, in the order the report shows them. */
 #include "render/model.h"
+#include "render/model_collect.h"
 #include "render/model_ranks.h"
 
 #include <inttypes.h>
@@ -543,6 +544,7 @@ struct tmpl_vars *model_build(const struct result *r,
 
 	header(&c, v);
 	verdicts(&c, v);
+	model_collection(&c, v);
 	stages(&c, v);
 	timeline(&c, v);
 	warnings(&c, v);

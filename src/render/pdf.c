@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "render/pdf_chart.h"
+#include "render/pdf_collect.h"
 #include "render/pdf_ranks.h"
 #include "render/pdf_text.h"
 #include "util/xalloc.h"
@@ -591,6 +592,7 @@ static void build(struct pdf_ctx *c)
 	pt_new_page(&c->d);
 	title_block(c);
 	verdicts(c);
+	pdf_collection_section(c);
 	pdf_ranks_section(c);
 	stages(c);
 	categories(c);

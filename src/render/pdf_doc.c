@@ -15,6 +15,7 @@
 
 #define DEFAULT_FONT "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 #define DEFAULT_CJK  "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
+#define DEFAULT_MONO "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
 
 /* libharu's error handler: a font being loaded gets the font error (which
  * names the package that has it), anything else an internal one; either
@@ -77,6 +78,7 @@ void pdf_doc_start(struct pdf_ctx *c)
 	HPDF_SetCurrentEncoder(d->pdf, "UTF-8");
 	c->utf8 = HPDF_GetEncoder(d->pdf, "UTF-8");
 	d->cjk_path = o->cjk_font_path ? o->cjk_font_path : DEFAULT_CJK;
+	d->mono_path = DEFAULT_MONO;
 	d->reg = pt_load_font(d, o->font_path ? o->font_path : DEFAULT_FONT, 0);
 	if (o->font_bold_path)
 		d->bold = pt_load_font(d, o->font_bold_path, 0);

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "render/fontcheck.h"
 #include "util/utf8.h"
@@ -328,6 +329,98 @@ size_t pt_wrap(struct pdf_doc *d, const char *s, const struct pdf_style *st,
 		lines++;
 	} while (start < w.n);
 	return lines;
+}
+
+/* ---- code ---------------------------------------------------------------- */
+
+/* The font of a code line: the monospaced one unless a code point needs
+ * the CJK font (or is missing from it). */
+static HPDF_Font code_font(struct pdf_doc *d, const char *clean,
+                           const struct pdf_style *st)
+{
+	size_t n = strlen(clean), i = 0, len;
+
+	if (!d->mono)
+		d->mono = d->mono_path && !access(d->mono_path, R_OK)
+		              ? pt_load_font(d, d->mono_path, 0)
+		              : d->reg;
+	for (; i < n; i += len) {
+		uint32_t cp = decode(clean + i, n - i, &len);
+		if (cp > 0x7F && HPDF_Font_GetUnicodeWidth(d->mono, cp) == 0)
+			return pt_font(d, clean, st);
+	}
+	return d->mono;
+}
+
+/* One source line (without its newline) as wrapped rows on panels. */
+static void code_line(struct pdf_doc *d, const char *p, size_t n, float x,
+                      float width, const struct pdf_style *st, float lead,
+                      unsigned long bg)
+{
+	const float pad = 6.0f;
+	struct strbuf rows = STRBUF_INIT, raw = STRBUF_INIT, text = STRBUF_INIT;
+	struct wrap w;
+	size_t ind = 0, start = 0, nrows = 0;
+	float iw, sw;
+	const char *r, *nl;
+
+	while (ind < n && p[ind] == ' ')
+		ind++;
+	strbuf_add(&raw, p + ind, n - ind);
+	pt_clean(&text, raw.buf ? raw.buf : "");
+	w.f = code_font(d, text.buf ? text.buf : "", st);
+	sw = pt_width(w.f, st->size, " ", 1);
+	iw = sw * (float)ind;
+	w.size = st->size;
+	w.width = width - 2 * pad - iw - 4 * sw;
+	w.width = w.width < 8 * sw ? 8 * sw : w.width;
+	w.cut = 0;
+	w.s = text.buf ? text.buf : "";
+	w.n = text.len;
+	w.out = &rows;
+	while (start < w.n || !nrows) {
+		if (nrows++)
+			strbuf_addch(&rows, '\n');
+		start = w.n ? one_line(&w, start, 0) : 0;
+		while (start < w.n && w.s[start] == ' ')
+			start++;
+	}
+	for (r = rows.buf ? rows.buf : "", nrows = 0;; r = nl + 1, nrows++) {
+		nl = strchr(r, '\n');
+		pt_need(d, lead);
+		pt_rect(d, x, d->y - lead, width, lead, bg);
+		d->y -= lead;
+		pt_draw(d, d->page, w.f, st,
+		        x + pad + iw + (nrows ? 4 * sw : 0), d->y + 0.3f * lead,
+		        r, nl ? (size_t)(nl - r) : strlen(r));
+		if (!nl)
+			break;
+	}
+	strbuf_release(&rows);
+	strbuf_release(&raw);
+	strbuf_release(&text);
+}
+
+void pt_code(struct pdf_doc *d, const char *s, float x, float width, float size,
+             float lead, unsigned long bg)
+{
+	const struct pdf_style st = {size, 0, PDF_FG};
+	const char *p = s, *nl;
+
+	pt_need(d, 2 * lead);
+	pt_rect(d, x, d->y - 4, width, 4, bg);
+	d->y -= 4;
+	for (;; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl && !*p)
+			break; /* a final newline ends the last line */
+		code_line(d, p, nl ? (size_t)(nl - p) : strlen(p), x, width,
+		          &st, lead, bg);
+		if (!nl)
+			break;
+	}
+	pt_rect(d, x, d->y - 4, width, 4, bg);
+	d->y -= 4;
 }
 
 /* ---- drawing ----------------------------------------------------------- */

@@ -55,6 +55,8 @@ struct pdf_doc {
 	HPDF_Font reg, bold;   /* Latin: DejaVu Sans; bold NULL: synthesised */
 	HPDF_Font cjk;         /* NULL until a string needs it */
 	const char *cjk_path;  /* where the CJK font is loaded from */
+	HPDF_Font mono;        /* code: NULL until a code block needs it */
+	const char *mono_path; /* its file; NULL or unreadable: reg */
 	struct strbuf clean;   /* scratch: the string being measured */
 	struct strbuf scratch; /* scratch: one line being drawn */
 	/* layout: the current page, y of the top of its free space, and
@@ -120,6 +122,16 @@ void pt_draw(struct pdf_doc *d, HPDF_Page page, HPDF_Font f,
 /* Draws string s (any bytes) on one line; returns its width. */
 float pt_draw_str(struct pdf_doc *d, HPDF_Page page, const struct pdf_style *st,
                   float x, float y, const char *s);
+
+/* A block of code at x, width wide: every line of s (split at '\n') on a
+ * panel of colour bg, in the monospaced font (mono_path, loaded on first
+ * use; the Latin one when it cannot be read, the CJK one for a line that
+ * needs it) at size points, lead points per line; leading spaces are
+ * kept as indentation and a line too long for the width wraps, its
+ * continuation indented by four spaces more. Continues on a new page
+ * when the page is full. */
+void pt_code(struct pdf_doc *d, const char *s, float x, float width, float size,
+             float lead, unsigned long bg);
 
 /* ---- pages, paragraphs, tables ----------------------------------------- */
 

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "analysis/collection.h"
 #include "util/checked.h"
 #include "util/banned.h"
 #include "util/numfmt.h"
@@ -156,6 +157,47 @@ static void ranks(const struct result *r, struct strbuf *out)
 	}
 }
 
+static const char *tri_word(int v, const char *yes, const char *no)
+{
+	return v == TRI_YES ? yes : v == TRI_NO ? no : "unknown";
+}
+
+/* Two lines: the run's collection facts, then its gaps (or that it is
+ * complete). */
+static void collection(const struct result *r, struct strbuf *out)
+{
+	const struct rank_collection *s = &r->collection.sum;
+	const char *level = collection_level_name(s->level);
+	int g, n = 0;
+
+	if (!r->collection.checked || !s->export_type)
+		return;
+	strbuf_addf(out,
+	            "\ncollection: %s%s, %s, CPU events %s, %" PRIu64
+	            " timed step%s, shapes %s, memory %s, AI Core metrics "
+	            "%s\n",
+	            strcmp(s->export_type, "trace") ? s->export_type
+	                                            : "the trace alone",
+	            strcmp(s->export_type, "trace") ? " export" : "",
+	            level ? level : "level unknown",
+	            tri_word(s->cpu, "yes", "no"), s->timed,
+	            s->timed == 1 ? "" : "s", tri_word(s->shapes, "yes", "no"),
+	            tri_word(s->memory, "yes", "no"),
+	            tri_word(s->aic, "yes", "no"));
+	if (!s->gaps) {
+		strbuf_adds(out,
+		            "  complete: nothing to add to the collection\n");
+		return;
+	}
+	strbuf_adds(out, "  gaps:");
+	for (g = 0; g < GAP_COUNT; g++)
+		if (s->gaps & (1u << g))
+			strbuf_addf(out, "%s %s", n++ ? "," : "",
+			            coll_gap_defs[g].id);
+	strbuf_adds(out, " (report: Collection check, with the code that "
+	                 "fixes each)\n");
+}
+
 void render_text(const struct result *r, const char *tool_version,
                  struct strbuf *out)
 {
@@ -174,6 +216,7 @@ void render_text(const struct result *r, const char *tool_version,
 	strbuf_addch(out, '\n');
 	categories(r, out);
 	ranks(r, out);
+	collection(r, out);
 	verdicts(r, out);
 	if (r->nwarnings)
 		strbuf_addf(out, "\nwarnings (%zu):\n", r->nwarnings);

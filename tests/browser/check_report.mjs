@@ -385,7 +385,7 @@ async function runPass(chromium, opts, js) {
     const wide = await page.evaluate(() => {
       const limit = document.body.getBoundingClientRect().right + 1;
       const out = [];
-      document.querySelectorAll('main table, main figure, main svg').forEach((el) => {
+      document.querySelectorAll('main table, main figure, main svg, main pre').forEach((el) => {
         const r = el.getBoundingClientRect();
         if (r.width > 0 && r.right > limit) {
           const id = el.closest('section') ? el.closest('section').id : '';
@@ -396,7 +396,7 @@ async function runPass(chromium, opts, js) {
       if (doc.scrollWidth > window.innerWidth) out.push(`page scrolls sideways: ${doc.scrollWidth} > ${window.innerWidth}`);
       return out;
     });
-    check(wide.length === 0, `${tag} no table or chart wider than the page`, wide.slice(0, 5));
+    check(wide.length === 0, `${tag} no table, chart or code block wider than the page`, wide.slice(0, 5));
 
     // steps: one table per rank (screen media, before printing opens all)
     checkSteps(tag, await page.evaluate(stepsState));

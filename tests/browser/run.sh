@@ -29,6 +29,14 @@ EXPECTS=(
 	--expect 'table.stages=1'
 	--expect 'svg=2'
 	--expect 'a[href^="https://gitcode.com/Ascend/MindIE-SD"]=1'
+	# the collection check: one rank, 2 timed steps and no memory data
+	# (gaps few_steps, no_memory), each with its code, and the snippet
+	--expect 'nav a[href="#collection"]=1'
+	--expect '#collection table.collection tbody tr=1'
+	--expect '#collection li.gap pre.fix code=2'
+	--expect '#gap-few_steps pre.fix code:has-text("torch_npu.profiler.schedule(wait=0, warmup=2, active=5, repeat=1)")=1'
+	--expect '#gap-no_memory pre.fix code:has-text("profile_memory=True")=1'
+	--expect '#collection details.snippet pre.fix code:has-text("tensorboard_trace_handler")=1'
 )
 
 # shellcheck source=deps.sh
@@ -113,6 +121,7 @@ if [ -x "$GEN" ] && "$GEN" --help 2>&1 | grep -q -- '--straggler'; then
 		--expect 'table.rank-inputs tbody tr=4'
 		--expect '.verdict-card=6' --expect '#verdict-rank_imbalance.fired=1'
 		--expect 'svg=4'
+		--expect 'table.collection tbody tr=4'
 	)
 	for lang in en zh; do
 		if PROFILE=$WORK/gen4 render "$WORK/report-gen4-$lang" --lang "$lang"; then

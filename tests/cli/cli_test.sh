@@ -309,4 +309,35 @@ assert [(r["id"], r["id_source"]) for r in c["ranks"]] == [(0, "trace"), (1, "tr
 assert "rank0_ascend_pt" in c["ranks"][0]["dir"] and "rank1_ascend_pt" in c["ranks"][1]["dir"]
 PY
 
+# --- check --require: collection requirements; the same verdict from the
+# profile and from its report.json
+expect require_pass 0 "" -- check "$AL/level1" --no-verdicts --require level1,cpu,shapes,memory,aic_metrics --require steps=1,export=text
+grep -q "^7 checks, 0 failed$" "$T/.stdout" && ok require_pass_counts || bad require_pass_counts "$(cat "$T/.stdout")"
+expect require_fail 1 "2 of 3 checks failed" -- check "$AL/level0" --no-verdicts --require level1,steps=5 --require cpu
+cat >want_fail.txt <<'TXT'
+FAIL level1: profiler level Level0, below Level1 (ranks 0, 1) (--require)
+FAIL steps=5: 1 timed step, fewer than 5 (ranks 0, 1) (--require)
+3 checks, 2 failed
+TXT
+cmp -s "$T/.stdout" want_fail.txt && ok require_fail_lines || bad require_fail_lines "$(cat "$T/.stdout")"
+expect require_report 0 "" -- report "$AL/level0" -o rq -f json -q
+expect require_on_json 1 "2 of 3 checks failed" -- check rq/report.json --no-verdicts --require level1,steps=5 --require cpu
+cmp -s "$T/.stdout" want_fail.txt && ok require_json_same_lines || bad require_json_same_lines "$(cat "$T/.stdout")"
+expect require_unknown 2 "--require 'levle1': unknown requirement; known: level0, level1, level2, cpu, steps[=N] (default 5), shapes, memory, aic_metrics, export=text|db|trace, complete" -- check "$AL/level0" --require cpu,levle1
+expect require_unknown_first 2 "unknown requirement" -- check nope --require bogus
+expect require_bad_steps 2 "--require 'steps=0': N is not a whole number of steps" -- check rq/report.json --require steps=0
+expect require_bad_export 2 "expected export=text, export=db or export=trace" -- check rq/report.json --require export=csv
+expect require_value 2 "--require 'cpu=1': takes no value" -- check rq/report.json --require cpu=1
+expect require_empty 2 "empty requirement" -- check rq/report.json --require level0,,cpu
+expect require_not_check 2 "--require is an option of sdperf check" -- report "$AL/level0" --require cpu
+# the guide's own collection, the trace alone: what it lacks, one line
+expect require_trace 1 "2 of 4 checks failed" -- check my_trace.json --no-verdicts --require export=trace,complete,memory --require steps=5
+grep -qx "FAIL complete: gaps level0, few_steps, trace_only (--require)" "$T/.stdout" && ok require_complete_lists_gaps || bad require_complete_lists_gaps "$(cat "$T/.stdout")"
+# a report.json written before the collection check
+python3 -c "
+import json; d = json.load(open('rq/report.json')); del d['collection']
+json.dump(d, open('old_report.json', 'w'))"
+expect require_old_json 3 "old_report.json: no collection check in this report.json" -- check old_report.json --require cpu
+expect require_old_json_max 0 "" -- check old_report.json --no-verdicts --max dit.fa.share=1
+
 finish

@@ -196,7 +196,8 @@ python3 - out_db/report.json out_text/report.json <<'PY' && ok db_equals_text ||
 import json, sys
 db, text = (json.load(open(p)) for p in sys.argv[1:3])
 SKIP = {"path", "dir", "files", "inputs", "export", "warnings", "read",
-        "events", "rank_dir", "id_source", "kernel_source", "steps_source"}
+        "events", "rank_dir", "id_source", "kernel_source", "steps_source",
+        "collection"}
 diffs = []
 
 def cmp(path, x, y):
@@ -224,6 +225,16 @@ assert r["communication"]["collectives"]["all_to_all"]["count"] > 0
 assert r["markers"] and r["markers"][0]["method"] == "flows", r["markers"][:1]
 assert r["trace"]["overlap_found"] and len(r["steps"]) == 3
 assert db["stages"]["dit"]["kernel_time_us"] > 0
+# the collection check tells the same collection from either export; the
+# generator's db has no TASK_PMU_INFO, so AI Core metrics are the one
+# fact that differs (the text export's PMU columns have them)
+cd, ct = db["collection"], text["collection"]
+for k in ("profiler_level", "cpu", "steps", "timed_steps",
+          "warmup_steps_before", "shapes", "memory"):
+    assert cd[k] == ct[k], (k, cd[k], ct[k])
+assert (cd["export"], ct["export"]) == ("db", "text")
+assert (cd["aic_metrics"], ct["aic_metrics"]) == (False, True)
+assert [r["cpu_source"] for r in cd["ranks"]] == ["db", "db"], cd["ranks"]
 print("db and text: %d ranks, %d kernels, identical figures" %
       (len(db["ranks"]), db["profile"]["kernels"]))
 PY

@@ -16,6 +16,11 @@ status=0
 # section's heading; one chart title per rank with steps.
 steps_en="One table per rank that has a step_trace_time.csv"
 chart_en="Computing, not-overlapped communication and free time per step"
+# The Collection check section: from its intro to the Stages intro (the
+# gap titles, the code that fixes each, the whole snippet, in DejaVu Sans
+# Mono: --glyphs checks that every character has a glyph in it)
+coll_en="How the profile was collected, told from its files"
+stages_en="Every kernel is attributed to a stage"
 
 echo "== English: examples/image-dit-1card"
 "$sdperf" report examples/image-dit-1card -o "$work/en" --format pdf -q
@@ -34,7 +39,17 @@ python3 "$here/check_pdf.py" "$work/en/report.pdf" --max-kb 200 --pages-min 2 \
 	--no-text "Per-rank figures" \
 	--section-text "$steps_en" "Warnings" "Rank 0" \
 	--section-count "$steps_en" "Warnings" "$chart_en" 1 \
-	--section-count "$steps_en" "Warnings" "Steps per rank" 0 || status=1
+	--section-count "$steps_en" "Warnings" "Steps per rank" 0 \
+	--outline "Collection check" --fonts-embedded --glyphs \
+	--section-text "$coll_en" "$stages_en" "Fewer than 5 timed steps" \
+	--section-text "$coll_en" "$stages_en" "2 timed, 3 run before" \
+	--section-text "$coll_en" "$stages_en" \
+		"schedule=torch_npu.profiler.schedule(wait=0, warmup=2, active=5, repeat=1)," \
+	--section-text "$coll_en" "$stages_en" "profile_memory=True," \
+	--section-text "$coll_en" "$stages_en" "Collect like this" \
+	--section-text "$coll_en" "$stages_en" \
+		'on_trace_ready=torch_npu.profiler.tensorboard_trace_handler("./prof"),' \
+	--section-count "$coll_en" "$stages_en" "No memory data" 2 || status=1
 
 echo "== Chinese: examples/video-dit-4card rank 0"
 "$sdperf" report examples/video-dit-4card/synth-node_1000_20260101155101760_ascend_pt \
@@ -45,6 +60,8 @@ python3 "$here/check_pdf.py" "$work/zh/report.pdf" --max-kb 900 --pages-min 2 \
 	--text "暴露通信" --text "MindIE-SD 特性文档" --text "第 1 页" \
 	--url "$docs/zh/features/quantization.md" --url "$docs/zh/features/parallelism.md" \
 	--outline "结论" --outline "计算方法" \
+	--outline "采集检查" --text "计时 step 少于 5 个" --text "profile_memory=True," \
+	--text "推荐的采集方式" --glyphs \
 	|| status=1
 
 echo "== hundreds of long kernel type names"

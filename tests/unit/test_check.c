@@ -55,7 +55,7 @@ static int ck_teardown(void **state)
 static void run_max(struct ck *k, const char *arg)
 {
 	const char *max[1] = {arg};
-	struct check_opts o = {max, 1, 0, NULL, 0};
+	struct check_opts o = {max, 1, 0, NULL, 0, NULL, 0};
 	struct err e = ERR_INIT;
 
 	check_result_release(&k->r);
@@ -170,7 +170,7 @@ static void max_with_unknown_names_is_a_usage_error(void **state)
 static void fired_verdicts_fail_unless_turned_off(void **state)
 {
 	struct ck *k = *state;
-	struct check_opts o = {NULL, 0, 1, NULL, 0};
+	struct check_opts o = {NULL, 0, 1, NULL, 0, NULL, 0};
 
 	assert_int_equal(check_run("report.json", k->text.buf, k->text.len,
 	                           &k->s, &o, &k->r, &k->e),
@@ -234,7 +234,7 @@ static void regression(struct check_result *r, unsigned bsteps,
 	char *bt = report(bsteps, bwall), *nt = report(nsteps, nwall);
 	struct snapshot b, n;
 	struct err e = ERR_INIT;
-	struct check_opts o = {NULL, 0, 1, &b, 5.0};
+	struct check_opts o = {NULL, 0, 1, &b, 5.0, NULL, 0};
 
 	if (snapshot_from_json("base.json", bt, strlen(bt), &b, &e) ||
 	    snapshot_from_json("new.json", nt, strlen(nt), &n, &e) ||

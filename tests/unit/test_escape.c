@@ -46,7 +46,7 @@ static void table_lists_every_formatter_in_order(void **state)
 {
 	static const char *const names[] = {
 	    "html", "url", "href", "js",  "md", "raw",   "int", "f1",
-	    "f2",   "f3",  "pct1", "dur", "us", "mdurl", "css"};
+	    "f2",   "f3",  "pct1", "dur", "us", "mdurl", "css", "mdcode"};
 	size_t n, i;
 	const struct tmpl_formatter *f = escape_formatters(&n);
 
@@ -180,6 +180,19 @@ static void raw_is_as_is(void **state)
 }
 
 /* A stylesheet cannot close its <style> element; CSS itself is kept. */
+/* A fenced block no line of the text can close, the text as it is. */
+static void mdcode_fences_longer_than_any_backtick_run(void **state)
+{
+	(void)state;
+	check("mdcode", "x = [1, 2]\n    y = \"<b>*_\\\"",
+	      "```\nx = [1, 2]\n    y = \"<b>*_\\\"\n```");
+	check("mdcode", "a\n```\nb\n", "````\na\n```\nb\n````");
+	check("mdcode", "a ``` b ```` c", "`````\na ``` b ```` c\n`````");
+	check("mdcode", "", "```\n\n```");
+	check("mdcode", "\x1b[31mred\r\tx\xff",
+	      "```\n\xEF\xBF\xBD[31mred\xEF\xBF\xBD\tx\xEF\xBF\xBD\n```");
+}
+
 static void css_cannot_close_the_style_element(void **state)
 {
 	(void)state;
@@ -300,6 +313,7 @@ int main(void)
 	    cmocka_unit_test(raw_is_as_is),
 	    cmocka_unit_test(raw_keeps_nul_bytes),
 	    cmocka_unit_test(css_cannot_close_the_style_element),
+	    cmocka_unit_test(mdcode_fences_longer_than_any_backtick_run),
 	    cmocka_unit_test(int_groups_thousands),
 	    cmocka_unit_test(fixed_decimals_and_percent),
 	    cmocka_unit_test(durations_and_microseconds),

@@ -67,11 +67,14 @@ static void write_config(FILE *fp, const struct rankctx *rc, int steps)
 	int l1 = is_level1(o->variant);
 	int skip = o->first_step >= 2 ? o->first_step - 2 : 0;
 
+	/* --npu-only: activities=[ProfilerActivity.NPU], as the trace has
+	 * no host events */
 	fprintf(fp,
 	        "{\n    \"config\": {\n        \"common_config\": {\n"
-	        "            \"activities\": [\n"
-	        "                \"ProfilerActivity.CPU\",\n"
-	        "                \"ProfilerActivity.NPU\"\n            ],\n");
+	        "            \"activities\": [\n%s"
+	        "                \"ProfilerActivity.NPU\"\n            ],\n",
+	        o->npu_only ? ""
+	                    : "                \"ProfilerActivity.CPU\",\n");
 	fprintf(
 	    fp,
 	    "            \"schedule\": {\n                \"wait\": 0,\n"
