@@ -2,8 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "pipeline.h"
+#include "app/cli.h"
+#include "app/pipeline.h"
 #include "util/banned.h"
 #include "util/err.h"
 #include "util/strbuf.h"

@@ -25,9 +25,9 @@
 #include <string.h>
 
 #include "analysis/analyse.h"
-#include "cli.h"
+#include "app/cli.h"
 #include "input/kernels.h"
-#include "pipeline.h"
+#include "app/pipeline.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"

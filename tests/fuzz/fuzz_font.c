@@ -14,7 +14,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "render/fontcheck.h"
+#include "format/pdf/fontcheck.h"
 #include "util/strbuf.h"
 
 static jmp_buf jb;

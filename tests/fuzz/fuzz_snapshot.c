@@ -7,7 +7,7 @@
 
 #include "analysis/compare.h"
 #include "input/snapshot.h"
-#include "render/diff_json.h"
+#include "format/json/diff_json.h"
 #include "util/strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

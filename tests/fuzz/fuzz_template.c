@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "render/escape.h"
-#include "render/template.h"
+#include "view/escape.h"
+#include "tmpl/template.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -2,7 +2,7 @@
 #include "unit.h"
 
 #include "analysis/rules.h"
-#include "cli.h"
+#include "app/cli.h"
 
 /* ---- fixture: a mutable argv and the parsed options -------------------- */
 

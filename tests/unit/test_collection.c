@@ -25,9 +25,9 @@
 
 #include "analysis/collection.h"
 #include "analysis/rules.h"
-#include "pipeline.h"
-#include "render/i18n.h"
-#include "render/report.h"
+#include "app/pipeline.h"
+#include "view/i18n.h"
+#include "format/report.h"
 #include "util/strbuf.h"
 
 #define ALEXNET  "msinsight-alexnet-2rank-2024/"

@@ -9,7 +9,7 @@
 
 #include "analysis/compare.h"
 #include "input/snapshot.h"
-#include "render/diff_json.h"
+#include "format/json/diff_json.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 

@@ -8,8 +8,8 @@
 #include "unit.h"
 
 #include "analysis/compare.h"
-#include "render/diff_report.h"
-#include "render/i18n.h"
+#include "format/diff_report.h"
+#include "view/i18n.h"
 #include "util/strbuf.h"
 
 #define S(s)    ((char *)(s)) /* the fixture's strings are never freed */

@@ -2,7 +2,7 @@
  * compared byte for byte. */
 #include "unit.h"
 
-#include "render/escape.h"
+#include "view/escape.h"
 #include "util/strbuf.h"
 
 #define FFFD "\xEF\xBF\xBD"

@@ -3,7 +3,7 @@
  * a copy of DejaVu Sans (fonts-dejavu-core, a build dependency). */
 #include "unit.h"
 
-#include "render/fontcheck.h"
+#include "format/pdf/fontcheck.h"
 #include "util/fileio.h"
 #include "util/strbuf.h"
 

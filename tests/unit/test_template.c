@@ -2,8 +2,8 @@
  * limits, rendered with the built-in formatters and an in-memory loader. */
 #include "unit.h"
 
-#include "render/escape.h"
-#include "render/template.h"
+#include "view/escape.h"
+#include "tmpl/template.h"
 #include "util/err.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"

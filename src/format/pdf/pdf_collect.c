@@ -1,0 +1,82 @@
+/* PDF: the collection check (see pdf_collect.h), in the HTML report's
+ * order: the facts per rank, the versions, then each gap with what it
+ * disables and the code that fixes it, and the whole snippet. */
+#include "format/pdf/pdf_collect.h"
+
+#include "util/banned.h"
+
+static const struct pdf_style S_GAP = {9.0f, 1, PDF_FG};
+
+#define CODE_SIZE 7.5f
+#define CODE_LEAD 10.0f
+
+static void facts(struct pdf_ctx *c)
+{
+	static const struct pdf_col spec[] = {
+	    {"t_col_rank", 0.06f, 1},        {"t_col_export", 0.10f, 0},
+	    {"t_col_level", 0.11f, 0},       {"t_col_cpu", 0.09f, 0},
+	    {"t_col_timed_steps", 0.27f, 0}, {"t_col_shapes", 0.11f, 0},
+	    {"t_col_memory", 0.11f, 0},      {"t_col_aic", 0.15f, 0}};
+	static const char *const keys[] = {"id",    "export", "level",  "cpu",
+	                                   "steps", "shapes", "memory", "aic"};
+	struct pdf_cell cl[8];
+	struct pdf_col cols[8];
+	size_t i, k, n = tmpl_nrows(c->m, "coll_ranks");
+
+	pt_table_head(&c->d, pdf_heads(c, spec, 8, cols), 8);
+	for (i = 0; i < n; i++) {
+		const struct tmpl_vars *r = tmpl_row(c->m, "coll_ranks", i);
+		pdf_cells_init(c, cl, 8);
+		for (k = 0; k < 8; k++)
+			cl[k].text = tmpl_get(r, keys[k]);
+		pt_table_row(&c->d, cols, 8, cl, 0);
+	}
+	pdf_table_end(c);
+	pt_para(&c->d, pdf_v(c, "coll_versions"), &PDF_SMALL, MARGIN, CONTENT_W,
+	        10.0f);
+	c->d.y -= 6.0f;
+}
+
+/* A gap: its title (and ranks) in bold, what it disables, its code. */
+static void gap(struct pdf_ctx *c, const struct tmpl_vars *r)
+{
+	struct strbuf *b = &c->val[0];
+
+	strbuf_reset(b);
+	strbuf_adds(b, tmpl_get(r, "title"));
+	if (*tmpl_get(r, "ranks"))
+		strbuf_adds(b, tmpl_get(r, "ranks"));
+	pt_need(&c->d, 12.0f + 12.0f + 3 * CODE_LEAD);
+	pt_para(&c->d, b->buf, &S_GAP, MARGIN, CONTENT_W, 12.0f);
+	pdf_para(c, tmpl_get(r, "disables"));
+	c->d.y += 3.0f;
+	pt_code(&c->d, tmpl_get(r, "fix"), MARGIN, CONTENT_W, CODE_SIZE,
+	        CODE_LEAD, PDF_PANEL);
+	c->d.y -= 8.0f;
+}
+
+void pdf_collection_section(struct pdf_ctx *c)
+{
+	struct pdf_style ok = {9.0f, 1, PDF_OK};
+	size_t i, n = tmpl_nrows(c->m, "coll_gaps");
+
+	if (!*pdf_v(c, "collection"))
+		return;
+	pdf_section(c, "t_sec_collection");
+	pdf_para(c, pdf_v(c, "t_sec_collection_intro"));
+	facts(c);
+	if (*pdf_v(c, "coll_complete")) {
+		pt_para(&c->d, pdf_v(c, "t_coll_complete"), &ok, MARGIN,
+		        CONTENT_W, 12.0f);
+		c->d.y -= 6.0f;
+		return;
+	}
+	pdf_para(c, pdf_v(c, "t_coll_gaps_intro"));
+	for (i = 0; i < n; i++)
+		gap(c, tmpl_row(c->m, "coll_gaps", i));
+	pdf_subheading(c, pdf_v(c, "t_coll_snippet_title"));
+	pdf_para(c, pdf_v(c, "t_coll_snippet_intro"));
+	pt_code(&c->d, pdf_v(c, "coll_snippet"), MARGIN, CONTENT_W, CODE_SIZE,
+	        CODE_LEAD, PDF_PANEL);
+	c->d.y -= 10.0f;
+}

@@ -1,0 +1,434 @@
+/* PDF report: the multi-file, multi-rank sections, laid out from the same
+ * view-model variables as templates/{ranks,cluster,steps,rank_inputs}.
+ * html.tmpl, in the same order and under the same conditions. */
+#include "format/pdf/pdf_ranks.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/pdf/pdf_chart.h"
+#include "util/banned.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static const char *get(const struct tmpl_vars *r, const char *name)
+{
+	return tmpl_get(r, name);
+}
+
+/* Formats value by fn into c->val[i], or "–" when it is empty. */
+static const char *cell(struct pdf_ctx *c, size_t i, tmpl_fmt_fn fn,
+                        const char *value)
+{
+	if (!*value) {
+		strbuf_reset(&c->val[i]);
+		strbuf_adds(&c->val[i], "\xE2\x80\x93");
+		return c->val[i].buf;
+	}
+	return pdf_fmt(fn, &c->val[i], value);
+}
+
+/* "a – b" of two durations into c->val[i]. */
+static const char *range(struct pdf_ctx *c, size_t i, const char *a,
+                         const char *b)
+{
+	pdf_fmt(c->fdur, &c->val[i], a);
+	strbuf_adds(&c->val[i], " \xE2\x80\x93 ");
+	c->fdur(&c->val[i], b, strlen(b));
+	return c->val[i].buf;
+}
+
+/* A table of the rows of loop `loop` of m: column k shows variable
+ * vars[k] through fmts[k] (NULL: as text). */
+static void table_of(struct pdf_ctx *c, const struct tmpl_vars *m,
+                     const struct pdf_col *spec, size_t n, const char *loop,
+                     const char *const *vars, const tmpl_fmt_fn *fmts)
+{
+	struct pdf_cell cl[PDF_MAX_COLS];
+	struct pdf_col cols[PDF_MAX_COLS];
+	size_t i, k, rows = tmpl_nrows(m, loop);
+
+	pt_table_head(&c->d, pdf_heads(c, spec, n, cols), n);
+	for (i = 0; i < rows; i++) {
+		const struct tmpl_vars *r = tmpl_row(m, loop, i);
+		pdf_cells_init(c, cl, n);
+		for (k = 0; k < n; k++)
+			cl[k].text = fmts[k]
+			                 ? cell(c, k, fmts[k], get(r, vars[k]))
+			                 : get(r, vars[k]);
+		pt_table_row(&c->d, cols, n, cl, 0);
+	}
+	pdf_table_end(c);
+}
+
+/* The same, of the model's top-level loop. */
+static void table(struct pdf_ctx *c, const struct pdf_col *spec, size_t n,
+                  const char *loop, const char *const *vars,
+                  const tmpl_fmt_fn *fmts)
+{
+	table_of(c, c->m, spec, n, loop, vars, fmts);
+}
+
+/* ---- ranks ------------------------------------------------------------- */
+
+static void ranks_times(struct pdf_ctx *c)
+{
+	static const struct pdf_col spec[] = {
+	    {"t_col_rank", 0.16f, 0},        {"t_col_dit_time", 0.15f, 1},
+	    {"t_col_vae_time", 0.15f, 1},    {"t_col_dit_compute", 0.15f, 1},
+	    {"t_col_dit_exposed", 0.22f, 1}, {"t_col_comm_wait", 0.17f, 1}};
+	static const char *const ns[] = {"dit_ns", "vae_ns", "compute_ns"};
+	struct pdf_cell cl[6];
+	struct pdf_col cols[6];
+	size_t i, k, n = tmpl_nrows(c->m, "rank_rows");
+
+	pt_table_head(&c->d, pdf_heads(c, spec, 6, cols), 6);
+	for (i = 0; i < n; i++) {
+		const struct tmpl_vars *r = tmpl_row(c->m, "rank_rows", i);
+		pdf_cells_init(c, cl, 6);
+		cl[0].text = get(r, "id");
+		cl[0].sub = get(r, "mark");
+		for (k = 0; k < 3; k++)
+			cl[1 + k].text = cell(c, 1 + k, c->fdur, get(r, ns[k]));
+		cl[4].text = cell(c, 4, c->fpct, get(r, "exposed_share"));
+		cl[5].text = cell(c, 5, c->fdur, get(r, "wait_ns"));
+		pt_table_row(&c->d, cols, 6, cl, 0);
+	}
+	pdf_table_end(c);
+}
+
+void pdf_ranks_section(struct pdf_ctx *c)
+{
+	static const struct pdf_col spec[] = {{"t_col_rank", 0.2f, 0},
+	                                      {"t_col_fa_share", 0.2f, 1},
+	                                      {"t_col_matmul_share", 0.2f, 1},
+	                                      {"t_col_vector_share", 0.2f, 1},
+	                                      {"t_col_comm_share", 0.2f, 1}};
+	static const char *const vars[] = {"id", "fa_share", "matmul_share",
+	                                   "vector_share", "comm_share"};
+	static const char *const keys[] = {"cat_FA_ns",   "cat_MatMul_ns",
+	                                   "cat_Conv_ns", "cat_Vector_ns",
+	                                   "cat_Comm_ns", "cat_Other_ns"};
+	static const char *const cats[] = {"FA",     "MatMul", "Conv",
+	                                   "Vector", "Comm",   "Other"};
+	const char *names[N(cats)];
+	long rgb[N(cats)];
+	tmpl_fmt_fn fmts[] = {NULL, c->fpct, c->fpct, c->fpct, c->fpct};
+	size_t k;
+
+	if (!*pdf_v(c, "multi_rank"))
+		return;
+	pdf_section(c, "t_sec_ranks");
+	strbuf_reset(&c->val[7]);
+	strbuf_addf(&c->val[7], "%s %s", pdf_v(c, "t_sec_ranks_intro"),
+	            pdf_v(c, "ranks_slowest_median"));
+	pdf_para(c, c->val[7].buf);
+	ranks_times(c);
+	table(c, spec, N(spec), "rank_rows", vars, fmts);
+	pdf_subheading(c, pdf_v(c, "t_chart_ranks_title"));
+	for (k = 0; k < N(cats); k++) {
+		strbuf_reset(&c->val[k]);
+		strbuf_addf(&c->val[k], "t_cat_%s", cats[k]);
+		names[k] = pdf_v(c, c->val[k].buf);
+		rgb[k] = pdf_chart_cat_rgb(cats[k]);
+	}
+	pdf_chart_bars(&c->d, c->m, "rank_rows", keys, names, rgb, N(cats),
+	               &c->val[7], c->fpct);
+	pt_para(&c->d, pdf_v(c, "ranks_how"), &PDF_SMALL, MARGIN, CONTENT_W,
+	        10.0f);
+	c->d.y -= 6.0f;
+}
+
+/* ---- collectives, overlap, boundaries ---------------------------------- */
+
+static void collectives(struct pdf_ctx *c)
+{
+	static const struct pdf_col spec[] = {
+	    {"t_col_collective", 0.19f, 0}, {"t_col_ops", 0.11f, 1},
+	    {"t_col_elapse", 0.14f, 1},     {"t_col_transit", 0.14f, 1},
+	    {"t_col_wait", 0.14f, 1},       {"t_col_wait_ratio", 0.12f, 1},
+	    {"t_col_sync", 0.16f, 1}};
+	static const char *const vars[] = {
+	    "label",   "count",      "elapse_ns", "transit_ns",
+	    "wait_ns", "wait_ratio", "sync_ns"};
+	static const struct pdf_col lspec[] = {{"t_col_transport", 0.2f, 0},
+	                                       {"t_col_ops", 0.2f, 1},
+	                                       {"t_col_size_mb", 0.2f, 1},
+	                                       {"t_col_time", 0.2f, 1},
+	                                       {"t_col_bandwidth", 0.2f, 1}};
+	static const char *const lvars[] = {"name", "ops", "size_mb", "time_ns",
+	                                    "bandwidth"};
+	tmpl_fmt_fn fmts[] = {NULL,    c->fint, c->fdur, c->fdur,
+	                      c->fdur, c->fpct, c->fdur};
+	tmpl_fmt_fn lfmts[] = {NULL, c->fint, c->ff1, c->fdur, c->ff2};
+
+	if (!*pdf_v(c, "has_collectives"))
+		return;
+	pdf_section(c, "t_sec_collectives");
+	pdf_para(c, pdf_v(c, "collectives_intro"));
+	table(c, spec, N(spec), "collectives", vars, fmts);
+	if (!tmpl_nrows(c->m, "transports"))
+		return;
+	pdf_subheading(c, pdf_v(c, "t_sec_transports"));
+	table(c, lspec, N(lspec), "transports", lvars, lfmts);
+}
+
+static void overlap(struct pdf_ctx *c)
+{
+	static const struct pdf_col spec[] = {
+	    {"t_col_rank", 0.1f, 0},
+	    {"t_col_stage", 0.24f, 0},
+	    {"t_col_wall_time", 0.18f, 1},
+	    {"t_col_exposed_kernels", 0.24f, 1},
+	    {"t_col_exposed_oa", 0.24f, 1}};
+	static const char *const vars[] = {"rank", "stage_label", "wall_ns",
+	                                   "kernel_share", "oa_share"};
+	static const struct pdf_col tspec[] = {
+	    {"t_col_rank", 0.2f, 0},
+	    {"t_col_computing", 0.2f, 1},
+	    {"t_col_communication", 0.2f, 1},
+	    {"t_col_not_overlapped", 0.2f, 1},
+	    {"t_col_free", 0.2f, 1}};
+	static const char *const tvars[] = {"rank", "computing_ns", "comm_ns",
+	                                    "not_overlapped_ns", "free_ns"};
+	tmpl_fmt_fn fmts[] = {NULL, NULL, c->fdur, c->fpct, c->fpct};
+	tmpl_fmt_fn tfmts[] = {NULL, c->fdur, c->fdur, c->fdur, c->fdur};
+
+	if (!*pdf_v(c, "has_overlap"))
+		return;
+	pdf_section(c, "t_sec_overlap");
+	pdf_para(c, pdf_v(c, "t_sec_overlap_intro"));
+	table(c, spec, N(spec), "overlap_rows", vars, fmts);
+	pt_para(&c->d, pdf_v(c, "t_overlap_why"), &PDF_SMALL, MARGIN, CONTENT_W,
+	        10.0f);
+	c->d.y -= 6.0f;
+	pdf_subheading(c, pdf_v(c, "t_overlap_totals"));
+	table(c, tspec, N(tspec), "overlap_totals", tvars, tfmts);
+}
+
+static void markers(struct pdf_ctx *c)
+{
+	static const struct pdf_col spec[] = {
+	    {"t_col_rank", 0.07f, 0},         {"t_col_marker", 0.19f, 0},
+	    {"t_col_stage", 0.13f, 0},        {"t_col_host_range", 0.17f, 1},
+	    {"t_col_device_range", 0.17f, 1}, {"t_col_method", 0.11f, 0},
+	    {"t_col_flows", 0.07f, 1},        {"t_col_relabelled", 0.09f, 1}};
+	struct pdf_cell cl[8];
+	struct pdf_col cols[8];
+	size_t i, n = tmpl_nrows(c->m, "markers");
+
+	if (!n) {
+		pdf_para(c, pdf_v(c, "t_no_markers"));
+		return;
+	}
+	pt_table_head(&c->d, pdf_heads(c, spec, 8, cols), 8);
+	for (i = 0; i < n; i++) {
+		const struct tmpl_vars *r = tmpl_row(c->m, "markers", i);
+		pdf_cells_init(c, cl, 8);
+		cl[0].text = get(r, "rank");
+		cl[1].text = get(r, "name");
+		cl[2].text = get(r, "stage_label");
+		cl[2].dot = pdf_chart_stage_rgb(get(r, "stage"));
+		cl[3].text =
+		    range(c, 3, get(r, "host_start_ns"), get(r, "host_end_ns"));
+		cl[4].text = *get(r, "has_dev")
+		                 ? range(c, 4, get(r, "dev_start_ns"),
+		                         get(r, "dev_end_ns"))
+		                 : "\xE2\x80\x93";
+		cl[5].text = get(r, "method");
+		cl[6].text = pdf_fmt(c->fint, &c->val[6], get(r, "flows"));
+		cl[7].text = pdf_fmt(c->fint, &c->val[7], get(r, "kernels"));
+		pt_table_row(&c->d, cols, 8, cl, 0);
+	}
+	pdf_table_end(c);
+	pt_para(&c->d, pdf_v(c, "t_markers_note"), &PDF_SMALL, MARGIN,
+	        CONTENT_W, 10.0f);
+	c->d.y -= 6.0f;
+}
+
+static void boundaries(struct pdf_ctx *c)
+{
+	static const struct pdf_col spec[] = {{"t_col_rank", 0.2f, 0},
+	                                      {"t_col_method", 0.8f, 0}};
+	static const char *const vars[] = {"rank", "method"};
+	tmpl_fmt_fn fmts[] = {NULL, NULL};
+
+	if (!tmpl_nrows(c->m, "boundaries"))
+		return;
+	pdf_section(c, "t_sec_boundaries");
+	pdf_para(c, pdf_v(c, "t_sec_boundaries_intro"));
+	table(c, spec, N(spec), "boundaries", vars, fmts);
+	markers(c);
+}
+
+void pdf_cluster_sections(struct pdf_ctx *c)
+{
+	collectives(c);
+	overlap(c);
+	boundaries(c);
+}
+
+/* ---- steps ------------------------------------------------------------- */
+
+/* One rank's steps (row st of step_tables); the Preparing column only
+ * when the rank's file has it, its width then shared by the others. */
+static void step_table(struct pdf_ctx *c, const struct tmpl_vars *st)
+{
+	static const struct pdf_col spec[] = {
+	    {"t_col_step", 0.09f, 0},
+	    {"t_col_computing", 0.13f, 1},
+	    {"t_col_communication", 0.14f, 1},
+	    {"t_col_not_overlapped", 0.14f, 1},
+	    {"t_col_free", 0.12f, 1},
+	    {"t_col_stage_total", 0.13f, 1},
+	    {"t_col_preparing", 0.13f, 1},
+	    {"t_col_flag", 0.12f, 0}};
+	static const char *const vars[] = {
+	    "step",    "computing_ns", "comm_ns",      "not_overlapped_ns",
+	    "free_ns", "stage_ns",     "preparing_ns", "flag_label"};
+	static const struct pdf_col nspec[] = {
+	    {"t_col_step", 0.10f, 0},
+	    {"t_col_computing", 0.15f, 1},
+	    {"t_col_communication", 0.16f, 1},
+	    {"t_col_not_overlapped", 0.16f, 1},
+	    {"t_col_free", 0.14f, 1},
+	    {"t_col_stage_total", 0.15f, 1},
+	    {"t_col_flag", 0.14f, 0}};
+	static const char *const nvars[] = {
+	    "step",    "computing_ns", "comm_ns",   "not_overlapped_ns",
+	    "free_ns", "stage_ns",     "flag_label"};
+	tmpl_fmt_fn fmts[] = {NULL,    c->fdur, c->fdur, c->fdur,
+	                      c->fdur, c->fdur, c->fdur, NULL};
+	tmpl_fmt_fn nfmts[] = {NULL,    c->fdur, c->fdur, c->fdur,
+	                       c->fdur, c->fdur, NULL};
+
+	if (*get(st, "has_preparing"))
+		table_of(c, st, spec, N(spec), "step_rows", vars, fmts);
+	else
+		table_of(c, st, nspec, N(nspec), "step_rows", nvars, nfmts);
+}
+
+static void step_ranks(struct pdf_ctx *c)
+{
+	static const struct pdf_col spec[] = {
+	    {"t_col_rank", 0.15f, 0},     {"t_col_steps", 0.15f, 1},
+	    {"t_col_mean_step", 0.2f, 1}, {"t_col_free_share", 0.2f, 1},
+	    {"t_col_warmup", 0.15f, 1},   {"t_col_outliers", 0.15f, 1}};
+	static const char *const vars[] = {"id",         "steps",  "mean_ns",
+	                                   "free_share", "warmup", "outliers"};
+	tmpl_fmt_fn fmts[] = {NULL, NULL, c->fdur, c->fpct, NULL, NULL};
+
+	if (!tmpl_nrows(c->m, "step_ranks"))
+		return;
+	pdf_subheading(c, pdf_v(c, "t_steps_per_rank"));
+	table(c, spec, N(spec), "step_ranks", vars, fmts);
+}
+
+/* One rank's sub-section: heading, table, free share, chart. */
+static void step_rank(struct pdf_ctx *c, const struct tmpl_vars *st, int first)
+{
+	static const char *const keys[] = {"computing_ns", "not_overlapped_ns",
+	                                   "free_ns"};
+	static const long rgb[] = {0x4c78a8, 0xc0392b, 0xbab0ac};
+	const char *names[3];
+	float n = (float)tmpl_nrows(st, "step_rows");
+	float h = 40.0f + 12.0f * n;
+	float all = h + 60.0f + 18.0f * n; /* heading, table, free share */
+
+	/* a short rank stays on one page rather than its chart on the next;
+	 * not the first, which would leave the section's intro alone */
+	if (!first && all < 360.0f)
+		pt_need(&c->d, all);
+	pdf_subheading(c, get(st, "label"));
+	step_table(c, st);
+	if (*get(st, "free_share_text"))
+		pdf_para(c, get(st, "free_share_text"));
+	/* title, bars and legend on one page when they fit on one: the bars
+	 * of one rank split over two pages read as two charts */
+	pt_need(&c->d, h < 400.0f ? h : 400.0f);
+	if (*pdf_v(c, "steps_collapse")) {
+		/* under a "Rank N" heading: a caption, not a heading of its
+		 * own */
+		c->d.y -= 2.0f;
+		pt_para(&c->d, pdf_v(c, "t_chart_steps_title"), &PDF_SMALL,
+		        MARGIN, CONTENT_W, 10.0f);
+	} else {
+		pdf_subheading(c, pdf_v(c, "t_chart_steps_title"));
+	}
+	names[0] = pdf_v(c, "t_col_computing");
+	names[1] = pdf_v(c, "t_col_not_overlapped");
+	names[2] = pdf_v(c, "t_col_free");
+	pdf_chart_bars(&c->d, st, "step_rows", keys, names, rgb, 3, &c->val[7],
+	               c->fpct);
+}
+
+/* As templates/steps.html.tmpl: the summary per rank first, then every
+ * rank that has steps, one after the other (nothing collapses on paper). */
+void pdf_steps_section(struct pdf_ctx *c)
+{
+	size_t i, n = tmpl_nrows(c->m, "step_tables");
+
+	if (!*pdf_v(c, "has_steps")) {
+		if (tmpl_nrows(c->m, "rank_inputs")) {
+			pdf_section(c, "t_sec_steps");
+			pdf_para(c, pdf_v(c, "t_no_steps_file"));
+		}
+		return;
+	}
+	pdf_section(c, "t_sec_steps");
+	pdf_para(c, pdf_v(c, "t_sec_steps_intro"));
+	step_ranks(c);
+	for (i = 0; i < n; i++)
+		step_rank(c, tmpl_row(c->m, "step_tables", i), i == 0);
+}
+
+/* ---- inputs per rank --------------------------------------------------- */
+
+/* "kernel_details.csv: found; trace_view.json: missing; ..." */
+static const char *files_text(struct pdf_ctx *c, const struct tmpl_vars *r)
+{
+	size_t i, n = tmpl_nrows(r, "files");
+
+	strbuf_reset(&c->val[2]);
+	for (i = 0; i < n; i++) {
+		const struct tmpl_vars *f = tmpl_row(r, "files", i);
+		strbuf_addf(&c->val[2], "%s%s: %s", i ? "; " : "",
+		            get(f, "name"), get(f, "state"));
+	}
+	return c->val[2].buf;
+}
+
+void pdf_rank_inputs(struct pdf_ctx *c)
+{
+	static const struct pdf_col spec[] = {{"t_col_rank", 0.14f, 0},
+	                                      {"t_col_folder", 0.26f, 0},
+	                                      {"t_col_files", 0.28f, 0},
+	                                      {"t_col_versions", 0.15f, 0},
+	                                      {"t_col_level", 0.17f, 0}};
+	struct pdf_cell cl[5];
+	struct pdf_col cols[5];
+	size_t i, k, n = tmpl_nrows(c->m, "rank_inputs");
+
+	if (!n)
+		return;
+	pdf_para(c, pdf_v(c, "t_sec_inputs_ranks_intro"));
+	pt_table_head(&c->d, pdf_heads(c, spec, 5, cols), 5);
+	for (i = 0; i < n; i++) {
+		const struct tmpl_vars *r = tmpl_row(c->m, "rank_inputs", i);
+		pdf_cells_init(c, cl, 5);
+		cl[0].text = get(r, "id");
+		cl[0].sub = get(r, "source");
+		cl[1].text = get(r, "dir");
+		cl[2].text = files_text(c, r);
+		cl[3].text = get(r, "versions");
+		cl[4].text = get(r, "level");
+		pt_table_row(&c->d, cols, 5, cl, 0);
+	}
+	pdf_table_end(c);
+	for (i = 0; i < n; i++) {
+		const struct tmpl_vars *r = tmpl_row(c->m, "rank_inputs", i);
+		for (k = 0; k < tmpl_nrows(r, "not_run"); k++)
+			pdf_bullet(c, get(tmpl_row(r, "not_run", k), "text"),
+			           NULL);
+	}
+}

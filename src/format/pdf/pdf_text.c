@@ -1,0 +1,720 @@
+/* PDF text: fonts, per-string font choice, measuring, wrapping, drawing. */
+#include "format/pdf/pdf_text.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "format/pdf/fontcheck.h"
+#include "util/utf8.h"
+#include "util/xalloc.h"
+#include "util/banned.h"
+
+#define REPLACEMENT 0xFFFDu
+#define ELLIPSIS    "\xE2\x80\xA6" /* U+2026 */
+#define PAD         3.0f           /* table cell padding */
+#define DOT         10.0f /* room for a colour swatch before cell text */
+
+static const struct pdf_style S_CELL = {8.0f, 0, PDF_FG};
+static const struct pdf_style S_HEAD = {8.0f, 1, PDF_FG};
+static const struct pdf_style S_SUB = {7.0f, 0, PDF_MUTED};
+static const struct pdf_style S_CLINK = {8.0f, 0, PDF_LINK};
+
+void pt_font_error(struct pdf_doc *d, const char *path, const char *why)
+{
+	int cjk = d->loading_cjk;
+
+	err_set(&d->err, ERR_INPUT,
+	        "font file '%s': %s (install the Debian package %s, or name "
+	        "another TrueType font with %s)",
+	        path, why, cjk ? "fonts-wqy-zenhei" : "fonts-dejavu-core",
+	        cjk ? "--cjk-font" : "--font");
+	longjmp(d->jb, 1);
+}
+
+HPDF_Font pt_load_font(struct pdf_doc *d, const char *path, int cjk)
+{
+	const char *name;
+	HPDF_Font f;
+	struct strbuf bad = STRBUF_INIT;
+	FILE *fp = fopen(path, "rb");
+	size_t n = strlen(path);
+	/* a collection (.ttc): its first face */
+	int index = n > 4 && !strcmp(path + n - 4, ".ttc") ? 0 : -1;
+
+	d->loading_cjk = cjk;
+	if (!fp)
+		pt_font_error(d, path, strerror(errno));
+	fclose(fp);
+	/* libharu trusts the font's numbers: its structure is checked
+	 * first (render/fontcheck.h) */
+	if (fontcheck_file(path, index, &bad)) {
+		char why[700];
+		snprintf(why, sizeof(why), "not a usable TrueType font: %s",
+		         bad.buf);
+		strbuf_release(&bad);
+		pt_font_error(d, path, why);
+	}
+	/* a libharu error while loading is the font's fault: the error
+	 * handler reads `loading` to say so */
+	d->loading = path;
+	name = index >= 0 ? HPDF_LoadTTFontFromFile2(
+	                        d->pdf, path, (HPDF_UINT)index, HPDF_TRUE)
+	                  : HPDF_LoadTTFontFromFile(d->pdf, path, HPDF_TRUE);
+	f = HPDF_GetFont(d->pdf, name, "UTF-8");
+	d->loading = NULL;
+	return f;
+}
+
+/* Decodes the code point at s (n > 0 bytes); *len receives its length
+ * (1 for an invalid byte, which decodes as U+FFFD). */
+static uint32_t decode(const char *s, size_t n, size_t *len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t l = utf8_seq_len(u, n), i;
+	uint32_t cp;
+
+	*len = l ? l : 1;
+	if (!l)
+		return REPLACEMENT;
+	if (l == 1)
+		return u[0];
+	cp = u[0] & (0x7Fu >> l);
+	for (i = 1; i < l; i++)
+		cp = (cp << 6) | (u[i] & 0x3Fu);
+	return cp;
+}
+
+void pt_clean(struct strbuf *out, const char *s)
+{
+	size_t n = strlen(s), i = 0, len;
+
+	while (i < n) {
+		uint32_t cp = decode(s + i, n - i, &len);
+		if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0))
+			strbuf_addch(out, ' ');
+		else if (cp > 0xFFFF || (len == 1 && cp >= 0x80))
+			/* libharu's UTF-8 encoder stops at the BMP */
+			strbuf_adds(out, "\xEF\xBF\xBD");
+		else
+			strbuf_add(out, s + i, len);
+		i += len;
+	}
+}
+
+/* Whether code point cp needs the CJK font. */
+static int needs_cjk(const struct pdf_doc *d, uint32_t cp)
+{
+	if (cp >= 0x2E80)
+		return cp != REPLACEMENT;
+	return cp > 0x7F && HPDF_Font_GetUnicodeWidth(d->reg, cp) == 0;
+}
+
+HPDF_Font pt_font(struct pdf_doc *d, const char *s, const struct pdf_style *st)
+{
+	size_t n = strlen(s), i = 0, len;
+
+	for (; i < n; i += len) {
+		if (!needs_cjk(d, decode(s + i, n - i, &len)))
+			continue;
+		if (!d->cjk)
+			d->cjk = pt_load_font(d, d->cjk_path, 1);
+		return d->cjk;
+	}
+	return st->bold && d->bold ? d->bold : d->reg;
+}
+
+static float cp_width(HPDF_Font f, float size, uint32_t cp)
+{
+	return (float)HPDF_Font_GetUnicodeWidth(f, cp) * size / 1000.0f;
+}
+
+float pt_width(HPDF_Font f, float size, const char *s, size_t n)
+{
+	size_t i = 0, len;
+	float w = 0;
+
+	for (; i < n; i += len)
+		w += cp_width(f, size, decode(s + i, n - i, &len));
+	return w;
+}
+
+float pt_text_width(struct pdf_doc *d, const char *s,
+                    const struct pdf_style *st)
+{
+	HPDF_Font f;
+
+	strbuf_reset(&d->clean);
+	pt_clean(&d->clean, s);
+	f = pt_font(d, d->clean.buf, st);
+	return pt_width(f, st->size, d->clean.buf, d->clean.len);
+}
+
+/* ---- wrapping ---------------------------------------------------------- */
+
+struct wrap {
+	HPDF_Font f;
+	float size, width;
+	int cut;
+	const char *s; /* clean text */
+	size_t n;
+	struct strbuf *out;
+};
+
+/* CJK text may break before and after each character ... */
+static int cjk_break(uint32_t cp)
+{
+	return (cp >= 0x2E80 && cp < 0xA000) || (cp >= 0xAC00 && cp < 0xD7B0) ||
+	       (cp >= 0xF900 && cp < 0xFB00) || (cp >= 0xFF00 && cp < 0xFFF0);
+}
+
+/* ... but never before closing punctuation (、。，：；！？ and brackets,
+ * also their ASCII forms, which Chinese text here often uses). */
+static int no_break_before(uint32_t cp)
+{
+	static const uint32_t closing[] = {
+	    0x3001, 0x3002, 0x3009, 0x300B, 0x300D, 0x300F, 0x3011,
+	    0xFF01, 0xFF09, 0xFF0C, 0xFF0E, 0xFF1A, 0xFF1B, 0xFF1F,
+	    0x2026, ',',    '.',    ';',    ':',    '!',    '?',
+	    ')',    ']',    '}',    '%'};
+	size_t i;
+
+	for (i = 0; i < sizeof(closing) / sizeof(closing[0]); i++)
+		if (cp == closing[i])
+			return 1;
+	return 0;
+}
+
+static int break_after(uint32_t cp)
+{
+	return cp == '_' || cp == '-' || cp == '/' || cp == ',' ||
+	       cjk_break(cp);
+}
+
+/* Appends the longest prefix of [start, end) that fits with "…" after it,
+ * then the "…". */
+static void add_ellipsized(const struct wrap *w, size_t start, size_t end)
+{
+	float room = w->width - pt_width(w->f, w->size, ELLIPSIS, 3);
+	float x = 0;
+	size_t i = start, len;
+
+	while (i < end) {
+		float cw =
+		    cp_width(w->f, w->size, decode(w->s + i, end - i, &len));
+		if (x + cw > room)
+			break;
+		x += cw;
+		i += len;
+	}
+	while (i > start && w->s[i - 1] == ' ')
+		i--;
+	strbuf_add(w->out, w->s + start, i - start);
+	strbuf_adds(w->out, ELLIPSIS);
+}
+
+/* After an unbreakable run is cut at i: where the next line starts. */
+static size_t skip_run(const struct wrap *w, size_t i)
+{
+	size_t len;
+
+	while (i < w->n) {
+		uint32_t cp = decode(w->s + i, w->n - i, &len);
+		if (cp == ' ' || cjk_break(cp))
+			return i;
+		i += len;
+		if (break_after(cp))
+			return i;
+	}
+	return i;
+}
+
+/* A place a line may end (end) and the next begin (next). */
+struct brk {
+	size_t end, next;
+};
+
+/* Records a break opportunity, remembering the one before it. */
+static void mark(struct brk *b, size_t end, size_t next)
+{
+	b[1] = b[0];
+	b[0].end = end;
+	b[0].next = next;
+}
+
+/* Ends the line at the last break opportunity, or cuts the run there.
+ * Returns where the next line starts. */
+static size_t overflow(const struct wrap *w, size_t start, size_t i, size_t len,
+                       const struct brk *b)
+{
+	size_t be = b->end;
+
+	if (be > start) {
+		while (be > start && w->s[be - 1] == ' ')
+			be--;
+		strbuf_add(w->out, w->s + start, be - start);
+		return b->next;
+	}
+	if (w->cut) {
+		add_ellipsized(w, start, i + len);
+		return skip_run(w, i);
+	}
+	strbuf_add(w->out, w->s + start, i - start);
+	return i;
+}
+
+/* Emits the line starting at start; returns where the next one starts. */
+static size_t one_line(const struct wrap *w, size_t start, int last)
+{
+	struct brk b[2] = {{start, start}, {start, start}};
+	size_t i = start, len;
+	float x = 0;
+
+	while (i < w->n) {
+		uint32_t cp = decode(w->s + i, w->n - i, &len);
+		float cw = cp_width(w->f, w->size, cp);
+		if (cp == ' ') { /* spaces never overflow: trailing ones go */
+			mark(b, i, i + len);
+			x += cw;
+			i += len;
+			continue;
+		}
+		if (no_break_before(cp)) {
+			if (b[0].end == i) /* keep "，" with what precedes */
+				b[0] = b[1];
+		} else if (cjk_break(cp) && i > start) {
+			mark(b, i, i);
+		}
+		if (x + cw > w->width && i > start) {
+			if (!last)
+				return overflow(w, start, i, len, b);
+			add_ellipsized(w, start, w->n);
+			return w->n;
+		}
+		x += cw;
+		i += len;
+		if (break_after(cp))
+			mark(b, i, i);
+	}
+	while (i > start && w->s[i - 1] == ' ')
+		i--;
+	strbuf_add(w->out, w->s + start, i - start);
+	return w->n;
+}
+
+size_t pt_wrap(struct pdf_doc *d, const char *s, const struct pdf_style *st,
+               float width, int cut, size_t maxlines, struct strbuf *out,
+               HPDF_Font *font)
+{
+	struct wrap w;
+	size_t start = 0, lines = 0;
+
+	strbuf_reset(&d->clean);
+	pt_clean(&d->clean, s);
+	w.f = *font = pt_font(d, d->clean.buf, st);
+	w.size = st->size;
+	w.width = width;
+	w.cut = cut;
+	w.s = d->clean.buf;
+	w.n = d->clean.len;
+	w.out = out;
+	do {
+		while (start < w.n && w.s[start] == ' ')
+			start++;
+		if (lines)
+			strbuf_addch(out, '\n');
+		start = one_line(&w, start, maxlines && lines + 1 == maxlines);
+		lines++;
+	} while (start < w.n);
+	return lines;
+}
+
+/* ---- code ---------------------------------------------------------------- */
+
+/* The font of a code line: the monospaced one unless a code point needs
+ * the CJK font (or is missing from it). */
+static HPDF_Font code_font(struct pdf_doc *d, const char *clean,
+                           const struct pdf_style *st)
+{
+	size_t n = strlen(clean), i = 0, len;
+
+	if (!d->mono)
+		d->mono = d->mono_path && !access(d->mono_path, R_OK)
+		              ? pt_load_font(d, d->mono_path, 0)
+		              : d->reg;
+	for (; i < n; i += len) {
+		uint32_t cp = decode(clean + i, n - i, &len);
+		if (cp > 0x7F && HPDF_Font_GetUnicodeWidth(d->mono, cp) == 0)
+			return pt_font(d, clean, st);
+	}
+	return d->mono;
+}
+
+/* One source line (without its newline) as wrapped rows on panels. */
+static void code_line(struct pdf_doc *d, const char *p, size_t n, float x,
+                      float width, const struct pdf_style *st, float lead,
+                      unsigned long bg)
+{
+	const float pad = 6.0f;
+	struct strbuf rows = STRBUF_INIT, raw = STRBUF_INIT, text = STRBUF_INIT;
+	struct wrap w;
+	size_t ind = 0, start = 0, nrows = 0;
+	float iw, sw;
+	const char *r, *nl;
+
+	while (ind < n && p[ind] == ' ')
+		ind++;
+	strbuf_add(&raw, p + ind, n - ind);
+	pt_clean(&text, raw.buf ? raw.buf : "");
+	w.f = code_font(d, text.buf ? text.buf : "", st);
+	sw = pt_width(w.f, st->size, " ", 1);
+	iw = sw * (float)ind;
+	w.size = st->size;
+	w.width = width - 2 * pad - iw - 4 * sw;
+	w.width = w.width < 8 * sw ? 8 * sw : w.width;
+	w.cut = 0;
+	w.s = text.buf ? text.buf : "";
+	w.n = text.len;
+	w.out = &rows;
+	while (start < w.n || !nrows) {
+		if (nrows++)
+			strbuf_addch(&rows, '\n');
+		start = w.n ? one_line(&w, start, 0) : 0;
+		while (start < w.n && w.s[start] == ' ')
+			start++;
+	}
+	for (r = rows.buf ? rows.buf : "", nrows = 0;; r = nl + 1, nrows++) {
+		nl = strchr(r, '\n');
+		pt_need(d, lead);
+		pt_rect(d, x, d->y - lead, width, lead, bg);
+		d->y -= lead;
+		pt_draw(d, d->page, w.f, st,
+		        x + pad + iw + (nrows ? 4 * sw : 0), d->y + 0.3f * lead,
+		        r, nl ? (size_t)(nl - r) : strlen(r));
+		if (!nl)
+			break;
+	}
+	strbuf_release(&rows);
+	strbuf_release(&raw);
+	strbuf_release(&text);
+}
+
+void pt_code(struct pdf_doc *d, const char *s, float x, float width, float size,
+             float lead, unsigned long bg)
+{
+	const struct pdf_style st = {size, 0, PDF_FG};
+	const char *p = s, *nl;
+
+	pt_need(d, 2 * lead);
+	pt_rect(d, x, d->y - 4, width, 4, bg);
+	d->y -= 4;
+	for (;; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (!nl && !*p)
+			break; /* a final newline ends the last line */
+		code_line(d, p, nl ? (size_t)(nl - p) : strlen(p), x, width,
+		          &st, lead, bg);
+		if (!nl)
+			break;
+	}
+	pt_rect(d, x, d->y - 4, width, 4, bg);
+	d->y -= 4;
+}
+
+/* ---- drawing ----------------------------------------------------------- */
+
+static void rgb_fill(HPDF_Page page, unsigned long rgb)
+{
+	HPDF_Page_SetRGBFill(page, (float)((rgb >> 16) & 0xFF) / 255.0f,
+	                     (float)((rgb >> 8) & 0xFF) / 255.0f,
+	                     (float)(rgb & 0xFF) / 255.0f);
+}
+
+void pt_draw(struct pdf_doc *d, HPDF_Page page, HPDF_Font f,
+             const struct pdf_style *st, float x, float y, const char *s,
+             size_t n)
+{
+	/* without a bold face (always so for CJK), bold is drawn filled and
+	 * stroked */
+	int fake_bold = st->bold && (!d->bold || f != d->bold);
+
+	strbuf_reset(&d->scratch);
+	strbuf_add(&d->scratch, s, n);
+	rgb_fill(page, st->rgb);
+	if (fake_bold) {
+		HPDF_Page_SetRGBStroke(page,
+		                       (float)((st->rgb >> 16) & 0xFF) / 255.0f,
+		                       (float)((st->rgb >> 8) & 0xFF) / 255.0f,
+		                       (float)(st->rgb & 0xFF) / 255.0f);
+		HPDF_Page_SetLineWidth(page, st->size * 0.04f);
+	}
+	HPDF_Page_BeginText(page);
+	HPDF_Page_SetFontAndSize(page, f, st->size);
+	if (fake_bold)
+		HPDF_Page_SetTextRenderingMode(page, HPDF_FILL_THEN_STROKE);
+	HPDF_Page_TextOut(page, x, y, d->scratch.buf);
+	if (fake_bold)
+		HPDF_Page_SetTextRenderingMode(page, HPDF_FILL);
+	HPDF_Page_EndText(page);
+}
+
+float pt_draw_str(struct pdf_doc *d, HPDF_Page page, const struct pdf_style *st,
+                  float x, float y, const char *s)
+{
+	HPDF_Font f;
+	float w;
+
+	strbuf_reset(&d->clean);
+	pt_clean(&d->clean, s);
+	f = pt_font(d, d->clean.buf, st);
+	w = pt_width(f, st->size, d->clean.buf, d->clean.len);
+	/* pt_draw reuses scratch, not clean: clean stays valid */
+	pt_draw(d, page, f, st, x, y, d->clean.buf, d->clean.len);
+	return w;
+}
+
+/* ---- pages, paragraphs, tables ----------------------------------------- */
+
+void pt_doc_init(struct pdf_doc *d)
+{
+	size_t i;
+
+	for (i = 0; i < PDF_MAX_COLS; i++) {
+		strbuf_init(&d->lines[i]);
+		strbuf_init(&d->subl[i]);
+	}
+	strbuf_init(&d->sb);
+	strbuf_init(&d->para);
+	strbuf_init(&d->clean);
+	strbuf_init(&d->scratch);
+}
+
+void pt_doc_release(struct pdf_doc *d)
+{
+	size_t i;
+
+	if (d->pdf)
+		HPDF_Free(d->pdf);
+	d->pdf = NULL;
+	for (i = 0; i < PDF_MAX_COLS; i++) {
+		strbuf_release(&d->lines[i]);
+		strbuf_release(&d->subl[i]);
+	}
+	strbuf_release(&d->sb);
+	strbuf_release(&d->para);
+	strbuf_release(&d->clean);
+	strbuf_release(&d->scratch);
+	free(d->pages);
+	d->pages = NULL;
+}
+
+void pt_rect(struct pdf_doc *d, float x, float y, float w, float h,
+             unsigned long rgb)
+{
+	rgb_fill(d->page, rgb);
+	HPDF_Page_Rectangle(d->page, x, y, w, h);
+	HPDF_Page_Fill(d->page);
+}
+
+void pt_hline(HPDF_Page page, float x0, float x1, float y, float width,
+              unsigned long rgb)
+{
+	HPDF_Page_SetRGBStroke(page, (float)((rgb >> 16) & 0xFF) / 255.0f,
+	                       (float)((rgb >> 8) & 0xFF) / 255.0f,
+	                       (float)(rgb & 0xFF) / 255.0f);
+	HPDF_Page_SetLineWidth(page, width);
+	HPDF_Page_MoveTo(page, x0, y);
+	HPDF_Page_LineTo(page, x1, y);
+	HPDF_Page_Stroke(page);
+}
+
+void pt_new_page(struct pdf_doc *d)
+{
+	d->page = HPDF_AddPage(d->pdf);
+	HPDF_Page_SetSize(d->page, HPDF_PAGE_SIZE_A4, HPDF_PAGE_PORTRAIT);
+	if (d->npages == d->apages) {
+		d->apages = d->apages ? 2 * d->apages : 16;
+		d->pages = xrealloc(d->pages, d->apages * sizeof(*d->pages));
+	}
+	d->pages[d->npages++] = d->page;
+	d->y = TOP;
+}
+
+/* Starts a new page unless h points still fit on this one. */
+void pt_need(struct pdf_doc *d, float h)
+{
+	if (d->y - h < BOTTOM)
+		pt_new_page(d);
+}
+
+/* A link over the box (x, y)-(x + w, y + h) to url, when it is a web or
+ * mail address; bytes a URI may not hold are percent-encoded. */
+void pt_link(struct pdf_doc *d, float x, float y, float w, float h,
+             const char *url)
+{
+	HPDF_Rect r = {x, y, x + w, y + h};
+	HPDF_Annotation a;
+	const unsigned char *p = (const unsigned char *)url;
+
+	if (strncmp(url, "https://", 8) && strncmp(url, "http://", 7) &&
+	    strncmp(url, "mailto:", 7))
+		return;
+	strbuf_reset(&d->sb);
+	for (; *p; p++)
+		if (*p <= 0x20 || *p >= 0x7F || *p == '"' || *p == '<' ||
+		    *p == '>' || *p == '\\')
+			strbuf_addf(&d->sb, "%%%02X", *p);
+		else
+			strbuf_addch(&d->sb, *p);
+	a = HPDF_Page_CreateURILinkAnnot(d->page, r, d->sb.buf);
+	HPDF_LinkAnnot_SetBorderStyle(a, 0, 0, 0);
+}
+
+/* Draws s wrapped to width at x in style st, lead points per line,
+ * continuing on a new page when the page is full. */
+void pt_para(struct pdf_doc *d, const char *s, const struct pdf_style *st,
+             float x, float width, float lead)
+{
+	HPDF_Font f;
+	const char *p, *nl;
+
+	strbuf_reset(&d->para);
+	pt_wrap(d, s, st, width, 0, 0, &d->para, &f);
+	for (p = d->para.buf;; p = nl + 1) {
+		nl = strchr(p, '\n');
+		pt_need(d, lead);
+		d->y -= lead;
+		pt_draw(d, d->page, f, st, x, d->y + 0.28f * lead, p,
+		        nl ? (size_t)(nl - p) : strlen(p));
+		if (!nl)
+			break;
+	}
+}
+
+/* Number of lines s takes wrapped to width in style st. */
+size_t pt_nlines(struct pdf_doc *d, const char *s, const struct pdf_style *st,
+                 float width)
+{
+	HPDF_Font f;
+
+	strbuf_reset(&d->para);
+	return pt_wrap(d, s, st, width, 0, 0, &d->para, &f);
+}
+
+/* Wraps cell i into lines/subl; returns its content height. */
+static float cell_layout(struct pdf_doc *d, size_t i, const struct pdf_col *col,
+                         const struct pdf_cell *cl, const struct pdf_style *st)
+{
+	float w = col->w * CONTENT_W - 2 * PAD - (cl->dot >= 0 ? DOT : 0);
+
+	strbuf_reset(&d->lines[i]);
+	strbuf_reset(&d->subl[i]);
+	d->nl[i] = pt_wrap(d, cl->text ? cl->text : "", st, w, 1, 30,
+	                   &d->lines[i], &d->lfont[i]);
+	d->ns[i] = 0;
+	if (cl->sub && *cl->sub)
+		d->ns[i] = pt_wrap(d, cl->sub, &S_SUB, w, 1, 30, &d->subl[i],
+		                   &d->sfont[i]);
+	return (float)d->nl[i] * 10.0f + (float)d->ns[i] * 9.0f;
+}
+
+/* Draws the wrapped lines of buf (n of them) from top at x in a column of
+ * inner width w; returns the y below them. */
+static float cell_lines(struct pdf_doc *d, const struct strbuf *buf,
+                        HPDF_Font f, const struct pdf_style *st, float x,
+                        float w, float top, int right, const char *url)
+{
+	const char *p = buf->buf, *nl;
+	float lead = st->size + 2.0f;
+
+	for (;; p = nl + 1) {
+		size_t n;
+		float tw, tx;
+		nl = strchr(p, '\n');
+		n = nl ? (size_t)(nl - p) : strlen(p);
+		tw = pt_width(f, st->size, p, n);
+		tx = right ? x + w - tw : x;
+		top -= lead;
+		pt_draw(d, d->page, f, st, tx, top + 0.25f * lead, p, n);
+		if (url)
+			pt_link(d, tx, top, tw, lead, url);
+		if (!nl)
+			return top;
+	}
+}
+
+static void row_draw(struct pdf_doc *d, const struct pdf_col *cols, size_t n,
+                     const struct pdf_cell *cells, const struct pdf_style *st,
+                     float h)
+{
+	float x = MARGIN;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		float w = cols[i].w * CONTENT_W, tx = x + PAD, top = d->y - PAD;
+		const struct pdf_style *ts = cells[i].url ? &S_CLINK : st;
+		if (cells[i].dot >= 0) {
+			pt_rect(d, tx, top - 8.5f, 7, 7,
+			        (unsigned long)cells[i].dot);
+			tx += DOT;
+		}
+		top = cell_lines(d, &d->lines[i], d->lfont[i], ts, tx,
+		                 w - 2 * PAD - (tx - x - PAD), top, cols[i].num,
+		                 cells[i].url);
+		if (d->ns[i])
+			cell_lines(d, &d->subl[i], d->sfont[i], &S_SUB, tx,
+			           w - 2 * PAD - (tx - x - PAD), top,
+			           cols[i].num, NULL);
+		x += w;
+	}
+	d->y -= h;
+	pt_hline(d->page, MARGIN, MARGIN + CONTENT_W, d->y, 0.5f, PDF_LINE);
+}
+
+static float row_layout(struct pdf_doc *d, const struct pdf_col *cols, size_t n,
+                        const struct pdf_cell *cells,
+                        const struct pdf_style *st)
+{
+	float h = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		float ch = cell_layout(d, i, &cols[i], &cells[i], st);
+		if (ch > h)
+			h = ch;
+	}
+	return h + 2 * PAD;
+}
+
+void pt_table_head(struct pdf_doc *d, const struct pdf_col *cols, size_t n)
+{
+	struct pdf_cell cells[PDF_MAX_COLS];
+	float h;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		cells[i].text = cols[i].head;
+		cells[i].sub = cells[i].url = NULL;
+		cells[i].dot = -1;
+	}
+	h = row_layout(d, cols, n, cells, &S_HEAD);
+	pt_need(d, h + 24.0f); /* the heading row never ends a page */
+	pt_rect(d, MARGIN, d->y - h, CONTENT_W, h, PDF_PANEL);
+	row_draw(d, cols, n, cells, &S_HEAD, h);
+}
+
+/* A body row; on a new page the heading row is repeated first. */
+void pt_table_row(struct pdf_doc *d, const struct pdf_col *cols, size_t n,
+                  const struct pdf_cell *cells, float keep)
+{
+	float h = row_layout(d, cols, n, cells, &S_CELL);
+
+	if (d->y - h - keep < BOTTOM) {
+		pt_new_page(d);
+		pt_table_head(d, cols, n);
+		h = row_layout(d, cols, n, cells, &S_CELL);
+	}
+	row_draw(d, cols, n, cells, &S_CELL, h);
+}

@@ -1,0 +1,230 @@
+/* Report rendering: catalogue + view model + templates + formatters. The
+ * templates, the CSS and the scripts are embedded; with --templates DIR, a
+ * template, report.css, report.js or diff.js found in DIR replaces the
+ * built-in one of the same name (only plain file names, no paths). */
+#include "format/report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "view/escape.h"
+#include "view/i18n.h"
+#include "view/model.h"
+#include "format/pdf/pdf.h"
+#include "tmpl/template.h"
+#include "util/banned.h"
+#include "util/embed.h"
+#include "util/fileio.h"
+#include "util/sha256.h"
+#include "util/utf8.h"
+#include "util/xalloc.h"
+
+#define TEMPLATE_MAX_BYTES (4u << 20)
+
+static int plain_name(const char *name)
+{
+	return *name && !strchr(name, '/') && !strchr(name, '\\') &&
+	       strcmp(name, ".") && strcmp(name, "..");
+}
+
+int report_load_template(void *ctx, const char *name, struct strbuf *text,
+                         struct err *e)
+{
+	const char *dir = ctx;
+	const struct embedded_file *f;
+	char *path;
+	int ret;
+
+	if (!plain_name(name))
+		return err_set(
+		    e, ERR_INPUT,
+		    "template name '%s': only a file name is allowed", name);
+	if (dir) {
+		/* the user's file wins; the built-in one fills any gap */
+		path = fileio_join(dir, name);
+		ret = fileio_kind(path) == 0
+		          ? fileio_read_small(path, TEMPLATE_MAX_BYTES, text, e)
+		          : 1;
+		free(path);
+		if (ret <= 0)
+			return ret;
+	}
+	path = xstrfmt("templates/%s", name);
+	f = embed_find(path);
+	free(path);
+	if (!f)
+		return err_set(e, ERR_INPUT, "template '%s': no such template",
+		               name);
+	strbuf_add(text, f->data, f->len);
+	return 0;
+}
+
+void report_load_asset(const char *dir, const char *name, struct strbuf *out)
+{
+	const struct embedded_file *f;
+	struct err ignore = ERR_INIT;
+	char *path;
+	int ok;
+
+	if (dir) {
+		path = fileio_join(dir, name);
+		ok = fileio_kind(path) == 0 &&
+		     !fileio_read_small(path, TEMPLATE_MAX_BYTES, out, &ignore);
+		free(path);
+		if (ok)
+			return;
+		strbuf_reset(out);
+	}
+	path = xstrfmt("assets/%s", name);
+	f = embed_find(path);
+	free(path);
+	if (f)
+		strbuf_add(out, f->data, f->len);
+}
+
+void report_load_css(const char *dir, struct strbuf *css)
+{
+	report_load_asset(dir, "report.css", css);
+}
+
+void report_script_csp(const char *script, size_t len, struct strbuf *out)
+{
+	unsigned char digest[32];
+
+	sha256(script, len, digest);
+	strbuf_adds(out, "sha256-");
+	base64_add(out, digest, sizeof(digest));
+}
+
+/* Makes out[start..] valid UTF-8 (bad bytes become U+FFFD). The
+ * formatters already give valid text for every value; this covers what
+ * they do not see: a user's template or report.css, inserted as it is. */
+static void valid_utf8(struct strbuf *out, size_t start)
+{
+	struct strbuf fixed = STRBUF_INIT;
+
+	if (utf8_is_valid(out->buf + start, out->len - start))
+		return;
+	utf8_add_valid(&fixed, out->buf + start, out->len - start);
+	out->len = start;
+	strbuf_addbuf(out, &fixed);
+	strbuf_release(&fixed);
+}
+
+/* Renders the finished variables: the PDF layout, or a template. */
+static int render_vars(const struct report_spec *spec,
+                       const struct tmpl_vars *vars, enum report_kind kind,
+                       const struct report_opts *o, struct strbuf *out,
+                       struct err *e)
+{
+	struct tmpl_env env;
+	size_t nfmt, start;
+
+	if (kind == REPORT_PDF) {
+		struct pdf_opts po = {o->font,     NULL,
+		                      o->cjk_font, tmpl_get(vars, "title"),
+		                      o->version,  o->time};
+		return spec->pdf(vars, &po, out, e);
+	}
+	env.formatters = escape_formatters(&nfmt);
+	env.nformatters = nfmt;
+	env.default_fmt = kind == REPORT_HTML ? "html" : "md";
+	env.load = report_load_template;
+	env.load_ctx = (void *)o->templates_dir;
+	start = out->len;
+	if (tmpl_render(&env,
+	                kind == REPORT_HTML ? spec->html_template
+	                                    : spec->md_template,
+	                vars, out, e))
+		return -1;
+	valid_utf8(out, start);
+	return 0;
+}
+
+int report_render_with(const struct report_spec *spec, const void *data,
+                       enum report_kind kind, const struct report_opts *o,
+                       struct strbuf *out, struct err *e)
+{
+	struct catalog *cat = NULL;
+	struct strbuf css = STRBUF_INIT, script = STRBUF_INIT,
+	              csp = STRBUF_INIT;
+	struct model_opts mo;
+	struct tmpl_vars *vars;
+	char *date;
+	int ret;
+
+	if (i18n_load(o->lang ? o->lang : "en", &cat, e))
+		return -1;
+	if (kind == REPORT_HTML) {
+		report_load_css(o->templates_dir, &css);
+		/* the script is inserted as it is: its hash is that of the
+		 * bytes between <script> and </script> */
+		report_load_asset(o->templates_dir, spec->script, &script);
+		report_script_csp(script.buf ? script.buf : "", script.len,
+		                  &csp);
+	}
+	date = report_date_text(o->time);
+	mo.cat = cat;
+	mo.title = o->title;
+	mo.docs_base = o->docs_base ? o->docs_base : MODEL_DOCS_BASE;
+	mo.date = date;
+	mo.version = o->version;
+	mo.css = css.buf;
+	mo.script = script.buf;
+	mo.script_csp = csp.buf;
+	vars = spec->build(data, &mo);
+	ret = render_vars(spec, vars, kind, o, out, e);
+	tmpl_vars_free(vars);
+	free(date);
+	strbuf_release(&css);
+	strbuf_release(&script);
+	strbuf_release(&csp);
+	if (o->missing_keys)
+		*o->missing_keys = i18n_misses(cat);
+	i18n_free(cat);
+	return ret;
+}
+
+static struct tmpl_vars *build_result(const void *data,
+                                      const struct model_opts *mo)
+{
+	return model_build(data, mo);
+}
+
+int report_render(const struct result *r, enum report_kind kind,
+                  const struct report_opts *o, struct strbuf *out,
+                  struct err *e)
+{
+	static const struct report_spec spec = {
+	    build_result, "report.html.tmpl", "report.md.tmpl", "report.js",
+	    pdf_render};
+	return report_render_with(&spec, r, kind, o, out, e);
+}
+
+time_t report_time(void)
+{
+	const char *env = getenv("SOURCE_DATE_EPOCH");
+	char *end;
+	long long v;
+
+	if (env && *env) {
+		errno = 0;
+		v = strtoll(env, &end, 10);
+		if (!errno && !*end && v >= 0)
+			return (time_t)v;
+	}
+	return time(NULL);
+}
+
+char *report_date_text(time_t t)
+{
+	struct tm tm;
+	char buf[64];
+
+	if (!gmtime_r(&t, &tm) ||
+	    !strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M UTC", &tm))
+		return xstrdup("unknown date");
+	return xstrdup(buf);
+}

@@ -1,0 +1,235 @@
+/* Plain-text summary. Kernel names from the profile are printed with
+ * control characters escaped, so a crafted name cannot drive the terminal. */
+#include "format/text/text.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "analysis/collection.h"
+#include "util/checked.h"
+#include "util/banned.h"
+#include "util/numfmt.h"
+
+static void cell(struct strbuf *out, struct strbuf *tmp, size_t width,
+                 int right)
+{
+	size_t pad = tmp->len < width ? width - tmp->len : 0;
+	if (right)
+		strbuf_addchars(out, ' ', pad);
+	strbuf_add(out, tmp->buf, tmp->len);
+	if (!right)
+		strbuf_addchars(out, ' ', pad);
+	strbuf_reset(tmp);
+}
+
+static void stage_table(const struct result *r, struct strbuf *out)
+{
+	struct strbuf t = STRBUF_INIT;
+	int64_t total = 0;
+	int s;
+
+	for (s = 0; s < STAGE_COUNT; s++)
+		checked_accumulate(&total, r->stages[s].kernel_ns);
+	strbuf_adds(
+	    out, "stage           kernels  kernel time    wall time   share\n");
+	for (s = 0; s < STAGE_COUNT; s++) {
+		const struct stage_result *st = &r->stages[s];
+		if (!st->kernels)
+			continue;
+		strbuf_adds(&t, stage_names[s]);
+		cell(out, &t, 13, 0);
+		numfmt_count(&t, st->kernels);
+		cell(out, &t, 10, 1);
+		numfmt_duration(&t, st->kernel_ns);
+		cell(out, &t, 13, 1);
+		numfmt_duration(&t, st->wall_ns);
+		cell(out, &t, 13, 1);
+		strbuf_addf(&t, "%.1f%%", numfmt_pct(st->kernel_ns, total));
+		cell(out, &t, 8, 1);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_release(&t);
+}
+
+static void categories(const struct result *r, struct strbuf *out)
+{
+	int s, c;
+
+	for (s = 0; s < STAGE_COUNT; s++) {
+		const struct stage_result *st = &r->stages[s];
+		if (!st->kernels || s == STAGE_OTHER)
+			continue;
+		strbuf_addf(out, "%-13s", stage_names[s]);
+		for (c = 0; c < CAT_COUNT; c++)
+			strbuf_addf(
+			    out, "  %s %.1f%%", category_names[c],
+			    numfmt_pct(st->cat[c].time_ns, st->kernel_ns));
+		if (st->comm_ns)
+			strbuf_addf(
+			    out, "  (exposed comm %.1f%% of wall)",
+			    numfmt_pct(st->exposed_comm_ns, st->wall_ns));
+		strbuf_addch(out, '\n');
+	}
+}
+
+static void verdicts(const struct result *r, struct strbuf *out)
+{
+	size_t i, d;
+
+	strbuf_adds(out, "\nverdicts:\n");
+	for (i = 0; i < r->nverdicts; i++) {
+		const struct verdict *v = &r->verdicts[i];
+		const char *tag = !v->applicable ? "n/a "
+		                  : v->fired     ? "FIRE"
+		                                 : " ok ";
+		strbuf_addf(out, "  [%s] %-16s ", tag, v->id);
+		if (v->applicable)
+			strbuf_addf(out, "%5.1f%% %s %g%%  %s", v->value,
+			            v->fired ? "> " : "<=", v->threshold,
+			            v->title);
+		else if (v->na_reason)
+			strbuf_addf(out, "n/a: %s", v->na_reason);
+		else
+			strbuf_addf(out, "no %s kernels",
+			            stage_names[v->stage]);
+		if (v->applicable && v->how && v->rank >= 0)
+			strbuf_addf(out, " (%s: rank %d)", v->how, v->rank);
+		if (v->fired) {
+			strbuf_adds(out, "\n         see:");
+			for (d = 0; d < v->ndocs; d++)
+				strbuf_addf(out, " %s", v->docs[d]);
+		}
+		strbuf_addch(out, '\n');
+	}
+}
+
+/* One line per rank: DiT kernel and compute time, exposed communication,
+ * communication wait, free share, and the files it lacked. */
+static void ranks(const struct result *r, struct strbuf *out)
+{
+	size_t i;
+	int f;
+
+	if (r->nranks < 2)
+		return;
+	strbuf_addf(out, "\nranks (%zu):\n", r->nranks);
+	for (i = 0; i < r->nranks; i++) {
+		const struct rank_result *rr = &r->ranks[i];
+		int from_trace = rr->kernel_source &&
+		                 !strcmp(rr->kernel_source, "trace_view");
+		strbuf_addf(out, "  rank %-4" PRId32, rr->id);
+		if (rr->analysed) {
+			strbuf_adds(out, " dit ");
+			numfmt_duration(out, rr->stage[STAGE_DIT].kernel_ns);
+			strbuf_adds(out, ", compute ");
+			numfmt_duration(out, rr->compute_ns);
+			strbuf_addf(
+			    out, ", exposed comm %.1f%%",
+			    numfmt_pct(rr->stage[STAGE_DIT].exposed_comm_ns,
+			               rr->stage[STAGE_DIT].wall_ns));
+		} else {
+			strbuf_adds(out, " not analysed");
+		}
+		if (rr->comm_read) {
+			strbuf_adds(out, ", wait ");
+			numfmt_duration(out, rr->comm.wait_ns);
+		}
+		if (rr->free_share_ppm >= 0)
+			strbuf_addf(out, ", free %.1f%%",
+			            (double)rr->free_share_ppm / 1e4);
+		if (rr->db.used) {
+			strbuf_adds(out, ", db export");
+			for (f = 0; f < DBGAP_COUNT; f++)
+				if (rr->db.gaps & (1u << f))
+					strbuf_addf(out, ", no %s",
+					            db_gap_keys[f]);
+		} else {
+			if (from_trace)
+				strbuf_adds(out, ", kernels from the trace");
+			for (f = 0; f < RF_COUNT; f++)
+				if (!rr->files[f] && f != RF_INFO &&
+				    !(f == RF_KERNELS && from_trace) &&
+				    !(f == RF_STEPS && rr->nsteps))
+					strbuf_addf(out, ", no %s",
+					            rank_file_names[f]);
+		}
+		strbuf_addch(out, '\n');
+	}
+}
+
+static const char *tri_word(int v, const char *yes, const char *no)
+{
+	return v == TRI_YES ? yes : v == TRI_NO ? no : "unknown";
+}
+
+/* Two lines: the run's collection facts, then its gaps (or that it is
+ * complete). */
+static void collection(const struct result *r, struct strbuf *out)
+{
+	const struct rank_collection *s = &r->collection.sum;
+	const char *level = collection_level_name(s->level);
+	int g, n = 0;
+
+	if (!r->collection.checked || !s->export_type)
+		return;
+	strbuf_addf(out,
+	            "\ncollection: %s%s, %s, CPU events %s, %" PRIu64
+	            " timed step%s, shapes %s, memory %s, AI Core metrics "
+	            "%s\n",
+	            strcmp(s->export_type, "trace") ? s->export_type
+	                                            : "the trace alone",
+	            strcmp(s->export_type, "trace") ? " export" : "",
+	            level ? level : "level unknown",
+	            tri_word(s->cpu, "yes", "no"), s->timed,
+	            s->timed == 1 ? "" : "s", tri_word(s->shapes, "yes", "no"),
+	            tri_word(s->memory, "yes", "no"),
+	            tri_word(s->aic, "yes", "no"));
+	if (!s->gaps) {
+		strbuf_adds(out,
+		            "  complete: nothing to add to the collection\n");
+		return;
+	}
+	strbuf_adds(out, "  gaps:");
+	for (g = 0; g < GAP_COUNT; g++)
+		if (s->gaps & (1u << g))
+			strbuf_addf(out, "%s %s", n++ ? "," : "",
+			            coll_gap_defs[g].id);
+	strbuf_adds(out, " (report: Collection check, with the code that "
+	                 "fixes each)\n");
+}
+
+void render_text(const struct result *r, const char *tool_version,
+                 struct strbuf *out)
+{
+	size_t i;
+
+	strbuf_addf(out, "sdperf %s: ", tool_version);
+	strbuf_add_quoted_value(out, r->profile_path, strlen(r->profile_path),
+	                        200);
+	strbuf_adds(out, "\n");
+	numfmt_count(out, r->kernels);
+	strbuf_addf(out, " kernels, %zu profiler step%s, ", r->steps_total,
+	            r->steps_total == 1 ? "" : "s");
+	numfmt_duration(out, checked_sub_sat(r->span_end_ns, r->span_start_ns));
+	strbuf_adds(out, " on the device timeline\n\n");
+	stage_table(r, out);
+	strbuf_addch(out, '\n');
+	categories(r, out);
+	ranks(r, out);
+	collection(r, out);
+	verdicts(r, out);
+	if (r->nwarnings)
+		strbuf_addf(out, "\nwarnings (%zu):\n", r->nwarnings);
+	for (i = 0; i < r->nwarnings && i < 10; i++) {
+		strbuf_adds(out, "  - ");
+		if (r->warnings[i].line)
+			strbuf_addf(out, "line %llu: ",
+			            (unsigned long long)r->warnings[i].line);
+		strbuf_add_sanitized(out, r->warnings[i].message,
+		                     strlen(r->warnings[i].message));
+		strbuf_addch(out, '\n');
+	}
+	if (r->nwarnings > 10)
+		strbuf_addf(out, "  ... and %zu more in report.json\n",
+		            r->nwarnings - 10);
+}

@@ -1,0 +1,471 @@
+/* View model of the comparison reports: comparison -> template variables,
+ * one function per report section, in the order the report shows them. */
+#include "view/diff_model.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/checked.h"
+#include "util/numfmt.h"
+#include "util/xalloc.h"
+#include "util/banned.h"
+
+#define MINUS "\xE2\x88\x92" /* U+2212: a real minus sign, not a hyphen */
+
+static const char *const change_ids[] = {"appeared", "cleared", "stayed",
+                                         "never"};
+static const char *const status_ids[] = {"both", "added", "removed"};
+
+/* ---- signed numbers ------------------------------------------------------ */
+
+void diff_add_delta(struct strbuf *sb, int64_t ns)
+{
+	uint64_t mag = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+
+	strbuf_adds(sb, ns > 0 ? "+" : ns < 0 ? MINUS : "");
+	numfmt_duration(sb, mag > INT64_MAX ? INT64_MAX : (int64_t)mag);
+}
+
+/* "+12.3" / "−4.0" / "0.0" (one decimal, no sign when it rounds to 0). */
+static void add_signed1(struct strbuf *sb, double x)
+{
+	char num[64];
+
+	snprintf(num, sizeof(num), "%.1f", x < 0 ? -x : x);
+	if (strcmp(num, "0.0"))
+		strbuf_adds(sb, x > 0 ? "+" : MINUS);
+	strbuf_adds(sb, num);
+}
+
+/* "name_suffix", or "suffix" when name is empty, in key. */
+static const char *key_of(char *key, size_t n, const char *name,
+                          const char *suffix)
+{
+	snprintf(key, n, "%s%s%s", name, *name ? "_" : "", suffix);
+	return key;
+}
+
+/* name_delta_ns, name_delta and name_pct ("" when base is 0) of t. */
+static void set_delta(struct tmpl_vars *v, const char *name, struct cmp_time t,
+                      struct strbuf *sb)
+{
+	char key[64];
+
+	tmpl_setf(v, key_of(key, sizeof(key), name, "delta_ns"), "%" PRId64,
+	          checked_sub_sat(t.new_, t.base));
+	strbuf_reset(sb);
+	diff_add_delta(sb, checked_sub_sat(t.new_, t.base));
+	tmpl_set(v, key_of(key, sizeof(key), name, "delta"), sb->buf);
+	strbuf_reset(sb);
+	if (t.base) { /* the definition of cmp_pct, in compare.h */
+		add_signed1(sb, 100.0 * ((double)t.new_ - (double)t.base) /
+		                    (double)t.base);
+		strbuf_addch(sb, '%');
+	}
+	tmpl_set(v, key_of(key, sizeof(key), name, "pct"), sb->buf);
+}
+
+/* name_base_ns, name_new_ns and the deltas of t. */
+static void set_time(struct tmpl_vars *v, const char *name, struct cmp_time t,
+                     struct strbuf *sb)
+{
+	char key[64];
+
+	tmpl_setf(v, key_of(key, sizeof(key), name, "base_ns"), "%" PRId64,
+	          t.base);
+	tmpl_setf(v, key_of(key, sizeof(key), name, "new_ns"), "%" PRId64,
+	          t.new_);
+	set_delta(v, name, t, sb);
+}
+
+/* A change of share in percentage points: "+2.1 pp". */
+static void set_pp(struct model_ctx *c, struct tmpl_vars *v, const char *name,
+                   struct cmp_share s)
+{
+	struct strbuf num = STRBUF_INIT;
+	const char *names[] = {"x"};
+	const char *values[1];
+
+	add_signed1(&num, s.new_ - s.base);
+	values[0] = num.buf;
+	model_set_msg(c, v, name, "diff_pp", names, values, 1);
+	strbuf_release(&num);
+}
+
+/* ---- header -------------------------------------------------------------- */
+
+static void header(struct model_ctx *c, struct tmpl_vars *v,
+                   const struct comparison *cmp)
+{
+	const char *names[] = {"version"};
+	const char *values[] = {c->o->version ? c->o->version : ""};
+
+	model_set_common(c, v, "diff_title_default");
+	model_set_msg(c, v, "footer", "diff_footer", names, values, 1);
+	tmpl_set(v, "base_source", cmp->base_source ? cmp->base_source : "");
+	tmpl_set(v, "new_source", cmp->new_source ? cmp->new_source : "");
+	tmpl_set(v, "per_step", cmp->per_step ? "1" : "");
+	tmpl_set(v, "times_note",
+	         model_t(c, cmp->per_step ? "diff_times_per_step"
+	                                  : "diff_times_total"));
+	tmpl_setf(v, "base_steps", "%zu", cmp->base_steps);
+	tmpl_setf(v, "new_steps", "%zu", cmp->new_steps);
+	tmpl_setf(v, "base_ranks", "%zu", cmp->base_ranks);
+	tmpl_setf(v, "new_ranks", "%zu", cmp->new_ranks);
+}
+
+/* ---- speedups, stages, categories ---------------------------------------- */
+
+/* speedup, speedup_text ("1.23× faster") and trend of a stage. */
+static void speedup(struct model_ctx *c, struct tmpl_vars *v, double x)
+{
+	const char *names[] = {"x"};
+	const char *values[1];
+	char num[32], key[32];
+	const char *trend;
+
+	tmpl_setf(v, "speedup", "%.3f", x);
+	snprintf(num, sizeof(num), "%.2f", x);
+	values[0] = num;
+	/* "same" within 2%: run-to-run noise of a stage nobody changed */
+	trend = x <= 0      ? "na"
+	        : x >= 1.02 ? "faster"
+	        : x <= 0.98 ? "slower"
+	                    : "same";
+	tmpl_set(v, "trend", trend);
+	if (x <= 0) {
+		tmpl_set(v, "speedup_text", model_t(c, "diff_speedup_na"));
+		return;
+	}
+	snprintf(key, sizeof(key), "diff_speedup_%s", trend);
+	model_set_msg(c, v, "speedup_text", key, names, values, 1);
+}
+
+static void summary(struct model_ctx *c, struct tmpl_vars *v,
+                    const struct comparison *cmp)
+{
+	int s;
+
+	for (s = 0; s < STAGE_COUNT; s++) {
+		const struct cmp_stage *st = &cmp->stages[s];
+		struct tmpl_vars *row;
+		if (!st->in_base || !st->in_new)
+			continue;
+		row = tmpl_add_row(v, "summary");
+		tmpl_set(row, "id", stage_names[s]);
+		tmpl_set(row, "label", model_tk(c, "stage_", stage_names[s]));
+		speedup(c, row, st->speedup);
+		model_set_ns(row, "wall_base_ns", st->wall.base);
+		model_set_ns(row, "wall_new_ns", st->wall.new_);
+	}
+}
+
+static void stage_cats(struct model_ctx *c, struct tmpl_vars *row,
+                       const struct cmp_stage *st)
+{
+	int k;
+
+	for (k = 0; k < CAT_COUNT; k++) {
+		struct tmpl_vars *cr = tmpl_add_row(row, "cats");
+		tmpl_set(cr, "cat", category_names[k]);
+		tmpl_set(cr, "label", model_tk(c, "cat_", category_names[k]));
+		model_set_ns(cr, "base_ns", st->cat[k].base);
+		model_set_ns(cr, "new_ns", st->cat[k].new_);
+		set_delta(cr, "", st->cat[k], &c->sb);
+		tmpl_setf(cr, "share_base", "%.3f", st->cat_share[k].base);
+		tmpl_setf(cr, "share_new", "%.3f", st->cat_share[k].new_);
+		set_pp(c, cr, "share_delta", st->cat_share[k]);
+	}
+}
+
+static void stage_row(struct model_ctx *c, struct tmpl_vars *row, int s,
+                      const struct cmp_stage *st)
+{
+	tmpl_set(row, "id", stage_names[s]);
+	tmpl_set(row, "label", model_tk(c, "stage_", stage_names[s]));
+	tmpl_set(row, "presence",
+	         !st->in_base  ? model_t(c, "diff_only_new")
+	         : !st->in_new ? model_t(c, "diff_only_base")
+	                       : "");
+	speedup(c, row, st->in_base && st->in_new ? st->speedup : 0);
+	set_time(row, "wall", st->wall, &c->sb);
+	set_time(row, "kernel", st->kernel, &c->sb);
+	set_time(row, "exposed", st->exposed, &c->sb);
+	tmpl_setf(row, "exposed_share_base", "%.3f", st->exposed_share.base);
+	tmpl_setf(row, "exposed_share_new", "%.3f", st->exposed_share.new_);
+	set_pp(c, row, "exposed_share_delta", st->exposed_share);
+	stage_cats(c, row, st);
+}
+
+static void stages(struct model_ctx *c, struct tmpl_vars *v,
+                   const struct comparison *cmp)
+{
+	int s, comm = 0;
+
+	for (s = 0; s < STAGE_COUNT; s++) {
+		const struct cmp_stage *st = &cmp->stages[s];
+		if (!st->in_base && !st->in_new)
+			continue;
+		stage_row(c, tmpl_add_row(v, "stages"), s, st);
+		comm |= st->exposed.base > 0 || st->exposed.new_ > 0;
+	}
+	tmpl_set(v, "has_comm", comm ? "1" : "");
+}
+
+static void chart(struct model_ctx *c, struct tmpl_vars *v)
+{
+	struct strbuf svg = STRBUF_INIT;
+
+	diff_chart_svg(c, v, &svg);
+	tmpl_set(v, "chart", svg.buf);
+	strbuf_release(&svg);
+}
+
+/* ---- verdicts, warnings -------------------------------------------------- */
+
+/* The catalogue's title of a built-in verdict, else its id. */
+static const char *verdict_title(struct model_ctx *c, const char *id)
+{
+	const char *s;
+
+	strbuf_reset(&c->sb);
+	strbuf_addf(&c->sb, "verdict_%s_title", id);
+	s = i18n_find(c->o->cat, c->sb.buf);
+	return s ? s : id;
+}
+
+static void verdict_row(struct model_ctx *c, struct tmpl_vars *row,
+                        const struct cmp_verdict *vd)
+{
+	const char *change = change_ids[vd->change];
+
+	tmpl_set(row, "id", vd->id);
+	tmpl_set(row, "title", verdict_title(c, vd->id));
+	tmpl_set(row, "stage_label",
+	         model_tk(c, "stage_", stage_names[vd->stage]));
+	tmpl_set(row, "change", change);
+	tmpl_set(row, "change_label", model_tk(c, "diff_change_", change));
+	if (vd->base_applicable)
+		tmpl_setf(row, "base", "%.3f", vd->base);
+	if (vd->new_applicable)
+		tmpl_setf(row, "new", "%.3f", vd->new_);
+	tmpl_setf(row, "threshold", "%.3f", vd->threshold);
+	tmpl_set(row, "base_fired",
+	         vd->change == VC_CLEARED || vd->change == VC_STAYED ? "1"
+	                                                             : "");
+	tmpl_set(row, "new_fired",
+	         vd->change == VC_APPEARED || vd->change == VC_STAYED ? "1"
+	                                                              : "");
+}
+
+static void verdicts(struct model_ctx *c, struct tmpl_vars *v,
+                     const struct comparison *cmp)
+{
+	size_t i;
+	int ch, any = 0;
+
+	/* what changed first: appeared, cleared, stayed, then never */
+	for (ch = VC_APPEARED; ch <= VC_NEVER; ch++)
+		for (i = 0; i < cmp->nverdicts; i++) {
+			if ((int)cmp->verdicts[i].change != ch)
+				continue;
+			verdict_row(c, tmpl_add_row(v, "verdicts"),
+			            &cmp->verdicts[i]);
+			any |= ch == VC_APPEARED || ch == VC_CLEARED;
+		}
+	tmpl_set(v, "any_change", any ? "1" : "");
+}
+
+static void warnings(struct model_ctx *c, struct tmpl_vars *v,
+                     const struct comparison *cmp)
+{
+	const char *names[] = {"1", "2"};
+	size_t i;
+	char key[96];
+
+	for (i = 0; i < cmp->nwarnings; i++) {
+		const struct cmp_warning *w = &cmp->warnings[i];
+		struct tmpl_vars *row = tmpl_add_row(v, "warnings");
+		const char *values[2];
+		values[0] = w->args[0] ? w->args[0] : "";
+		values[1] = w->args[1] ? w->args[1] : "";
+		tmpl_set(row, "code", w->code);
+		/* a variant of the message for per-step times, when it has one
+		 */
+		snprintf(key, sizeof(key), "diff_warn_%s_per_step", w->code);
+		if (!cmp->per_step || !i18n_find(c->o->cat, key))
+			snprintf(key, sizeof(key), "diff_warn_%s", w->code);
+		if (i18n_find(c->o->cat, key))
+			model_set_msg(c, row, "text", key, names, values, 2);
+		else
+			tmpl_set(row, "text", w->message);
+	}
+}
+
+/* ---- kernel types -------------------------------------------------------- */
+
+static void type_row(struct model_ctx *c, struct tmpl_vars *row,
+                     const struct cmp_type *t)
+{
+	tmpl_set(row, "type", t->type);
+	tmpl_set(row, "stage", stage_names[t->stage]);
+	tmpl_set(row, "stage_label",
+	         model_tk(c, "stage_", stage_names[t->stage]));
+	tmpl_set(row, "cat", category_names[t->cat]);
+	tmpl_set(row, "cat_label", model_tk(c, "cat_", category_names[t->cat]));
+	tmpl_set(row, "status", status_ids[t->status]);
+	tmpl_set(row, "status_label",
+	         t->status == TS_BOTH
+	             ? ""
+	             : model_tk(c, "diff_status_", status_ids[t->status]));
+	set_time(row, "", t->time, &c->sb);
+	model_set_u64(row, "base_count", t->base_count);
+	model_set_u64(row, "new_count", t->new_count);
+}
+
+static void type_list_row(struct model_ctx *c, struct tmpl_vars *row,
+                          const struct cmp_type *t)
+{
+	int added = t->status == TS_ADDED;
+
+	tmpl_set(row, "type", t->type);
+	tmpl_set(row, "stage_label",
+	         model_tk(c, "stage_", stage_names[t->stage]));
+	tmpl_set(row, "cat", category_names[t->cat]);
+	tmpl_set(row, "cat_label", model_tk(c, "cat_", category_names[t->cat]));
+	model_set_ns(row, "ns", added ? t->time.new_ : t->time.base);
+	model_set_u64(row, "count", added ? t->new_count : t->base_count);
+}
+
+/* "… and N more" when n names were left out, else "". */
+static void set_more(struct model_ctx *c, struct tmpl_vars *v, const char *name,
+                     size_t n)
+{
+	const char *names[] = {"n"};
+	const char *values[1];
+	char num[32];
+
+	snprintf(num, sizeof(num), "%zu", n);
+	values[0] = num;
+	if (n)
+		model_set_msg(c, v, name, "diff_types_more", names, values, 1);
+	else
+		tmpl_set(v, name, "");
+}
+
+/* One table of the types whose time moved in direction sign (+1: took
+ * more time, -1: less), the DIFF_TOP_TYPES largest; the comparison lists
+ * types by |delta|, largest first, so they are the first of that sign. */
+static void type_table(struct model_ctx *c, struct tmpl_vars *v,
+                       const struct comparison *cmp, int sign)
+{
+	struct tmpl_vars *tab = tmpl_add_row(v, "type_tables");
+	size_t i, n = 0;
+
+	tmpl_set(tab, "kind", sign > 0 ? "gained" : "lost");
+	tmpl_set(
+	    tab, "heading",
+	    model_t(c, sign > 0 ? "diff_types_gained" : "diff_types_lost"));
+	tmpl_set(tab, "types", ""); /* "" when no row follows: false */
+	for (i = 0; i < cmp->ntypes && n < DIFF_TOP_TYPES; i++) {
+		const struct cmp_type *t = &cmp->types[i];
+		int64_t d = checked_sub_sat(t->time.new_, t->time.base);
+		if ((sign > 0 && d > 0) || (sign < 0 && d < 0)) {
+			type_row(c, tmpl_add_row(tab, "types"), t);
+			n++;
+		}
+	}
+}
+
+static void types(struct model_ctx *c, struct tmpl_vars *v,
+                  const struct comparison *cmp)
+{
+	size_t i, na = 0, nr = 0;
+	const char *names[] = {"n"};
+	const char *values[1];
+	char num[16];
+
+	snprintf(num, sizeof(num), "%d", DIFF_TOP_TYPES);
+	values[0] = num;
+	model_set_msg(c, v, "types_intro", "diff_types_intro", names, values,
+	              1);
+	type_table(c, v, cmp, 1);
+	type_table(c, v, cmp, -1);
+	for (i = 0; i < cmp->ntypes; i++) {
+		const struct cmp_type *t = &cmp->types[i];
+		if (t->status == TS_ADDED && na++ < DIFF_LIST_MAX)
+			type_list_row(c, tmpl_add_row(v, "added"), t);
+		else if (t->status == TS_REMOVED && nr++ < DIFF_LIST_MAX)
+			type_list_row(c, tmpl_add_row(v, "removed"), t);
+	}
+	set_more(c, v, "added_more",
+	         na > DIFF_LIST_MAX ? na - DIFF_LIST_MAX : 0);
+	set_more(c, v, "removed_more",
+	         nr > DIFF_LIST_MAX ? nr - DIFF_LIST_MAX : 0);
+}
+
+/* ---- ranks, method ------------------------------------------------------- */
+
+static void rank_row(struct model_ctx *c, struct tmpl_vars *row,
+                     const struct cmp_rank *r)
+{
+	tmpl_setf(row, "id", "%" PRId32, r->id);
+	set_time(row, "dit_kernel", r->dit_kernel, &c->sb);
+	set_time(row, "dit_wall", r->dit_wall, &c->sb);
+	set_time(row, "dit_exposed", r->dit_exposed, &c->sb);
+	set_time(row, "dit_compute", r->dit_compute, &c->sb);
+	/* left unset without communication.json: the reports show "–" */
+	if (r->comm_wait.base >= 0 && r->comm_wait.new_ >= 0) {
+		set_time(row, "comm_wait", r->comm_wait, &c->sb);
+		tmpl_set(row, "has_wait", "1");
+	}
+}
+
+static void ranks(struct model_ctx *c, struct tmpl_vars *v,
+                  const struct comparison *cmp)
+{
+	size_t i;
+	int show = cmp->base_ranks > 1 && cmp->new_ranks > 1 && cmp->nranks;
+
+	tmpl_set(v, "has_ranks", show ? "1" : "");
+	for (i = 0; show && i < cmp->nranks; i++)
+		rank_row(c, tmpl_add_row(v, "ranks"), &cmp->ranks[i]);
+}
+
+static void method(struct model_ctx *c, struct tmpl_vars *v,
+                   const struct comparison *cmp)
+{
+	const char *names[] = {"base", "new"};
+	const char *values[2];
+	char b[32], n[32];
+
+	snprintf(b, sizeof(b), "%zu", cmp->base_steps);
+	snprintf(n, sizeof(n), "%zu", cmp->new_steps);
+	values[0] = b;
+	values[1] = n;
+	model_set_msg(c, v, "method_steps",
+	              cmp->per_step ? "diff_method_per_step"
+	                            : "diff_method_totals",
+	              names, values, 2);
+}
+
+struct tmpl_vars *diff_model_build(const struct comparison *cmp,
+                                   const struct model_opts *o)
+{
+	struct model_ctx c = {NULL, o, STRBUF_INIT};
+	struct tmpl_vars *v = tmpl_vars_new();
+
+	header(&c, v, cmp);
+	summary(&c, v, cmp);
+	verdicts(&c, v, cmp);
+	warnings(&c, v, cmp);
+	stages(&c, v, cmp);
+	chart(&c, v);
+	types(&c, v, cmp);
+	ranks(&c, v, cmp);
+	method(&c, v, cmp);
+	strbuf_release(&c.sb);
+	return v;
+}

@@ -1,0 +1,558 @@
+/* View model: result -> template variables. One function per report
+ * section, in the order the report shows them. */
+#include "view/model.h"
+#include "view/model_collect.h"
+#include "view/model_ranks.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "view/svg.h"
+#include "util/checked.h"
+#include "util/banned.h"
+#include "util/numfmt.h"
+#include "util/xalloc.h"
+
+/* CSS classes giving each category and stage its colour (report.css) */
+static const char *const cat_css[CAT_COUNT] = {
+    "c-FA", "c-MatMul", "c-Conv", "c-Vector", "c-Comm", "c-Other"};
+static const char *const stage_css[STAGE_COUNT] = {"s-dit", "s-vae",
+                                                   "s-text_encoder", "s-other"};
+
+const char *model_t(const struct model_ctx *c, const char *key)
+{
+	return i18n_get(c->o->cat, key);
+}
+
+void model_set_common(struct model_ctx *c, struct tmpl_vars *v,
+                      const char *title_key)
+{
+	size_t i;
+
+	for (i = 0; i < i18n_count(c->o->cat); i++) {
+		const char *key = i18n_key(c->o->cat, i);
+		char *var = xstrfmt("t_%s", key);
+		tmpl_set(v, var, i18n_get(c->o->cat, key));
+		free(var);
+	}
+	tmpl_set(v, "lang", i18n_lang(c->o->cat));
+	tmpl_set(v, "title", c->o->title ? c->o->title : model_t(c, title_key));
+	tmpl_set(v, "version", c->o->version);
+	tmpl_set(v, "date", c->o->date);
+	tmpl_set(v, "css", c->o->css ? c->o->css : "");
+	tmpl_set(v, "script", c->o->script ? c->o->script : "");
+	tmpl_set(v, "script_csp", c->o->script_csp ? c->o->script_csp : "");
+}
+
+/* Catalogue message `prefix` + `name`, e.g. "stage_" "dit". */
+const char *model_tk(const struct model_ctx *c, const char *prefix,
+                     const char *name)
+{
+	char key[128];
+	snprintf(key, sizeof(key), "%s%s", prefix, name);
+	return i18n_get(c->o->cat, key);
+}
+
+void model_set_ns(struct tmpl_vars *v, const char *name, int64_t ns)
+{
+	tmpl_setf(v, name, "%" PRId64, ns);
+}
+
+void model_set_pct(struct tmpl_vars *v, const char *name, int64_t part,
+                   int64_t whole)
+{
+	tmpl_setf(v, name, "%.3f", numfmt_pct(part, whole));
+}
+
+void model_set_u64(struct tmpl_vars *v, const char *name, uint64_t n)
+{
+	tmpl_setf(v, name, "%" PRIu64, n);
+}
+
+/* Sets `name` to catalogue message key with {placeholders} filled. */
+void model_set_msg(struct model_ctx *c, struct tmpl_vars *v, const char *name,
+                   const char *key, const char *const *names,
+                   const char *const *values, size_t n)
+{
+	strbuf_reset(&c->sb);
+	i18n_format(c->o->cat, key, &c->sb, names, values, n);
+	tmpl_set(v, name, c->sb.buf);
+}
+
+static int64_t total_kernel_ns(const struct result *r)
+{
+	int64_t t = 0;
+	int s;
+	for (s = 0; s < STAGE_COUNT; s++)
+		checked_accumulate(&t, r->stages[s].kernel_ns);
+	return t;
+}
+
+static void header(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	const char *names[] = {"date", "version"};
+	const char *values[] = {c->o->date, c->o->version};
+
+	model_set_common(c, v, "title_default");
+	model_set_msg(c, v, "generated", "generated", names, values, 2);
+	tmpl_set(v, "profile", r->profile_path ? r->profile_path : "");
+	tmpl_set(v, "rank_dir", r->rank_dir ? r->rank_dir : "");
+	model_set_u64(v, "kernels", r->kernels);
+	model_set_u64(v, "steps", r->steps_total);
+	model_set_ns(v, "span_ns",
+	             checked_sub_sat(r->span_end_ns, r->span_start_ns));
+	tmpl_set(v, "rules_source", r->rules_source ? r->rules_source : "");
+	names[0] = "version";
+	model_set_msg(c, v, "footer", "footer", names, values + 1, 1);
+}
+
+/* ---- verdicts ---------------------------------------------------------- */
+
+static void verdict_docs(struct model_ctx *c, struct tmpl_vars *row,
+                         const struct verdict *vd)
+{
+	size_t d;
+
+	for (d = 0; d < vd->ndocs; d++) {
+		struct tmpl_vars *doc = tmpl_add_row(row, "docs");
+		char *url = model_doc_url(c->o->docs_base, i18n_lang(c->o->cat),
+		                          vd->docs[d]);
+		tmpl_set(doc, "name", vd->docs[d]);
+		tmpl_set(doc, "url", url);
+		free(url);
+	}
+}
+
+/* Title, metric and recommendation from the catalogue when it knows the
+ * verdict id (the built-in ones), else the rules file's own text. */
+static void verdict_text(struct model_ctx *c, struct tmpl_vars *row,
+                         const struct verdict *vd)
+{
+	static const struct {
+		const char *var, *suffix;
+	} parts[] = {{"title", "_title"},
+	             {"metric", "_metric"},
+	             {"recommendation", "_rec"}};
+	const char *fallback[] = {vd->title, vd->metric, vd->recommendation};
+	char key[160];
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		const char *s;
+		snprintf(key, sizeof(key), "verdict_%s%s", vd->id,
+		         parts[i].suffix);
+		s = i18n_find(c->o->cat, key);
+		tmpl_set(row, parts[i].var, s ? s : fallback[i]);
+	}
+}
+
+/* Why a verdict has no value: its own message when the catalogue has one
+ * (host_bound: no step_trace_time.csv), else "no <stage> kernels". */
+static void verdict_na(struct model_ctx *c, struct tmpl_vars *row,
+                       const struct verdict *vd)
+{
+	const char *names[] = {"stage"};
+	const char *values[1];
+	char key[160];
+
+	/* a specific reason first ("verdict_na_step_totals") */
+	snprintf(key, sizeof(key), "verdict_na_%s",
+	         vd->na_code ? vd->na_code : "");
+	if (vd->na_code && i18n_find(c->o->cat, key)) {
+		tmpl_set(row, "no_stage", model_t(c, key));
+		return;
+	}
+	snprintf(key, sizeof(key), "verdict_%s_na", vd->id);
+	if (i18n_find(c->o->cat, key)) {
+		tmpl_set(row, "no_stage", model_t(c, key));
+		return;
+	}
+	values[0] = model_tk(c, "stage_", stage_names[vd->stage]);
+	model_set_msg(c, row, "no_stage", "verdict_no_stage", names, values, 1);
+}
+
+/* How a multi-rank value was aggregated: "worst: rank 3" (how), empty for
+ * a single rank. */
+static void verdict_how(struct model_ctx *c, struct tmpl_vars *row,
+                        const struct verdict *vd)
+{
+	const char *names[] = {"rank"};
+	const char *values[1];
+	char rank[24], key[64];
+
+	tmpl_set(row, "stage_label",
+	         model_tk(c, "stage_", stage_names[vd->stage]));
+	if (!vd->how || !vd->applicable) {
+		tmpl_set(row, "how", "");
+		return;
+	}
+	snprintf(rank, sizeof(rank), "%d", vd->rank);
+	values[0] = rank;
+	snprintf(key, sizeof(key), "verdict_how_%s", vd->how);
+	if (i18n_find(c->o->cat, key))
+		model_set_msg(c, row, "how", key, names, values, 1);
+	else
+		tmpl_set(row, "how", vd->how);
+}
+
+static void verdicts(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	size_t i, fired = 0;
+	const char *names[] = {"stage"};
+	const char *values[1];
+
+	values[0] = model_tk(c, "stage_", stage_names[STAGE_DIT]);
+	model_set_msg(c, v, "verdicts_intro", "sec_verdicts_intro", names,
+	              values, 1);
+	/* fired verdicts first, then the others, each in rules order */
+	for (i = 0; i < 2 * r->nverdicts; i++) {
+		const struct verdict *vd = &r->verdicts[i % r->nverdicts];
+		struct tmpl_vars *row;
+		if ((i < r->nverdicts) != (vd->fired != 0))
+			continue;
+		row = tmpl_add_row(v, "verdicts");
+		const char *state = !vd->applicable ? "na"
+		                    : vd->fired     ? "fired"
+		                                    : "ok";
+		tmpl_set(row, "id", vd->id);
+		verdict_text(c, row, vd);
+		tmpl_set(row, "state", state);
+		tmpl_set(row, "state_label", model_tk(c, "verdict_", state));
+		tmpl_set(row, "fired", vd->fired ? "1" : "");
+		tmpl_set(row, "applicable", vd->applicable ? "1" : "");
+		tmpl_setf(row, "value", "%.3f", vd->value);
+		tmpl_setf(row, "threshold", "%.3f", vd->threshold);
+		verdict_na(c, row, vd);
+		verdict_how(c, row, vd);
+		verdict_docs(c, row, vd);
+		fired += vd->fired;
+	}
+	tmpl_set(v, "any_fired", fired ? "1" : "");
+}
+
+/* ---- stages ------------------------------------------------------------ */
+
+static void categories(struct model_ctx *c, struct tmpl_vars *row,
+                       const struct stage_result *st, const char *stage_label)
+{
+	struct svg_part parts[CAT_COUNT];
+	const char *names[] = {"stage"};
+	const char *values[] = {stage_label};
+	int k;
+
+	for (k = 0; k < CAT_COUNT; k++) {
+		struct tmpl_vars *cr = tmpl_add_row(row, "categories");
+		tmpl_set(cr, "cat", category_names[k]);
+		tmpl_set(cr, "label", model_tk(c, "cat_", category_names[k]));
+		strbuf_reset(&c->sb);
+		strbuf_addf(&c->sb, "cat_%s_about", category_names[k]);
+		tmpl_set(cr, "about", model_t(c, c->sb.buf));
+		model_set_ns(cr, "time_ns", st->cat[k].time_ns);
+		model_set_u64(cr, "count", st->cat[k].count);
+		model_set_pct(cr, "share", st->cat[k].time_ns, st->kernel_ns);
+		parts[k].label = model_tk(c, "cat_", category_names[k]);
+		parts[k].css = cat_css[k];
+		parts[k].value = st->cat[k].time_ns;
+	}
+	strbuf_reset(&c->sb);
+	i18n_format(c->o->cat, "chart_stacked_title", &c->sb, names, values, 1);
+	{
+		struct strbuf svg = STRBUF_INIT;
+		svg_stacked_bar(&svg, c->sb.buf, parts, CAT_COUNT);
+		tmpl_set(row, "chart", svg.buf);
+		strbuf_release(&svg);
+	}
+}
+
+static void top_kernels(const struct model_ctx *c, struct tmpl_vars *row,
+                        const struct stage_result *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->ntop; i++) {
+		const struct type_stat *ts = &st->top[i];
+		struct tmpl_vars *tr = tmpl_add_row(row, "top");
+		tmpl_set(tr, "type", ts->type);
+		tmpl_set(tr, "cat", category_names[ts->cat]);
+		tmpl_set(tr, "cat_label",
+		         model_tk(c, "cat_", category_names[ts->cat]));
+		model_set_u64(tr, "count", ts->count);
+		model_set_ns(tr, "total_ns", ts->total_ns);
+		model_set_ns(tr, "avg_ns",
+		             ts->count ? ts->total_ns / (int64_t)ts->count : 0);
+		model_set_ns(tr, "min_ns", ts->min_ns);
+		model_set_ns(tr, "max_ns", ts->max_ns);
+		model_set_pct(tr, "share", ts->total_ns, st->kernel_ns);
+	}
+}
+
+static void stages(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	int64_t total = total_kernel_ns(r);
+	int s, comm = 0;
+
+	for (s = 0; s < STAGE_COUNT; s++) {
+		const struct stage_result *st = &r->stages[s];
+		struct tmpl_vars *row;
+		if (!st->kernels)
+			continue;
+		row = tmpl_add_row(v, "stages");
+		tmpl_set(row, "id", stage_names[s]);
+		tmpl_set(row, "label", model_tk(c, "stage_", stage_names[s]));
+		model_set_u64(row, "kernels", st->kernels);
+		model_set_u64(row, "segments", st->segments);
+		model_set_ns(row, "kernel_ns", st->kernel_ns);
+		model_set_ns(row, "wall_ns", st->wall_ns);
+		model_set_pct(row, "share", st->kernel_ns, total);
+		model_set_ns(row, "comm_ns", st->comm_ns);
+		model_set_ns(row, "busy_ns", st->comm_union_ns);
+		model_set_ns(row, "exposed_ns", st->exposed_comm_ns);
+		model_set_pct(row, "exposed_share", st->exposed_comm_ns,
+		              st->wall_ns);
+		tmpl_set(row, "has_comm", st->comm_ns ? "1" : "");
+		comm |= st->comm_ns > 0;
+		categories(c, row, st, model_tk(c, "stage_", stage_names[s]));
+		top_kernels(c, row, st);
+	}
+	tmpl_set(v, "has_comm", comm ? "1" : "");
+}
+
+static void timeline(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	struct svg_span *spans =
+	    xcalloc(r->nsegs ? r->nsegs : 1, sizeof(*spans));
+	struct svg_part legend[STAGE_COUNT];
+	struct strbuf labels = STRBUF_INIT, svg = STRBUF_INIT;
+	size_t i, *offs = xcalloc(r->nsegs ? r->nsegs : 1, sizeof(*offs));
+	const char *names[] = {"n"};
+	const char *values[1];
+	char n[32];
+	int s, nl = 0;
+
+	for (i = 0; i < r->nsegs; i++) { /* tooltips: "VAE 118.49 ms" */
+		offs[i] = labels.len;
+		strbuf_adds(&labels, model_tk(c, "stage_",
+		                              stage_names[r->segs[i].stage]));
+		strbuf_addch(&labels, ' ');
+		numfmt_duration(&labels, checked_sub_sat(r->segs[i].end_ns,
+		                                         r->segs[i].start_ns));
+		strbuf_addch(&labels, '\0');
+	}
+	for (i = 0; i < r->nsegs; i++) {
+		spans[i].label = labels.buf + offs[i];
+		struct tmpl_vars *row = tmpl_add_row(v, "segments");
+		spans[i].css = stage_css[r->segs[i].stage];
+		spans[i].start = r->segs[i].start_ns;
+		spans[i].end = r->segs[i].end_ns;
+		/* the same spans for renderers that draw without SVG (PDF) */
+		tmpl_set(row, "stage", stage_names[r->segs[i].stage]);
+		model_set_ns(row, "start_ns", r->segs[i].start_ns);
+		model_set_ns(row, "end_ns", r->segs[i].end_ns);
+	}
+	model_set_ns(v, "span_start_ns", r->span_start_ns);
+	model_set_ns(v, "span_end_ns", r->span_end_ns);
+	for (s = 0; s < STAGE_COUNT; s++) {
+		if (!r->stages[s].kernels)
+			continue;
+		legend[nl].label = model_tk(c, "stage_", stage_names[s]);
+		legend[nl].css = stage_css[s];
+		legend[nl++].value = 0;
+	}
+	svg_timeline(&svg, model_t(c, "chart_timeline_title"), spans, r->nsegs,
+	             r->span_start_ns, r->span_end_ns, legend, (size_t)nl);
+	tmpl_set(v, "timeline", svg.buf);
+	snprintf(n, sizeof(n), "%zu",
+	         r->segs_total > r->nsegs ? r->segs_total : r->nsegs);
+	values[0] = n;
+	model_set_msg(c, v, "segments_note", "segments_note", names, values, 1);
+	strbuf_release(&labels);
+	strbuf_release(&svg);
+	free(offs);
+	free(spans);
+}
+
+/* ---- warnings, unmatched ------------------------------------------------ */
+
+static void warnings(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	const char *names[] = {"line", "1", "2", "3", "4"};
+	size_t i;
+
+	for (i = 0; i < r->nwarnings; i++) {
+		const struct warning *w = &r->warnings[i];
+		struct tmpl_vars *row = tmpl_add_row(v, "warnings");
+		char line[32], key[96];
+		const char *values[5];
+		snprintf(line, sizeof(line), "%" PRIu64, w->line);
+		values[0] = line;
+		values[1] = w->args[0];
+		values[2] = w->args[1];
+		values[3] = w->args[2];
+		values[4] = w->args[3];
+		/* a stage argument ("dit") in the report's language */
+		if (w->args[1] && stage_from_name(w->args[1]) >= 0)
+			values[2] = model_tk(c, "stage_", w->args[1]);
+		if (w->reason)
+			snprintf(key, sizeof(key), "warn_%s_%s", w->code,
+			         w->reason);
+		else
+			snprintf(key, sizeof(key), "warn_%s", w->code);
+		if (i18n_find(c->o->cat, key))
+			model_set_msg(c, row, "text", key, names, values, 5);
+		else
+			tmpl_set(row, "text", w->message);
+		tmpl_set(row, "file", w->file ? w->file : "");
+	}
+}
+
+static void unmatched(const struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	int64_t total = total_kernel_ns(r);
+	size_t i;
+
+	for (i = 0; i < r->nunmatched; i++) {
+		struct tmpl_vars *row = tmpl_add_row(v, "unmatched");
+		tmpl_set(row, "type", r->unmatched[i].type);
+		model_set_u64(row, "count", r->unmatched[i].count);
+		model_set_ns(row, "total_ns", r->unmatched[i].total_ns);
+		model_set_pct(row, "share", r->unmatched[i].total_ns, total);
+	}
+}
+
+/* ---- method, inputs, docs ---------------------------------------------- */
+
+static void method(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	const char *names[] = {"rules", "window", "min_segment", "n"};
+	char window[16], min_seg[16], n[16];
+	const char *values[4];
+	size_t i;
+
+	snprintf(window, sizeof(window), "%d", r->seg_window);
+	snprintf(min_seg, sizeof(min_seg), "%d", r->seg_min_segment);
+	snprintf(n, sizeof(n), "%zu", r->steps_total);
+	values[0] = r->rules_source ? r->rules_source : "";
+	values[1] = window;
+	values[2] = min_seg;
+	values[3] = n;
+	model_set_msg(c, v, "method_categories", "method_categories", names,
+	              values, 4);
+	model_set_msg(c, v, "method_stages", "method_stages", names, values, 4);
+	model_set_msg(c, v, "method_steps", "method_steps", names, values, 4);
+	tmpl_set(v, "method_text_encoder",
+	         model_t(c, r->text_encoder_detected
+	                        ? "method_text_encoder_found"
+	                    : r->loop_found ? "method_text_encoder_none"
+	                                    : "method_text_encoder_unknown"));
+	for (i = 0; i < r->nverdicts; i++) {
+		struct tmpl_vars *row = tmpl_add_row(v, "thresholds");
+		tmpl_set(row, "id", r->verdicts[i].id);
+		verdict_text(c, row, &r->verdicts[i]);
+		tmpl_setf(row, "threshold", "%.3f", r->verdicts[i].threshold);
+	}
+}
+
+static void inputs(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	size_t i;
+
+	for (i = 0; i < r->ninputs; i++) {
+		const struct input_desc *in = &r->inputs[i];
+		struct tmpl_vars *row = tmpl_add_row(v, "inputs");
+		tmpl_set(row, "role", in->role);
+		tmpl_set(row, "path", in->path);
+		tmpl_setf(row, "size", "%" PRId64, in->size);
+		if (!strcmp(in->role, "trace_view")) {
+			const char *names[] = {"subtasks"};
+			char sub[24];
+			const char *values[] = {sub};
+			snprintf(sub, sizeof(sub), "%" PRIu64, in->subtasks);
+			model_set_msg(c, row, "variant", "variant_trace", names,
+			              values, 1);
+		} else if (in->era) {
+			const char *names[] = {"level", "era", "pmu"};
+			const char *values[3];
+			char level[8];
+			snprintf(level, sizeof(level), "%d", in->level);
+			values[0] = level;
+			values[1] = model_tk(c, "era_", in->era);
+			values[2] = in->pmu ? model_t(c, "variant_pmu") : "";
+			model_set_msg(c, row, "variant", "variant", names,
+			              values, 3);
+		} else {
+			tmpl_set(row, "variant", in->variant);
+		}
+		tmpl_set(row, "line_endings",
+		         !strcmp(in->role, "db")           ? "SQLite"
+		         : !strcmp(in->role, "trace_view") ? "–"
+		         : in->crlf                        ? "CRLF"
+		                                           : "LF");
+		tmpl_set(row, "bom", model_t(c, in->bom ? "yes" : "no"));
+		tmpl_set(row, "tab", model_t(c, in->start_tab ? "yes" : "no"));
+		if (in->device_id >= 0)
+			tmpl_setf(row, "device", "%" PRId64, in->device_id);
+		model_set_u64(row, "rows", in->rows);
+		model_set_u64(row, "kernels", in->kernels);
+		model_set_u64(row, "skipped", in->skipped);
+		model_set_u64(row, "typed_from_name", in->typed_from_name);
+	}
+}
+
+static void docs(struct model_ctx *c, struct tmpl_vars *v)
+{
+	size_t i;
+
+	for (i = 0; i < feature_doc_count; i++) {
+		const char *name = feature_doc_keys[i];
+		struct tmpl_vars *row = tmpl_add_row(v, "docs");
+		char *url =
+		    model_doc_url(c->o->docs_base, i18n_lang(c->o->cat), name);
+		tmpl_set(row, "name", name);
+		tmpl_set(row, "url", url);
+		tmpl_set(row, "summary", model_tk(c, "doc_", name));
+		strbuf_reset(&c->sb);
+		strbuf_addf(&c->sb, "doc_%s_when", name);
+		tmpl_set(row, "when", model_t(c, c->sb.buf));
+		free(url);
+	}
+}
+
+char *model_doc_url(const char *base, const char *lang, const char *name)
+{
+	size_t n = strlen(base);
+	while (n && base[n - 1] == '/')
+		n--;
+	return xstrfmt("%.*s/blob/master/docs/%s/features/%s.md", (int)n, base,
+	               lang, name);
+}
+
+struct tmpl_vars *model_build(const struct result *r,
+                              const struct model_opts *o)
+{
+	struct model_ctx c = {r, o, STRBUF_INIT};
+	struct tmpl_vars *v = tmpl_vars_new();
+
+	header(&c, v);
+	verdicts(&c, v);
+	model_collection(&c, v);
+	stages(&c, v);
+	timeline(&c, v);
+	warnings(&c, v);
+	unmatched(&c, v);
+	method(&c, v);
+	inputs(&c, v);
+	model_ranks(&c, v);
+	docs(&c, v);
+	strbuf_release(&c.sb);
+	return v;
+}

@@ -1,0 +1,159 @@
+/* View model of the collection check (see model_collect.h). */
+#include "view/model_collect.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/collection.h"
+#include "util/strbuf.h"
+#include "util/banned.h"
+
+static const char *tri_text(struct model_ctx *c, int v)
+{
+	return model_t(c, v == TRI_YES  ? "yes"
+	                  : v == TRI_NO ? "no"
+	                                : "unknown");
+}
+
+/* "1 timed, 50 run before", "none" into c->sb's copy in row's "steps". */
+static void steps_text(struct model_ctx *c, struct tmpl_vars *row,
+                       const struct rank_collection *k)
+{
+	const char *names[] = {"n"};
+	char n[24];
+	const char *values[] = {n};
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!k->steps) {
+		tmpl_set(row, "steps", model_t(c, "coll_steps_none"));
+		return;
+	}
+	snprintf(n, sizeof(n), "%" PRIu64, k->timed);
+	i18n_format(c->o->cat, "coll_steps_timed", &sb, names, values, 1);
+	if (k->warmup_in) {
+		snprintf(n, sizeof(n), "%" PRIu64, k->warmup_in);
+		strbuf_adds(&sb, model_t(c, "coll_list_sep"));
+		i18n_format(c->o->cat, "coll_steps_warmup_in", &sb, names,
+		            values, 1);
+	}
+	if (k->warmup_before >= 0) {
+		snprintf(n, sizeof(n), "%" PRId64, k->warmup_before);
+		strbuf_adds(&sb, model_t(c, "coll_list_sep"));
+		i18n_format(c->o->cat, "coll_steps_warmup_before", &sb, names,
+		            values, 1);
+	}
+	tmpl_set(row, "steps", sb.buf);
+	strbuf_release(&sb);
+}
+
+static void rank_row(struct model_ctx *c, struct tmpl_vars *v,
+                     const struct rank_result *rr)
+{
+	const struct rank_collection *k = &rr->coll;
+	struct tmpl_vars *row = tmpl_add_row(v, "coll_ranks");
+	const char *level = collection_level_name(k->level);
+
+	tmpl_setf(row, "id", "%" PRId32, rr->id);
+	tmpl_set(row, "export", model_tk(c, "coll_export_", k->export_type));
+	tmpl_set(row, "level", level ? level : model_t(c, "unknown"));
+	tmpl_set(row, "cpu", tri_text(c, k->cpu));
+	steps_text(c, row, k);
+	tmpl_set(row, "shapes", tri_text(c, k->shapes));
+	tmpl_set(row, "memory", tri_text(c, k->memory));
+	tmpl_set(row, "aic", tri_text(c, k->aic));
+}
+
+static void versions(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct collection *col = &c->r->collection;
+	const char *names[] = {"torch", "cann"};
+	const char *values[] = {col->torch_npu_version, col->cann_version};
+	const char *unknown = model_t(c, "unknown");
+	struct strbuf sb = STRBUF_INIT;
+	const char *vn[] = {"versions"};
+	const char *vv[1];
+
+	if (!values[0] && !values[1]) {
+		tmpl_set(v, "coll_versions",
+		         model_t(c, "coll_versions_unknown"));
+		return;
+	}
+	values[0] = values[0] ? values[0] : unknown;
+	values[1] = values[1] ? values[1] : unknown;
+	i18n_format(c->o->cat, "versions_text", &sb, names, values, 2);
+	if (col->versions_differ)
+		strbuf_adds(&sb, model_t(c, "coll_versions_differ"));
+	vv[0] = sb.buf;
+	model_set_msg(c, v, "coll_versions", "coll_versions", vn, vv, 1);
+	strbuf_release(&sb);
+}
+
+/* The ranks with gap g, " (ranks 0, 2)", when not every analysed rank has
+ * it; else "". */
+static void gap_ranks(struct model_ctx *c, struct tmpl_vars *row, int g)
+{
+	const struct result *r = c->r;
+	struct strbuf ids = STRBUF_INIT;
+	const char *names[] = {"ranks"};
+	const char *values[1];
+	size_t i, with = 0, analysed = 0;
+
+	for (i = 0; i < r->nranks; i++) {
+		if (!r->ranks[i].analysed)
+			continue;
+		analysed++;
+		if (!(r->ranks[i].coll.gaps & (1u << g)))
+			continue;
+		strbuf_addf(&ids, "%s%" PRId32, with++ ? ", " : "",
+		            r->ranks[i].id);
+	}
+	values[0] = ids.buf ? ids.buf : "";
+	if (with < analysed)
+		model_set_msg(c, row, "ranks",
+		              with == 1 ? "coll_gap_rank" : "coll_gap_ranks",
+		              names, values, 1);
+	else
+		tmpl_set(row, "ranks", "");
+	strbuf_release(&ids);
+}
+
+static void gaps(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct collection *col = &c->r->collection;
+	char key[64];
+	int g;
+
+	for (g = 0; g < GAP_COUNT; g++) {
+		const struct coll_gap_def *d = &coll_gap_defs[g];
+		struct tmpl_vars *row;
+		if (!(col->sum.gaps & (1u << g)))
+			continue;
+		row = tmpl_add_row(v, "coll_gaps");
+		tmpl_set(row, "id", d->id);
+		snprintf(key, sizeof(key), "coll_gap_%s", d->id);
+		tmpl_set(row, "title", model_t(c, key));
+		snprintf(key, sizeof(key), "coll_gap_%s_disables", d->id);
+		tmpl_set(row, "disables", model_t(c, key));
+		tmpl_set(row, "fix", d->fix);
+		gap_ranks(c, row, g);
+	}
+	if (col->sum.gaps)
+		tmpl_set(v, "coll_snippet", collection_snippet(col));
+}
+
+void model_collection(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	size_t i;
+
+	if (!r->collection.checked)
+		return;
+	tmpl_set(v, "collection", "1");
+	tmpl_set(v, "coll_complete", r->collection.sum.gaps ? "" : "1");
+	for (i = 0; i < r->nranks; i++)
+		if (r->ranks[i].analysed)
+			rank_row(c, v, &r->ranks[i]);
+	versions(c, v);
+	gaps(c, v);
+}

@@ -1,0 +1,715 @@
+/* View model, multi-file and multi-rank sections: rank inputs, the ranks
+ * table and chart, steps, collectives, the Overlap Analysis cross-check and
+ * the stage boundaries (see model_ranks.h for the variables). */
+#include "view/model_ranks.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "view/svg.h"
+#include "util/checked.h"
+#include "util/xalloc.h"
+#include "util/banned.h"
+
+static const char *const cat_css[CAT_COUNT] = {
+    "c-FA", "c-MatMul", "c-Conv", "c-Vector", "c-Comm", "c-Other"};
+
+/* "Rank 3" / "Step 12" (catalogue key with one placeholder) into sb. */
+static const char *labelled(struct model_ctx *c, const char *key,
+                            const char *name, int64_t n)
+{
+	char num[32];
+	const char *names[] = {name};
+	const char *values[] = {num};
+
+	snprintf(num, sizeof(num), "%" PRId64, n);
+	strbuf_reset(&c->sb);
+	i18n_format(c->o->cat, key, &c->sb, names, values, 1);
+	return c->sb.buf;
+}
+
+static void set_i(struct tmpl_vars *v, const char *name, int64_t n)
+{
+	tmpl_setf(v, name, "%" PRId64, n);
+}
+
+/* ---- header, rank inputs ----------------------------------------------- */
+
+static void header(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nranks; i++)
+		n += r->ranks[i].analysed != 0;
+	/* a result without rank records is one card's kernel_details.csv */
+	tmpl_setf(v, "ranks", "%zu", r->nranks ? n : (size_t)1);
+	tmpl_setf(v, "threads", "%d", r->threads > 0 ? r->threads : 1);
+	tmpl_set(v, "multi_rank", r->nranks > 1 ? "1" : "");
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), k = strlen(tail);
+	return n >= k && !strcmp(s + n - k, tail);
+}
+
+/* The rank's db export: read, or found beside text files that were. */
+static void db_file(struct model_ctx *c, struct tmpl_vars *row,
+                    const struct rank_result *rr)
+{
+	struct tmpl_vars *fr;
+	const char *base;
+
+	if (!rr->db.path)
+		return;
+	base = strrchr(rr->db.path, '/');
+	fr = tmpl_add_row(row, "files");
+	tmpl_set(fr, "name", base ? base + 1 : rr->db.path);
+	tmpl_set(fr, "found", "1");
+	tmpl_set(fr, "path", rr->db.path);
+	tmpl_set(fr, "state",
+	         model_t(c, rr->db.used ? "file_db_used" : "file_db_unused"));
+}
+
+static void rank_files(struct model_ctx *c, struct tmpl_vars *row,
+                       const struct rank_result *rr)
+{
+	int f;
+
+	db_file(c, row, rr);
+	for (f = 0; f < RF_COUNT; f++) {
+		struct tmpl_vars *fr;
+		const char *p = rr->files[f];
+		/* read from its db, a rank lacks no text file */
+		if (rr->db.used && !p)
+			continue;
+		fr = tmpl_add_row(row, "files");
+		tmpl_set(fr, "name", rank_file_names[f]);
+		tmpl_set(fr, "found", p ? "1" : "");
+		tmpl_set(fr, "path", p ? p : "");
+		tmpl_set(fr, "state",
+		         model_t(c, !p ? "file_missing"
+		                    : rr->db.used && f != RF_INFO
+		                        ? "file_text_unused"
+		                    : ends_with(p, ".gz") ? "file_found_gz"
+		                                          : "file_found"));
+	}
+}
+
+/* What the db could not give, one line each. */
+static void db_not_run(struct model_ctx *c, struct tmpl_vars *row,
+                       const struct rank_result *rr, const char *id)
+{
+	const char *names[] = {"rank"};
+	const char *values[] = {id};
+	char key[64];
+	int g;
+
+	for (g = 0; g < DBGAP_COUNT; g++) {
+		if (!(rr->db.gaps & (1u << g)))
+			continue;
+		snprintf(key, sizeof(key), "not_run_db_%s", db_gap_keys[g]);
+		model_set_msg(c, tmpl_add_row(row, "not_run"), "text", key,
+		              names, values, 1);
+	}
+}
+
+/* What could not run for lack of a file, one line each. */
+static void not_run(struct model_ctx *c, struct tmpl_vars *row,
+                    const struct rank_result *rr)
+{
+	static const struct {
+		enum rank_file f;
+		const char *key;
+	} lines[] = {{RF_KERNELS, "not_run_kernels"},
+	             {RF_TRACE, "not_run_trace"},
+	             {RF_STEPS, "not_run_steps"},
+	             {RF_COMM, "not_run_comm"}};
+	const char *names[] = {"rank"};
+	const char *values[1];
+	char id[24];
+	size_t i;
+	int from_trace =
+	    rr->kernel_source && !strcmp(rr->kernel_source, "trace_view");
+
+	snprintf(id, sizeof(id), "%" PRId32, rr->id);
+	values[0] = id;
+	if (rr->db.used) {
+		db_not_run(c, row, rr, id);
+		return;
+	}
+	for (i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		const char *key = lines[i].key;
+		if (rr->files[lines[i].f])
+			continue;
+		/* a trace-only rank: kernels, and steps when its Overlap
+		 * Analysis gave them, came from the trace */
+		if (from_trace && lines[i].f == RF_STEPS && rr->nsteps)
+			continue;
+		if (from_trace && lines[i].f == RF_KERNELS)
+			key = "not_run_kernels_trace";
+		model_set_msg(c, tmpl_add_row(row, "not_run"), "text", key,
+		              names, values, 1);
+		if (lines[i].f == RF_KERNELS && !from_trace)
+			break; /* nothing else runs without kernels */
+	}
+}
+
+/* "torch_npu 2.5.1, CANN 8.0" and "Level1, AIC metrics PipeUtilization";
+ * empty when profiler_info gave none of them. */
+static void versions(struct model_ctx *c, struct tmpl_vars *row,
+                     const struct rank_result *rr)
+{
+	const char *unknown = model_t(c, "unknown");
+	const char *names[] = {"torch", "cann"};
+	const char *values[2];
+
+	values[0] = rr->torch_npu_version ? rr->torch_npu_version : unknown;
+	values[1] = rr->cann_version ? rr->cann_version : unknown;
+	if (rr->torch_npu_version || rr->cann_version)
+		model_set_msg(c, row, "versions", "versions_text", names,
+		              values, 2);
+	names[0] = "level";
+	names[1] = "aic";
+	values[0] = rr->profiler_level ? rr->profiler_level : unknown;
+	values[1] = rr->aic_metrics ? rr->aic_metrics : unknown;
+	if (rr->profiler_level || rr->aic_metrics)
+		model_set_msg(c, row, "level", "level_text", names, values, 2);
+}
+
+static void rank_inputs(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	size_t i;
+
+	for (i = 0; i < r->nranks; i++) {
+		const struct rank_result *rr = &r->ranks[i];
+		struct tmpl_vars *row = tmpl_add_row(v, "rank_inputs");
+		set_i(row, "id", rr->id);
+		tmpl_set(row, "source",
+		         rr->id_source ? model_tk(c, "rank_src_", rr->id_source)
+		                       : "");
+		tmpl_set(row, "dir", rr->dir ? rr->dir : "");
+		rank_files(c, row, rr);
+		versions(c, row, rr);
+		not_run(c, row, rr);
+	}
+}
+
+/* ---- ranks table and chart --------------------------------------------- */
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Indexes of the slowest rank (most DiT compute) and of the median one
+ * (the lower median, as the rank_imbalance verdict takes it); -1 when
+ * fewer than two ranks were analysed. */
+static void slowest_median(const struct result *r, long *slow, long *med)
+{
+	int64_t *v = xcalloc(r->nranks, sizeof(*v)), m;
+	size_t i, n = 0;
+
+	*slow = *med = -1;
+	for (i = 0; i < r->nranks; i++) {
+		if (!r->ranks[i].analysed)
+			continue;
+		v[n++] = r->ranks[i].compute_ns;
+		if (*slow < 0 ||
+		    r->ranks[i].compute_ns > r->ranks[*slow].compute_ns)
+			*slow = (long)i;
+	}
+	if (n >= 2) {
+		qsort(v, n, sizeof(*v), cmp_i64);
+		m = v[(n - 1) / 2];
+		for (i = 0; i < r->nranks && *med < 0; i++)
+			if (r->ranks[i].analysed && r->ranks[i].compute_ns == m)
+				*med = (long)i;
+	} else {
+		*slow = -1;
+	}
+	free(v);
+}
+
+static void rank_row(struct model_ctx *c, struct tmpl_vars *row,
+                     const struct rank_result *rr)
+{
+	int64_t kt = rr->stage[STAGE_DIT].kernel_ns;
+	int k;
+
+	set_i(row, "id", rr->id);
+	tmpl_set(row, "label", labelled(c, "rank_label", "rank", rr->id));
+	tmpl_set(row, "analysed", rr->analysed ? "1" : "");
+	model_set_ns(row, "dit_ns", kt);
+	model_set_ns(row, "vae_ns", rr->stage[STAGE_VAE].kernel_ns);
+	model_set_pct(row, "fa_share", rr->stage[STAGE_DIT].cat_ns[CAT_FA], kt);
+	model_set_pct(row, "matmul_share",
+	              rr->stage[STAGE_DIT].cat_ns[CAT_MATMUL], kt);
+	model_set_pct(row, "vector_share",
+	              rr->stage[STAGE_DIT].cat_ns[CAT_VECTOR], kt);
+	model_set_pct(row, "comm_share", rr->stage[STAGE_DIT].cat_ns[CAT_COMM],
+	              kt);
+	model_set_pct(row, "exposed_share",
+	              rr->stage[STAGE_DIT].exposed_comm_ns,
+	              rr->stage[STAGE_DIT].wall_ns);
+	if (rr->comm_read)
+		model_set_ns(row, "wait_ns", rr->comm.wait_ns);
+	else
+		tmpl_set(row, "wait_ns", "");
+	model_set_ns(row, "compute_ns", rr->compute_ns);
+	for (k = 0; k < CAT_COUNT; k++) {
+		char name[32];
+		snprintf(name, sizeof(name), "cat_%s_ns", category_names[k]);
+		model_set_ns(row, name, rr->stage[STAGE_DIT].cat_ns[k]);
+	}
+}
+
+static void rank_marks(struct model_ctx *c, struct tmpl_vars *v,
+                       struct tmpl_vars **rows)
+{
+	const char *names[] = {"slow", "median"};
+	const char *values[2];
+	char slow_id[24] = "", med_id[24] = "";
+	long slow, med;
+
+	slowest_median(c->r, &slow, &med);
+	if (slow >= 0) {
+		tmpl_set(rows[slow], "slowest", "1");
+		tmpl_set(rows[med], "median", "1");
+		tmpl_set(rows[slow], "mark", model_t(c, "rank_slowest"));
+		if (med != slow)
+			tmpl_set(rows[med], "mark", model_t(c, "rank_median"));
+		snprintf(slow_id, sizeof(slow_id), "%" PRId32,
+		         c->r->ranks[slow].id);
+		snprintf(med_id, sizeof(med_id), "%" PRId32,
+		         c->r->ranks[med].id);
+		values[0] = slow_id;
+		values[1] = med_id;
+		model_set_msg(c, v, "ranks_slowest_median",
+		              "ranks_slowest_median", names, values, 2);
+	}
+}
+
+static void rank_chart(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	struct svg_part parts[CAT_COUNT];
+	struct strbuf labels = STRBUF_INIT, svg = STRBUF_INIT;
+	int64_t *vals = xcalloc(r->nranks * CAT_COUNT, sizeof(*vals));
+	const char **rl = xcalloc(r->nranks, sizeof(*rl));
+	size_t i, *offs = xcalloc(r->nranks, sizeof(*offs));
+	int k;
+
+	for (k = 0; k < CAT_COUNT; k++) {
+		parts[k].label = model_tk(c, "cat_", category_names[k]);
+		parts[k].css = cat_css[k];
+		parts[k].value = 0;
+	}
+	for (i = 0; i < r->nranks; i++) {
+		offs[i] = labels.len;
+		strbuf_adds(&labels,
+		            labelled(c, "rank_label", "rank", r->ranks[i].id));
+		strbuf_addch(&labels, '\0');
+		for (k = 0; k < CAT_COUNT; k++)
+			vals[i * CAT_COUNT + (size_t)k] =
+			    r->ranks[i].stage[STAGE_DIT].cat_ns[k];
+	}
+	for (i = 0; i < r->nranks; i++)
+		rl[i] = labels.buf + offs[i];
+	svg_bars(&svg, model_t(c, "chart_ranks_title"), parts, CAT_COUNT, rl,
+	         vals, r->nranks);
+	tmpl_set(v, "rank_chart", svg.buf);
+	strbuf_release(&svg);
+	strbuf_release(&labels);
+	free(offs);
+	free(rl);
+	free(vals);
+}
+
+static void ranks_table(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	struct tmpl_vars **rows;
+	size_t i;
+
+	if (r->nranks < 2)
+		return;
+	rows = xcalloc(r->nranks, sizeof(*rows));
+	for (i = 0; i < r->nranks; i++) {
+		rows[i] = tmpl_add_row(v, "rank_rows");
+		rank_row(c, rows[i], &r->ranks[i]);
+		if (!r->ranks[i].analysed)
+			tmpl_set(rows[i], "mark",
+			         model_t(c, "rank_not_analysed"));
+	}
+	rank_marks(c, v, rows);
+	rank_chart(c, v);
+	tmpl_set(v, "ranks_how", model_t(c, "ranks_how"));
+	free(rows);
+}
+
+/* ---- steps ------------------------------------------------------------- */
+
+static void step_row(struct model_ctx *c, struct tmpl_vars *row,
+                     const struct step_stat *s)
+{
+	static const char *const flags[] = {"", "warmup", "outlier"};
+	int f = s->outlier >= 0 && s->outlier <= 2 ? s->outlier : 0;
+
+	if (s->step == STEP_NONE) {
+		tmpl_set(row, "step", model_t(c, "step_none"));
+		tmpl_set(row, "label", model_t(c, "step_none"));
+	} else {
+		tmpl_setf(row, "step", "%" PRId32, s->step);
+		tmpl_set(row, "label",
+		         labelled(c, "step_label", "step", s->step));
+	}
+	model_set_ns(row, "computing_ns", s->computing_ns);
+	model_set_ns(row, "comm_ns", s->comm_ns);
+	model_set_ns(row, "not_overlapped_ns", s->not_overlapped_ns);
+	model_set_ns(row, "free_ns", s->free_ns);
+	model_set_ns(row, "stage_ns", s->stage_ns);
+	if (s->preparing_ns >= 0)
+		model_set_ns(row, "preparing_ns", s->preparing_ns);
+	tmpl_set(row, "flag", flags[f]);
+	tmpl_set(row, "flag_label", f ? model_tk(c, "step_", flags[f]) : "");
+}
+
+/* Computing / Not-overlapped comm / Free per step, one bar each. */
+static void steps_chart(struct model_ctx *c, struct tmpl_vars *v,
+                        const struct rank_result *rr)
+{
+	static const char *const css[] = {"o-computing", "o-not_overlapped",
+	                                  "o-free"};
+	static const char *const keys[] = {"col_computing",
+	                                   "col_not_overlapped", "col_free"};
+	struct svg_part parts[3];
+	struct strbuf labels = STRBUF_INIT, svg = STRBUF_INIT;
+	int64_t *vals = xcalloc(rr->nsteps * 3, sizeof(*vals));
+	const char **rl = xcalloc(rr->nsteps, sizeof(*rl));
+	size_t i, k, *offs = xcalloc(rr->nsteps, sizeof(*offs));
+
+	for (k = 0; k < 3; k++) {
+		parts[k].label = model_t(c, keys[k]);
+		parts[k].css = css[k];
+		parts[k].value = 0;
+	}
+	for (i = 0; i < rr->nsteps; i++) {
+		const struct step_stat *s = &rr->steps[i];
+		offs[i] = labels.len;
+		if (s->step == STEP_NONE)
+			strbuf_adds(&labels, model_t(c, "step_none"));
+		else
+			strbuf_adds(&labels,
+			            labelled(c, "step_label", "step", s->step));
+		strbuf_addch(&labels, '\0');
+		vals[i * 3] = s->computing_ns;
+		vals[i * 3 + 1] = s->not_overlapped_ns;
+		vals[i * 3 + 2] = s->free_ns;
+	}
+	for (i = 0; i < rr->nsteps; i++)
+		rl[i] = labels.buf + offs[i];
+	svg_bars(&svg, model_t(c, "chart_steps_title"), parts, 3, rl, vals,
+	         rr->nsteps);
+	tmpl_set(v, "steps_chart", svg.buf);
+	strbuf_release(&svg);
+	strbuf_release(&labels);
+	free(offs);
+	free(rl);
+	free(vals);
+}
+
+/* The per-rank summary: steps, mean step, free share, flagged steps. */
+static void step_ranks(struct tmpl_vars *v, const struct result *r)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->nranks && r->nranks > 1; i++) {
+		const struct rank_result *rr = &r->ranks[i];
+		struct tmpl_vars *row;
+		int64_t sum = 0;
+		uint64_t warm = 0, out = 0;
+		if (!rr->nsteps)
+			continue;
+		row = tmpl_add_row(v, "step_ranks");
+		for (k = 0; k < rr->nsteps; k++) {
+			checked_accumulate(&sum, rr->steps[k].stage_ns);
+			warm += rr->steps[k].outlier == 1;
+			out += rr->steps[k].outlier == 2;
+		}
+		set_i(row, "id", rr->id);
+		model_set_u64(row, "steps", rr->nsteps);
+		model_set_ns(row, "mean_ns", sum / (int64_t)rr->nsteps);
+		if (rr->free_share_ppm >= 0)
+			tmpl_setf(row, "free_share", "%.3f",
+			          (double)rr->free_share_ppm / 1e4);
+		model_set_u64(row, "warmup", warm);
+		model_set_u64(row, "outliers", out);
+	}
+}
+
+/* One rank's sub-section: heading, step rows, free share, chart. */
+static void step_table(struct model_ctx *c, struct tmpl_vars *row,
+                       const struct rank_result *rr, int open)
+{
+	const char *names[] = {"rank", "pct"};
+	const char *values[2];
+	char id[24], pct[32];
+	size_t i;
+
+	set_i(row, "id", rr->id);
+	/* rows a trace-only rank summed from its own Overlap Analysis */
+	tmpl_set(row, "label",
+	         labelled(c,
+	                  rr->steps_source &&
+	                          !strcmp(rr->steps_source, "overlap_analysis")
+	                      ? "rank_label_steps_trace"
+	                      : "rank_label",
+	                  "rank", rr->id));
+	tmpl_set(row, "open", open ? "1" : "");
+	for (i = 0; i < rr->nsteps; i++) {
+		step_row(c, tmpl_add_row(row, "step_rows"), &rr->steps[i]);
+		if (rr->steps[i].preparing_ns >= 0)
+			tmpl_set(row, "has_preparing", "1");
+	}
+	if (rr->free_share_ppm >= 0) {
+		snprintf(id, sizeof(id), "%" PRId32, rr->id);
+		snprintf(pct, sizeof(pct), "%.1f%%",
+		         (double)rr->free_share_ppm / 1e4);
+		values[0] = id;
+		values[1] = pct;
+		model_set_msg(c, row, "free_share_text", "steps_free_share",
+		              names, values, 2);
+	}
+	steps_chart(c, row, rr);
+}
+
+/* A sub-section per rank that has steps, in rank order; the lead rank's
+ * (or, when it has none, the first one's) is the one open on screen. A
+ * rank without steps is left out: the Inputs section says why. */
+static void steps(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	size_t i, open = r->nranks, n = 0;
+
+	if (r->lead < r->nranks && r->ranks[r->lead].nsteps)
+		open = r->lead;
+	for (i = 0; i < r->nranks; i++) {
+		if (!r->ranks[i].nsteps)
+			continue;
+		if (open == r->nranks)
+			open = i;
+		step_table(c, tmpl_add_row(v, "step_tables"), &r->ranks[i],
+		           i == open);
+		n++;
+	}
+	tmpl_set(v, "has_steps", n ? "1" : "");
+	tmpl_set(v, "steps_collapse", n > 1 ? "1" : "");
+	if (n)
+		step_ranks(v, r);
+}
+
+/* ---- communication.json ------------------------------------------------ */
+
+static void collective_rows(struct tmpl_vars *v, const struct model_ctx *c,
+                            const struct comm_result *sum)
+{
+	size_t k;
+
+	for (k = 0; k < COMM_KINDS; k++) {
+		const struct comm_kind_stat *s = &sum->kind[k];
+		struct tmpl_vars *row;
+		if (!s->count)
+			continue;
+		row = tmpl_add_row(v, "collectives");
+		tmpl_set(row, "kind", comm_kind_keys[k]);
+		tmpl_set(row, "label", model_tk(c, "coll_", comm_kind_keys[k]));
+		model_set_u64(row, "count", s->count);
+		model_set_ns(row, "elapse_ns", s->elapse_ns);
+		model_set_ns(row, "transit_ns", s->transit_ns);
+		model_set_ns(row, "wait_ns", s->wait_ns);
+		model_set_pct(row, "wait_ratio", s->wait_ns,
+		              checked_add_sat(s->wait_ns, s->transit_ns));
+		model_set_ns(row, "sync_ns", s->sync_ns);
+	}
+	for (k = 0; k < COMM_LINKS; k++) {
+		const struct comm_link_stat *l = &sum->link[k];
+		struct tmpl_vars *row;
+		if (!l->ops && l->size_mb <= 0)
+			continue;
+		row = tmpl_add_row(v, "transports");
+		tmpl_set(row, "name", comm_link_keys[k]);
+		model_set_u64(row, "ops", l->ops);
+		tmpl_setf(row, "size_mb", "%.3f", l->size_mb);
+		model_set_ns(row, "time_ns", l->time_ns);
+		/* MB per ms is GB per s */
+		if (l->time_ns > 0)
+			tmpl_setf(row, "bandwidth", "%.3f",
+			          l->size_mb / ((double)l->time_ns / 1e6));
+	}
+}
+
+static void collectives(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	struct comm_result sum;
+	const char *names[] = {"n"};
+	const char *values[1];
+	char n[24];
+	size_t i, k, have = 0;
+
+	memset(&sum, 0, sizeof(sum));
+	for (i = 0; i < r->nranks; i++) {
+		const struct comm_result *cr = &r->ranks[i].comm;
+		if (!r->ranks[i].comm_read)
+			continue;
+		have++;
+		for (k = 0; k < COMM_KINDS; k++) {
+			sum.kind[k].count += cr->kind[k].count;
+			checked_accumulate(&sum.kind[k].elapse_ns,
+			                   cr->kind[k].elapse_ns);
+			checked_accumulate(&sum.kind[k].transit_ns,
+			                   cr->kind[k].transit_ns);
+			checked_accumulate(&sum.kind[k].wait_ns,
+			                   cr->kind[k].wait_ns);
+			checked_accumulate(&sum.kind[k].sync_ns,
+			                   cr->kind[k].sync_ns);
+		}
+		for (k = 0; k < COMM_LINKS; k++) {
+			sum.link[k].ops += cr->link[k].ops;
+			sum.link[k].size_mb += cr->link[k].size_mb;
+			checked_accumulate(&sum.link[k].time_ns,
+			                   cr->link[k].time_ns);
+		}
+	}
+	tmpl_set(v, "has_collectives", have ? "1" : "");
+	if (!have)
+		return;
+	snprintf(n, sizeof(n), "%zu", have);
+	values[0] = n;
+	model_set_msg(c, v, "collectives_intro", "sec_collectives_intro", names,
+	              values, 1);
+	collective_rows(v, c, &sum);
+}
+
+/* ---- Overlap Analysis cross-check -------------------------------------- */
+
+static void overlap(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	size_t i;
+	int s, any = 0;
+
+	for (i = 0; i < r->nranks; i++) {
+		const struct rank_result *rr = &r->ranks[i];
+		struct tmpl_vars *row;
+		if (!rr->overlap_found)
+			continue;
+		any = 1;
+		for (s = 0; s < STAGE_COUNT; s++) {
+			int64_t wall = rr->stage[s].wall_ns;
+			if (wall <= 0)
+				continue;
+			row = tmpl_add_row(v, "overlap_rows");
+			set_i(row, "rank", rr->id);
+			tmpl_set(row, "stage", stage_names[s]);
+			tmpl_set(row, "stage_label",
+			         model_tk(c, "stage_", stage_names[s]));
+			model_set_ns(row, "wall_ns", wall);
+			model_set_pct(row, "kernel_share",
+			              rr->stage[s].exposed_comm_ns, wall);
+			model_set_pct(row, "oa_share",
+			              rr->ov_stage[s][OV_NOT_OVERLAPPED], wall);
+		}
+		row = tmpl_add_row(v, "overlap_totals");
+		set_i(row, "rank", rr->id);
+		model_set_ns(row, "computing_ns", rr->ov_total[OV_COMPUTING]);
+		model_set_ns(row, "comm_ns", rr->ov_total[OV_COMM]);
+		model_set_ns(row, "not_overlapped_ns",
+		             rr->ov_total[OV_NOT_OVERLAPPED]);
+		model_set_ns(row, "free_ns", rr->ov_total[OV_FREE]);
+	}
+	tmpl_set(v, "has_overlap", any ? "1" : "");
+}
+
+/* ---- stage boundaries -------------------------------------------------- */
+
+/* The earliest time of a rank's markers: ranges are shown from there. */
+static int64_t markers_origin(const struct rank_result *rr)
+{
+	int64_t t0 = INT64_MAX;
+	size_t i;
+
+	for (i = 0; i < rr->nmarkers; i++) {
+		const struct stage_marker *m = &rr->markers[i];
+		t0 = m->host_start_ns < t0 ? m->host_start_ns : t0;
+		if (m->dev_end_ns > m->dev_start_ns && m->dev_start_ns < t0)
+			t0 = m->dev_start_ns;
+	}
+	return t0;
+}
+
+static void marker_row(struct model_ctx *c, struct tmpl_vars *row,
+                       const struct rank_result *rr,
+                       const struct stage_marker *m, int64_t t0)
+{
+	set_i(row, "rank", rr->id);
+	tmpl_set(row, "name", m->name ? m->name : "");
+	tmpl_set(row, "stage", stage_names[m->stage]);
+	tmpl_set(row, "stage_label",
+	         model_tk(c, "stage_", stage_names[m->stage]));
+	model_set_ns(row, "host_start_ns",
+	             checked_sub_sat(m->host_start_ns, t0));
+	model_set_ns(row, "host_end_ns", checked_sub_sat(m->host_end_ns, t0));
+	if (m->dev_end_ns > m->dev_start_ns) {
+		model_set_ns(row, "dev_start_ns",
+		             checked_sub_sat(m->dev_start_ns, t0));
+		model_set_ns(row, "dev_end_ns",
+		             checked_sub_sat(m->dev_end_ns, t0));
+		tmpl_set(row, "has_dev", "1");
+	}
+	tmpl_set(
+	    row, "method",
+	    model_t(c, m->by_flows ? "marker_by_flows" : "marker_by_time"));
+	model_set_u64(row, "flows", m->flows);
+	model_set_u64(row, "kernels", m->kernels);
+}
+
+static void boundaries(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	size_t i, k;
+
+	for (i = 0; i < r->nranks; i++) {
+		const struct rank_result *rr = &r->ranks[i];
+		struct tmpl_vars *row;
+		int64_t t0 = markers_origin(rr);
+		if (!rr->analysed)
+			continue;
+		row = tmpl_add_row(v, "boundaries");
+		set_i(row, "rank", rr->id);
+		tmpl_set(row, "method",
+		         model_tk(c, "stage_src_",
+		                  rr->stage_source ? rr->stage_source
+		                                   : "signatures"));
+		for (k = 0; k < rr->nmarkers; k++)
+			marker_row(c, tmpl_add_row(v, "markers"), rr,
+			           &rr->markers[k], t0);
+	}
+}
+
+void model_ranks(struct model_ctx *c, struct tmpl_vars *v)
+{
+	header(c, v);
+	rank_inputs(c, v);
+	ranks_table(c, v);
+	steps(c, v);
+	collectives(c, v);
+	overlap(c, v);
+	boundaries(c, v);
+}

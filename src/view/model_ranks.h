@@ -1,0 +1,69 @@
+/* The view model's multi-file, multi-rank sections (internal to
+ * render/model.c): the rank inputs, the per-rank table and chart, the steps
+ * of step_trace_time.csv, the collectives of communication.json, the
+ * Overlap Analysis cross-check and the stage boundaries. Also the small
+ * setters both files share.
+ *
+ * Variables set (all numbers raw: ns, percents with three decimals; every
+ * text from the catalogue or the profile, escaped by the templates):
+ *   ranks, threads, multi_rank ("1" when more than one rank);
+ *   loop rank_inputs: id, source, dir, files (loop: name, state, path),
+ *     versions, level; loop not_run: text;
+ *   loop rank_rows (multi_rank only): id, analysed, dit_ns, vae_ns,
+ *     fa_share, matmul_share, vector_share, comm_share, exposed_share,
+ *     wait_ns (empty without communication.json), compute_ns, slowest,
+ *     median, mark, cat_<Category>_ns; rank_chart (SVG), ranks_how,
+ *     ranks_slowest_median;
+ *   has_steps (some rank has steps), steps_collapse ("1" when more than
+ *     one rank has steps); loop step_tables, one row per rank with steps in
+ *     rank order: id, label ("Rank 3"), open ("1" for the lead rank, or the
+ *     first rank with steps when the lead has none), free_share_text,
+ *     has_preparing, steps_chart (SVG), loop step_rows: step, label,
+ *     computing_ns, comm_ns, not_overlapped_ns, free_ns, stage_ns,
+ *     preparing_ns (unset when absent), flag, flag_label;
+ *     loop step_ranks (multi_rank only): id, steps, mean_ns, free_share,
+ *     warmup, outliers;
+ *   has_collectives, collectives_intro; loops collectives (kind, label,
+ *     count, elapse_ns, transit_ns, wait_ns, wait_ratio, sync_ns) and
+ *     transports (name, ops, size_mb, time_ns, bandwidth);
+ *   has_overlap; loops overlap_rows (rank, stage, stage_label, wall_ns,
+ *     kernel_share, oa_share) and overlap_totals (rank, computing_ns,
+ *     comm_ns, not_overlapped_ns, free_ns);
+ *   loop boundaries (rank, method); loop markers (rank, name, stage,
+ *     stage_label, host_start_ns, host_end_ns, dev_start_ns, dev_end_ns,
+ *     method, flows, kernels). */
+#ifndef SDPERF_MODEL_RANKS_H
+#define SDPERF_MODEL_RANKS_H
+
+#include "analysis/result.h"
+#include "view/model.h"
+#include "util/strbuf.h"
+
+struct model_ctx {
+	const struct result *r;
+	const struct model_opts *o;
+	struct strbuf sb; /* scratch */
+};
+
+/* Catalogue message key; prefix + name ("stage_" "dit"). */
+const char *model_t(const struct model_ctx *c, const char *key);
+/* What every report's header sets: t_<key> for every catalogue message,
+ * lang, title (o->title, else catalogue message title_key), version,
+ * date and css. */
+void model_set_common(struct model_ctx *c, struct tmpl_vars *v,
+                      const char *title_key);
+const char *model_tk(const struct model_ctx *c, const char *prefix,
+                     const char *name);
+void model_set_ns(struct tmpl_vars *v, const char *name, int64_t ns);
+void model_set_pct(struct tmpl_vars *v, const char *name, int64_t part,
+                   int64_t whole);
+void model_set_u64(struct tmpl_vars *v, const char *name, uint64_t n);
+/* name = message key with {names[i]} replaced by values[i]. */
+void model_set_msg(struct model_ctx *c, struct tmpl_vars *v, const char *name,
+                   const char *key, const char *const *names,
+                   const char *const *values, size_t n);
+
+/* Sets every variable listed above into v. */
+void model_ranks(struct model_ctx *c, struct tmpl_vars *v);
+
+#endif
