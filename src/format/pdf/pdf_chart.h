@@ -7,8 +7,8 @@
  * and leaves d->y below what it drew. label is scratch for legend texts
  * (owned by the caller; its content is overwritten); fpct formats a percent
  * value for the legend shares. Errors longjmp as in pdf_text.h. */
-#ifndef SDPERF_RENDER_PDF_CHART_H
-#define SDPERF_RENDER_PDF_CHART_H
+#ifndef SDPERF_FORMAT_PDF_CHART_H
+#define SDPERF_FORMAT_PDF_CHART_H
 
 #include "format/pdf/pdf_text.h"
 #include "tmpl/template.h"

@@ -16,18 +16,6 @@ static const char *get(const struct tmpl_vars *r, const char *name)
 	return tmpl_get(r, name);
 }
 
-/* Formats value by fn into c->val[i], or "–" when it is empty. */
-static const char *cell(struct pdf_ctx *c, size_t i, tmpl_fmt_fn fn,
-                        const char *value)
-{
-	if (!*value) {
-		strbuf_reset(&c->val[i]);
-		strbuf_adds(&c->val[i], "\xE2\x80\x93");
-		return c->val[i].buf;
-	}
-	return pdf_fmt(fn, &c->val[i], value);
-}
-
 /* "a – b" of two durations into c->val[i]. */
 static const char *range(struct pdf_ctx *c, size_t i, const char *a,
                          const char *b)
@@ -39,26 +27,20 @@ static const char *range(struct pdf_ctx *c, size_t i, const char *a,
 }
 
 /* A table of the rows of loop `loop` of m: column k shows variable
- * vars[k] through fmts[k] (NULL: as text). */
+ * vars[k] through fmts[k] (NULL: as text), "–" when it is empty. */
 static void table_of(struct pdf_ctx *c, const struct tmpl_vars *m,
                      const struct pdf_col *spec, size_t n, const char *loop,
                      const char *const *vars, const tmpl_fmt_fn *fmts)
 {
-	struct pdf_cell cl[PDF_MAX_COLS];
-	struct pdf_col cols[PDF_MAX_COLS];
-	size_t i, k, rows = tmpl_nrows(m, loop);
+	struct pdf_table t = {.cols = spec,
+	                      .n = n,
+	                      .m = m,
+	                      .loop = loop,
+	                      .vars = vars,
+	                      .fmts = fmts,
+	                      .dash = 1};
 
-	pt_table_head(&c->d, pdf_heads(c, spec, n, cols), n);
-	for (i = 0; i < rows; i++) {
-		const struct tmpl_vars *r = tmpl_row(m, loop, i);
-		pdf_cells_init(c, cl, n);
-		for (k = 0; k < n; k++)
-			cl[k].text = fmts[k]
-			                 ? cell(c, k, fmts[k], get(r, vars[k]))
-			                 : get(r, vars[k]);
-		pt_table_row(&c->d, cols, n, cl, 0);
-	}
-	pdf_table_end(c);
+	pdf_table(c, &t);
 }
 
 /* The same, of the model's top-level loop. */
@@ -71,30 +53,34 @@ static void table(struct pdf_ctx *c, const struct pdf_col *spec, size_t n,
 
 /* ---- ranks ------------------------------------------------------------- */
 
+static void rank_row(struct pdf_ctx *c, const struct tmpl_vars *r, size_t i,
+                     struct pdf_cell *cl)
+{
+	(void)c;
+	(void)i;
+	cl[0].sub = get(r, "mark");
+}
+
 static void ranks_times(struct pdf_ctx *c)
 {
 	static const struct pdf_col spec[] = {
 	    {"t_col_rank", 0.16f, 0},        {"t_col_dit_time", 0.15f, 1},
 	    {"t_col_vae_time", 0.15f, 1},    {"t_col_dit_compute", 0.15f, 1},
 	    {"t_col_dit_exposed", 0.22f, 1}, {"t_col_comm_wait", 0.17f, 1}};
-	static const char *const ns[] = {"dit_ns", "vae_ns", "compute_ns"};
-	struct pdf_cell cl[6];
-	struct pdf_col cols[6];
-	size_t i, k, n = tmpl_nrows(c->m, "rank_rows");
+	static const char *const vars[] = {
+	    "id", "dit_ns", "vae_ns", "compute_ns", "exposed_share", "wait_ns"};
+	tmpl_fmt_fn fmts[] = {NULL,    c->fdur, c->fdur,
+	                      c->fdur, c->fpct, c->fdur};
+	struct pdf_table t = {.cols = spec,
+	                      .n = N(spec),
+	                      .m = c->m,
+	                      .loop = "rank_rows",
+	                      .vars = vars,
+	                      .fmts = fmts,
+	                      .dash = 1,
+	                      .row = rank_row};
 
-	pt_table_head(&c->d, pdf_heads(c, spec, 6, cols), 6);
-	for (i = 0; i < n; i++) {
-		const struct tmpl_vars *r = tmpl_row(c->m, "rank_rows", i);
-		pdf_cells_init(c, cl, 6);
-		cl[0].text = get(r, "id");
-		cl[0].sub = get(r, "mark");
-		for (k = 0; k < 3; k++)
-			cl[1 + k].text = cell(c, 1 + k, c->fdur, get(r, ns[k]));
-		cl[4].text = cell(c, 4, c->fpct, get(r, "exposed_share"));
-		cl[5].text = cell(c, 5, c->fdur, get(r, "wait_ns"));
-		pt_table_row(&c->d, cols, 6, cl, 0);
-	}
-	pdf_table_end(c);
+	pdf_table(c, &t);
 }
 
 void pdf_ranks_section(struct pdf_ctx *c)
@@ -134,8 +120,7 @@ void pdf_ranks_section(struct pdf_ctx *c)
 	}
 	pdf_chart_bars(&c->d, c->m, "rank_rows", keys, names, rgb, N(cats),
 	               &c->val[7], c->fpct);
-	pt_para(&c->d, pdf_v(c, "ranks_how"), &PDF_SMALL, MARGIN, CONTENT_W,
-	        10.0f);
+	pdf_small(c, pdf_v(c, "ranks_how"));
 	c->d.y -= 6.0f;
 }
 
@@ -199,11 +184,22 @@ static void overlap(struct pdf_ctx *c)
 	pdf_section(c, "t_sec_overlap");
 	pdf_para(c, pdf_v(c, "t_sec_overlap_intro"));
 	table(c, spec, N(spec), "overlap_rows", vars, fmts);
-	pt_para(&c->d, pdf_v(c, "t_overlap_why"), &PDF_SMALL, MARGIN, CONTENT_W,
-	        10.0f);
+	pdf_small(c, pdf_v(c, "t_overlap_why"));
 	c->d.y -= 6.0f;
 	pdf_subheading(c, pdf_v(c, "t_overlap_totals"));
 	table(c, tspec, N(tspec), "overlap_totals", tvars, tfmts);
+}
+
+static void marker_row(struct pdf_ctx *c, const struct tmpl_vars *r, size_t i,
+                       struct pdf_cell *cl)
+{
+	(void)i;
+	cl[2].dot = pdf_chart_stage_rgb(get(r, "stage"));
+	cl[3].text =
+	    range(c, 3, get(r, "host_start_ns"), get(r, "host_end_ns"));
+	cl[4].text = *get(r, "has_dev") ? range(c, 4, get(r, "dev_start_ns"),
+	                                        get(r, "dev_end_ns"))
+	                                : "\xE2\x80\x93";
 }
 
 static void markers(struct pdf_ctx *c)
@@ -213,36 +209,25 @@ static void markers(struct pdf_ctx *c)
 	    {"t_col_stage", 0.13f, 0},        {"t_col_host_range", 0.17f, 1},
 	    {"t_col_device_range", 0.17f, 1}, {"t_col_method", 0.11f, 0},
 	    {"t_col_flows", 0.07f, 1},        {"t_col_relabelled", 0.09f, 1}};
-	struct pdf_cell cl[8];
-	struct pdf_col cols[8];
-	size_t i, n = tmpl_nrows(c->m, "markers");
+	static const char *const vars[] = {"rank",  "name",   "stage_label",
+	                                   NULL,    NULL,     "method",
+	                                   "flows", "kernels"};
+	tmpl_fmt_fn fmts[] = {NULL, NULL, NULL,    NULL,
+	                      NULL, NULL, c->fint, c->fint};
+	struct pdf_table t = {.cols = spec,
+	                      .n = N(spec),
+	                      .m = c->m,
+	                      .loop = "markers",
+	                      .vars = vars,
+	                      .fmts = fmts,
+	                      .row = marker_row};
 
-	if (!n) {
+	if (!tmpl_nrows(c->m, "markers")) {
 		pdf_para(c, pdf_v(c, "t_no_markers"));
 		return;
 	}
-	pt_table_head(&c->d, pdf_heads(c, spec, 8, cols), 8);
-	for (i = 0; i < n; i++) {
-		const struct tmpl_vars *r = tmpl_row(c->m, "markers", i);
-		pdf_cells_init(c, cl, 8);
-		cl[0].text = get(r, "rank");
-		cl[1].text = get(r, "name");
-		cl[2].text = get(r, "stage_label");
-		cl[2].dot = pdf_chart_stage_rgb(get(r, "stage"));
-		cl[3].text =
-		    range(c, 3, get(r, "host_start_ns"), get(r, "host_end_ns"));
-		cl[4].text = *get(r, "has_dev")
-		                 ? range(c, 4, get(r, "dev_start_ns"),
-		                         get(r, "dev_end_ns"))
-		                 : "\xE2\x80\x93";
-		cl[5].text = get(r, "method");
-		cl[6].text = pdf_fmt(c->fint, &c->val[6], get(r, "flows"));
-		cl[7].text = pdf_fmt(c->fint, &c->val[7], get(r, "kernels"));
-		pt_table_row(&c->d, cols, 8, cl, 0);
-	}
-	pdf_table_end(c);
-	pt_para(&c->d, pdf_v(c, "t_markers_note"), &PDF_SMALL, MARGIN,
-	        CONTENT_W, 10.0f);
+	pdf_table(c, &t);
+	pdf_small(c, pdf_v(c, "t_markers_note"));
 	c->d.y -= 6.0f;
 }
 
@@ -350,8 +335,7 @@ static void step_rank(struct pdf_ctx *c, const struct tmpl_vars *st, int first)
 		/* under a "Rank N" heading: a caption, not a heading of its
 		 * own */
 		c->d.y -= 2.0f;
-		pt_para(&c->d, pdf_v(c, "t_chart_steps_title"), &PDF_SMALL,
-		        MARGIN, CONTENT_W, 10.0f);
+		pdf_small(c, pdf_v(c, "t_chart_steps_title"));
 	} else {
 		pdf_subheading(c, pdf_v(c, "t_chart_steps_title"));
 	}
@@ -398,6 +382,14 @@ static const char *files_text(struct pdf_ctx *c, const struct tmpl_vars *r)
 	return c->val[2].buf;
 }
 
+static void input_row(struct pdf_ctx *c, const struct tmpl_vars *r, size_t i,
+                      struct pdf_cell *cl)
+{
+	(void)i;
+	cl[0].sub = get(r, "source");
+	cl[2].text = files_text(c, r);
+}
+
 void pdf_rank_inputs(struct pdf_ctx *c)
 {
 	static const struct pdf_col spec[] = {{"t_col_rank", 0.14f, 0},
@@ -405,26 +397,20 @@ void pdf_rank_inputs(struct pdf_ctx *c)
 	                                      {"t_col_files", 0.28f, 0},
 	                                      {"t_col_versions", 0.15f, 0},
 	                                      {"t_col_level", 0.17f, 0}};
-	struct pdf_cell cl[5];
-	struct pdf_col cols[5];
+	static const char *const vars[] = {"id", "dir", NULL, "versions",
+	                                   "level"};
+	struct pdf_table t = {.cols = spec,
+	                      .n = N(spec),
+	                      .m = c->m,
+	                      .loop = "rank_inputs",
+	                      .vars = vars,
+	                      .row = input_row};
 	size_t i, k, n = tmpl_nrows(c->m, "rank_inputs");
 
 	if (!n)
 		return;
 	pdf_para(c, pdf_v(c, "t_sec_inputs_ranks_intro"));
-	pt_table_head(&c->d, pdf_heads(c, spec, 5, cols), 5);
-	for (i = 0; i < n; i++) {
-		const struct tmpl_vars *r = tmpl_row(c->m, "rank_inputs", i);
-		pdf_cells_init(c, cl, 5);
-		cl[0].text = get(r, "id");
-		cl[0].sub = get(r, "source");
-		cl[1].text = get(r, "dir");
-		cl[2].text = files_text(c, r);
-		cl[3].text = get(r, "versions");
-		cl[4].text = get(r, "level");
-		pt_table_row(&c->d, cols, 5, cl, 0);
-	}
-	pdf_table_end(c);
+	pdf_table(c, &t);
 	for (i = 0; i < n; i++) {
 		const struct tmpl_vars *r = tmpl_row(c->m, "rank_inputs", i);
 		for (k = 0; k < tmpl_nrows(r, "not_run"); k++)
