@@ -19,10 +19,7 @@ static void facts(struct pdf_ctx *c)
 	    {"t_col_memory", 0.11f, 0},      {"t_col_aic", 0.15f, 0}};
 	static const char *const keys[] = {"id",    "export", "level",  "cpu",
 	                                   "steps", "shapes", "memory", "aic"};
-	struct pdf_table t = {.cols = spec,
-	                      .n = 8,
-	                      .m = c->m,
-	                      .loop = "coll_ranks",
+	struct pdf_table t = {PDF_TABLE(spec, c->m, "coll_ranks"),
 	                      .vars = keys};
 
 	pdf_table(c, &t);

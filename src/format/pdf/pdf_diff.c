@@ -115,33 +115,23 @@ static const char *delta_pct(struct strbuf *sb, const struct tmpl_vars *r,
 
 /* ---- header, summary ----------------------------------------------------- */
 
-static void meta(struct pdf_ctx *c, const char *label, const char *value)
-{
-	pdf_meta(c, label, value, 130);
-}
-
 static void title_block(struct pdf_ctx *c)
 {
 	struct strbuf *b = &c->val[0];
 
-	pt_para(&c->d, pdf_v(c, "title"), &PDF_H1, MARGIN, CONTENT_W, 24.0f);
-	c->d.y -= 6.0f;
-	meta(c, pdf_v(c, "t_diff_meta_base"), pdf_v(c, "base_source"));
-	meta(c, pdf_v(c, "t_diff_meta_new"), pdf_v(c, "new_source"));
-	meta(c, pdf_v(c, "t_diff_meta_times"), pdf_v(c, "times_note"));
+	pdf_title(c, 130);
+	pdf_meta(c, "t_diff_meta_base", pdf_v(c, "base_source"));
+	pdf_meta(c, "t_diff_meta_new", pdf_v(c, "new_source"));
+	pdf_meta(c, "t_diff_meta_times", pdf_v(c, "times_note"));
 	strbuf_reset(b);
 	strbuf_addf(b, "%s" ARROW "%s", pdf_v(c, "base_steps"),
 	            pdf_v(c, "new_steps"));
-	meta(c, pdf_v(c, "t_diff_meta_steps"), b->buf);
+	pdf_meta(c, "t_diff_meta_steps", b->buf);
 	strbuf_reset(b);
 	strbuf_addf(b, "%s" ARROW "%s", pdf_v(c, "base_ranks"),
 	            pdf_v(c, "new_ranks"));
-	meta(c, pdf_v(c, "t_diff_meta_ranks"), b->buf);
-	meta(c, pdf_v(c, "t_meta_date"), pdf_v(c, "date"));
-	strbuf_reset(b);
-	strbuf_addf(b, "sdperf %s", pdf_v(c, "version"));
-	meta(c, pdf_v(c, "t_meta_version"), b->buf);
-	c->d.y -= 6.0f;
+	pdf_meta(c, "t_diff_meta_ranks", b->buf);
+	pdf_title_end(c);
 }
 
 static unsigned long trend_rgb(const char *trend)
@@ -176,12 +166,11 @@ static void speedups(struct pdf_ctx *c)
 	c->d.y -= 10.0f;
 }
 
-static void verdict_row(struct pdf_ctx *c, const struct tmpl_vars *r, size_t i,
+static void verdict_row(struct pdf_ctx *c, const struct tmpl_vars *r,
                         struct pdf_cell *cl)
 {
 	const char *ch = tmpl_get(r, "change");
 
-	(void)i;
 	strbuf_addf(&c->val[0], "%s \xC2\xB7 %s", tmpl_get(r, "id"),
 	            tmpl_get(r, "stage_label"));
 	cl[0].sub = c->val[0].buf;
@@ -206,11 +195,7 @@ static void verdict_table(struct pdf_ctx *c)
 	    {"t_diff_col_threshold", 0.14f, 1}};
 	static const char *const vars[] = {"title", "change_label", NULL, NULL,
 	                                   NULL};
-	struct pdf_table t = {.cols = spec,
-	                      .n = N(spec),
-	                      .m = c->m,
-	                      .loop = "verdicts",
-	                      .vars = vars,
+	struct pdf_table t = {PDF_TABLE(spec, c->m, "verdicts"), .vars = vars,
 	                      .row = verdict_row};
 
 	pdf_table(c, &t);
@@ -238,14 +223,13 @@ static void summary(struct pdf_ctx *c)
 
 /* ---- stages, communication ----------------------------------------------- */
 
-static void stage_row(struct pdf_ctx *c, const struct tmpl_vars *r, size_t i,
+static void stage_row(struct pdf_ctx *c, const struct tmpl_vars *r,
                       struct pdf_cell *cl)
 {
 	static const char *const m[] = {"wall", "kernel"};
 	char key[32];
 	size_t j;
 
-	(void)i;
 	cl[0].sub = tmpl_get(r, "presence");
 	cl[0].dot = pdf_chart_stage_rgb(tmpl_get(r, "id"));
 	for (j = 0; j < 2; j++) {
@@ -271,13 +255,8 @@ static void stage_table(struct pdf_ctx *c)
 	static const char *const vars[] = {"label", NULL, NULL, NULL,
 	                                   NULL,    NULL, NULL, "speedup_text"};
 	struct pdf_col cols[8];
-	struct pdf_table t = {.cols = cols,
-	                      .n = 8,
-	                      .head_text = 1,
-	                      .m = c->m,
-	                      .loop = "stages",
-	                      .vars = vars,
-	                      .row = stage_row};
+	struct pdf_table t = {PDF_TABLE(cols, c->m, "stages"), .head_text = 1,
+	                      .vars = vars, .row = stage_row};
 	size_t k;
 
 	cols[0] = (struct pdf_col){head2(c, 0, "t_col_stage", NULL), w[0], 0};
@@ -289,10 +268,9 @@ static void stage_table(struct pdf_ctx *c)
 	pdf_table(c, &t);
 }
 
-static void comm_row(struct pdf_ctx *c, const struct tmpl_vars *r, size_t i,
+static void comm_row(struct pdf_ctx *c, const struct tmpl_vars *r,
                      struct pdf_cell *cl)
 {
-	(void)i;
 	cl[1].text = dur(c, 1, tmpl_get(r, "exposed_base_ns"));
 	cl[2].text = dur(c, 2, tmpl_get(r, "exposed_new_ns"));
 	cl[4].text = pct(c, 4, tmpl_get(r, "exposed_share_base"));
@@ -313,11 +291,7 @@ static void comm_table(struct pdf_ctx *c)
 	    {"t_diff_col_share_delta", 0.13f, 1}};
 	static const char *const vars[] = {"label", NULL, NULL, "exposed_delta",
 	                                   NULL,    NULL, NULL};
-	struct pdf_table t = {.cols = spec,
-	                      .n = N(spec),
-	                      .m = c->m,
-	                      .loop = "stages",
-	                      .vars = vars,
+	struct pdf_table t = {PDF_TABLE(spec, c->m, "stages"), .vars = vars,
 	                      .row = comm_row};
 
 	pdf_table(c, &t);
@@ -339,10 +313,9 @@ static void stages(struct pdf_ctx *c)
 
 /* ---- categories, kernel types, ranks ------------------------------------- */
 
-static void cat_row(struct pdf_ctx *c, const struct tmpl_vars *r, size_t i,
+static void cat_row(struct pdf_ctx *c, const struct tmpl_vars *r,
                     struct pdf_cell *cl)
 {
-	(void)i;
 	cl[0].dot = pdf_chart_cat_rgb(tmpl_get(r, "cat"));
 	cl[1].text = dur(c, 1, tmpl_get(r, "base_ns"));
 	cl[2].text = dur(c, 2, tmpl_get(r, "new_ns"));
@@ -365,11 +338,7 @@ static void cat_table(struct pdf_ctx *c, const struct tmpl_vars *st)
 	    {"t_diff_col_share_delta", 0.12f, 1}};
 	static const char *const vars[] = {"label", NULL, NULL, "delta",
 	                                   NULL,    NULL, NULL, NULL};
-	struct pdf_table t = {.cols = spec,
-	                      .n = N(spec),
-	                      .m = st,
-	                      .loop = "cats",
-	                      .vars = vars,
+	struct pdf_table t = {PDF_TABLE(spec, st, "cats"), .vars = vars,
 	                      .row = cat_row};
 
 	pdf_table(c, &t);
@@ -388,10 +357,9 @@ static void categories(struct pdf_ctx *c)
 	}
 }
 
-static void type_row(struct pdf_ctx *c, const struct tmpl_vars *r, size_t i,
+static void type_row(struct pdf_ctx *c, const struct tmpl_vars *r,
                      struct pdf_cell *cl)
 {
-	(void)i;
 	cl[0].sub = tmpl_get(r, "status_label");
 	cl[2].dot = pdf_chart_cat_rgb(tmpl_get(r, "cat"));
 	cl[3].text = dur(c, 3, tmpl_get(r, "base_ns"));
@@ -408,11 +376,7 @@ static void type_table(struct pdf_ctx *c, const struct tmpl_vars *tab)
 	    {"t_diff_col_delta_pct", 0.10f, 1}};
 	static const char *const vars[] = {
 	    "type", "stage_label", "cat_label", NULL, NULL, "delta", NULL};
-	struct pdf_table t = {.cols = spec,
-	                      .n = N(spec),
-	                      .m = tab,
-	                      .loop = "types",
-	                      .vars = vars,
+	struct pdf_table t = {PDF_TABLE(spec, tab, "types"), .vars = vars,
 	                      .row = type_row};
 
 	pdf_subheading(c, tmpl_get(tab, "heading"));
@@ -458,14 +422,13 @@ static void types(struct pdf_ctx *c)
 	type_list(c, "t_diff_types_removed", "removed", "removed_more");
 }
 
-static void rank_row(struct pdf_ctx *c, const struct tmpl_vars *r, size_t i,
+static void rank_row(struct pdf_ctx *c, const struct tmpl_vars *r,
                      struct pdf_cell *cl)
 {
 	static const char *const m[] = {"dit_kernel", "dit_wall", "dit_exposed",
 	                                "dit_compute", "comm_wait"};
 	size_t k;
 
-	(void)i;
 	for (k = 0; k < N(m); k++) {
 		if (k == 4 && !*tmpl_get(r, "has_wait")) {
 			cl[5].text = DASH;
@@ -486,11 +449,7 @@ static void ranks(struct pdf_ctx *c)
 	    {"t_col_dit_compute", 0.184f, 1},
 	    {"t_col_comm_wait", 0.184f, 1}};
 	static const char *const vars[] = {"id", NULL, NULL, NULL, NULL, NULL};
-	struct pdf_table t = {.cols = spec,
-	                      .n = N(spec),
-	                      .m = c->m,
-	                      .loop = "ranks",
-	                      .vars = vars,
+	struct pdf_table t = {PDF_TABLE(spec, c->m, "ranks"), .vars = vars,
 	                      .row = rank_row};
 
 	if (!*pdf_v(c, "has_ranks"))

@@ -120,14 +120,31 @@ void pdf_subheading(struct pdf_ctx *c, const char *s)
 	c->d.y -= 3.0f;
 }
 
-void pdf_meta(struct pdf_ctx *c, const char *label, const char *value,
-              float label_w)
+void pdf_title(struct pdf_ctx *c, float label_w)
+{
+	c->meta_w = label_w;
+	pt_para(&c->d, pdf_v(c, "title"), &PDF_H1, MARGIN, CONTENT_W, 24.0f);
+	c->d.y -= 6.0f;
+}
+
+void pdf_meta(struct pdf_ctx *c, const char *label, const char *value)
 {
 	pt_need(&c->d, 12.0f);
 	pt_draw_str(&c->d, c->d.page, &PDF_SMALL, MARGIN, c->d.y - 12 * 0.72f,
-	            label);
-	pt_para(&c->d, value, &PDF_BODY, MARGIN + label_w, CONTENT_W - label_w,
-	        12.0f);
+	            pdf_v(c, label));
+	pt_para(&c->d, value, &PDF_BODY, MARGIN + c->meta_w,
+	        CONTENT_W - c->meta_w, 12.0f);
+}
+
+void pdf_title_end(struct pdf_ctx *c)
+{
+	struct strbuf *b = &c->val[0];
+
+	pdf_meta(c, "t_meta_date", pdf_v(c, "date"));
+	strbuf_reset(b);
+	strbuf_addf(b, "sdperf %s", pdf_v(c, "version"));
+	pdf_meta(c, "t_meta_version", b->buf);
+	c->d.y -= 6.0f;
 }
 
 /* ---- cards ------------------------------------------------------------- */
@@ -275,8 +292,7 @@ static void table_row(struct pdf_ctx *c, const struct pdf_col *cols, size_t n,
 
 /* Row r's cells: empty, then filled from t->vars and by t->row. */
 static void row_cells(struct pdf_ctx *c, const struct pdf_table *t,
-                      const struct tmpl_vars *r, size_t i,
-                      struct pdf_cell *cells)
+                      const struct tmpl_vars *r, struct pdf_cell *cells)
 {
 	size_t k;
 
@@ -300,7 +316,7 @@ static void row_cells(struct pdf_ctx *c, const struct pdf_table *t,
 			cells[k].text = c->val[k].buf;
 	}
 	if (t->row)
-		t->row(c, r, i, cells);
+		t->row(c, r, cells);
 }
 
 void pdf_table(struct pdf_ctx *c, const struct pdf_table *t)
@@ -319,7 +335,7 @@ void pdf_table(struct pdf_ctx *c, const struct pdf_table *t)
 		const struct tmpl_vars *r = tmpl_row(t->m, t->loop, i);
 		if (t->when && !*tmpl_get(r, t->when))
 			continue;
-		row_cells(c, t, r, i, cells);
+		row_cells(c, t, r, cells);
 		table_row(c, cols, t->n, cells, i + 1 < n ? 0 : t->keep_last);
 	}
 	c->d.y -= 10.0f;

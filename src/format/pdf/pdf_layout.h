@@ -18,6 +18,7 @@ struct pdf_ctx {
 	const struct tmpl_vars *m; /* the view model being laid out */
 	const struct pdf_opts *o;
 	HPDF_Encoder utf8;
+	float meta_w; /* where the title block's values start */
 	/* the templates' formatters: dur, pct1, int, f1, f2 */
 	tmpl_fmt_fn fdur, fpct, fint, ff1, ff2;
 	struct strbuf bytes; /* the finished document */
@@ -62,9 +63,14 @@ void pdf_bullet(struct pdf_ctx *c, const char *s, const char *sub);
  * (bookmark), never alone at the foot of a page. */
 void pdf_section(struct pdf_ctx *c, const char *var);
 void pdf_subheading(struct pdf_ctx *c, const char *s);
-/* One "label: value" line of a title block, the value at label_w. */
-void pdf_meta(struct pdf_ctx *c, const char *label, const char *value,
-              float label_w);
+/* The title block: pdf_title draws the document title (the model's
+ * "title"); each pdf_meta adds a line, the text of catalogue variable
+ * label in small grey, value at label_w from the margin; pdf_title_end
+ * adds the date and "sdperf VERSION" lines (the model's "date" and
+ * "version") and the space below the block. */
+void pdf_title(struct pdf_ctx *c, float label_w);
+void pdf_meta(struct pdf_ctx *c, const char *label, const char *value);
+void pdf_title_end(struct pdf_ctx *c);
 
 /* ---- cards -------------------------------------------------------------- */
 
@@ -91,10 +97,10 @@ struct pdf_cell {
 	long dot;        /* colour swatch 0xRRGGBB before the text, or -1 */
 };
 
-/* What a row callback fills in: the cells (text "" from c->val[k], no
- * sub, url or dot, unless vars filled them) of row r, number i. */
+/* What a row callback fills in: the cells of row r (text "" from
+ * c->val[k], no sub, url or dot, unless vars filled them). */
 typedef void (*pdf_row_fn)(struct pdf_ctx *c, const struct tmpl_vars *r,
-                           size_t i, struct pdf_cell *cells);
+                           struct pdf_cell *cells);
 
 /* A table of the rows of loop `loop` of m, one row each. */
 struct pdf_table {
@@ -114,6 +120,12 @@ struct pdf_table {
 	                   * left out */
 	float keep_last;  /* points kept on the page below the last row */
 };
+
+/* The start of a struct pdf_table's initialiser: the columns of array
+ * spec, the rows of loop `loop` of model m. */
+#define PDF_TABLE(spec, model, loopname)                                       \
+	.cols = (spec), .n = sizeof(spec) / sizeof((spec)[0]), .m = (model),   \
+	.loop = (loopname)
 
 /* Lays out table t: its heading row (kept with room for a first row),
  * then each row; a row that does not fit starts a new page with the

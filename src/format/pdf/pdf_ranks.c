@@ -53,11 +53,10 @@ static void table(struct pdf_ctx *c, const struct pdf_col *spec, size_t n,
 
 /* ---- ranks ------------------------------------------------------------- */
 
-static void rank_row(struct pdf_ctx *c, const struct tmpl_vars *r, size_t i,
+static void rank_row(struct pdf_ctx *c, const struct tmpl_vars *r,
                      struct pdf_cell *cl)
 {
 	(void)c;
-	(void)i;
 	cl[0].sub = get(r, "mark");
 }
 
@@ -71,14 +70,8 @@ static void ranks_times(struct pdf_ctx *c)
 	    "id", "dit_ns", "vae_ns", "compute_ns", "exposed_share", "wait_ns"};
 	tmpl_fmt_fn fmts[] = {NULL,    c->fdur, c->fdur,
 	                      c->fdur, c->fpct, c->fdur};
-	struct pdf_table t = {.cols = spec,
-	                      .n = N(spec),
-	                      .m = c->m,
-	                      .loop = "rank_rows",
-	                      .vars = vars,
-	                      .fmts = fmts,
-	                      .dash = 1,
-	                      .row = rank_row};
+	struct pdf_table t = {PDF_TABLE(spec, c->m, "rank_rows"), .vars = vars,
+	                      .fmts = fmts, .dash = 1, .row = rank_row};
 
 	pdf_table(c, &t);
 }
@@ -190,10 +183,9 @@ static void overlap(struct pdf_ctx *c)
 	table(c, tspec, N(tspec), "overlap_totals", tvars, tfmts);
 }
 
-static void marker_row(struct pdf_ctx *c, const struct tmpl_vars *r, size_t i,
+static void marker_row(struct pdf_ctx *c, const struct tmpl_vars *r,
                        struct pdf_cell *cl)
 {
-	(void)i;
 	cl[2].dot = pdf_chart_stage_rgb(get(r, "stage"));
 	cl[3].text =
 	    range(c, 3, get(r, "host_start_ns"), get(r, "host_end_ns"));
@@ -214,13 +206,8 @@ static void markers(struct pdf_ctx *c)
 	                                   "flows", "kernels"};
 	tmpl_fmt_fn fmts[] = {NULL, NULL, NULL,    NULL,
 	                      NULL, NULL, c->fint, c->fint};
-	struct pdf_table t = {.cols = spec,
-	                      .n = N(spec),
-	                      .m = c->m,
-	                      .loop = "markers",
-	                      .vars = vars,
-	                      .fmts = fmts,
-	                      .row = marker_row};
+	struct pdf_table t = {PDF_TABLE(spec, c->m, "markers"), .vars = vars,
+	                      .fmts = fmts, .row = marker_row};
 
 	if (!tmpl_nrows(c->m, "markers")) {
 		pdf_para(c, pdf_v(c, "t_no_markers"));
@@ -382,10 +369,9 @@ static const char *files_text(struct pdf_ctx *c, const struct tmpl_vars *r)
 	return c->val[2].buf;
 }
 
-static void input_row(struct pdf_ctx *c, const struct tmpl_vars *r, size_t i,
+static void input_row(struct pdf_ctx *c, const struct tmpl_vars *r,
                       struct pdf_cell *cl)
 {
-	(void)i;
 	cl[0].sub = get(r, "source");
 	cl[2].text = files_text(c, r);
 }
@@ -399,12 +385,8 @@ void pdf_rank_inputs(struct pdf_ctx *c)
 	                                      {"t_col_level", 0.17f, 0}};
 	static const char *const vars[] = {"id", "dir", NULL, "versions",
 	                                   "level"};
-	struct pdf_table t = {.cols = spec,
-	                      .n = N(spec),
-	                      .m = c->m,
-	                      .loop = "rank_inputs",
-	                      .vars = vars,
-	                      .row = input_row};
+	struct pdf_table t = {PDF_TABLE(spec, c->m, "rank_inputs"),
+	                      .vars = vars, .row = input_row};
 	size_t i, k, n = tmpl_nrows(c->m, "rank_inputs");
 
 	if (!n)

@@ -14,34 +14,21 @@
 
 /* ---- sections ---------------------------------------------------------- */
 
-/* One "label: value" line of the title block. */
-static void meta(struct pdf_ctx *c, const char *label, const char *value)
-{
-	pdf_meta(c, label, value, 110);
-}
-
 static void title_block(struct pdf_ctx *c)
 {
 	struct strbuf *b = &c->val[0];
 
-	pt_para(&c->d, pdf_v(c, "title"), &PDF_H1, MARGIN, CONTENT_W, 24.0f);
-	c->d.y -= 6.0f;
-	meta(c, pdf_v(c, "t_meta_profile"), pdf_v(c, "profile"));
+	pdf_title(c, 110);
+	pdf_meta(c, "t_meta_profile", pdf_v(c, "profile"));
 	if (*pdf_v(c, "rank_dir"))
-		meta(c, pdf_v(c, "t_meta_rank"), pdf_v(c, "rank_dir"));
-	meta(c, pdf_v(c, "t_meta_ranks"), pdf_v(c, "ranks"));
+		pdf_meta(c, "t_meta_rank", pdf_v(c, "rank_dir"));
+	pdf_meta(c, "t_meta_ranks", pdf_v(c, "ranks"));
 	if (*pdf_v(c, "multi_rank"))
-		meta(c, pdf_v(c, "t_meta_threads"), pdf_v(c, "threads"));
-	meta(c, pdf_v(c, "t_meta_kernels"),
-	     pdf_fmt(c->fint, b, pdf_v(c, "kernels")));
-	meta(c, pdf_v(c, "t_meta_steps"), pdf_v(c, "steps"));
-	meta(c, pdf_v(c, "t_meta_span"),
-	     pdf_fmt(c->fdur, b, pdf_v(c, "span_ns")));
-	meta(c, pdf_v(c, "t_meta_date"), pdf_v(c, "date"));
-	strbuf_reset(b);
-	strbuf_addf(b, "sdperf %s", pdf_v(c, "version"));
-	meta(c, pdf_v(c, "t_meta_version"), b->buf);
-	c->d.y -= 6.0f;
+		pdf_meta(c, "t_meta_threads", pdf_v(c, "threads"));
+	pdf_meta(c, "t_meta_kernels", pdf_fmt(c->fint, b, pdf_v(c, "kernels")));
+	pdf_meta(c, "t_meta_steps", pdf_v(c, "steps"));
+	pdf_meta(c, "t_meta_span", pdf_fmt(c->fdur, b, pdf_v(c, "span_ns")));
+	pdf_title_end(c);
 }
 
 static unsigned long state_rgb(const char *state)
@@ -172,11 +159,10 @@ static void verdicts(struct pdf_ctx *c)
 		card(c, tmpl_row(c->m, "verdicts", i));
 }
 
-static void stage_row(struct pdf_ctx *c, const struct tmpl_vars *r, size_t i,
+static void stage_row(struct pdf_ctx *c, const struct tmpl_vars *r,
                       struct pdf_cell *cl)
 {
 	(void)c;
-	(void)i;
 	cl[0].dot = pdf_chart_stage_rgb(tmpl_get(r, "id"));
 }
 
@@ -189,13 +175,8 @@ static void stages(struct pdf_ctx *c)
 	static const char *const vars[] = {"label",     "kernels", "segments",
 	                                   "kernel_ns", "wall_ns", "share"};
 	tmpl_fmt_fn fmts[] = {NULL, c->fint, NULL, c->fdur, c->fdur, c->fpct};
-	struct pdf_table t = {.cols = spec,
-	                      .n = N(spec),
-	                      .m = c->m,
-	                      .loop = "stages",
-	                      .vars = vars,
-	                      .fmts = fmts,
-	                      .row = stage_row};
+	struct pdf_table t = {PDF_TABLE(spec, c->m, "stages"), .vars = vars,
+	                      .fmts = fmts, .row = stage_row};
 
 	pdf_section(c, "t_sec_stages");
 	pdf_para(c, pdf_v(c, "t_sec_stages_intro"));
@@ -204,11 +185,10 @@ static void stages(struct pdf_ctx *c)
 	pdf_chart_timeline(&c->d, c->m, &c->val[0], c->fpct);
 }
 
-static void category_row(struct pdf_ctx *c, const struct tmpl_vars *r, size_t i,
+static void category_row(struct pdf_ctx *c, const struct tmpl_vars *r,
                          struct pdf_cell *cl)
 {
 	(void)c;
-	(void)i;
 	cl[0].sub = tmpl_get(r, "about");
 	cl[0].dot = pdf_chart_cat_rgb(tmpl_get(r, "cat"));
 }
@@ -222,12 +202,8 @@ static void categories(struct pdf_ctx *c)
 	static const char *const vars[] = {"label", "time_ns", "count",
 	                                   "share"};
 	tmpl_fmt_fn fmts[] = {NULL, c->fdur, c->fint, c->fpct};
-	struct pdf_table t = {.cols = spec,
-	                      .n = N(spec),
-	                      .loop = "categories",
-	                      .vars = vars,
-	                      .fmts = fmts,
-	                      .row = category_row};
+	struct pdf_table t = {PDF_TABLE(spec, NULL, "categories"), .vars = vars,
+	                      .fmts = fmts, .row = category_row};
 	size_t s, ns = tmpl_nrows(c->m, "stages");
 
 	pdf_section(c, "t_sec_categories");
@@ -245,11 +221,10 @@ static void categories(struct pdf_ctx *c)
 	}
 }
 
-static void top_row(struct pdf_ctx *c, const struct tmpl_vars *r, size_t i,
+static void top_row(struct pdf_ctx *c, const struct tmpl_vars *r,
                     struct pdf_cell *cl)
 {
 	(void)c;
-	(void)i;
 	cl[1].dot = pdf_chart_cat_rgb(tmpl_get(r, "cat"));
 }
 
@@ -265,13 +240,8 @@ static void top_table(struct pdf_ctx *c, const struct tmpl_vars *st)
 	                                   "max_ns",   "share"};
 	tmpl_fmt_fn fmts[] = {NULL,    NULL,    c->fint, c->fdur,
 	                      c->fdur, c->fdur, c->fdur, c->fpct};
-	struct pdf_table t = {.cols = spec,
-	                      .n = N(spec),
-	                      .m = st,
-	                      .loop = "top",
-	                      .vars = vars,
-	                      .fmts = fmts,
-	                      .row = top_row};
+	struct pdf_table t = {PDF_TABLE(spec, st, "top"), .vars = vars,
+	                      .fmts = fmts, .row = top_row};
 
 	pdf_table(c, &t);
 }
@@ -285,11 +255,7 @@ static void unmatched(struct pdf_ctx *c)
 	static const char *const vars[] = {"type", "count", "total_ns",
 	                                   "share"};
 	tmpl_fmt_fn fmts[] = {NULL, c->fint, c->fdur, c->fpct};
-	struct pdf_table t = {.cols = spec,
-	                      .n = N(spec),
-	                      .m = c->m,
-	                      .loop = "unmatched",
-	                      .vars = vars,
+	struct pdf_table t = {PDF_TABLE(spec, c->m, "unmatched"), .vars = vars,
 	                      .fmts = fmts};
 
 	pdf_subheading(c, pdf_v(c, "t_sec_unmatched"));
@@ -325,13 +291,8 @@ static void comm(struct pdf_ctx *c)
 	                                   "wall_ns", "exposed_share"};
 	tmpl_fmt_fn fmts[] = {NULL,    c->fdur, c->fdur,
 	                      c->fdur, c->fdur, c->fpct};
-	struct pdf_table t = {.cols = spec,
-	                      .n = N(spec),
-	                      .m = c->m,
-	                      .loop = "stages",
-	                      .vars = vars,
-	                      .fmts = fmts,
-	                      .when = "has_comm"};
+	struct pdf_table t = {PDF_TABLE(spec, c->m, "stages"), .vars = vars,
+	                      .fmts = fmts, .when = "has_comm"};
 
 	pdf_section(c, "t_sec_comm");
 	if (!*pdf_v(c, "has_comm")) {
@@ -379,10 +340,9 @@ static void method(struct pdf_ctx *c)
 	c->d.y -= 4;
 }
 
-static void input_row(struct pdf_ctx *c, const struct tmpl_vars *r, size_t i,
+static void input_row(struct pdf_ctx *c, const struct tmpl_vars *r,
                       struct pdf_cell *cl)
 {
-	(void)i;
 	pdf_fmt(c->fint, &c->val[1], tmpl_get(r, "size"));
 	strbuf_addf(&c->val[1], " %s", pdf_v(c, "t_bytes"));
 	cl[1].text = c->val[1].buf;
@@ -400,13 +360,8 @@ static void inputs(struct pdf_ctx *c)
 	                                   "line_endings"};
 	tmpl_fmt_fn fmts[] = {NULL,    NULL,    NULL, c->fint,
 	                      c->fint, c->fint, NULL};
-	struct pdf_table t = {.cols = spec,
-	                      .n = N(spec),
-	                      .m = c->m,
-	                      .loop = "inputs",
-	                      .vars = vars,
-	                      .fmts = fmts,
-	                      .row = input_row};
+	struct pdf_table t = {PDF_TABLE(spec, c->m, "inputs"), .vars = vars,
+	                      .fmts = fmts, .row = input_row};
 
 	pdf_section(c, "t_sec_inputs");
 	pdf_table(c, &t);
@@ -418,11 +373,10 @@ static void inputs(struct pdf_ctx *c)
 	pdf_rank_inputs(c);
 }
 
-static void doc_row(struct pdf_ctx *c, const struct tmpl_vars *r, size_t i,
+static void doc_row(struct pdf_ctx *c, const struct tmpl_vars *r,
                     struct pdf_cell *cl)
 {
 	(void)c;
-	(void)i;
 	cl[0].url = tmpl_get(r, "url");
 	cl[0].sub = tmpl_get(r, "summary");
 }
@@ -432,11 +386,7 @@ static void docs(struct pdf_ctx *c)
 	static const struct pdf_col spec[] = {{"t_col_doc", 0.55f, 0},
 	                                      {"t_col_when", 0.45f, 0}};
 	static const char *const vars[] = {"name", "when"};
-	struct pdf_table t = {.cols = spec,
-	                      .n = N(spec),
-	                      .m = c->m,
-	                      .loop = "docs",
-	                      .vars = vars,
+	struct pdf_table t = {PDF_TABLE(spec, c->m, "docs"), .vars = vars,
 	                      .row = doc_row};
 
 	pdf_section(c, "t_sec_docs");

@@ -15,7 +15,6 @@
 #define REPLACEMENT 0xFFFDu
 #define ELLIPSIS    "\xE2\x80\xA6" /* U+2026 */
 
-
 void pt_font_error(struct pdf_doc *d, const char *path, const char *why)
 {
 	int cjk = d->loading_cjk;
