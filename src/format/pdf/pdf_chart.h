@@ -1,6 +1,6 @@
 /* Charts for the PDF renderer: the category and stage colours, the stacked
  * category bar, the stage timeline strip and the verdict meter, drawn as
- * vector shapes on the current page of a pdf_doc. Internal to render/pdf.c
+ * vector shapes on the current page of a pdf_doc. Internal to format/pdf
  * (it exposes libharu types through pdf_text.h).
  *
  * Each chart starts at d->y (taking a new page first when it does not fit)

@@ -26,31 +26,6 @@ static const char *range(struct pdf_ctx *c, size_t i, const char *a,
 	return c->val[i].buf;
 }
 
-/* A table of the rows of loop `loop` of m: column k shows variable
- * vars[k] through fmts[k] (NULL: as text), "–" when it is empty. */
-static void table_of(struct pdf_ctx *c, const struct tmpl_vars *m,
-                     const struct pdf_col *spec, size_t n, const char *loop,
-                     const char *const *vars, const tmpl_fmt_fn *fmts)
-{
-	struct pdf_table t = {.cols = spec,
-	                      .n = n,
-	                      .m = m,
-	                      .loop = loop,
-	                      .vars = vars,
-	                      .fmts = fmts,
-	                      .dash = 1};
-
-	pdf_table(c, &t);
-}
-
-/* The same, of the model's top-level loop. */
-static void table(struct pdf_ctx *c, const struct pdf_col *spec, size_t n,
-                  const char *loop, const char *const *vars,
-                  const tmpl_fmt_fn *fmts)
-{
-	table_of(c, c->m, spec, n, loop, vars, fmts);
-}
-
 /* ---- ranks ------------------------------------------------------------- */
 
 static void rank_row(struct pdf_ctx *c, const struct tmpl_vars *r,
@@ -103,7 +78,9 @@ void pdf_ranks_section(struct pdf_ctx *c)
 	            pdf_v(c, "ranks_slowest_median"));
 	pdf_para(c, c->val[7].buf);
 	ranks_times(c);
-	table(c, spec, N(spec), "rank_rows", vars, fmts);
+	pdf_table(c,
+	          &(struct pdf_table){PDF_TABLE(spec, c->m, "rank_rows"),
+	                              .vars = vars, .fmts = fmts, .dash = 1});
 	pdf_subheading(c, pdf_v(c, "t_chart_ranks_title"));
 	for (k = 0; k < N(cats); k++) {
 		strbuf_reset(&c->val[k]);
@@ -144,11 +121,15 @@ static void collectives(struct pdf_ctx *c)
 		return;
 	pdf_section(c, "t_sec_collectives");
 	pdf_para(c, pdf_v(c, "collectives_intro"));
-	table(c, spec, N(spec), "collectives", vars, fmts);
+	pdf_table(c,
+	          &(struct pdf_table){PDF_TABLE(spec, c->m, "collectives"),
+	                              .vars = vars, .fmts = fmts, .dash = 1});
 	if (!tmpl_nrows(c->m, "transports"))
 		return;
 	pdf_subheading(c, pdf_v(c, "t_sec_transports"));
-	table(c, lspec, N(lspec), "transports", lvars, lfmts);
+	pdf_table(c,
+	          &(struct pdf_table){PDF_TABLE(lspec, c->m, "transports"),
+	                              .vars = lvars, .fmts = lfmts, .dash = 1});
 }
 
 static void overlap(struct pdf_ctx *c)
@@ -176,11 +157,15 @@ static void overlap(struct pdf_ctx *c)
 		return;
 	pdf_section(c, "t_sec_overlap");
 	pdf_para(c, pdf_v(c, "t_sec_overlap_intro"));
-	table(c, spec, N(spec), "overlap_rows", vars, fmts);
+	pdf_table(c,
+	          &(struct pdf_table){PDF_TABLE(spec, c->m, "overlap_rows"),
+	                              .vars = vars, .fmts = fmts, .dash = 1});
 	pdf_small(c, pdf_v(c, "t_overlap_why"));
 	c->d.y -= 6.0f;
 	pdf_subheading(c, pdf_v(c, "t_overlap_totals"));
-	table(c, tspec, N(tspec), "overlap_totals", tvars, tfmts);
+	pdf_table(c,
+	          &(struct pdf_table){PDF_TABLE(tspec, c->m, "overlap_totals"),
+	                              .vars = tvars, .fmts = tfmts, .dash = 1});
 }
 
 static void marker_row(struct pdf_ctx *c, const struct tmpl_vars *r,
@@ -229,7 +214,9 @@ static void boundaries(struct pdf_ctx *c)
 		return;
 	pdf_section(c, "t_sec_boundaries");
 	pdf_para(c, pdf_v(c, "t_sec_boundaries_intro"));
-	table(c, spec, N(spec), "boundaries", vars, fmts);
+	pdf_table(c,
+	          &(struct pdf_table){PDF_TABLE(spec, c->m, "boundaries"),
+	                              .vars = vars, .fmts = fmts, .dash = 1});
 	markers(c);
 }
 
@@ -275,9 +262,13 @@ static void step_table(struct pdf_ctx *c, const struct tmpl_vars *st)
 	                       c->fdur, c->fdur, NULL};
 
 	if (*get(st, "has_preparing"))
-		table_of(c, st, spec, N(spec), "step_rows", vars, fmts);
+		pdf_table(c, &(struct pdf_table){
+		                 PDF_TABLE(spec, st, "step_rows"), .vars = vars,
+		                 .fmts = fmts, .dash = 1});
 	else
-		table_of(c, st, nspec, N(nspec), "step_rows", nvars, nfmts);
+		pdf_table(c, &(struct pdf_table){
+		                 PDF_TABLE(nspec, st, "step_rows"),
+		                 .vars = nvars, .fmts = nfmts, .dash = 1});
 }
 
 static void step_ranks(struct pdf_ctx *c)
@@ -293,7 +284,9 @@ static void step_ranks(struct pdf_ctx *c)
 	if (!tmpl_nrows(c->m, "step_ranks"))
 		return;
 	pdf_subheading(c, pdf_v(c, "t_steps_per_rank"));
-	table(c, spec, N(spec), "step_ranks", vars, fmts);
+	pdf_table(c,
+	          &(struct pdf_table){PDF_TABLE(spec, c->m, "step_ranks"),
+	                              .vars = vars, .fmts = fmts, .dash = 1});
 }
 
 /* One rank's sub-section: heading, table, free share, chart. */

@@ -42,7 +42,7 @@ HPDF_Font pt_load_font(struct pdf_doc *d, const char *path, int cjk)
 		pt_font_error(d, path, strerror(errno));
 	fclose(fp);
 	/* libharu trusts the font's numbers: its structure is checked
-	 * first (render/fontcheck.h) */
+	 * first (fontcheck.h) */
 	if (fontcheck_file(path, index, &bad)) {
 		char why[700];
 		snprintf(why, sizeof(why), "not a usable TrueType font: %s",

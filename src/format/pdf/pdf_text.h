@@ -1,6 +1,7 @@
 /* Text for the PDF renderer: the libharu document with its fonts, the
  * per-string font choice (Latin or CJK), measuring, line wrapping and
- * drawing. Internal to render/pdf.c (it exposes libharu types); libharu is
+ * drawing, pages and paragraphs. Internal to format/pdf (it exposes
+ * libharu types), whose layout (pdf_layout.h) is built on it; libharu is
  * used nowhere else.
  *
  * libharu measures and wraps only text it can split at spaces, which
