@@ -4,7 +4,7 @@
 #include "format/diff_report.h"
 
 #include "view/diff_model.h"
-#include "format/pdf/pdf_diff.h"
+#include "format/pdf/pdf.h"
 #include "util/banned.h"
 
 static struct tmpl_vars *build_comparison(const void *data,

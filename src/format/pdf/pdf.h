@@ -1,7 +1,8 @@
-/* The PDF report: the HTML report's content, in the same order, laid out on
- * A4 pages with libharu (the only module that uses it). */
-#ifndef SDPERF_RENDER_PDF_H
-#define SDPERF_RENDER_PDF_H
+/* The PDF reports: the single-run report and the comparison, each the
+ * HTML report's content in the same order, laid out on A4 pages with
+ * libharu (format/pdf is the only folder that uses it). */
+#ifndef SDPERF_FORMAT_PDF_H
+#define SDPERF_FORMAT_PDF_H
 
 #include <time.h>
 
@@ -36,5 +37,11 @@ struct pdf_opts {
  * Deterministic for a given model, options and fonts. */
 int pdf_render(const struct tmpl_vars *model, const struct pdf_opts *o,
                struct strbuf *out, struct err *e);
+
+/* As pdf_render, for a comparison model built by diff_model_build, laid
+ * out in the order of templates/diff.html.tmpl with the same fonts,
+ * styles, tables and page furniture. */
+int pdf_diff_render(const struct tmpl_vars *model, const struct pdf_opts *o,
+                    struct strbuf *out, struct err *e);
 
 #endif

@@ -1,14 +1,14 @@
 /* Charts for the PDF renderer: the category and stage colours, the stacked
  * category bar, the stage timeline strip and the verdict meter, drawn as
- * vector shapes on the current page of a pdf_doc. Internal to render/pdf.c
+ * vector shapes on the current page of a pdf_doc. Internal to format/pdf
  * (it exposes libharu types through pdf_text.h).
  *
  * Each chart starts at d->y (taking a new page first when it does not fit)
  * and leaves d->y below what it drew. label is scratch for legend texts
  * (owned by the caller; its content is overwritten); fpct formats a percent
  * value for the legend shares. Errors longjmp as in pdf_text.h. */
-#ifndef SDPERF_RENDER_PDF_CHART_H
-#define SDPERF_RENDER_PDF_CHART_H
+#ifndef SDPERF_FORMAT_PDF_CHART_H
+#define SDPERF_FORMAT_PDF_CHART_H
 
 #include "format/pdf/pdf_text.h"
 #include "tmpl/template.h"

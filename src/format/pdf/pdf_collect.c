@@ -19,21 +19,11 @@ static void facts(struct pdf_ctx *c)
 	    {"t_col_memory", 0.11f, 0},      {"t_col_aic", 0.15f, 0}};
 	static const char *const keys[] = {"id",    "export", "level",  "cpu",
 	                                   "steps", "shapes", "memory", "aic"};
-	struct pdf_cell cl[8];
-	struct pdf_col cols[8];
-	size_t i, k, n = tmpl_nrows(c->m, "coll_ranks");
+	struct pdf_table t = {PDF_TABLE(spec, c->m, "coll_ranks"),
+	                      .vars = keys};
 
-	pt_table_head(&c->d, pdf_heads(c, spec, 8, cols), 8);
-	for (i = 0; i < n; i++) {
-		const struct tmpl_vars *r = tmpl_row(c->m, "coll_ranks", i);
-		pdf_cells_init(c, cl, 8);
-		for (k = 0; k < 8; k++)
-			cl[k].text = tmpl_get(r, keys[k]);
-		pt_table_row(&c->d, cols, 8, cl, 0);
-	}
-	pdf_table_end(c);
-	pt_para(&c->d, pdf_v(c, "coll_versions"), &PDF_SMALL, MARGIN, CONTENT_W,
-	        10.0f);
+	pdf_table(c, &t);
+	pdf_small(c, pdf_v(c, "coll_versions"));
 	c->d.y -= 6.0f;
 }
 
@@ -57,7 +47,6 @@ static void gap(struct pdf_ctx *c, const struct tmpl_vars *r)
 
 void pdf_collection_section(struct pdf_ctx *c)
 {
-	struct pdf_style ok = {9.0f, 1, PDF_OK};
 	size_t i, n = tmpl_nrows(c->m, "coll_gaps");
 
 	if (!*pdf_v(c, "collection"))
@@ -66,9 +55,7 @@ void pdf_collection_section(struct pdf_ctx *c)
 	pdf_para(c, pdf_v(c, "t_sec_collection_intro"));
 	facts(c);
 	if (*pdf_v(c, "coll_complete")) {
-		pt_para(&c->d, pdf_v(c, "t_coll_complete"), &ok, MARGIN,
-		        CONTENT_W, 12.0f);
-		c->d.y -= 6.0f;
+		pdf_strong(c, pdf_v(c, "t_coll_complete"), PDF_OK);
 		return;
 	}
 	pdf_para(c, pdf_v(c, "t_coll_gaps_intro"));

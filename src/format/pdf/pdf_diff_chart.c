@@ -1,7 +1,7 @@
 /* The comparison PDF's chart: per stage a pair of bars, base and new,
  * stacked by operator category on one time scale, drawn with libharu from
- * the diff view model's "stages" loop (render/diff_model.h), as the SVG
- * of render/diff_chart.c draws it for HTML. */
+ * the diff view model's "stages" loop (view/diff_model.h), as the SVG
+ * of view/diff_chart.c draws it for HTML. */
 #include "format/pdf/pdf_diff.h"
 
 #include <stdio.h>
@@ -9,11 +9,7 @@
 #include <string.h>
 
 #include "format/pdf/pdf_chart.h"
-#include "format/pdf/pdf_ranks.h"
-#include "format/pdf/pdf_text.h"
 #include "util/banned.h"
-
-static const struct pdf_style S_BODY = {9.0f, 0, PDF_FG};
 
 #define CH_LABEL_W 118.0f /* stage label, then the base / new tag */
 #define CH_TAG_W   38.0f
@@ -98,7 +94,7 @@ void pdf_diff_chart(struct pdf_ctx *c)
 		const struct tmpl_vars *s = tmpl_row(c->m, "stages", i);
 		pt_need(&c->d, 2 * CH_ROW + 6);
 		c->d.y -= CH_ROW;
-		pt_draw_str(&c->d, c->d.page, &S_BODY, MARGIN, c->d.y - 3.0f,
+		pt_draw_str(&c->d, c->d.page, &PDF_BODY, MARGIN, c->d.y - 3.0f,
 		            tmpl_get(s, "label"));
 		chart_bar(c, s, "base_ns", pdf_v(c, "t_diff_tag_base"), max);
 		c->d.y -= CH_ROW;

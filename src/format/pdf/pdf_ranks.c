@@ -16,18 +16,6 @@ static const char *get(const struct tmpl_vars *r, const char *name)
 	return tmpl_get(r, name);
 }
 
-/* Formats value by fn into c->val[i], or "–" when it is empty. */
-static const char *cell(struct pdf_ctx *c, size_t i, tmpl_fmt_fn fn,
-                        const char *value)
-{
-	if (!*value) {
-		strbuf_reset(&c->val[i]);
-		strbuf_adds(&c->val[i], "\xE2\x80\x93");
-		return c->val[i].buf;
-	}
-	return pdf_fmt(fn, &c->val[i], value);
-}
-
 /* "a – b" of two durations into c->val[i]. */
 static const char *range(struct pdf_ctx *c, size_t i, const char *a,
                          const char *b)
@@ -38,38 +26,14 @@ static const char *range(struct pdf_ctx *c, size_t i, const char *a,
 	return c->val[i].buf;
 }
 
-/* A table of the rows of loop `loop` of m: column k shows variable
- * vars[k] through fmts[k] (NULL: as text). */
-static void table_of(struct pdf_ctx *c, const struct tmpl_vars *m,
-                     const struct pdf_col *spec, size_t n, const char *loop,
-                     const char *const *vars, const tmpl_fmt_fn *fmts)
-{
-	struct pdf_cell cl[PDF_MAX_COLS];
-	struct pdf_col cols[PDF_MAX_COLS];
-	size_t i, k, rows = tmpl_nrows(m, loop);
-
-	pt_table_head(&c->d, pdf_heads(c, spec, n, cols), n);
-	for (i = 0; i < rows; i++) {
-		const struct tmpl_vars *r = tmpl_row(m, loop, i);
-		pdf_cells_init(c, cl, n);
-		for (k = 0; k < n; k++)
-			cl[k].text = fmts[k]
-			                 ? cell(c, k, fmts[k], get(r, vars[k]))
-			                 : get(r, vars[k]);
-		pt_table_row(&c->d, cols, n, cl, 0);
-	}
-	pdf_table_end(c);
-}
-
-/* The same, of the model's top-level loop. */
-static void table(struct pdf_ctx *c, const struct pdf_col *spec, size_t n,
-                  const char *loop, const char *const *vars,
-                  const tmpl_fmt_fn *fmts)
-{
-	table_of(c, c->m, spec, n, loop, vars, fmts);
-}
-
 /* ---- ranks ------------------------------------------------------------- */
+
+static void rank_row(struct pdf_ctx *c, const struct tmpl_vars *r,
+                     struct pdf_cell *cl)
+{
+	(void)c;
+	cl[0].sub = get(r, "mark");
+}
 
 static void ranks_times(struct pdf_ctx *c)
 {
@@ -77,24 +41,14 @@ static void ranks_times(struct pdf_ctx *c)
 	    {"t_col_rank", 0.16f, 0},        {"t_col_dit_time", 0.15f, 1},
 	    {"t_col_vae_time", 0.15f, 1},    {"t_col_dit_compute", 0.15f, 1},
 	    {"t_col_dit_exposed", 0.22f, 1}, {"t_col_comm_wait", 0.17f, 1}};
-	static const char *const ns[] = {"dit_ns", "vae_ns", "compute_ns"};
-	struct pdf_cell cl[6];
-	struct pdf_col cols[6];
-	size_t i, k, n = tmpl_nrows(c->m, "rank_rows");
+	static const char *const vars[] = {
+	    "id", "dit_ns", "vae_ns", "compute_ns", "exposed_share", "wait_ns"};
+	tmpl_fmt_fn fmts[] = {NULL,    c->fdur, c->fdur,
+	                      c->fdur, c->fpct, c->fdur};
+	struct pdf_table t = {PDF_TABLE(spec, c->m, "rank_rows"), .vars = vars,
+	                      .fmts = fmts, .dash = 1, .row = rank_row};
 
-	pt_table_head(&c->d, pdf_heads(c, spec, 6, cols), 6);
-	for (i = 0; i < n; i++) {
-		const struct tmpl_vars *r = tmpl_row(c->m, "rank_rows", i);
-		pdf_cells_init(c, cl, 6);
-		cl[0].text = get(r, "id");
-		cl[0].sub = get(r, "mark");
-		for (k = 0; k < 3; k++)
-			cl[1 + k].text = cell(c, 1 + k, c->fdur, get(r, ns[k]));
-		cl[4].text = cell(c, 4, c->fpct, get(r, "exposed_share"));
-		cl[5].text = cell(c, 5, c->fdur, get(r, "wait_ns"));
-		pt_table_row(&c->d, cols, 6, cl, 0);
-	}
-	pdf_table_end(c);
+	pdf_table(c, &t);
 }
 
 void pdf_ranks_section(struct pdf_ctx *c)
@@ -124,7 +78,9 @@ void pdf_ranks_section(struct pdf_ctx *c)
 	            pdf_v(c, "ranks_slowest_median"));
 	pdf_para(c, c->val[7].buf);
 	ranks_times(c);
-	table(c, spec, N(spec), "rank_rows", vars, fmts);
+	pdf_table(c,
+	          &(struct pdf_table){PDF_TABLE(spec, c->m, "rank_rows"),
+	                              .vars = vars, .fmts = fmts, .dash = 1});
 	pdf_subheading(c, pdf_v(c, "t_chart_ranks_title"));
 	for (k = 0; k < N(cats); k++) {
 		strbuf_reset(&c->val[k]);
@@ -134,8 +90,7 @@ void pdf_ranks_section(struct pdf_ctx *c)
 	}
 	pdf_chart_bars(&c->d, c->m, "rank_rows", keys, names, rgb, N(cats),
 	               &c->val[7], c->fpct);
-	pt_para(&c->d, pdf_v(c, "ranks_how"), &PDF_SMALL, MARGIN, CONTENT_W,
-	        10.0f);
+	pdf_small(c, pdf_v(c, "ranks_how"));
 	c->d.y -= 6.0f;
 }
 
@@ -166,11 +121,15 @@ static void collectives(struct pdf_ctx *c)
 		return;
 	pdf_section(c, "t_sec_collectives");
 	pdf_para(c, pdf_v(c, "collectives_intro"));
-	table(c, spec, N(spec), "collectives", vars, fmts);
+	pdf_table(c,
+	          &(struct pdf_table){PDF_TABLE(spec, c->m, "collectives"),
+	                              .vars = vars, .fmts = fmts, .dash = 1});
 	if (!tmpl_nrows(c->m, "transports"))
 		return;
 	pdf_subheading(c, pdf_v(c, "t_sec_transports"));
-	table(c, lspec, N(lspec), "transports", lvars, lfmts);
+	pdf_table(c,
+	          &(struct pdf_table){PDF_TABLE(lspec, c->m, "transports"),
+	                              .vars = lvars, .fmts = lfmts, .dash = 1});
 }
 
 static void overlap(struct pdf_ctx *c)
@@ -198,12 +157,26 @@ static void overlap(struct pdf_ctx *c)
 		return;
 	pdf_section(c, "t_sec_overlap");
 	pdf_para(c, pdf_v(c, "t_sec_overlap_intro"));
-	table(c, spec, N(spec), "overlap_rows", vars, fmts);
-	pt_para(&c->d, pdf_v(c, "t_overlap_why"), &PDF_SMALL, MARGIN, CONTENT_W,
-	        10.0f);
+	pdf_table(c,
+	          &(struct pdf_table){PDF_TABLE(spec, c->m, "overlap_rows"),
+	                              .vars = vars, .fmts = fmts, .dash = 1});
+	pdf_small(c, pdf_v(c, "t_overlap_why"));
 	c->d.y -= 6.0f;
 	pdf_subheading(c, pdf_v(c, "t_overlap_totals"));
-	table(c, tspec, N(tspec), "overlap_totals", tvars, tfmts);
+	pdf_table(c,
+	          &(struct pdf_table){PDF_TABLE(tspec, c->m, "overlap_totals"),
+	                              .vars = tvars, .fmts = tfmts, .dash = 1});
+}
+
+static void marker_row(struct pdf_ctx *c, const struct tmpl_vars *r,
+                       struct pdf_cell *cl)
+{
+	cl[2].dot = pdf_chart_stage_rgb(get(r, "stage"));
+	cl[3].text =
+	    range(c, 3, get(r, "host_start_ns"), get(r, "host_end_ns"));
+	cl[4].text = *get(r, "has_dev") ? range(c, 4, get(r, "dev_start_ns"),
+	                                        get(r, "dev_end_ns"))
+	                                : "\xE2\x80\x93";
 }
 
 static void markers(struct pdf_ctx *c)
@@ -213,36 +186,20 @@ static void markers(struct pdf_ctx *c)
 	    {"t_col_stage", 0.13f, 0},        {"t_col_host_range", 0.17f, 1},
 	    {"t_col_device_range", 0.17f, 1}, {"t_col_method", 0.11f, 0},
 	    {"t_col_flows", 0.07f, 1},        {"t_col_relabelled", 0.09f, 1}};
-	struct pdf_cell cl[8];
-	struct pdf_col cols[8];
-	size_t i, n = tmpl_nrows(c->m, "markers");
+	static const char *const vars[] = {"rank",  "name",   "stage_label",
+	                                   NULL,    NULL,     "method",
+	                                   "flows", "kernels"};
+	tmpl_fmt_fn fmts[] = {NULL, NULL, NULL,    NULL,
+	                      NULL, NULL, c->fint, c->fint};
+	struct pdf_table t = {PDF_TABLE(spec, c->m, "markers"), .vars = vars,
+	                      .fmts = fmts, .row = marker_row};
 
-	if (!n) {
+	if (!tmpl_nrows(c->m, "markers")) {
 		pdf_para(c, pdf_v(c, "t_no_markers"));
 		return;
 	}
-	pt_table_head(&c->d, pdf_heads(c, spec, 8, cols), 8);
-	for (i = 0; i < n; i++) {
-		const struct tmpl_vars *r = tmpl_row(c->m, "markers", i);
-		pdf_cells_init(c, cl, 8);
-		cl[0].text = get(r, "rank");
-		cl[1].text = get(r, "name");
-		cl[2].text = get(r, "stage_label");
-		cl[2].dot = pdf_chart_stage_rgb(get(r, "stage"));
-		cl[3].text =
-		    range(c, 3, get(r, "host_start_ns"), get(r, "host_end_ns"));
-		cl[4].text = *get(r, "has_dev")
-		                 ? range(c, 4, get(r, "dev_start_ns"),
-		                         get(r, "dev_end_ns"))
-		                 : "\xE2\x80\x93";
-		cl[5].text = get(r, "method");
-		cl[6].text = pdf_fmt(c->fint, &c->val[6], get(r, "flows"));
-		cl[7].text = pdf_fmt(c->fint, &c->val[7], get(r, "kernels"));
-		pt_table_row(&c->d, cols, 8, cl, 0);
-	}
-	pdf_table_end(c);
-	pt_para(&c->d, pdf_v(c, "t_markers_note"), &PDF_SMALL, MARGIN,
-	        CONTENT_W, 10.0f);
+	pdf_table(c, &t);
+	pdf_small(c, pdf_v(c, "t_markers_note"));
 	c->d.y -= 6.0f;
 }
 
@@ -257,7 +214,9 @@ static void boundaries(struct pdf_ctx *c)
 		return;
 	pdf_section(c, "t_sec_boundaries");
 	pdf_para(c, pdf_v(c, "t_sec_boundaries_intro"));
-	table(c, spec, N(spec), "boundaries", vars, fmts);
+	pdf_table(c,
+	          &(struct pdf_table){PDF_TABLE(spec, c->m, "boundaries"),
+	                              .vars = vars, .fmts = fmts, .dash = 1});
 	markers(c);
 }
 
@@ -303,9 +262,13 @@ static void step_table(struct pdf_ctx *c, const struct tmpl_vars *st)
 	                       c->fdur, c->fdur, NULL};
 
 	if (*get(st, "has_preparing"))
-		table_of(c, st, spec, N(spec), "step_rows", vars, fmts);
+		pdf_table(c, &(struct pdf_table){
+		                 PDF_TABLE(spec, st, "step_rows"), .vars = vars,
+		                 .fmts = fmts, .dash = 1});
 	else
-		table_of(c, st, nspec, N(nspec), "step_rows", nvars, nfmts);
+		pdf_table(c, &(struct pdf_table){
+		                 PDF_TABLE(nspec, st, "step_rows"),
+		                 .vars = nvars, .fmts = nfmts, .dash = 1});
 }
 
 static void step_ranks(struct pdf_ctx *c)
@@ -321,7 +284,9 @@ static void step_ranks(struct pdf_ctx *c)
 	if (!tmpl_nrows(c->m, "step_ranks"))
 		return;
 	pdf_subheading(c, pdf_v(c, "t_steps_per_rank"));
-	table(c, spec, N(spec), "step_ranks", vars, fmts);
+	pdf_table(c,
+	          &(struct pdf_table){PDF_TABLE(spec, c->m, "step_ranks"),
+	                              .vars = vars, .fmts = fmts, .dash = 1});
 }
 
 /* One rank's sub-section: heading, table, free share, chart. */
@@ -350,8 +315,7 @@ static void step_rank(struct pdf_ctx *c, const struct tmpl_vars *st, int first)
 		/* under a "Rank N" heading: a caption, not a heading of its
 		 * own */
 		c->d.y -= 2.0f;
-		pt_para(&c->d, pdf_v(c, "t_chart_steps_title"), &PDF_SMALL,
-		        MARGIN, CONTENT_W, 10.0f);
+		pdf_small(c, pdf_v(c, "t_chart_steps_title"));
 	} else {
 		pdf_subheading(c, pdf_v(c, "t_chart_steps_title"));
 	}
@@ -398,6 +362,13 @@ static const char *files_text(struct pdf_ctx *c, const struct tmpl_vars *r)
 	return c->val[2].buf;
 }
 
+static void input_row(struct pdf_ctx *c, const struct tmpl_vars *r,
+                      struct pdf_cell *cl)
+{
+	cl[0].sub = get(r, "source");
+	cl[2].text = files_text(c, r);
+}
+
 void pdf_rank_inputs(struct pdf_ctx *c)
 {
 	static const struct pdf_col spec[] = {{"t_col_rank", 0.14f, 0},
@@ -405,26 +376,16 @@ void pdf_rank_inputs(struct pdf_ctx *c)
 	                                      {"t_col_files", 0.28f, 0},
 	                                      {"t_col_versions", 0.15f, 0},
 	                                      {"t_col_level", 0.17f, 0}};
-	struct pdf_cell cl[5];
-	struct pdf_col cols[5];
+	static const char *const vars[] = {"id", "dir", NULL, "versions",
+	                                   "level"};
+	struct pdf_table t = {PDF_TABLE(spec, c->m, "rank_inputs"),
+	                      .vars = vars, .row = input_row};
 	size_t i, k, n = tmpl_nrows(c->m, "rank_inputs");
 
 	if (!n)
 		return;
 	pdf_para(c, pdf_v(c, "t_sec_inputs_ranks_intro"));
-	pt_table_head(&c->d, pdf_heads(c, spec, 5, cols), 5);
-	for (i = 0; i < n; i++) {
-		const struct tmpl_vars *r = tmpl_row(c->m, "rank_inputs", i);
-		pdf_cells_init(c, cl, 5);
-		cl[0].text = get(r, "id");
-		cl[0].sub = get(r, "source");
-		cl[1].text = get(r, "dir");
-		cl[2].text = files_text(c, r);
-		cl[3].text = get(r, "versions");
-		cl[4].text = get(r, "level");
-		pt_table_row(&c->d, cols, 5, cl, 0);
-	}
-	pdf_table_end(c);
+	pdf_table(c, &t);
 	for (i = 0; i < n; i++) {
 		const struct tmpl_vars *r = tmpl_row(c->m, "rank_inputs", i);
 		for (k = 0; k < tmpl_nrows(r, "not_run"); k++)

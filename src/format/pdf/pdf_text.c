@@ -14,13 +14,6 @@
 
 #define REPLACEMENT 0xFFFDu
 #define ELLIPSIS    "\xE2\x80\xA6" /* U+2026 */
-#define PAD         3.0f           /* table cell padding */
-#define DOT         10.0f /* room for a colour swatch before cell text */
-
-static const struct pdf_style S_CELL = {8.0f, 0, PDF_FG};
-static const struct pdf_style S_HEAD = {8.0f, 1, PDF_FG};
-static const struct pdf_style S_SUB = {7.0f, 0, PDF_MUTED};
-static const struct pdf_style S_CLINK = {8.0f, 0, PDF_LINK};
 
 void pt_font_error(struct pdf_doc *d, const char *path, const char *why)
 {
@@ -49,7 +42,7 @@ HPDF_Font pt_load_font(struct pdf_doc *d, const char *path, int cjk)
 		pt_font_error(d, path, strerror(errno));
 	fclose(fp);
 	/* libharu trusts the font's numbers: its structure is checked
-	 * first (render/fontcheck.h) */
+	 * first (fontcheck.h) */
 	if (fontcheck_file(path, index, &bad)) {
 		char why[700];
 		snprintf(why, sizeof(why), "not a usable TrueType font: %s",
@@ -475,16 +468,10 @@ float pt_draw_str(struct pdf_doc *d, HPDF_Page page, const struct pdf_style *st,
 	return w;
 }
 
-/* ---- pages, paragraphs, tables ----------------------------------------- */
+/* ---- pages and paragraphs --------------------------------------------- */
 
 void pt_doc_init(struct pdf_doc *d)
 {
-	size_t i;
-
-	for (i = 0; i < PDF_MAX_COLS; i++) {
-		strbuf_init(&d->lines[i]);
-		strbuf_init(&d->subl[i]);
-	}
 	strbuf_init(&d->sb);
 	strbuf_init(&d->para);
 	strbuf_init(&d->clean);
@@ -493,15 +480,9 @@ void pt_doc_init(struct pdf_doc *d)
 
 void pt_doc_release(struct pdf_doc *d)
 {
-	size_t i;
-
 	if (d->pdf)
 		HPDF_Free(d->pdf);
 	d->pdf = NULL;
-	for (i = 0; i < PDF_MAX_COLS; i++) {
-		strbuf_release(&d->lines[i]);
-		strbuf_release(&d->subl[i]);
-	}
 	strbuf_release(&d->sb);
 	strbuf_release(&d->para);
 	strbuf_release(&d->clean);
@@ -601,120 +582,4 @@ size_t pt_nlines(struct pdf_doc *d, const char *s, const struct pdf_style *st,
 
 	strbuf_reset(&d->para);
 	return pt_wrap(d, s, st, width, 0, 0, &d->para, &f);
-}
-
-/* Wraps cell i into lines/subl; returns its content height. */
-static float cell_layout(struct pdf_doc *d, size_t i, const struct pdf_col *col,
-                         const struct pdf_cell *cl, const struct pdf_style *st)
-{
-	float w = col->w * CONTENT_W - 2 * PAD - (cl->dot >= 0 ? DOT : 0);
-
-	strbuf_reset(&d->lines[i]);
-	strbuf_reset(&d->subl[i]);
-	d->nl[i] = pt_wrap(d, cl->text ? cl->text : "", st, w, 1, 30,
-	                   &d->lines[i], &d->lfont[i]);
-	d->ns[i] = 0;
-	if (cl->sub && *cl->sub)
-		d->ns[i] = pt_wrap(d, cl->sub, &S_SUB, w, 1, 30, &d->subl[i],
-		                   &d->sfont[i]);
-	return (float)d->nl[i] * 10.0f + (float)d->ns[i] * 9.0f;
-}
-
-/* Draws the wrapped lines of buf (n of them) from top at x in a column of
- * inner width w; returns the y below them. */
-static float cell_lines(struct pdf_doc *d, const struct strbuf *buf,
-                        HPDF_Font f, const struct pdf_style *st, float x,
-                        float w, float top, int right, const char *url)
-{
-	const char *p = buf->buf, *nl;
-	float lead = st->size + 2.0f;
-
-	for (;; p = nl + 1) {
-		size_t n;
-		float tw, tx;
-		nl = strchr(p, '\n');
-		n = nl ? (size_t)(nl - p) : strlen(p);
-		tw = pt_width(f, st->size, p, n);
-		tx = right ? x + w - tw : x;
-		top -= lead;
-		pt_draw(d, d->page, f, st, tx, top + 0.25f * lead, p, n);
-		if (url)
-			pt_link(d, tx, top, tw, lead, url);
-		if (!nl)
-			return top;
-	}
-}
-
-static void row_draw(struct pdf_doc *d, const struct pdf_col *cols, size_t n,
-                     const struct pdf_cell *cells, const struct pdf_style *st,
-                     float h)
-{
-	float x = MARGIN;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		float w = cols[i].w * CONTENT_W, tx = x + PAD, top = d->y - PAD;
-		const struct pdf_style *ts = cells[i].url ? &S_CLINK : st;
-		if (cells[i].dot >= 0) {
-			pt_rect(d, tx, top - 8.5f, 7, 7,
-			        (unsigned long)cells[i].dot);
-			tx += DOT;
-		}
-		top = cell_lines(d, &d->lines[i], d->lfont[i], ts, tx,
-		                 w - 2 * PAD - (tx - x - PAD), top, cols[i].num,
-		                 cells[i].url);
-		if (d->ns[i])
-			cell_lines(d, &d->subl[i], d->sfont[i], &S_SUB, tx,
-			           w - 2 * PAD - (tx - x - PAD), top,
-			           cols[i].num, NULL);
-		x += w;
-	}
-	d->y -= h;
-	pt_hline(d->page, MARGIN, MARGIN + CONTENT_W, d->y, 0.5f, PDF_LINE);
-}
-
-static float row_layout(struct pdf_doc *d, const struct pdf_col *cols, size_t n,
-                        const struct pdf_cell *cells,
-                        const struct pdf_style *st)
-{
-	float h = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		float ch = cell_layout(d, i, &cols[i], &cells[i], st);
-		if (ch > h)
-			h = ch;
-	}
-	return h + 2 * PAD;
-}
-
-void pt_table_head(struct pdf_doc *d, const struct pdf_col *cols, size_t n)
-{
-	struct pdf_cell cells[PDF_MAX_COLS];
-	float h;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		cells[i].text = cols[i].head;
-		cells[i].sub = cells[i].url = NULL;
-		cells[i].dot = -1;
-	}
-	h = row_layout(d, cols, n, cells, &S_HEAD);
-	pt_need(d, h + 24.0f); /* the heading row never ends a page */
-	pt_rect(d, MARGIN, d->y - h, CONTENT_W, h, PDF_PANEL);
-	row_draw(d, cols, n, cells, &S_HEAD, h);
-}
-
-/* A body row; on a new page the heading row is repeated first. */
-void pt_table_row(struct pdf_doc *d, const struct pdf_col *cols, size_t n,
-                  const struct pdf_cell *cells, float keep)
-{
-	float h = row_layout(d, cols, n, cells, &S_CELL);
-
-	if (d->y - h - keep < BOTTOM) {
-		pt_new_page(d);
-		pt_table_head(d, cols, n);
-		h = row_layout(d, cols, n, cells, &S_CELL);
-	}
-	row_draw(d, cols, n, cells, &S_CELL, h);
 }

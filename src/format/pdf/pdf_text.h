@@ -1,14 +1,15 @@
 /* Text for the PDF renderer: the libharu document with its fonts, the
  * per-string font choice (Latin or CJK), measuring, line wrapping and
- * drawing. Internal to render/pdf.c (it exposes libharu types); libharu is
+ * drawing, pages and paragraphs. Internal to format/pdf (it exposes
+ * libharu types), whose layout (pdf_layout.h) is built on it; libharu is
  * used nowhere else.
  *
  * libharu measures and wraps only text it can split at spaces, which
  * Chinese has none of, so all measuring here is ours: UTF-8 is decoded here
  * (invalid bytes become U+FFFD) and widths come per code point from
  * HPDF_Font_GetUnicodeWidth. */
-#ifndef SDPERF_RENDER_PDF_TEXT_H
-#define SDPERF_RENDER_PDF_TEXT_H
+#ifndef SDPERF_FORMAT_PDF_TEXT_H
+#define SDPERF_FORMAT_PDF_TEXT_H
 
 #include <setjmp.h>
 #include <stddef.h>
@@ -66,11 +67,6 @@ struct pdf_doc {
 	HPDF_Page *pages;
 	size_t npages, apages;
 	struct strbuf sb, para; /* scratch for callers; wrapped paragraph */
-	/* the row being laid out: wrapped lines of each cell's text and
-	 * sub-text, their fonts and line counts */
-	struct strbuf lines[PDF_MAX_COLS], subl[PDF_MAX_COLS];
-	HPDF_Font lfont[PDF_MAX_COLS], sfont[PDF_MAX_COLS];
-	size_t nl[PDF_MAX_COLS], ns[PDF_MAX_COLS];
 };
 
 /* A text style: size in points, bold, fill colour 0xRRGGBB. */
@@ -133,20 +129,7 @@ float pt_draw_str(struct pdf_doc *d, HPDF_Page page, const struct pdf_style *st,
 void pt_code(struct pdf_doc *d, const char *s, float x, float width, float size,
              float lead, unsigned long bg);
 
-/* ---- pages, paragraphs, tables ----------------------------------------- */
-
-struct pdf_col {
-	const char *head; /* heading text */
-	float w;          /* share of the content width */
-	int num;          /* right-aligned (numbers) */
-};
-
-struct pdf_cell {
-	const char *text;
-	const char *sub; /* smaller grey text under it, or NULL */
-	const char *url; /* makes the text a link, or NULL */
-	long dot;        /* colour swatch 0xRRGGBB before the text, or -1 */
-};
+/* ---- pages and paragraphs --------------------------------------------- */
 
 /* Empty buffers; pt_doc_release frees them and the libharu document. */
 void pt_doc_init(struct pdf_doc *d);
@@ -171,12 +154,5 @@ void pt_para(struct pdf_doc *d, const char *s, const struct pdf_style *st,
 /* Number of lines s takes wrapped to width. */
 size_t pt_nlines(struct pdf_doc *d, const char *s, const struct pdf_style *st,
                  float width);
-/* A table's heading row (kept with room for a first row), and a body row:
- * when it does not fit, with keep more points below it (what must stay on
- * its page), a new page starts with the heading row repeated. Cell text
- * wraps in its column; a run too long for it is cut with "…". */
-void pt_table_head(struct pdf_doc *d, const struct pdf_col *cols, size_t n);
-void pt_table_row(struct pdf_doc *d, const struct pdf_col *cols, size_t n,
-                  const struct pdf_cell *cells, float keep);
 
 #endif

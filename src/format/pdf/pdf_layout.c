@@ -1,0 +1,342 @@
+/* The PDF layout both reports share: paragraphs, headings, cards and
+ * tables (contracts in pdf_layout.h). */
+#include "format/pdf/pdf_layout.h"
+
+#include <string.h>
+
+#include "util/banned.h"
+
+#define PAD 3.0f  /* table cell padding */
+#define DOT 10.0f /* room for a colour swatch before cell text */
+
+static const struct pdf_style S_CELL = {8.0f, 0, PDF_FG};
+static const struct pdf_style S_HEAD = {8.0f, 1, PDF_FG};
+static const struct pdf_style S_SUB = {7.0f, 0, PDF_MUTED};
+static const struct pdf_style S_CLINK = {8.0f, 0, PDF_LINK};
+
+/* ---- context ----------------------------------------------------------- */
+
+void pdf_ctx_init(struct pdf_ctx *c)
+{
+	size_t i;
+
+	pt_doc_init(&c->d);
+	for (i = 0; i < PDF_MAX_COLS; i++) {
+		strbuf_init(&c->val[i]);
+		strbuf_init(&c->head[i]);
+		strbuf_init(&c->sub[i]);
+		strbuf_init(&c->lines[i]);
+		strbuf_init(&c->subl[i]);
+	}
+	strbuf_init(&c->bytes);
+}
+
+void pdf_ctx_release(struct pdf_ctx *c)
+{
+	size_t i;
+
+	pt_doc_release(&c->d);
+	for (i = 0; i < PDF_MAX_COLS; i++) {
+		strbuf_release(&c->val[i]);
+		strbuf_release(&c->head[i]);
+		strbuf_release(&c->sub[i]);
+		strbuf_release(&c->lines[i]);
+		strbuf_release(&c->subl[i]);
+	}
+	strbuf_release(&c->bytes);
+}
+
+const char *pdf_v(const struct pdf_ctx *c, const char *name)
+{
+	return tmpl_get(c->m, name);
+}
+
+const char *pdf_fmt(tmpl_fmt_fn fn, struct strbuf *buf, const char *value)
+{
+	strbuf_reset(buf);
+	fn(buf, value, strlen(value));
+	return buf->buf;
+}
+
+/* ---- text blocks ------------------------------------------------------- */
+
+void pdf_para(struct pdf_ctx *c, const char *s)
+{
+	pt_para(&c->d, s, &PDF_BODY, MARGIN, CONTENT_W, 12.0f);
+	c->d.y -= 5.0f;
+}
+
+void pdf_small(struct pdf_ctx *c, const char *s)
+{
+	pt_para(&c->d, s, &PDF_SMALL, MARGIN, CONTENT_W, 10.0f);
+}
+
+void pdf_strong(struct pdf_ctx *c, const char *s, unsigned rgb)
+{
+	struct pdf_style st = {9.0f, 1, rgb};
+
+	pt_para(&c->d, s, &st, MARGIN, CONTENT_W, 12.0f);
+	c->d.y -= 6.0f;
+}
+
+void pdf_bullet(struct pdf_ctx *c, const char *s, const char *sub)
+{
+	pt_need(&c->d, 12.0f);
+	pt_draw_str(&c->d, c->d.page, &PDF_BODY, MARGIN + 4,
+	            c->d.y - 12 * 0.72f, "\xE2\x80\xA2");
+	pt_para(&c->d, s, &PDF_BODY, MARGIN + 14, CONTENT_W - 14, 12.0f);
+	if (sub && *sub)
+		pt_para(&c->d, sub, &PDF_SMALL, MARGIN + 14, CONTENT_W - 14,
+		        10.0f);
+	c->d.y -= 2.0f;
+}
+
+void pdf_section(struct pdf_ctx *c, const char *var)
+{
+	const char *title = pdf_v(c, var);
+	HPDF_Outline ol;
+	HPDF_Destination dst;
+
+	if (c->d.y < TOP)
+		c->d.y -= 12.0f;
+	pt_need(&c->d, 72.0f); /* never a heading alone at the foot of a page */
+	dst = HPDF_Page_CreateDestination(c->d.page);
+	HPDF_Destination_SetFitH(dst, c->d.y + 4);
+	strbuf_reset(&c->d.sb);
+	pt_clean(&c->d.sb, title);
+	ol = HPDF_CreateOutline(c->d.pdf, NULL, c->d.sb.buf, c->utf8);
+	HPDF_Outline_SetDestination(ol, dst);
+	pt_para(&c->d, title, &PDF_H2, MARGIN, CONTENT_W, 18.0f);
+	pt_hline(c->d.page, MARGIN, MARGIN + CONTENT_W, c->d.y - 2, 0.6f,
+	         PDF_LINE);
+	c->d.y -= 8.0f;
+}
+
+void pdf_subheading(struct pdf_ctx *c, const char *s)
+{
+	c->d.y -= 4.0f;
+	pt_need(&c->d, 50.0f);
+	pt_para(&c->d, s, &PDF_H3, MARGIN, CONTENT_W, 15.0f);
+	c->d.y -= 3.0f;
+}
+
+void pdf_title(struct pdf_ctx *c, float label_w)
+{
+	c->meta_w = label_w;
+	pt_para(&c->d, pdf_v(c, "title"), &PDF_H1, MARGIN, CONTENT_W, 24.0f);
+	c->d.y -= 6.0f;
+}
+
+void pdf_meta(struct pdf_ctx *c, const char *label, const char *value)
+{
+	pt_need(&c->d, 12.0f);
+	pt_draw_str(&c->d, c->d.page, &PDF_SMALL, MARGIN, c->d.y - 12 * 0.72f,
+	            pdf_v(c, label));
+	pt_para(&c->d, value, &PDF_BODY, MARGIN + c->meta_w,
+	        CONTENT_W - c->meta_w, 12.0f);
+}
+
+void pdf_title_end(struct pdf_ctx *c)
+{
+	struct strbuf *b = &c->val[0];
+
+	pdf_meta(c, "t_meta_date", pdf_v(c, "date"));
+	strbuf_reset(b);
+	strbuf_addf(b, "sdperf %s", pdf_v(c, "version"));
+	pdf_meta(c, "t_meta_version", b->buf);
+	c->d.y -= 6.0f;
+}
+
+/* ---- cards ------------------------------------------------------------- */
+
+void pdf_card(struct pdf_ctx *c, float h, unsigned long rgb)
+{
+	if (h > TOP - BOTTOM)
+		return;
+	pt_need(&c->d, h);
+	pt_rect(&c->d, MARGIN, c->d.y - h, CONTENT_W, h, PDF_PANEL);
+	pt_rect(&c->d, MARGIN, c->d.y - h, 3, h, rgb);
+}
+
+void pdf_badge(struct pdf_ctx *c, float x, const char *text, unsigned long rgb)
+{
+	static const struct pdf_style badge = {7.5f, 1, PDF_WHITE};
+	float bw;
+
+	pt_need(&c->d, 17.0f);
+	bw = pt_text_width(&c->d, text, &badge) + 12;
+	pt_rect(&c->d, x, c->d.y - 13, bw, 13, rgb);
+	pt_draw_str(&c->d, c->d.page, &badge, x + 6, c->d.y - 9.5f, text);
+	c->d.y -= 17;
+}
+
+/* ---- tables ------------------------------------------------------------ */
+
+/* Wraps cell i into lines/subl; returns its content height. */
+static float cell_layout(struct pdf_ctx *c, size_t i, const struct pdf_col *col,
+                         const struct pdf_cell *cl, const struct pdf_style *st)
+{
+	float w = col->w * CONTENT_W - 2 * PAD - (cl->dot >= 0 ? DOT : 0);
+
+	strbuf_reset(&c->lines[i]);
+	strbuf_reset(&c->subl[i]);
+	c->nl[i] = pt_wrap(&c->d, cl->text ? cl->text : "", st, w, 1, 30,
+	                   &c->lines[i], &c->lfont[i]);
+	c->ns[i] = 0;
+	if (cl->sub && *cl->sub)
+		c->ns[i] = pt_wrap(&c->d, cl->sub, &S_SUB, w, 1, 30,
+		                   &c->subl[i], &c->sfont[i]);
+	return (float)c->nl[i] * 10.0f + (float)c->ns[i] * 9.0f;
+}
+
+/* Draws the wrapped lines of buf (n of them) from top at x in a column of
+ * inner width w; returns the y below them. */
+static float cell_lines(struct pdf_doc *d, const struct strbuf *buf,
+                        HPDF_Font f, const struct pdf_style *st, float x,
+                        float w, float top, int right, const char *url)
+{
+	const char *p = buf->buf, *nl;
+	float lead = st->size + 2.0f;
+
+	for (;; p = nl + 1) {
+		size_t n;
+		float tw, tx;
+		nl = strchr(p, '\n');
+		n = nl ? (size_t)(nl - p) : strlen(p);
+		tw = pt_width(f, st->size, p, n);
+		tx = right ? x + w - tw : x;
+		top -= lead;
+		pt_draw(d, d->page, f, st, tx, top + 0.25f * lead, p, n);
+		if (url)
+			pt_link(d, tx, top, tw, lead, url);
+		if (!nl)
+			return top;
+	}
+}
+
+static void row_draw(struct pdf_ctx *c, const struct pdf_col *cols, size_t n,
+                     const struct pdf_cell *cells, const struct pdf_style *st,
+                     float h)
+{
+	struct pdf_doc *d = &c->d;
+	float x = MARGIN;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		float w = cols[i].w * CONTENT_W, tx = x + PAD, top = d->y - PAD;
+		const struct pdf_style *ts = cells[i].url ? &S_CLINK : st;
+		if (cells[i].dot >= 0) {
+			pt_rect(d, tx, top - 8.5f, 7, 7,
+			        (unsigned long)cells[i].dot);
+			tx += DOT;
+		}
+		top = cell_lines(d, &c->lines[i], c->lfont[i], ts, tx,
+		                 w - 2 * PAD - (tx - x - PAD), top, cols[i].num,
+		                 cells[i].url);
+		if (c->ns[i])
+			cell_lines(d, &c->subl[i], c->sfont[i], &S_SUB, tx,
+			           w - 2 * PAD - (tx - x - PAD), top,
+			           cols[i].num, NULL);
+		x += w;
+	}
+	d->y -= h;
+	pt_hline(d->page, MARGIN, MARGIN + CONTENT_W, d->y, 0.5f, PDF_LINE);
+}
+
+static float row_layout(struct pdf_ctx *c, const struct pdf_col *cols, size_t n,
+                        const struct pdf_cell *cells,
+                        const struct pdf_style *st)
+{
+	float h = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		float ch = cell_layout(c, i, &cols[i], &cells[i], st);
+		if (ch > h)
+			h = ch;
+	}
+	return h + 2 * PAD;
+}
+
+/* The heading row, kept with room for a first row. */
+static void table_head(struct pdf_ctx *c, const struct pdf_col *cols, size_t n)
+{
+	struct pdf_cell cells[PDF_MAX_COLS];
+	float h;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		cells[i].text = cols[i].head;
+		cells[i].sub = cells[i].url = NULL;
+		cells[i].dot = -1;
+	}
+	h = row_layout(c, cols, n, cells, &S_HEAD);
+	pt_need(&c->d, h + 24.0f); /* the heading row never ends a page */
+	pt_rect(&c->d, MARGIN, c->d.y - h, CONTENT_W, h, PDF_PANEL);
+	row_draw(c, cols, n, cells, &S_HEAD, h);
+}
+
+/* A body row; on a new page the heading row is repeated first. */
+static void table_row(struct pdf_ctx *c, const struct pdf_col *cols, size_t n,
+                      const struct pdf_cell *cells, float keep)
+{
+	float h = row_layout(c, cols, n, cells, &S_CELL);
+
+	if (c->d.y - h - keep < BOTTOM) {
+		pt_new_page(&c->d);
+		table_head(c, cols, n);
+		h = row_layout(c, cols, n, cells, &S_CELL);
+	}
+	row_draw(c, cols, n, cells, &S_CELL, h);
+}
+
+/* Row r's cells: empty, then filled from t->vars and by t->row. */
+static void row_cells(struct pdf_ctx *c, const struct pdf_table *t,
+                      const struct tmpl_vars *r, struct pdf_cell *cells)
+{
+	size_t k;
+
+	for (k = 0; k < t->n; k++) {
+		const char *value;
+		tmpl_fmt_fn fn = t->fmts ? t->fmts[k] : NULL;
+		strbuf_reset(&c->val[k]);
+		cells[k].text = c->val[k].buf ? c->val[k].buf : "";
+		cells[k].sub = cells[k].url = NULL;
+		cells[k].dot = -1;
+		if (!t->vars || !t->vars[k])
+			continue;
+		value = tmpl_get(r, t->vars[k]);
+		if (!fn)
+			cells[k].text = value;
+		else if (t->dash && !*value)
+			strbuf_adds(&c->val[k], "\xE2\x80\x93");
+		else
+			pdf_fmt(fn, &c->val[k], value);
+		if (fn)
+			cells[k].text = c->val[k].buf;
+	}
+	if (t->row)
+		t->row(c, r, cells);
+}
+
+void pdf_table(struct pdf_ctx *c, const struct pdf_table *t)
+{
+	struct pdf_col cols[PDF_MAX_COLS];
+	struct pdf_cell cells[PDF_MAX_COLS];
+	size_t i, k, n = tmpl_nrows(t->m, t->loop);
+
+	for (k = 0; k < t->n; k++) {
+		cols[k] = t->cols[k];
+		if (!t->head_text)
+			cols[k].head = pdf_v(c, t->cols[k].head);
+	}
+	table_head(c, cols, t->n);
+	for (i = 0; i < n; i++) {
+		const struct tmpl_vars *r = tmpl_row(t->m, t->loop, i);
+		if (t->when && !*tmpl_get(r, t->when))
+			continue;
+		row_cells(c, t, r, cells);
+		table_row(c, cols, t->n, cells, i + 1 < n ? 0 : t->keep_last);
+	}
+	c->d.y -= 10.0f;
+}

@@ -1,0 +1,136 @@
+/* The PDF layout shared by the single-run report and the comparison:
+ * the layout context, paragraphs, headings, cards and tables (with their
+ * heading row repeated on each new page), drawn from the view model's
+ * variables with the text machinery of pdf_text.h. Internal to
+ * format/pdf; errors longjmp as in pdf_text.h. */
+#ifndef SDPERF_FORMAT_PDF_LAYOUT_H
+#define SDPERF_FORMAT_PDF_LAYOUT_H
+
+#include "format/pdf/pdf_text.h"
+#include "tmpl/template.h"
+#include "util/strbuf.h"
+
+struct pdf_opts; /* format/pdf/pdf.h */
+
+/* The layout context of one document. */
+struct pdf_ctx {
+	struct pdf_doc d;
+	const struct tmpl_vars *m; /* the view model being laid out */
+	const struct pdf_opts *o;
+	HPDF_Encoder utf8;
+	float meta_w; /* where the title block's values start */
+	/* the templates' formatters: dur, pct1, int, f1, f2 */
+	tmpl_fmt_fn fdur, fpct, fint, ff1, ff2;
+	struct strbuf bytes; /* the finished document */
+	/* scratch per column: formatted cell values, heading texts that
+	 * live as long as their table (repeated on each new page), and
+	 * cell sub-lines val has no room for */
+	struct strbuf val[PDF_MAX_COLS], head[PDF_MAX_COLS], sub[PDF_MAX_COLS];
+	/* the row being laid out: wrapped lines of each cell's text and
+	 * sub-text, their fonts and line counts */
+	struct strbuf lines[PDF_MAX_COLS], subl[PDF_MAX_COLS];
+	HPDF_Font lfont[PDF_MAX_COLS], sfont[PDF_MAX_COLS];
+	size_t nl[PDF_MAX_COLS], ns[PDF_MAX_COLS];
+};
+
+/* Styles of assets/report.css: body text, headings, links. */
+static const struct pdf_style PDF_BODY = {9.0f, 0, PDF_FG};
+static const struct pdf_style PDF_H1 = {18.0f, 1, PDF_FG};
+static const struct pdf_style PDF_H2 = {14.0f, 1, PDF_FG};
+static const struct pdf_style PDF_H3 = {11.0f, 1, PDF_FG};
+static const struct pdf_style PDF_LINK_TEXT = {9.0f, 0, PDF_LINK};
+
+/* Empty buffers; pdf_ctx_release frees them and the document. */
+void pdf_ctx_init(struct pdf_ctx *c);
+void pdf_ctx_release(struct pdf_ctx *c);
+
+/* The model's value of name ("" when unset). */
+const char *pdf_v(const struct pdf_ctx *c, const char *name);
+/* value formatted by fn into buf (reset first); returns the text. */
+const char *pdf_fmt(tmpl_fmt_fn fn, struct strbuf *buf, const char *value);
+
+/* ---- text blocks -------------------------------------------------------- */
+
+/* A paragraph of body text, with 5 points below it. */
+void pdf_para(struct pdf_ctx *c, const char *s);
+/* A paragraph in small grey print (notes, captions), no space below. */
+void pdf_small(struct pdf_ctx *c, const char *s);
+/* A bold paragraph in colour rgb (a good-news line), 6 points below. */
+void pdf_strong(struct pdf_ctx *c, const char *s, unsigned rgb);
+/* A bullet item; sub (NULL or "": none) in small grey under it. */
+void pdf_bullet(struct pdf_ctx *c, const char *s, const char *sub);
+/* A section heading (catalogue variable var) with its outline entry
+ * (bookmark), never alone at the foot of a page. */
+void pdf_section(struct pdf_ctx *c, const char *var);
+void pdf_subheading(struct pdf_ctx *c, const char *s);
+/* The title block: pdf_title draws the document title (the model's
+ * "title"); each pdf_meta adds a line, the text of catalogue variable
+ * label in small grey, value at label_w from the margin; pdf_title_end
+ * adds the date and "sdperf VERSION" lines (the model's "date" and
+ * "version") and the space below the block. */
+void pdf_title(struct pdf_ctx *c, float label_w);
+void pdf_meta(struct pdf_ctx *c, const char *label, const char *value);
+void pdf_title_end(struct pdf_ctx *c);
+
+/* ---- cards -------------------------------------------------------------- */
+
+/* A card h points high: a panel with a bar of colour rgb on its left,
+ * on a new page unless it fits on this one; taller than a page, it gets
+ * no panel (its content flows). Draws only the panel: y is unchanged. */
+void pdf_card(struct pdf_ctx *c, float h, unsigned long rgb);
+/* A badge at x: text in small white bold on rgb, 17 points of height
+ * (taken from y). */
+void pdf_badge(struct pdf_ctx *c, float x, const char *text, unsigned long rgb);
+
+/* ---- tables ------------------------------------------------------------- */
+
+struct pdf_col {
+	const char *head; /* heading: a catalogue variable, or its text */
+	float w;          /* share of the content width */
+	int num;          /* right-aligned (numbers) */
+};
+
+struct pdf_cell {
+	const char *text;
+	const char *sub; /* smaller grey text under it, or NULL */
+	const char *url; /* makes the text a link, or NULL */
+	long dot;        /* colour swatch 0xRRGGBB before the text, or -1 */
+};
+
+/* What a row callback fills in: the cells of row r (text "" from
+ * c->val[k], no sub, url or dot, unless vars filled them). */
+typedef void (*pdf_row_fn)(struct pdf_ctx *c, const struct tmpl_vars *r,
+                           struct pdf_cell *cells);
+
+/* A table of the rows of loop `loop` of m, one row each. */
+struct pdf_table {
+	const struct pdf_col *cols; /* n <= PDF_MAX_COLS columns */
+	size_t n;
+	int head_text; /* cols' heads are texts, else catalogue variables */
+	const struct tmpl_vars *m;
+	const char *loop;
+	/* NULL, or per column: the row's variable shown (NULL: none),
+	 * through fmts[k] (NULL or no fmts: as text), into c->val[k];
+	 * dash: an empty value is "–" rather than formatted */
+	const char *const *vars;
+	const tmpl_fmt_fn *fmts;
+	int dash;
+	pdf_row_fn row;   /* NULL, or fills (the rest of) each row's cells */
+	const char *when; /* NULL, or a row variable: rows without it are
+	                   * left out */
+	float keep_last;  /* points kept on the page below the last row */
+};
+
+/* The start of a struct pdf_table's initialiser: the columns of array
+ * spec, the rows of loop `loop` of model m. */
+#define PDF_TABLE(spec, model, loopname)                                       \
+	.cols = (spec), .n = sizeof(spec) / sizeof((spec)[0]), .m = (model),   \
+	.loop = (loopname)
+
+/* Lays out table t: its heading row (kept with room for a first row),
+ * then each row; a row that does not fit starts a new page with the
+ * heading row repeated. Cell text wraps in its column; a run too long for
+ * it is cut with "…". Leaves 10 points below the table. */
+void pdf_table(struct pdf_ctx *c, const struct pdf_table *t);
+
+#endif

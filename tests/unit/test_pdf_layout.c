@@ -1,0 +1,197 @@
+/* Unit tests of format/pdf/pdf_layout: pdf_table, the one table function
+ * of both PDF reports, on a real libharu document with DejaVu Sans
+ * (fonts-dejavu-core, a build dependency): which rows it lays out, what
+ * the row callback is handed, and the heading row repeated on every page
+ * a table continues on. */
+#include "unit.h"
+
+#include "format/pdf/pdf_layout.h"
+#include "tmpl/template.h"
+
+#define DEJAVU "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+#define WQY    "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc"
+
+/* What the row callback saw, row by row. */
+struct seen {
+	size_t rows;
+	char text[400][3][32]; /* cells' text as handed to the callback */
+	size_t page[400];      /* pages so far when the row was handed */
+	float y[400];          /* y then: below the previous row */
+};
+
+static struct seen seen;
+
+static void on_error(HPDF_STATUS no, HPDF_STATUS detail, void *data)
+{
+	struct pdf_doc *d = data;
+
+	(void)no;
+	(void)detail;
+	longjmp(d->jb, 1);
+}
+
+/* "<value>": shows that a column went through its formatter. */
+static void angle(struct strbuf *out, const char *value, size_t len)
+{
+	strbuf_addch(out, '<');
+	strbuf_add(out, value, len);
+	strbuf_addch(out, '>');
+}
+
+static void record(struct pdf_ctx *c, const struct tmpl_vars *r,
+                   struct pdf_cell *cells)
+{
+	size_t k, i = seen.rows++;
+
+	(void)r;
+	assert_true(i < ARRAY_LEN(seen.page));
+	for (k = 0; k < 3; k++)
+		snprintf(seen.text[i][k], sizeof(seen.text[i][k]), "%s",
+		         cells[k].text);
+	seen.page[i] = c->d.npages;
+	seen.y[i] = c->d.y;
+}
+
+/* A model with loop "rows" of n rows: name "row I", value I (empty for
+ * every 4th row), keep "yes" on even rows. */
+static struct tmpl_vars *model(size_t n)
+{
+	struct tmpl_vars *m = tmpl_vars_new();
+	size_t i;
+
+	tmpl_set(m, "t_name", "Name");
+	tmpl_set(m, "t_value", "Value");
+	tmpl_set(m, "t_raw", "Raw");
+	for (i = 0; i < n; i++) {
+		struct tmpl_vars *r = tmpl_add_row(m, "rows");
+		tmpl_setf(r, "name", "row %zu", i);
+		if (i % 4)
+			tmpl_setf(r, "value", "%zu", i);
+		if (i % 2 == 0)
+			tmpl_set(r, "keep", "yes");
+	}
+	return m;
+}
+
+/* Lays out the table of loop "rows" of m on a fresh document. */
+static void lay_out(const struct tmpl_vars *m, int dash, const char *when)
+{
+	static const struct pdf_col spec[] = {
+	    {"t_name", 0.5f, 0}, {"t_value", 0.25f, 1}, {"t_raw", 0.25f, 1}};
+	static const char *const vars[] = {"name", "value", "value"};
+	tmpl_fmt_fn fmts[] = {NULL, angle, NULL};
+	struct pdf_table t = {PDF_TABLE(spec, m, "rows"),
+	                      .vars = vars,
+	                      .fmts = fmts,
+	                      .dash = dash,
+	                      .row = record,
+	                      .when = when};
+	struct pdf_ctx *c = calloc(1, sizeof(*c));
+
+	assert_non_null(c);
+	memset(&seen, 0, sizeof(seen));
+	pdf_ctx_init(c);
+	c->m = m;
+	if (setjmp(c->d.jb)) {
+		pdf_ctx_release(c);
+		free(c);
+		fail_msg("libharu error");
+	}
+	c->d.pdf = HPDF_New(on_error, &c->d);
+	assert_non_null(c->d.pdf);
+	HPDF_UseUTFEncodings(c->d.pdf);
+	HPDF_SetCurrentEncoder(c->d.pdf, "UTF-8");
+	c->d.cjk_path = WQY;
+	c->d.reg = pt_load_font(&c->d, DEJAVU, 0);
+	pt_new_page(&c->d);
+	pdf_table(c, &t);
+	pdf_ctx_release(c);
+	free(c);
+}
+
+static void pdf_table_fills_cells_from_vars_and_formatters(void **state)
+{
+	struct tmpl_vars *m = model(8);
+
+	(void)state;
+	lay_out(m, 0, NULL);
+	assert_int_equal(seen.rows, 8);
+	assert_string_equal(seen.text[1][0], "row 1");
+	assert_string_equal(seen.text[1][1], "<1>");
+	assert_string_equal(seen.text[1][2], "1");
+	/* empty: formatted all the same without dash, as text when raw */
+	assert_string_equal(seen.text[4][1], "<>");
+	assert_string_equal(seen.text[4][2], "");
+	tmpl_vars_free(m);
+}
+
+static void pdf_table_dash_marks_empty_formatted_values(void **state)
+{
+	struct tmpl_vars *m = model(8);
+
+	(void)state;
+	lay_out(m, 1, NULL);
+	assert_string_equal(seen.text[4][1], "\xE2\x80\x93");
+	assert_string_equal(seen.text[4][2], "");
+	assert_string_equal(seen.text[5][1], "<5>");
+	tmpl_vars_free(m);
+}
+
+static void pdf_table_leaves_out_rows_without_when(void **state)
+{
+	struct tmpl_vars *m = model(9);
+	size_t i;
+
+	(void)state;
+	lay_out(m, 0, "keep");
+	assert_int_equal(seen.rows, 5);
+	for (i = 0; i < seen.rows; i++) {
+		char want[32];
+		snprintf(want, sizeof(want), "row %zu", 2 * i);
+		assert_string_equal(seen.text[i][0], want);
+	}
+	tmpl_vars_free(m);
+}
+
+/* Each row's height is the y step between two rows on one page; the
+ * first row on a continuation page starts lower than the page's top by
+ * more than that: the heading row is drawn above it again. */
+static void pdf_table_repeats_its_heading_on_each_page(void **state)
+{
+	struct tmpl_vars *m = model(300);
+	float row_h = 0;
+	size_t i, breaks = 0;
+
+	(void)state;
+	lay_out(m, 0, NULL);
+	assert_int_equal(seen.rows, 300);
+	assert_true(seen.page[299] >= 3);
+	/* seen.y[i] is y below row i - 1, seen.page[i] its page */
+	for (i = 2; i < seen.rows && !row_h; i++)
+		if (seen.page[i] == seen.page[i - 1])
+			row_h = seen.y[i - 1] - seen.y[i];
+	assert_true(row_h > 5.0f);
+	for (i = 1; i < seen.rows; i++) {
+		if (seen.page[i] == seen.page[i - 1])
+			continue;
+		/* row i - 1 began a new page: y below it is below the top
+		 * by the repeated heading and the row itself */
+		breaks++;
+		assert_true(seen.y[i] < TOP - row_h - 8.0f);
+		assert_true(seen.y[i] > TOP - 3 * row_h - 8.0f);
+	}
+	assert_int_equal(breaks, seen.page[299] - 1);
+	tmpl_vars_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(pdf_table_fills_cells_from_vars_and_formatters),
+	    cmocka_unit_test(pdf_table_dash_marks_empty_formatted_values),
+	    cmocka_unit_test(pdf_table_leaves_out_rows_without_when),
+	    cmocka_unit_test(pdf_table_repeats_its_heading_on_each_page),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
