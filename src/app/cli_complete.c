@@ -4,6 +4,7 @@
  * fixed part below only walks the command line. */
 #include <string.h>
 
+#include "app/cli.h"
 #include "app/cli_opts.h"
 #include "view/i18n.h"
 #include "util/banned.h"

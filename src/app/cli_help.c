@@ -2,6 +2,7 @@
  * script, both written from the option table (app/cli_opts.h). */
 #include <string.h>
 
+#include "app/cli.h"
 #include "app/cli_opts.h"
 #include "util/banned.h"
 

@@ -7,9 +7,10 @@
 
 #include <stddef.h>
 
-#include "app/cli.h"
 #include "util/err.h"
 #include "util/strbuf.h"
+
+struct options; /* app/cli.h (cli.c includes this header, not the reverse) */
 
 /* The commands an option belongs to (a mask). */
 enum cli_cmds {

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "analysis/rules.h"
+#include "app/cli.h"
 #include "app/cli_opts.h"
 #include "format/pdf/fontcheck.h"
 #include "util/fileio.h"
