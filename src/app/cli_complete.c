@@ -71,6 +71,7 @@ static const char body[] =
 	"\t\tfi\n"
 	"\t\tcase ${w[i]} in\n"
 	"\t\t--) dashdash=1 ;;\n"
+	"\t\t=) i=$((i + 1)) ;; # the rest of a value split at '='\n"
 	"\t\t-?*) if [ \"${w[i + 1]}\" = = ]; then\n"
 	"\t\t\t\ti=$((i + 2))\n"
 	"\t\t\telif _sdperf_takes_value \"${w[i]}\"; then\n"

@@ -86,6 +86,7 @@ comp 'trace.json' sdperf check tr
 comp 'trace.json' sdperf report -o out-dir -j 2 tr
 comp 'trace.json' sdperf --output=out-dir report tr
 comp 'trace.json' sdperf --output = out-dir report tr
+comp 'report' sdperf --require cpu,export = text re
 # after --, no options: a word beginning with - is a PATH
 comp '' sdperf report -- --la
 comp 'trace.json' sdperf report -- tr
