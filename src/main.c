@@ -35,9 +35,15 @@ int main(int argc, char **argv)
 		cli_release(&o);
 		return e.code;
 	}
-	if (o.cmd == CMD_HELP)
-		fputs(cli_usage(), stdout);
-	else if (o.cmd == CMD_VERSION)
+	if (o.cmd == CMD_HELP || o.cmd == CMD_COMPLETION) {
+		struct strbuf sb = STRBUF_INIT;
+		if (o.cmd == CMD_HELP)
+			cli_help(o.help_cmd, &sb);
+		else
+			cli_completion(o.completion, &sb);
+		fputs(sb.buf, stdout);
+		strbuf_release(&sb);
+	} else if (o.cmd == CMD_VERSION)
 		printf("sdperf %s\n", SDPERF_VERSION);
 	else if ((o.cmd == CMD_DIFF    ? pipeline_diff(&o, &e)
 	          : o.cmd == CMD_CHECK ? pipeline_check(&o, &e)

@@ -196,19 +196,28 @@ static int exceeds(double value, double limit)
 	return value - limit > 1e-9 * fmax(fabs(value), fabs(limit));
 }
 
+/* Splits --max NAME=VALUE: *name (malloc'ed) and *limit, or -1. */
+static int split_max(const char *arg, char **name, double *limit, struct err *e)
+{
+	const char *eq = strrchr(arg, '=');
+
+	if (!eq || eq == arg)
+		return usage(arg, "expected NAME=VALUE", e);
+	if (parse_number(eq + 1, limit))
+		return usage(arg, "VALUE is not a number", e);
+	*name = xstrndup(arg, (size_t)(eq - arg));
+	return 0;
+}
+
 /* One --max NAME=VALUE. */
 static int check_max(struct checker *k, const char *arg)
 {
-	const char *eq = strrchr(arg, '=');
 	char *name = NULL;
 	double limit, value;
 	int ret = -1;
 
-	if (!eq || eq == arg)
-		return usage(arg, "expected NAME=VALUE", k->e);
-	if (parse_number(eq + 1, &limit))
-		return usage(arg, "VALUE is not a number", k->e);
-	name = xstrndup(arg, (size_t)(eq - arg));
+	if (split_max(arg, &name, &limit, k->e))
+		return -1;
 	if (lookup(k, arg, name, &value))
 		goto out;
 	k->out->nchecks++;
@@ -323,6 +332,25 @@ void check_result_release(struct check_result *r)
 		free(r->failures[i]);
 	free(r->failures);
 	memset(r, 0, sizeof(*r));
+}
+
+int check_max_validate(const char *const *max, size_t n, struct err *e)
+{
+	struct strbuf path = STRBUF_INIT;
+	char *name = NULL;
+	double limit, scale;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < n && !ret; i++) {
+		ret = split_max(max[i], &name, &limit, e) ||
+		      shorthand(max[i], name, &path, &scale, e) < 0;
+		free(name);
+		name = NULL;
+		strbuf_reset(&path);
+	}
+	strbuf_release(&path);
+	return ret ? -1 : 0;
 }
 
 int check_parse_pct(const char *arg, double *out, struct err *e)

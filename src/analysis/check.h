@@ -92,6 +92,12 @@ int check_require(const char *name, const struct snapdoc *doc,
                   const char *const *lists, size_t n, struct check_result *out,
                   struct err *e);
 
+/* Checks --max arguments without a report (before any input is read):
+ * NAME=VALUE, VALUE a number, a shorthand NAME one that exists. A full
+ * path is looked up in the report by check_run. -1 with ERR_USAGE as
+ * check_run's. */
+int check_max_validate(const char *const *max, size_t n, struct err *e);
+
 /* Parses "5%" or "5" (percent, 0..1000) for --max-regression into *out;
  * -1 with ERR_USAGE quoting arg. */
 int check_parse_pct(const char *arg, double *out, struct err *e);

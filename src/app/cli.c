@@ -1,14 +1,13 @@
-/* Command-line parsing. Options come from one table, so --help, the parser
- * and the README stay in step. */
+/* Command-line parsing with getopt_long, driven by the option table below
+ * (which also gives --help and the completion: cli_help.c). */
 #include "app/cli.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <stdio.h>
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/fileio.h"
+#include "analysis/check.h"
+#include "app/cli_opts.h"
 #include "util/membudget.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -17,338 +16,268 @@
  * libharu refuses the PDF's metadata string (error 0x105B). */
 #define TITLE_MAX 1024
 
+#define R  CLI_REPORT
+#define D  CLI_DIFF
+#define C  CLI_CHECK
+#define RD (CLI_REPORT | CLI_DIFF)
+
 /* clang-format off */
-static const char usage[] =
-	"usage: sdperf report PATH... [-o OUTDIR] [--format LIST] [--rules FILE]\n"
-	"                   [--threshold NAME=PERCENT]... [-j N] [--strict] [--quiet]\n"
-	"                   [--title TEXT] [--lang en|zh] [--docs-base URL]\n"
-	"                   [--templates DIR] [--font FILE] [--cjk-font FILE]\n"
-	"                   [--max-memory SIZE]\n"
-	"       sdperf diff BASE NEW [-o OUTDIR] [--format LIST] [--per-step]\n"
-	"                   [report options]\n"
-	"       sdperf check PATH [--max NAME=VALUE]... [--require LIST]...\n"
-	"                   [--baseline REPORT.json [--max-regression PCT]]\n"
-	"                   [--no-verdicts] [--rules FILE]\n"
-	"                   [--threshold NAME=PERCENT]... [-j N]\n"
-	"                   [--max-memory SIZE]\n"
-	"       sdperf --help | --version\n"
-	"\n"
-	"Reads an Ascend profiler output (torch_npu.profiler) of a diffusion\n"
-	"model and writes a performance report: DiT / VAE / text-encoder stages,\n"
-	"FA / MatMul / Conv / Vector / Comm / Other time per stage, exposed\n"
-	"communication, and the MindIE-SD tuning verdicts.\n"
-	"\n"
-	"PATH   a rank folder (*_ascend_pt), its ASCEND_PROFILER_OUTPUT folder,\n"
-	"       a kernel_details.csv file, an ascend_pytorch_profiler[_N].db\n"
-	"       file (the SQLite export, also read from a folder that holds\n"
-	"       one), or a folder holding rank folders (a multi-card run,\n"
-	"       searched 4 levels deep); or a trace_view.json of any name\n"
-	"       (prof.export_chrome_trace), a folder holding one, or a folder of\n"
-	"       them: read alone, kernels and all. Several PATHs are one run. A\n"
-	"       file's kind is told by its .db suffix, else by its bytes; each\n"
-	"       text file may be gzip-compressed (kernel_details.csv.gz,\n"
-	"       trace_view.json.gz).\n"
-	"\n"
-	"options:\n"
-	"  -o, --output OUTDIR      where reports go (default ./sdperf-report)\n"
-	"  -f, --format LIST        comma-separated output formats: html, pdf,\n"
-	"                           md, json (default: all four)\n"
-	"  -r, --rules FILE         classification/threshold rules replacing the\n"
-	"                           built-in ones, or extending them with\n"
-	"                           \"extends\": \"builtin\" (see README)\n"
-	"  -t, --threshold NAME=PERCENT\n"
-	"                           override a verdict threshold, e.g.\n"
-	"                           matmul_quant=45 (names: matmul_quant,\n"
-	"                           fa_quant_sparse, vector_fusion, comm_overlap,\n"
-	"                           host_bound, rank_imbalance)\n"
-	"  -j, --jobs N             ranks analysed in parallel (default: one\n"
-	"                           per CPU core)\n"
-	"      --max-memory SIZE    memory for input-sized data (e.g. 4G, 512M,\n"
-	"                           25% of RAM); more is an input error (exit 3)\n"
-	"                           (default: half the RAM or of ulimit -v)\n"
-	"      --strict             a malformed row is an error, not a warning\n"
-	"      --title TEXT         title of the HTML and Markdown reports\n"
-	"  -l, --lang en|zh         language of the HTML and Markdown reports\n"
-	"      --docs-base URL      base of the MindIE-SD feature doc links\n"
-	"                           (default https://gitcode.com/Ascend/MindIE-SD)\n"
-	"      --templates DIR      templates (and report.css) in DIR replace\n"
-	"                           the built-in ones of the same name\n"
-	"      --font FILE          TrueType font of the PDF's Latin text\n"
-	"                           (default: DejaVu Sans, fonts-dejavu-core)\n"
-	"      --cjk-font FILE      TrueType font (.ttf, or .ttc: first face) of\n"
-	"                           the PDF's Chinese text (default: WenQuanYi\n"
-	"                           Zen Hei, fonts-wqy-zenhei)\n"
-	"  -q, --quiet              no summary on stdout, no progress on stderr\n"
-	"  -h, --help               this text\n"
-	"  -V, --version            the version\n"
-	"\n";
-/* the rest (one literal may hold at most 4095 characters) */
-static const char usage_more[] =
-	"diff: compares two runs (before / after a change); BASE and NEW are\n"
-	"each a PATH as above or a report.json written by sdperf report. Writes\n"
-	"diff.html, diff.pdf, diff.md, diff.json (default OUTDIR ./sdperf-diff).\n"
-	"      --per-step           divide each side's times by its number of\n"
-	"                           profiler steps (when the step counts differ)\n"
-	"\n"
-	"check: a CI gate on PATH (a profile or a report.json); prints one line\n"
-	"per failed check and exits 1 when any fails:\n"
-	"      --max NAME=VALUE     a report.json number must not exceed VALUE;\n"
-	"                           NAME is its path (stages.dit.categories.FA.\n"
-	"                           share_pct) or a shorthand: STAGE.CAT.share\n"
-	"                           (a fraction: dit.fa.share=0.30),\n"
-	"                           STAGE.exposed_comm.share, STAGE.wall_ms,\n"
-	"                           STAGE.kernel_ms (repeatable)\n"
-	"      --baseline FILE      a report.json to compare stage wall times with\n"
-	"      --max-regression PCT fail when a stage is slower than the baseline\n"
-	"                           by more than PCT percent (default 5%)\n"
-	"      --no-verdicts        fired verdicts do not fail the check\n"
-	"      --require LIST       the collection must have each item of the\n"
-	"                           comma list (repeatable): level0, level1,\n"
-	"                           level2, cpu, steps[=N] (N timed steps,\n"
-	"                           default 5), shapes, memory, aic_metrics,\n"
-	"                           export=text|db|trace, complete\n"
-	"\n"
-	"exit codes: 0 ok, 1 a check failed (check), 2 usage error, 3 input\n"
-	"error (unreadable or invalid profile, a trace without Ascend Hardware\n"
-	"kernels, report.json, rules or template, profiles that cannot be\n"
-	"compared), 4 output error (report not written), 70 internal\n";
+const struct cli_opt cli_opts[] = {
+    {"output", OPT_OUTPUT, "OUTDIR", RD, CV_DIR, NULL,
+     "where reports go (default ./sdperf-report;\n"
+     "sdperf diff: ./sdperf-diff)"},
+    {"format", OPT_FORMAT, "LIST", RD, CV_LIST, "html pdf md json",
+     "comma-separated output formats: html, pdf,\n"
+     "md, json (default: all four)"},
+    {"rules", OPT_RULES, "FILE", CLI_EVERY, CV_FILE, NULL,
+     "classification/threshold rules replacing the\n"
+     "built-in ones, or extending them with\n"
+     "\"extends\": \"builtin\" (see README)"},
+    {"threshold", OPT_THRESHOLD, "NAME=PERCENT", CLI_EVERY, CV_PREFIX, NULL,
+     "override a verdict threshold, e.g.\n"
+     "matmul_quant=45 (names: matmul_quant,\n"
+     "fa_quant_sparse, vector_fusion, comm_overlap,\n"
+     "host_bound, rank_imbalance; repeatable)"},
+    {"jobs", OPT_JOBS, "N", CLI_EVERY, CV_TEXT, NULL,
+     "ranks analysed in parallel (default: one\n"
+     "per CPU core)"},
+    {"max-memory", OPT_MAX_MEMORY, "SIZE", CLI_EVERY, CV_TEXT, NULL,
+     "memory for input-sized data (e.g. 4G, 512M,\n"
+     "25% of RAM); more is an input error (exit 3)\n"
+     "(default: half the RAM or of ulimit -v)"},
+    {"strict", OPT_STRICT, NULL, CLI_EVERY, CV_NONE, NULL,
+     "a malformed row is an error, not a warning"},
+    {"title", OPT_TITLE, "TEXT", RD, CV_TEXT, NULL,
+     "title of the HTML and Markdown reports"},
+    {"lang", OPT_LANG, "en|zh", RD, CV_WORD, NULL,
+     "language of the HTML and Markdown reports"},
+    {"docs-base", OPT_DOCS_BASE, "URL", RD, CV_TEXT, NULL,
+     "base of the MindIE-SD feature doc links\n"
+     "(default https://gitcode.com/Ascend/MindIE-SD)"},
+    {"templates", OPT_TEMPLATES, "DIR", RD, CV_DIR, NULL,
+     "templates (and report.css) in DIR replace\n"
+     "the built-in ones of the same name"},
+    {"font", OPT_FONT, "FILE", RD, CV_FILE, NULL,
+     "TrueType font of the PDF's Latin text\n"
+     "(default: DejaVu Sans, fonts-dejavu-core)"},
+    {"cjk-font", OPT_CJK_FONT, "FILE", RD, CV_FILE, NULL,
+     "TrueType font (.ttf, or .ttc: first face) of\n"
+     "the PDF's Chinese text (default: WenQuanYi\n"
+     "Zen Hei, fonts-wqy-zenhei)"},
+    {"quiet", OPT_QUIET, NULL, CLI_EVERY, CV_NONE, NULL,
+     "no summary on stdout, no progress on stderr"},
+    {"per-step", OPT_PER_STEP, NULL, D, CV_NONE, NULL,
+     "divide each side's times by its number of\n"
+     "profiler steps (when the step counts differ)"},
+    {"max", OPT_MAX, "NAME=VALUE", C, CV_TEXT, NULL,
+     "a report.json number must not exceed VALUE;\n"
+     "NAME is its path (stages.dit.categories.FA.\n"
+     "share_pct) or a shorthand: STAGE.CAT.share\n"
+     "(a fraction: dit.fa.share=0.30),\n"
+     "STAGE.exposed_comm.share, STAGE.wall_ms,\n"
+     "STAGE.kernel_ms (repeatable)"},
+    {"baseline", OPT_BASELINE, "FILE", C, CV_FILE, NULL,
+     "a report.json to compare stage wall times with"},
+    {"max-regression", OPT_MAX_REGRESSION, "PCT", C, CV_TEXT, NULL,
+     "fail when a stage is slower than the baseline\n"
+     "by more than PCT percent (default 5%)"},
+    {"no-verdicts", OPT_NO_VERDICTS, NULL, C, CV_NONE, NULL,
+     "fired verdicts do not fail the check"},
+    {"require", OPT_REQUIRE, "LIST", C, CV_LIST,
+     "level0 level1 level2 cpu steps steps= shapes memory aic_metrics "
+     "export=text export=db export=trace complete",
+     "the collection must have each item of the\n"
+     "comma list (repeatable): level0, level1,\n"
+     "level2, cpu, steps[=N] (N timed steps,\n"
+     "default 5), shapes, memory, aic_metrics,\n"
+     "export=text|db|trace, complete"},
+    {"help", OPT_HELP, NULL, CLI_EVERY | CLI_GENERAL, CV_NONE, NULL,
+     "this text (sdperf COMMAND --help: that command's)"},
+    {"version", OPT_VERSION, NULL, CLI_GENERAL, CV_NONE, NULL,
+     "the version"},
+    {"completion", OPT_COMPLETION, "SHELL", CLI_GENERAL, CV_WORD, "bash",
+     "print the completion script of SHELL (bash)"},
+};
 /* clang-format on */
+const size_t cli_nopts = sizeof(cli_opts) / sizeof(cli_opts[0]);
 
-const char *cli_usage(void)
+#undef R
+#undef D
+#undef C
+#undef RD
+
+const struct cli_opt *cli_opt_find(int id)
 {
-	static char text[sizeof(usage) + sizeof(usage_more)];
+	size_t k;
 
-	if (!text[0])
-		snprintf(text, sizeof(text), "%s%s", usage, usage_more);
-	return text;
+	for (k = 0; k < cli_nopts; k++)
+		if (cli_opts[k].id == id)
+			return &cli_opts[k];
+	return NULL;
 }
 
-enum opt_id {
-	OPT_TITLE,
-	OPT_LANG,
-	OPT_DOCS_BASE,
-	OPT_TEMPLATES,
-	OPT_FONT,
-	OPT_CJK_FONT,
-	OPT_OUTPUT,
-	OPT_FORMAT,
-	OPT_RULES,
-	OPT_THRESHOLD,
-	OPT_STRICT,
-	OPT_QUIET,
-	OPT_HELP,
-	OPT_VERSION,
-	OPT_JOBS,
-	OPT_PER_STEP,
-	OPT_MAX,
-	OPT_BASELINE,
-	OPT_MAX_REGRESSION,
-	OPT_NO_VERDICTS,
-	OPT_MAX_MEMORY,
-	OPT_REQUIRE
+/* ---- getopt_long's tables, built from cli_opts ----------------------- */
+
+struct getopt_tables {
+	/* "-": PATHs come back in order, as the value of option 1 (and so
+	 * whatever POSIXLY_CORRECT says); ":": a missing value is ':' */
+	char shorts[2 + 2 * sizeof(cli_opts) / sizeof(cli_opts[0]) + 1];
+	struct option longs[sizeof(cli_opts) / sizeof(cli_opts[0]) + 1];
 };
 
-static const struct {
-	const char *lng;
-	char shrt;
-	int takes_value;
-	enum opt_id id;
-} opts[] = {
-    {"--output", 'o', 1, OPT_OUTPUT},
-    {"--format", 'f', 1, OPT_FORMAT},
-    {"--rules", 'r', 1, OPT_RULES},
-    {"--threshold", 't', 1, OPT_THRESHOLD},
-    {"--strict", 0, 0, OPT_STRICT},
-    {"--quiet", 'q', 0, OPT_QUIET},
-    {"--help", 'h', 0, OPT_HELP},
-    {"--version", 'V', 0, OPT_VERSION},
-    {"--title", 0, 1, OPT_TITLE},
-    {"--lang", 'l', 1, OPT_LANG},
-    {"--docs-base", 0, 1, OPT_DOCS_BASE},
-    {"--templates", 0, 1, OPT_TEMPLATES},
-    {"--font", 0, 1, OPT_FONT},
-    {"--cjk-font", 0, 1, OPT_CJK_FONT},
-    {"--jobs", 'j', 1, OPT_JOBS},
-    {"--per-step", 0, 0, OPT_PER_STEP},
-    {"--max-regression", 0, 1, OPT_MAX_REGRESSION},
-    {"--max-memory", 0, 1, OPT_MAX_MEMORY},
-    {"--max", 0, 1, OPT_MAX},
-    {"--baseline", 0, 1, OPT_BASELINE},
-    {"--no-verdicts", 0, 0, OPT_NO_VERDICTS},
-    {"--require", 0, 1, OPT_REQUIRE},
-};
-
-static int parse_formats(const char *list, unsigned *out, struct err *e)
+static void build_tables(struct getopt_tables *t)
 {
-	static const struct {
-		const char *name;
-		unsigned bit;
-	} names[] = {{"json", FORMAT_JSON},
-	             {"html", FORMAT_HTML},
-	             {"md", FORMAT_MD},
-	             {"markdown", FORMAT_MD},
-	             {"pdf", FORMAT_PDF}};
-	const char *p = list;
-	size_t i, n;
+	size_t k, n = 0;
 
-	*out = 0;
-	while (*p) {
-		n = strcspn(p, ",");
-		for (i = 0; i < sizeof(names) / sizeof(*names); i++)
-			if (strlen(names[i].name) == n &&
-			    !strncmp(names[i].name, p, n))
-				break;
-		if (i == sizeof(names) / sizeof(*names))
-			return err_set(
-			    e, ERR_USAGE,
-			    "--format: unknown or unavailable format "
-			    "'%.*s' (available: html, pdf, md, json)",
-			    (int)n, p);
-		*out |= names[i].bit;
-		p += n + (p[n] == ',');
-	}
-	if (!*out)
-		return err_set(e, ERR_USAGE, "--format: empty list");
-	return 0;
-}
-
-static int parse_jobs(const char *val, int *out, struct err *e)
-{
-	long n = 0;
-	const char *p = val;
-
-	while (*p >= '0' && *p <= '9' && n <= 1024)
-		n = n * 10 + (*p++ - '0');
-	if (p == val || *p || n < 1 || n > 1024)
-		return err_set(e, ERR_USAGE,
-		               "--jobs: expected a whole number from 1 to "
-		               "1024, got '%s'",
-		               val);
-	*out = (int)n;
-	return 0;
-}
-
-/* Finds the table entry for argv[*i]; sets *val for options with values
- * ("--output DIR", "--output=DIR", "-o DIR", "-oDIR"). */
-static int match(int argc, char **argv, int *i, const char **val, struct err *e)
-{
-	const char *a = argv[*i], *eq;
-	size_t k, n;
-
-	for (k = 0; k < sizeof(opts) / sizeof(*opts); k++) {
-		n = strlen(opts[k].lng);
-		eq = NULL;
-		if (!strncmp(a, opts[k].lng, n) &&
-		    (a[n] == '\0' || a[n] == '='))
-			eq = a[n] == '=' ? a + n + 1 : NULL;
-		else if (!(opts[k].shrt && a[0] == '-' && a[1] == opts[k].shrt))
+	memset(t, 0, sizeof(*t));
+	t->shorts[n++] = '-';
+	t->shorts[n++] = ':';
+	for (k = 0; k < cli_nopts; k++) {
+		const struct cli_opt *op = &cli_opts[k];
+		t->longs[k].name = op->name;
+		t->longs[k].has_arg = op->arg ? required_argument : no_argument;
+		t->longs[k].val = op->id;
+		if (op->id >= 256)
 			continue;
-		else if (a[2] != '\0')
-			eq = opts[k].takes_value ? a + 2 : NULL;
-		if (!opts[k].takes_value) {
-			if (eq || (a[1] != '-' && a[2] != '\0'))
-				return err_set(e, ERR_USAGE,
-				               "%s takes no value",
-				               opts[k].lng);
-			return (int)opts[k].id;
-		}
-		if (!eq && *i + 1 >= argc)
-			return err_set(e, ERR_USAGE, "%s needs a value",
-			               opts[k].lng);
-		*val = eq ? eq : argv[++*i];
-		return (int)opts[k].id;
+		t->shorts[n++] = (char)op->id;
+		if (op->arg)
+			t->shorts[n++] = ':';
 	}
-	return err_set(e, ERR_USAGE, "unknown option '%s' (see sdperf --help)",
-	               a);
 }
 
-/* A folder option must name a folder sdperf can read: a mistyped one
- * would silently give the built-in templates. */
-static int check_dir(const char *opt, const char *dir, struct err *e)
+/* ---- what getopt_long refused ----------------------------------------- */
+
+/* The long options that begin with text (up to an '='), comma-separated
+ * into out; their number. */
+static size_t prefixed(const char *text, struct strbuf *out)
 {
-	int kind = fileio_kind(dir);
-	DIR *d;
+	size_t n = strcspn(text, "="), k, count = 0;
 
-	if (kind == 0 || (kind < 0 && errno == EINVAL))
-		return err_set(e, ERR_USAGE, "%s '%s': not a directory", opt,
-		               dir);
-	if (kind < 0)
-		return err_set(e, ERR_USAGE, "%s '%s': %s", opt, dir,
-		               errno == ENOENT ? "no such directory"
-		                               : strerror(errno));
-	d = opendir(dir);
-	if (!d)
-		return err_set(e, ERR_USAGE, "%s '%s': cannot read: %s", opt,
-		               dir, strerror(errno));
-	closedir(d);
-	return 0;
+	for (k = 0; k < cli_nopts; k++)
+		if (!strncmp(cli_opts[k].name, text, n)) {
+			strbuf_addf(out, "%s--%s", count ? ", " : "",
+			            cli_opts[k].name);
+			count++;
+		}
+	return count;
 }
 
-static int apply(struct options *o, int id, const char *val, struct err *e)
+/* An unknown or ambiguous long option (getopt's optopt 0): word is the
+ * whole argument. */
+static int bad_long(const char *word, struct err *e)
+{
+	struct strbuf names = STRBUF_INIT;
+	int ret;
+
+	if (prefixed(word + 2, &names) > 1)
+		ret = err_set(e, ERR_USAGE, "option '%.*s' is ambiguous (%s)",
+		              (int)strcspn(word, "="), word, names.buf);
+	else
+		ret = err_set(e, ERR_USAGE,
+		              "unknown option '%s' (see sdperf --help)", word);
+	strbuf_release(&names);
+	return ret;
+}
+
+/* c is '?' (unknown option, or a value given to a flag) or ':' (a value
+ * missing). argv[optind - 1] is the word of a long option. */
+static int refused(int c, char **argv, struct err *e)
+{
+	const struct cli_opt *op = optopt ? cli_opt_find(optopt) : NULL;
+
+	if (c == ':' && op)
+		return err_set(e, ERR_USAGE, "--%s needs a value", op->name);
+	if (op) /* only a long option can be given a value it takes not */
+		return err_set(e, ERR_USAGE, "--%s takes no value", op->name);
+	if (optopt)
+		return err_set(e, ERR_USAGE,
+		               "unknown option '-%c' (see sdperf --help)",
+		               optopt);
+	return bad_long(argv[optind - 1], e);
+}
+
+/* ---- one option --------------------------------------------------------- */
+
+static void push(const char ***list, size_t *n, const char *val)
+{
+	*list = xrealloc(*list, (*n + 1) * sizeof(**list));
+	(*list)[(*n)++] = val;
+}
+
+/* Options whose value is kept as given (checked later, or free text). */
+static int apply_text(struct options *o, int id, const char *val)
 {
 	switch (id) {
 	case OPT_OUTPUT:
 		o->outdir = val;
 		o->outdir_given = 1;
 		return 0;
-	case OPT_FORMAT:
-		return parse_formats(val, &o->formats, e);
 	case OPT_RULES:
 		o->rules = val;
 		return 0;
 	case OPT_THRESHOLD:
-		o->thresholds = xrealloc(o->thresholds,
-		                         (o->nthresholds + 1) * sizeof(char *));
-		o->thresholds[o->nthresholds++] = val;
-		return 0;
-	case OPT_TITLE:
-		if (strlen(val) > TITLE_MAX)
-			return err_set(e, ERR_USAGE,
-			               "--title: %zu bytes, at most %d",
-			               strlen(val), TITLE_MAX);
-		o->title = val;
-		return 0;
-	case OPT_LANG:
-		o->lang = val;
+		push(&o->thresholds, &o->nthresholds, val);
 		return 0;
 	case OPT_DOCS_BASE:
 		o->docs_base = val;
 		return 0;
 	case OPT_TEMPLATES:
 		o->templates_dir = val;
-		return check_dir("--templates", val, e);
+		return 0;
 	case OPT_FONT:
 		o->font = val;
 		return 0;
 	case OPT_CJK_FONT:
 		o->cjk_font = val;
 		return 0;
+	case OPT_BASELINE:
+		o->baseline = val;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+static int apply_flag(struct options *o, int id)
+{
+	switch (id) {
 	case OPT_STRICT:
 		o->strict = 1;
 		return 0;
 	case OPT_QUIET:
 		o->quiet = 1;
 		return 0;
-	case OPT_HELP:
-		o->cmd = CMD_HELP;
-		return 0;
-	case OPT_JOBS:
-		return parse_jobs(val, &o->jobs, e);
 	case OPT_PER_STEP:
 		o->per_step = 1;
 		return 0;
-	case OPT_MAX:
-		o->max = xrealloc(o->max, (o->nmax + 1) * sizeof(char *));
-		o->max[o->nmax++] = val;
-		return 0;
-	case OPT_BASELINE:
-		o->baseline = val;
-		return 0;
-	case OPT_MAX_REGRESSION:
-		o->max_regression = val;
-		return 0;
 	case OPT_NO_VERDICTS:
 		o->no_verdicts = 1;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* Options whose value is checked now, in the order given. */
+static int apply_checked(struct options *o, int id, const char *val,
+                         struct err *e)
+{
+	double pct;
+
+	switch (id) {
+	case OPT_FORMAT:
+		return cli_value_format(val, &o->formats, e);
+	case OPT_JOBS:
+		return cli_value_jobs(val, &o->jobs, e);
+	case OPT_LANG:
+		o->lang = val;
+		return cli_value_lang(val, e);
+	case OPT_TITLE:
+		o->title = val;
+		if (strlen(val) > TITLE_MAX)
+			return err_set(e, ERR_USAGE,
+			               "--title: %zu bytes, at most %d",
+			               strlen(val), TITLE_MAX);
 		return 0;
 	case OPT_MAX_MEMORY:
 		if (membudget_parse(val, &o->max_memory))
@@ -358,111 +287,165 @@ static int apply(struct options *o, int id, const char *val, struct err *e)
 			    "4G, 512M or 25%% (at least 1M), got '%s'",
 			    val);
 		return 0;
+	case OPT_MAX:
+		push(&o->max, &o->nmax, val);
+		return check_max_validate(&val, 1, e);
 	case OPT_REQUIRE:
-		o->require =
-		    xrealloc(o->require, (o->nrequire + 1) * sizeof(char *));
-		o->require[o->nrequire++] = val;
-		return 0;
-	default:
-		o->cmd = o->cmd == CMD_HELP ? CMD_HELP : CMD_VERSION;
-		return 0;
+		push(&o->require, &o->nrequire, val);
+		return check_require_validate(&val, 1, e);
+	case OPT_MAX_REGRESSION:
+		o->max_regression = val;
+		return check_parse_pct(val, &pct, e);
+	default: /* OPT_COMPLETION */
+		o->completion = val;
+		return cli_value_completion(val, e);
 	}
 }
 
-static int command(const char *cmd, struct options *o, struct err *e);
+/* Applies option id (with its value val, NULL for a flag) to o. Errors
+ * are recorded in e (the first one stays) and the parse goes on, so that
+ * a --help later on the line still wins. */
+static void apply(struct options *o, int id, const char *val, int *help,
+                  int *version, struct err *e)
+{
+	if (id == OPT_HELP)
+		*help = 1;
+	else if (id == OPT_VERSION)
+		*version = 1;
+	else if (apply_flag(o, id) && apply_text(o, id, val))
+		apply_checked(o, id, val, e);
+}
+
+/* ---- the command and its PATHs ----------------------------------------- */
+
+static const struct {
+	const char *name;
+	enum command cmd;
+	unsigned bit;
+} commands[] = {{"report", CMD_REPORT, CLI_REPORT},
+                {"diff", CMD_DIFF, CLI_DIFF},
+                {"check", CMD_CHECK, CLI_CHECK}};
+
+static int command_of(const char *word, enum command *cmd, unsigned *bit,
+                      struct err *e)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(*commands); i++)
+		if (!strcmp(commands[i].name, word)) {
+			*cmd = commands[i].cmd;
+			*bit = commands[i].bit;
+			return 0;
+		}
+	return err_set(e, ERR_USAGE,
+	               "unknown command '%s' (commands: report, diff, check)",
+	               word);
+}
+
+/* An option of one other command only is an error (report and diff
+ * options are accepted by check, which ignores them). */
+static int misplaced(const unsigned char *given, unsigned bit, struct err *e)
+{
+	size_t k, i;
+	unsigned cmds;
+
+	for (k = 0; k < cli_nopts; k++) {
+		cmds = cli_opts[k].cmds & CLI_EVERY;
+		if (!given[k] || !cmds || (cmds & bit) || (cmds & (cmds - 1)))
+			continue;
+		for (i = 0; !(commands[i].bit & cmds); i++)
+			;
+		return err_set(e, ERR_USAGE, "--%s is an option of sdperf %s",
+		               cli_opts[k].name, commands[i].name);
+	}
+	return 0;
+}
+
+static int paths_needed(struct options *o, struct err *e)
+{
+	if (o->cmd == CMD_REPORT && !o->npaths)
+		return err_set(e, ERR_USAGE, "report: no PATH given");
+	if (o->cmd == CMD_DIFF && o->npaths != 2)
+		return err_set(e, ERR_USAGE,
+		               "diff: expected BASE and NEW, got %zu path%s",
+		               o->npaths, o->npaths == 1 ? "" : "s");
+	if (o->cmd == CMD_CHECK && o->npaths != 1)
+		return err_set(e, ERR_USAGE,
+		               "check: expected one PATH, got %zu", o->npaths);
+	if (o->cmd == CMD_CHECK && o->max_regression && !o->baseline)
+		return err_set(e, ERR_USAGE,
+		               "check: --max-regression needs --baseline "
+		               "REPORT.json");
+	if (o->cmd == CMD_DIFF && !o->outdir_given)
+		o->outdir = "sdperf-diff";
+	o->path = o->paths[0];
+	return 0;
+}
+
+/* The first word is the command, the others its PATHs. */
+static int command(const char *word, const unsigned char *given,
+                   struct options *o, struct err *e)
+{
+	unsigned bit = 0;
+
+	if (!word)
+		return err_set(e, ERR_USAGE,
+		               "no command given (see sdperf --help)");
+	if (command_of(word, &o->cmd, &bit, e) || misplaced(given, bit, e) ||
+	    paths_needed(o, e))
+		return -1;
+	return cli_values_final(o, e);
+}
+
+/* --help, --version and --completion answer at once, whatever else the
+ * line holds (an unknown command excepted: its help does not exist). */
+static int general(int help, int version, const char *word, struct options *o,
+                   struct err *e)
+{
+	unsigned bit;
+
+	err_clear(e);
+	o->cmd = help ? CMD_HELP : version ? CMD_VERSION : CMD_COMPLETION;
+	if (help && word)
+		return command_of(word, &o->help_cmd, &bit, e);
+	return 0;
+}
 
 int cli_parse(int argc, char **argv, struct options *o, struct err *e)
 {
-	const char *val = NULL;
-	int i, id, only_args = 0, nargs = 0;
-	const char *cmd = NULL;
+	struct getopt_tables t;
+	unsigned char given[sizeof(cli_opts) / sizeof(cli_opts[0])] = {0};
+	const char *word = NULL;
+	int c, help = 0, version = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->outdir = "sdperf-report";
 	o->formats = FORMATS_AVAILABLE;
-	for (i = 1; i < argc; i++) {
-		if (only_args || argv[i][0] != '-' || !argv[i][1]) {
-			if (nargs++ == 0) {
-				cmd = argv[i];
-				continue;
-			}
-			o->paths = xrealloc(o->paths,
-			                    (o->npaths + 1) * sizeof(char *));
-			o->paths[o->npaths++] = argv[i];
-			continue;
+	build_tables(&t);
+	optind = 0; /* a fresh scan (glibc), also when called again */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, t.shorts, t.longs, NULL)) != -1) {
+		if (c == 1) /* a word: the command, then PATHs */
+			push(&o->paths, &o->npaths, optarg);
+		else if (c == '?' || c == ':')
+			refused(c, argv, e);
+		else {
+			given[cli_opt_find(c) - cli_opts] = 1;
+			apply(o, c, optarg, &help, &version, e);
 		}
-		if (!strcmp(argv[i], "--")) {
-			only_args = 1;
-			continue;
-		}
-		if ((id = match(argc, argv, &i, &val, e)) < 0 ||
-		    apply(o, id, val, e))
-			return -1;
 	}
-	if (o->cmd == CMD_HELP || o->cmd == CMD_VERSION)
-		return 0;
-	if (!cmd)
-		return err_set(e, ERR_USAGE,
-		               "no command given (see sdperf --help)");
-	return command(cmd, o, e);
-}
-
-/* Options that belong to one command only. */
-static int misplaced(const struct options *o, struct err *e)
-{
-	const char *opt = NULL, *owner = NULL;
-
-	if (o->cmd != CMD_DIFF && o->per_step)
-		opt = "--per-step", owner = "diff";
-	else if (o->cmd != CMD_CHECK && o->nmax)
-		opt = "--max", owner = "check";
-	else if (o->cmd != CMD_CHECK && o->baseline)
-		opt = "--baseline", owner = "check";
-	else if (o->cmd != CMD_CHECK && o->max_regression)
-		opt = "--max-regression", owner = "check";
-	else if (o->cmd != CMD_CHECK && o->no_verdicts)
-		opt = "--no-verdicts", owner = "check";
-	else if (o->cmd != CMD_CHECK && o->nrequire)
-		opt = "--require", owner = "check";
-	else if (o->max_regression && !o->baseline)
-		return err_set(e, ERR_USAGE,
-		               "check: --max-regression needs --baseline "
-		               "REPORT.json");
-	if (opt)
-		return err_set(e, ERR_USAGE, "%s is an option of sdperf %s",
-		               opt, owner);
-	return 0;
-}
-
-static int command(const char *cmd, struct options *o, struct err *e)
-{
-	if (!strcmp(cmd, "report")) {
-		o->cmd = CMD_REPORT;
-		if (!o->npaths)
-			return err_set(e, ERR_USAGE, "report: no PATH given");
-	} else if (!strcmp(cmd, "diff")) {
-		o->cmd = CMD_DIFF;
-		if (o->npaths != 2)
-			return err_set(e, ERR_USAGE,
-			               "diff: expected BASE and NEW, got %zu "
-			               "path%s",
-			               o->npaths, o->npaths == 1 ? "" : "s");
-		if (!o->outdir_given)
-			o->outdir = "sdperf-diff";
-	} else if (!strcmp(cmd, "check")) {
-		o->cmd = CMD_CHECK;
-		if (o->npaths != 1)
-			return err_set(e, ERR_USAGE,
-			               "check: expected one PATH, got %zu",
-			               o->npaths);
-	} else {
-		return err_set(e, ERR_USAGE,
-		               "unknown command '%s' (commands: report, diff, "
-		               "check)",
-		               cmd);
+	for (; optind < argc; optind++) /* after "--" */
+		push(&o->paths, &o->npaths, argv[optind]);
+	if (o->npaths) {
+		word = o->paths[0];
+		memmove(o->paths, o->paths + 1,
+		        --o->npaths * sizeof(*o->paths));
 	}
-	o->path = o->paths[0];
-	return misplaced(o, e);
+	if (help || version || (o->completion && e->code == ERR_NONE))
+		return general(help, version, word, o, e);
+	if (e->code != ERR_NONE)
+		return -1;
+	return command(word, given, o, e);
 }
 
 void cli_release(struct options *o)

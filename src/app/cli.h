@@ -1,4 +1,6 @@
-/* Command line: a table of options parsed into struct options. */
+/* Command line, GNU style (getopt_long): a table of options parsed into
+ * struct options, every value checked before any input is read; the same
+ * table gives --help (overview and per command) and the bash completion. */
 #ifndef SDPERF_CLI_H
 #define SDPERF_CLI_H
 
@@ -6,6 +8,7 @@
 #include <stdint.h>
 
 #include "util/err.h"
+#include "util/strbuf.h"
 
 enum output_format {
 	FORMAT_JSON = 1,
@@ -21,13 +24,18 @@ enum command {
 	CMD_DIFF,
 	CMD_CHECK,
 	CMD_HELP,
-	CMD_VERSION
+	CMD_VERSION,
+	CMD_COMPLETION
 };
 
 struct options {
 	enum command cmd;
-	const char *path;   /* the first PATH */
-	const char **paths; /* every PATH, in order given */
+	/* CMD_HELP: the command whose help is asked for (sdperf report
+	 * --help), CMD_NONE: the overview (sdperf --help) */
+	enum command help_cmd;
+	const char *completion; /* CMD_COMPLETION: the shell ("bash") */
+	const char *path;       /* the first PATH */
+	const char **paths;     /* every PATH, in order given */
 	size_t npaths;
 	int jobs; /* ranks analysed at once; 0: one per core */
 	/* --max-memory in bytes (util/membudget.h); 0: the default */
@@ -58,11 +66,25 @@ struct options {
 	size_t nrequire;
 };
 
-/* Parses argv. Returns 0, or -1 with an ERR_USAGE error. o->thresholds
- * points into a list the caller frees with cli_release. */
+/* Parses argv with getopt_long: options before or after the command and
+ * PATHs, "--opt=VALUE" and "--opt VALUE", "-oDIR" and "-o DIR", bundled
+ * flags ("-qfjson"), unambiguous abbreviations of long options, "--" ends
+ * the options, "-" is a PATH. --help (or -h) wins over any other error on
+ * the line. Then every option value is checked, still before any input
+ * is read (cli_opts.h says which checks, and when). Returns 0, or -1 with
+ * an ERR_USAGE error naming the option and quoting the value. o's lists
+ * point into argv; the caller frees them with cli_release (also after an
+ * error). */
 int cli_parse(int argc, char **argv, struct options *o, struct err *e);
 void cli_release(struct options *o);
-/* The --help text. */
-const char *cli_usage(void);
+/* The --help text of cmd (CMD_REPORT, CMD_DIFF, CMD_CHECK), or the
+ * overview (CMD_NONE), appended to out. */
+void cli_help(enum command cmd, struct strbuf *out);
+/* The completion script for shell ("bash", the one cli_parse accepts),
+ * appended to out: commands, each command's options, the values of
+ * --lang, --format, --threshold, --require and --completion, file and
+ * folder names where a path is asked for. Source it, or install it as
+ * share/bash-completion/completions/sdperf. */
+void cli_completion(const char *shell, struct strbuf *out);
 
 #endif

@@ -596,16 +596,17 @@ int pipeline_check(const struct options *o, struct err *e)
 	if (o->max_regression &&
 	    check_parse_pct(o->max_regression, &co.max_regression_pct, e))
 		goto out;
+	/* a wrong --baseline fails before the profile is analysed */
+	if (o->baseline && !is_report_json(o->baseline)) {
+		err_set(e, ERR_USAGE,
+		        "--baseline: '%s' is not a report.json file",
+		        o->baseline);
+		goto out;
+	}
 	if (load_rules(o, &ru, e) ||
 	    load_side(o, &ru, o->path, &s, &json, &charged, e))
 		goto out;
 	if (o->baseline) {
-		if (!is_report_json(o->baseline)) {
-			err_set(e, ERR_USAGE,
-			        "--baseline: '%s' is not a report.json file",
-			        o->baseline);
-			goto out;
-		}
 		if (load_side(o, &ru, o->baseline, &base, &bjson, &charged, e))
 			goto out;
 		strbuf_release(&bjson);

@@ -86,8 +86,8 @@ mkdir tplbad && printf 'line one\n  <TMPL_IF kernels>\n<TMPL_FOO>\n' >tplbad/rep
 expect user_template_error 3 "report.md.tmpl:3:1: unknown tag 'TMPL_FOO'" -- report good.csv -o f7 --templates tplbad
 [ ! -e f7 ] && ok template_error_writes_nothing || bad template_error_writes_nothing "$(ls f7)"
 
-expect font_missing 3 "nope.ttf" -- report good.csv -o f8 --format pdf --font nope.ttf
-grep -q 'fonts-dejavu-core' "$T/.stderr" && ok font_error_names_package || bad font_error_names_package "$(cat "$T/.stderr")"
+# a --font is an option value: checked before the profile is read (exit 2)
+expect font_missing 2 "sdperf: --font 'nope.ttf': no such file" -- report good.csv -o f8 --format pdf --font nope.ttf
 [ ! -e f8 ] && ok font_error_writes_nothing || bad font_error_writes_nothing
 
 # --- progress: on stderr only when it is a terminal, never with --quiet
@@ -339,5 +339,83 @@ import json; d = json.load(open('rq/report.json')); del d['collection']
 json.dump(d, open('old_report.json', 'w'))"
 expect require_old_json 3 "old_report.json: no collection check in this report.json" -- check old_report.json --require cpu
 expect require_old_json_max 0 "" -- check old_report.json --no-verdicts --max dit.fa.share=1
+
+# --- GNU conventions (getopt_long): bundled flags, --opt=VALUE, --, order
+expect bundled 0 "" -- report good.csv -o g1 -qfjson
+[ ! -s "$T/.stdout" ] && [ -s g1/report.json ] && [ ! -e g1/report.html ] && ok bundled_quiet_and_format || bad bundled_quiet_and_format "$(ls g1)"
+expect bundled_value_next 0 "" -- report good.csv -qo g2 -fmd
+[ -s g2/report.md ] && [ ! -e g2/report.json ] && ok bundled_value_next_word || bad bundled_value_next_word "$(ls g2 2>&1)"
+expect equals_form 0 "" -- report good.csv --output=g3 --format=html --lang=zh --quiet
+grep -q '<html lang="zh">' g3/report.html && ok equals_form_values || bad equals_form_values
+cp good.csv ./-dash.csv
+expect dashdash 0 "" -- report -q -o g4 -f json -- -dash.csv
+python3 -c "import json; assert json.load(open('g4/report.json'))['profile']['kernels'] == 2" && ok dashdash_reads_dash_file || bad dashdash_reads_dash_file
+expect dashdash_no_options 3 "-q: no such file or folder" -- report -o g5 -- -q
+expect options_first 0 "" -- -q -f json -o g6 report good.csv
+[ -s g6/report.json ] && ok options_before_command || bad options_before_command
+expect abbreviated 0 "" -- report good.csv --out g7 --form json --qu
+[ -s g7/report.json ] && [ ! -e g7/report.pdf ] && ok abbreviated_long_options || bad abbreviated_long_options
+expect ambiguous 2 "option '--ma' is ambiguous (--max-memory, --max, --max-regression)" -- check good.csv --ma=1
+expect flag_value 2 "--quiet takes no value" -- report good.csv --quiet=yes
+expect needs_value 2 "--output needs a value" -- report good.csv -o
+expect unknown_short 2 "unknown option '-x'" -- report good.csv -qx
+
+# --- --help: the overview, and each command's own
+expect help_overview 0 "" -- --help
+head -1 "$T/.stdout" | grep -q '^usage: sdperf report PATH\.\.\. \[OPTION\]\.\.\.$' &&
+	grep -q '^       sdperf COMMAND --help$' "$T/.stdout" &&
+	grep -q -- '--max-regression PCT' "$T/.stdout" && grep -q -- '--cjk-font FILE' "$T/.stdout" &&
+	ok help_overview_text || bad help_overview_text "$(head -3 "$T/.stdout")"
+# help_cmd NAME 'first line' HAS LACKS -- args
+help_cmd() {
+	local name=$1 first=$2 has=$3 lacks=$4
+	shift 5
+	expect "$name" 0 "" -- "$@"
+	if [ "$(head -1 "$T/.stdout")" != "$first" ]; then
+		bad "${name}_text" "first line: $(head -1 "$T/.stdout")"
+	elif ! grep -q -- "$has" "$T/.stdout" || grep -q -- "$lacks" "$T/.stdout"; then
+		bad "${name}_text" "expected $has and not $lacks"
+	else
+		ok "${name}_text"
+	fi
+}
+help_cmd help_report 'usage: sdperf report PATH... [OPTION]...' '  -l, --lang en|zh' '--max-regression' -- report --help
+help_cmd help_diff 'usage: sdperf diff BASE NEW [OPTION]...' '      --per-step' '--require' -- diff -h
+help_cmd help_check 'usage: sdperf check PATH [OPTION]...' '      --require LIST' '--templates' -- check --help
+help_cmd help_wins 'usage: sdperf report PATH... [OPTION]...' '--templates DIR' '--baseline' -- report nope --lang xx -j 0 --bogus --help
+expect help_unknown_command 2 "unknown command 'rport'" -- rport --help
+
+# --- every option value is checked before any input is read: PATH
+# 'nope' does not exist, so reading it would be exit 3 "nope: no such
+# file or folder"; each bad value is exit 2 naming the option and value
+expect early_lang 2 "sdperf: --lang 'xx': no such language (available: en, zh)" -- report nope --lang xx
+expect early_lang_json 2 "--lang 'xx': no such language" -- report good.csv --lang xx --format json -o g8 -q
+[ ! -e g8 ] && ok early_lang_json_writes_nothing || bad early_lang_json_writes_nothing "$(ls g8)"
+expect early_lang_diff 2 "--lang 'fr'" -- diff nope nope2 -l fr
+expect early_format 2 "--format: unknown or unavailable format 'docx'" -- report nope -fdocx
+expect early_templates 2 "--templates 'no/such/dir': no such directory" -- diff nope nope2 --templates no/such/dir
+expect early_templates_file 2 "--templates 'good.csv': not a directory" -- report nope --templates=good.csv
+expect early_font 2 "--font 'nope.ttf': no such file" -- report nope --font nope.ttf
+printf 'not a font at all' >bad.ttf
+expect early_font_structure 2 "--font 'bad.ttf': not a usable TrueType font: " -- report nope --font bad.ttf
+expect early_cjk_font 2 "--cjk-font 'bad.ttf': not a usable TrueType font: " -- diff nope nope2 --cjk-font=bad.ttf
+expect early_cjk_font_dir 2 "--cjk-font 'tpl': not a regular file" -- report nope --cjk-font tpl
+expect font_unread_without_pdf 0 "" -- report good.csv --font bad.ttf -f json,md -o g9 -q
+expect early_threshold 2 "--threshold 'foo=1': unknown name (known: matmul_quant," -- report nope -t foo=1
+expect early_threshold_value 2 "--threshold 'host_bound=200': expected a percentage from 0 to 100" -- check nope -thost_bound=200
+# with --rules the names come from the file: read first, still before PATH
+expect early_threshold_rules 2 "--threshold 'foo=1': unknown name" -- report nope --rules ext.json -t foo=1
+expect early_max 2 "--max 'dit.bogus=1': unknown metric for stage dit" -- check nope --max dit.bogus=1
+expect early_max_value 2 "--max 'dit.wall_ms=x': VALUE is not a number" -- check nope --max=dit.wall_ms=x
+expect early_require 2 "--require 'levle1': unknown requirement" -- check nope --require levle1
+expect early_regression 2 "--max-regression" -- check nope --baseline rq/report.json --max-regression lots
+expect early_baseline 2 "--baseline: 'good.csv' is not a report.json file" -- check nope --baseline good.csv
+expect early_jobs 2 "--jobs: expected a whole number from 1 to 1024, got 'x'" -- report nope -jx
+expect early_max_memory 2 "--max-memory: expected a size" -- check nope --max-memory=1K
+expect early_title 2 "--title: 2000 bytes, at most 1024" -- report nope --title "$(head -c 2000 /dev/zero | tr '\0' x)"
+expect early_completion 2 "--completion 'zsh': no completion for this shell (available: bash)" -- --completion zsh
+# values are shown safely on the terminal
+expect value_escaped 2 "--lang '\x1B]0;x\x07': no such language" -- report nope --lang "$(printf '\033]0;x\007')"
+grep -q "$(printf '\033')" "$T/.stderr" && bad value_escaped_no_esc "a raw ESC on stderr" || ok value_escaped_no_esc
 
 finish

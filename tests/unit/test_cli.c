@@ -480,12 +480,360 @@ static void cli_parse_rejects_value_for_flag(void **state)
 	usage_error(c, "--quiet takes no value");
 }
 
-static void cli_parse_rejects_attached_value_for_short_flag(void **state)
+/* ---- GNU conventions (getopt_long) ------------------------------------ */
+
+static void cli_parse_takes_bundled_flags(void **state)
 {
 	struct cl *c = *state;
 
 	parse(c, "report", "P", "-qq", NULL);
-	usage_error(c, "--quiet takes no value");
+	ok(c);
+	assert_int_equal(c->o.quiet, 1);
+}
+
+/* The example: -qfjson failed with "--quiet takes no value". */
+static void cli_parse_bundles_a_flag_and_a_value(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "-qfjson", "-qj2", NULL);
+	ok(c);
+	assert_int_equal(c->o.quiet, 1);
+	assert_int_equal(c->o.formats, FORMAT_JSON);
+	assert_int_equal(c->o.jobs, 2);
+}
+
+static void cli_parse_value_as_next_word_of_a_bundle(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "-qo", "D", "-ql", "zh", NULL);
+	ok(c);
+	assert_string_equal(c->o.outdir, "D");
+	assert_string_equal(c->o.lang, "zh");
+	assert_int_equal(c->o.npaths, 1);
+}
+
+static void cli_parse_rejects_unknown_letter_in_a_bundle(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "-qx", NULL);
+	usage_error(c, "unknown option '-x' (see sdperf --help)");
+}
+
+static void cli_parse_long_option_abbreviated(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "--out=D", "--qui", "--la", "zh", NULL);
+	ok(c);
+	assert_string_equal(c->o.outdir, "D");
+	assert_int_equal(c->o.quiet, 1);
+	assert_string_equal(c->o.lang, "zh");
+}
+
+static void cli_parse_rejects_ambiguous_abbreviation(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "check", "P", "--ma=1", NULL);
+	usage_error(c, "option '--ma' is ambiguous (--max-memory, --max, "
+	               "--max-regression)");
+}
+
+/* An exact name wins over the longer names it begins. */
+static void cli_parse_exact_name_is_not_ambiguous(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "check", "P", "--max", "dit.wall_ms=5", NULL);
+	ok(c);
+	assert_int_equal(c->o.nmax, 1);
+}
+
+static void cli_parse_value_may_begin_with_a_dash(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "-o", "-out", "--title", "--x", NULL);
+	ok(c);
+	assert_string_equal(c->o.outdir, "-out");
+	assert_string_equal(c->o.title, "--x");
+}
+
+/* POSIXLY_CORRECT would stop getopt at the first word: sdperf's own
+ * ordering keeps options after the command working. */
+static void cli_parse_options_after_paths_under_posixly_correct(void **state)
+{
+	struct cl *c = *state;
+
+	setenv("POSIXLY_CORRECT", "1", 1);
+	parse(c, "report", "P", "-q", "Q", NULL);
+	unsetenv("POSIXLY_CORRECT");
+	ok(c);
+	assert_int_equal(c->o.quiet, 1);
+	assert_int_equal(c->o.npaths, 2);
+}
+
+static void cli_parse_parses_twice_in_one_process(void **state)
+{
+	struct cl *c = *state;
+	struct options o2;
+	struct err e = ERR_INIT;
+	char a0[] = "sdperf", a1[] = "diff", a2[] = "A", a3[] = "B",
+	     a4[] = "-qfmd";
+	char *argv[] = {a0, a1, a2, a3, a4, NULL};
+
+	parse(c, "report", "P", "-qfjson", NULL);
+	ok(c);
+	assert_int_equal(cli_parse(5, argv, &o2, &e), 0);
+	assert_int_equal(o2.cmd, CMD_DIFF);
+	assert_int_equal(o2.formats, FORMAT_MD);
+	cli_release(&o2);
+}
+
+/* ---- --help per command, --completion ---------------------------------- */
+
+static void cli_parse_help_of_a_command(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "diff", "--help", NULL);
+	ok(c);
+	assert_int_equal(c->o.cmd, CMD_HELP);
+	assert_int_equal(c->o.help_cmd, CMD_DIFF);
+}
+
+static void cli_parse_help_of_check_short(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "-h", "check", "P", NULL);
+	ok(c);
+	assert_int_equal(c->o.help_cmd, CMD_CHECK);
+}
+
+static void cli_parse_help_overview_has_no_command(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "-qh", NULL);
+	ok(c);
+	assert_int_equal(c->o.cmd, CMD_HELP);
+	assert_int_equal(c->o.help_cmd, CMD_NONE);
+}
+
+/* --help answers whatever else is wrong on the line ... */
+static void cli_parse_help_wins_over_bad_values(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "--lang", "xx", "--bogus", "-j", "0", "-h", NULL);
+	ok(c);
+	assert_int_equal(c->o.cmd, CMD_HELP);
+	assert_int_equal(c->o.help_cmd, CMD_REPORT);
+}
+
+/* ... but there is no help for a command that does not exist. */
+static void cli_parse_help_of_unknown_command(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "rport", "--help", NULL);
+	usage_error(c,
+	            "unknown command 'rport' (commands: report, diff, check)");
+}
+
+static void cli_parse_completion(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "--completion", "bash", NULL);
+	ok(c);
+	assert_int_equal(c->o.cmd, CMD_COMPLETION);
+	assert_string_equal(c->o.completion, "bash");
+}
+
+static void cli_parse_rejects_unknown_shell(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "--completion=zsh", NULL);
+	usage_error(c, "--completion 'zsh': no completion for this shell "
+	               "(available: bash)");
+}
+
+/* ---- values checked before any input is read ---------------------------- */
+
+static void cli_parse_rejects_unknown_lang(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "no/such/path", "--lang", "xx", "-f", "json", NULL);
+	usage_error(c, "--lang 'xx': no such language (available: en, zh)");
+}
+
+static void cli_parse_lang_value_shown_safely(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "--lang=\033]0;x\a", NULL);
+	usage_error(c, "--lang '\\x1B]0;x\\x07': no such language "
+	               "(available: en, zh)");
+}
+
+static void cli_parse_rejects_unknown_threshold_name(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "check", "P", "-t", "matmul_qant=40", NULL);
+	usage_error(c, "--threshold 'matmul_qant=40': unknown name (known: "
+	               "matmul_quant, fa_quant_sparse, vector_fusion, "
+	               "comm_overlap, host_bound, rank_imbalance)");
+}
+
+static void cli_parse_rejects_threshold_value(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "--threshold=host_bound=101", NULL);
+	usage_error(c, "--threshold 'host_bound=101': expected a percentage "
+	               "from 0 to 100");
+}
+
+static void cli_parse_rejects_threshold_without_value(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "-r", "my.json", "-t", "host_bound", NULL);
+	usage_error(c, "--threshold 'host_bound': expected NAME=PERCENT");
+}
+
+/* A rules file may add thresholds: their names wait for the file, the
+ * built-in ones are checked at once. */
+static void cli_parse_threshold_of_a_rules_file_waits(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "-t", "mine=20", "--rules", "my.json", NULL);
+	ok(c);
+	assert_int_equal(c->o.nthresholds, 1);
+}
+
+static void cli_parse_builtin_threshold_checked_with_rules(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "-t", "host_bound=x", "--rules", "my.json",
+	      NULL);
+	usage_error(c, "--threshold 'host_bound=x': expected a percentage "
+	               "from 0 to 100");
+}
+
+static void cli_parse_rejects_bad_max_shorthand(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "check", "P", "--max", "vae.fa.shar=0.3", NULL);
+	assert_int_equal(c->rc, -1);
+	assert_int_equal(c->e.code, ERR_USAGE);
+	assert_non_null(strstr(c->e.msg, "--max 'vae.fa.shar=0.3': unknown "
+	                                 "metric for stage vae"));
+}
+
+static void cli_parse_rejects_max_without_number(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "check", "P", "--max", "dit.wall_ms=fast", NULL);
+	usage_error(c, "--max 'dit.wall_ms=fast': VALUE is not a number");
+}
+
+static void cli_parse_rejects_max_without_value(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "check", "P", "--max=dit.wall_ms", NULL);
+	usage_error(c, "--max 'dit.wall_ms': expected NAME=VALUE");
+}
+
+static void cli_parse_rejects_unknown_requirement(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "check", "P", "--require", "cpu,levle1", NULL);
+	assert_int_equal(c->rc, -1);
+	assert_non_null(strstr(c->e.msg, "--require 'levle1': unknown "
+	                                 "requirement"));
+}
+
+static void cli_parse_rejects_bad_max_regression(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "check", "P", "--baseline", "b.json", "--max-regression",
+	      "lots", NULL);
+	assert_int_equal(c->rc, -1);
+	assert_int_equal(c->e.code, ERR_USAGE);
+	assert_non_null(strstr(c->e.msg, "--max-regression"));
+	assert_non_null(strstr(c->e.msg, "lots"));
+}
+
+#define DEJAVU     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+#define NOT_A_FONT SDPERF_TEST_DATA "/hostile/kernel_details.csv"
+
+static void cli_parse_rejects_missing_font(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "-f", "json", "--font", "no/such.ttf", NULL);
+	usage_error(c, "--font 'no/such.ttf': no such file");
+}
+
+static void cli_parse_rejects_folder_as_cjk_font(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "diff", "A", "B", "--cjk-font", SDPERF_TEST_DATA, NULL);
+	usage_error(c, "--cjk-font '" SDPERF_TEST_DATA "': not a regular file");
+}
+
+/* With a PDF to write, the structure check libharu relies on. */
+static void cli_parse_rejects_a_font_libharu_cannot_read(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "--font", NOT_A_FONT, NULL);
+	assert_int_equal(c->rc, -1);
+	assert_int_equal(c->e.code, ERR_USAGE);
+	assert_int_equal(strncmp(c->e.msg,
+	                         "--font '" NOT_A_FONT
+	                         "': not a usable TrueType font: ",
+	                         strlen("--font '" NOT_A_FONT
+	                                "': not a usable TrueType font: ")),
+	                 0);
+}
+
+/* Without a PDF the font is not read (only that it is there). */
+static void cli_parse_font_unread_without_pdf(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "--font", NOT_A_FONT, "-fhtml,md", NULL);
+	ok(c);
+}
+
+static void cli_parse_takes_a_real_font(void **state)
+{
+	struct cl *c = *state;
+
+	if (access(DEJAVU, R_OK))
+		skip();
+	parse(c, "report", "P", "--font", DEJAVU, "--cjk-font=" DEJAVU, NULL);
+	ok(c);
+	assert_string_equal(c->o.font, DEJAVU);
+	assert_string_equal(c->o.cjk_font, DEJAVU);
 }
 
 static void cli_parse_rejects_value_for_strict(void **state)
@@ -498,22 +846,97 @@ static void cli_parse_rejects_value_for_strict(void **state)
 
 /* ---- usage text -------------------------------------------------------- */
 
-static void cli_usage_names_every_builtin_threshold(void **state)
+static void cli_help_names_every_builtin_threshold(void **state)
 {
 	struct rules r;
 	struct err e = ERR_INIT;
+	struct strbuf help = STRBUF_INIT;
 	size_t i;
 
 	(void)state;
 	memset(&r, 0, sizeof(r));
 	assert_int_equal(rules_load_builtin(&r, &e), 0);
-	assert_int_equal(strncmp(cli_usage(), "usage: sdperf report PATH", 25),
-	                 0);
+	cli_help(CMD_NONE, &help);
+	assert_int_equal(strncmp(help.buf, "usage: sdperf report PATH", 25), 0);
 	for (i = 0; i < r.nth; i++)
-		if (!strstr(cli_usage(), r.th[i].id))
+		if (!strstr(help.buf, r.th[i].id))
 			fail_msg("--help does not name threshold '%s'",
 			         r.th[i].id);
 	rules_release(&r);
+	strbuf_release(&help);
+}
+
+/* "--NAME" as a word of text (after a space or a quote, before a space,
+ * a quote, '=', ')' or the end of a line). */
+static int names_option(const char *text, const char *name)
+{
+	const char *p = text;
+	size_t n = strlen(name);
+
+	while ((p = strstr(p, name))) {
+		if (p - text >= 3 && !strncmp(p - 2, "--", 2) &&
+		    strchr(" '", p[-3]) && strchr(" \n=')", p[n]))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+/* Each command's help lists its own options, not another command's. */
+static void cli_help_per_command(void **state)
+{
+	static const struct {
+		enum command cmd;
+		const char *has, *lacks;
+	} cases[] = {{CMD_REPORT, "lang", "max"},
+	             {CMD_REPORT, "templates", "per-step"},
+	             {CMD_DIFF, "per-step", "require"},
+	             {CMD_DIFF, "cjk-font", "baseline"},
+	             {CMD_CHECK, "max", "lang"},
+	             {CMD_CHECK, "no-verdicts", "output"}};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_LEN(cases); i++) {
+		struct strbuf h = STRBUF_INIT;
+		cli_help(cases[i].cmd, &h);
+		if (!names_option(h.buf, cases[i].has) ||
+		    names_option(h.buf, cases[i].lacks))
+			fail_msg("help of command %d: --%s or --%s",
+			         (int)cases[i].cmd, cases[i].has,
+			         cases[i].lacks);
+		assert_non_null(strstr(h.buf, "exit codes:"));
+		strbuf_release(&h);
+	}
+}
+
+/* The overview and the completion come from the table the parser reads:
+ * every long option parses, and both name it. */
+static void cli_help_and_completion_name_every_option(void **state)
+{
+	static const char *const names[] = {
+	    "output",   "format",         "rules",       "threshold",
+	    "jobs",     "max-memory",     "strict",      "title",
+	    "lang",     "docs-base",      "templates",   "font",
+	    "cjk-font", "quiet",          "per-step",    "max",
+	    "baseline", "max-regression", "no-verdicts", "require",
+	    "help",     "version",        "completion"};
+	struct strbuf h = STRBUF_INIT, comp = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	cli_help(CMD_NONE, &h);
+	cli_completion("bash", &comp);
+	for (i = 0; i < ARRAY_LEN(names); i++) {
+		if (!names_option(h.buf, names[i]))
+			fail_msg("--help lacks --%s", names[i]);
+		if (!names_option(comp.buf, names[i]))
+			fail_msg("the completion lacks --%s", names[i]);
+	}
+	assert_non_null(strstr(comp.buf, "complete -F _sdperf sdperf\n"));
+	assert_non_null(strstr(comp.buf, "matmul_quant= "));
+	strbuf_release(&h);
+	strbuf_release(&comp);
 }
 
 int main(void)
@@ -559,9 +982,44 @@ int main(void)
 	    T(cli_parse_rejects_unknown_format),
 	    T(cli_parse_rejects_empty_format_list),
 	    T(cli_parse_rejects_value_for_flag),
-	    T(cli_parse_rejects_attached_value_for_short_flag),
+	    T(cli_parse_takes_bundled_flags),
+	    T(cli_parse_bundles_a_flag_and_a_value),
+	    T(cli_parse_value_as_next_word_of_a_bundle),
+	    T(cli_parse_rejects_unknown_letter_in_a_bundle),
+	    T(cli_parse_long_option_abbreviated),
+	    T(cli_parse_rejects_ambiguous_abbreviation),
+	    T(cli_parse_exact_name_is_not_ambiguous),
+	    T(cli_parse_value_may_begin_with_a_dash),
+	    T(cli_parse_options_after_paths_under_posixly_correct),
+	    T(cli_parse_parses_twice_in_one_process),
+	    T(cli_parse_help_of_a_command),
+	    T(cli_parse_help_of_check_short),
+	    T(cli_parse_help_overview_has_no_command),
+	    T(cli_parse_help_wins_over_bad_values),
+	    T(cli_parse_help_of_unknown_command),
+	    T(cli_parse_completion),
+	    T(cli_parse_rejects_unknown_shell),
+	    T(cli_parse_rejects_unknown_lang),
+	    T(cli_parse_lang_value_shown_safely),
+	    T(cli_parse_rejects_unknown_threshold_name),
+	    T(cli_parse_rejects_threshold_value),
+	    T(cli_parse_rejects_threshold_without_value),
+	    T(cli_parse_threshold_of_a_rules_file_waits),
+	    T(cli_parse_builtin_threshold_checked_with_rules),
+	    T(cli_parse_rejects_bad_max_shorthand),
+	    T(cli_parse_rejects_max_without_number),
+	    T(cli_parse_rejects_max_without_value),
+	    T(cli_parse_rejects_unknown_requirement),
+	    T(cli_parse_rejects_bad_max_regression),
+	    T(cli_parse_rejects_missing_font),
+	    T(cli_parse_rejects_folder_as_cjk_font),
+	    T(cli_parse_rejects_a_font_libharu_cannot_read),
+	    T(cli_parse_font_unread_without_pdf),
+	    T(cli_parse_takes_a_real_font),
 	    T(cli_parse_rejects_value_for_strict),
-	    cmocka_unit_test(cli_usage_names_every_builtin_threshold),
+	    cmocka_unit_test(cli_help_names_every_builtin_threshold),
+	    cmocka_unit_test(cli_help_per_command),
+	    cmocka_unit_test(cli_help_and_completion_name_every_option),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,8 @@
 # Fonts (issue 11, defect 8): a corrupt --font / --cjk-font is refused by
-# the structure check (exit 3, the file and what is wrong) before libharu
-# reads it; before the check, libharu wrote past a heap buffer, divided by
-# zero or read past its arrays.
+# the structure check before libharu reads it; before the check, libharu
+# wrote past a heap buffer, divided by zero or read past its arrays. Since
+# issue 12 the check runs with the other option values, before the
+# profile is read: exit 2, naming the option, the file and what is wrong.
 EX="$ROOT/examples/image-dit-1card"
 DEJAVU=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
 
@@ -55,12 +56,13 @@ for i in range(100):
     save('fuzzed%03d.ttf' % i, d)
 EOF
 
-# font NAME FILE 'reason' [--cjk-font]: exit 3 naming the file and reason
+# font NAME FILE 'reason' [--cjk-font]: exit 2 naming the option, the
+# file and the reason
 font() {
 	local name=$1 file=$2 why=$3 opt=${4:---font}
 	local lang=en
 	[ "$opt" = --cjk-font ] && lang=zh
-	bounded "font_$name" 3 300 30 "font file '$file': not a usable TrueType font: $why" -- \
+	bounded "font_$name" 2 300 30 "$opt '$file': not a usable TrueType font: $why" -- \
 		"$SDPERF" report "$EX" -o "out_$name" -q -f pdf --lang $lang "$opt" "$file"
 	[ -e "out_$name/report.pdf" ] && bad "font_$name" "a report was written"
 }
@@ -73,15 +75,19 @@ font truncated truncated.ttf "table 'GPOS': offset 1020 + length 40586 is past t
 font manyfaces manyfaces.ttc 'collection: 2147483647 fonts (1 to 4096 expected)' --cjk-font
 font farface farface.ttc 'truncated: 12 bytes at offset 2147483632' --cjk-font
 
-# the random ones: refused (exit 3, the reason given) or rendered (0),
-# never a crash nor a libharu error later (before the check, with this
-# seed: a SIGSEGV, an abort and three exit 70 among the hundred)
+# the random ones: refused by the structure check (exit 2, the reason
+# given), refused by libharu while the PDF is drawn (exit 3, the font
+# named) or rendered (0), never a crash nor an internal error (before the
+# check, with this seed: a SIGSEGV, an abort and three exit 70 among the
+# hundred)
 crashed=0 refused=0 rendered=0
 for f in fuzzed*.ttf; do
 	timeout 60 "$SDPERF" report "$EX" -o out_fz -q -f pdf --font "$f" 2>fz.err
 	rc=$?
 	case $rc in
 	0) rendered=$((rendered + 1)) ;;
+	2) grep -q -- "--font '$f': not a usable TrueType font" fz.err && refused=$((refused + 1)) ||
+		crashed=$((crashed + 1)) ;;
 	3) grep -q "font file '$f'" fz.err && refused=$((refused + 1)) ||
 		crashed=$((crashed + 1)) ;;
 	*) crashed=$((crashed + 1)); echo "     $f: exit $rc $(head -c 200 fz.err)" ;;
