@@ -129,16 +129,18 @@ for sig in TERM INT HUP; do
 done
 
 # --- two runs into one folder ----------------------------------------
-# With the hook, A holds the folder for about a second; B, started while
-# A writes, waits for it and then writes its whole set.
-SDPERF_TEST_WRITE_DELAY_MS=300 "$SDPERF" report runA -o race -q &
+# With the hook, A holds the folder for about ten seconds (2.5 s before
+# each of its four files); B, started while A writes, must render its own
+# set in that time (slow in sanitizer builds on a busy machine: with one
+# second, B once came too late to wait), waits for A and then writes.
+SDPERF_TEST_WRITE_DELAY_MS=2500 "$SDPERF" report runA -o race -q &
 pa=$!
 for _ in $(seq 1500); do # up to 30 s: sanitizer builds render slowly
 	[ -n "$(leftovers race)" ] && break
 	sleep 0.02
 done
 [ -n "$(leftovers race)" ] || bad concurrent_wait "the first run wrote no temporary file"
-bounded concurrent_wait 0 200 30 'waiting for another sdperf run writing to race' -- \
+bounded concurrent_wait 0 200 60 'waiting for another sdperf run writing to race' -- \
 	env SDPERF_TEST_WRITE_DELAY_MS=300 "$SDPERF" report runB -o race --title runB
 wait $pa && ok "concurrent_first: exit 0" || bad concurrent_first "the first run failed"
 [ "$(set_of race)" = " B B B B" ] && ok "concurrent_set: one run's set" ||
