@@ -5,7 +5,6 @@
  * template.h and docs/templates.md). */
 #include "tmpl/template.h"
 
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
