@@ -1,8 +1,8 @@
 /* Template engine for the ctemplate template language: a recursive-descent
  * parser building a small tree per render call over the tokens of
  * tmpl_lex.c, and a tree walker reading the variable trees of tmpl_vars.c.
- * sdperf's own code, written from the language's public description (see
- * template.h and docs/templates.md). */
+ * An independent implementation, written from the language's public
+ * description (see template.h and docs/templates.md). */
 #include "tmpl/template.h"
 
 #include <stdint.h>

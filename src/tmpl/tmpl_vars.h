@@ -61,8 +61,8 @@ const struct tmpl_vars *tmpl_row_at(const struct tmpl_vars *v, const char *loop,
  * the tree was made. */
 size_t tmpl_vars_misses(const struct tmpl_vars *v);
 /* The first 32 distinct misses of v's tree (by site and name), one line
- * each: "pdf.c:168: no value 'threshold'" for a reader (its file and line),
- * "report.html.tmpl:12:5: TMPL_VAR 'title'" for a template tag; "" when
+ * each: "layout.c:168: no value 'width'" for a reader (its file and line),
+ * "page.html.tmpl:12:5: TMPL_VAR 'title'" for a template tag; "" when
  * there is none. Owned by the tree, valid until the next miss. */
 const char *tmpl_vars_miss_log(const struct tmpl_vars *v);
 
