@@ -143,6 +143,31 @@ static int render_vars(const struct report_spec *spec,
 	return 0;
 }
 
+/* The test hook REPORT_MISSES_ENV: a lookup that found nothing is an
+ * error naming the first ones. */
+static int check_misses(const struct report_spec *spec,
+                        const struct tmpl_vars *vars, enum report_kind kind,
+                        struct err *e)
+{
+	const char *env = getenv(REPORT_MISSES_ENV), *what;
+	char *log, *nl;
+
+	if (!env || !*env || !tmpl_vars_misses(vars))
+		return 0;
+	what = kind == REPORT_PDF    ? "the PDF layout"
+	       : kind == REPORT_HTML ? spec->html_template
+	                             : spec->md_template;
+	log = xstrdup(tmpl_vars_miss_log(vars));
+	/* one line per miss: joined for the one-line message */
+	while ((nl = strrchr(log, '\n')) != NULL)
+		*nl = nl[1] ? ';' : '\0';
+	err_set(e, ERR_INTERNAL,
+	        "%s: %zu lookups of template variables found nothing (%s): %s",
+	        what, tmpl_vars_misses(vars), REPORT_MISSES_ENV, log);
+	free(log);
+	return -1;
+}
+
 int report_render_with(const struct report_spec *spec, const void *data,
                        enum report_kind kind, const struct report_opts *o,
                        struct strbuf *out, struct err *e)
@@ -176,6 +201,8 @@ int report_render_with(const struct report_spec *spec, const void *data,
 	mo.script_csp = csp.buf;
 	vars = spec->build(data, &mo);
 	ret = render_vars(spec, vars, kind, o, out, e);
+	if (!ret)
+		ret = check_misses(spec, vars, kind, e);
 	tmpl_vars_free(vars);
 	free(date);
 	strbuf_release(&css);

@@ -23,6 +23,13 @@ struct report_opts {
 	const char *cjk_font; /* PDF: CJK font, NULL: WenQuanYi Zen Hei */
 };
 
+/* Test hook: when this environment variable is set (non-empty), a report
+ * whose templates or PDF layout looked up a variable the view model does
+ * not define fails with ERR_INTERNAL, naming the first misses ("pdf.c:168:
+ * no value 'x'", "report.html.tmpl:12:5: TMPL_VAR 'x'"). The tests set it
+ * (tests/tmplvars); without it a miss renders as "", as always. */
+#define REPORT_MISSES_ENV "SDPERF_TEST_TEMPLATE_MISSES"
+
 /* Renders report `kind` of r into out. Errors: ERR_USAGE (unknown
  * language), ERR_INPUT (a user template is missing or malformed: the
  * message names template:line:column). */

@@ -1,11 +1,10 @@
 /* Template engine for the ctemplate template language: a recursive-descent
  * parser building a small tree per render call over the tokens of
  * tmpl_lex.c, and a tree walker reading the variable trees of tmpl_vars.c.
- * sdperf's own code, written from the language's public description (see
- * template.h and docs/templates.md). */
+ * An independent implementation, written from the language's public
+ * description (see template.h and docs/templates.md). */
 #include "tmpl/template.h"
 
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +13,8 @@
 #include "tmpl/tmpl_cache.h"
 #include "tmpl/tmpl_internal.h"
 #include "tmpl/tmpl_lex.h"
-#include "tmpl/tmpl_vars.h"
+#include "tmpl/tmpl_tree.h"
+#include "util/hash.h"
 #include "util/xalloc.h"
 
 #include "util/banned.h"
@@ -80,52 +80,6 @@ static void free_tmpl(struct tmpl *t)
 	strbuf_release(&t->text);
 	free(t->name);
 	free(t);
-}
-
-/* ---- messages ----------------------------------------------------------- */
-
-/* Line and column (1-based; columns count characters, not bytes). */
-void tmpl_line_col(const char *src, size_t off, unsigned *line, unsigned *col)
-{
-	size_t i;
-
-	*line = 1;
-	*col = 1;
-	for (i = 0; i < off; i++) {
-		if (src[i] == '\n') {
-			++*line;
-			*col = 1;
-		} else if (((unsigned char)src[i] & 0xC0) != 0x80) {
-			++*col;
-		}
-	}
-}
-
-/* Sets "name:line:col: message" as an ERR_INPUT error; returns -1. */
-int tmpl_error_at(struct err *e, const struct tmpl *t, size_t off,
-                  const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	unsigned line, col;
-	va_list ap;
-
-	tmpl_line_col(t->src, off, &line, &col);
-	strbuf_add_sanitized(&sb, t->name, strlen(t->name));
-	strbuf_addf(&sb, ":%u:%u: ", line, col);
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	err_set(e, ERR_INPUT, "%s", sb.buf);
-	strbuf_release(&sb);
-	return -1;
-}
-
-/* A value from the template or the variables, fit for a message. */
-const char *tmpl_quoted(struct strbuf *sb, const char *s, size_t len)
-{
-	strbuf_reset(sb);
-	strbuf_add_quoted_value(sb, s, len, 64);
-	return sb->buf;
 }
 
 /* ---- parser ------------------------------------------------------------- */
@@ -536,6 +490,7 @@ struct frame {
 enum { R_ERR = -1, R_OK = 0, R_BREAK, R_CONTINUE };
 
 struct render {
+	const struct tmpl_vars *vars; /* the render's; NULL: none */
 	struct strbuf *out;
 	size_t start; /* out->len before the render */
 	struct err *e;
@@ -630,13 +585,38 @@ static int is_true(struct render *rs, const struct frame *f,
 static int render_seq(struct render *rs, const struct tmpl *t,
                       const struct node *n, const struct frame *f);
 
-static void render_var(struct render *rs, const struct node *n,
-                       const struct frame *f)
+/* TMPL_VAR or TMPL_LOOP n of t found no variable of its kind: a miss of the
+ * render's tree, described the first time for each tag. */
+static void tag_miss(struct render *rs, const struct tmpl *t,
+                     const struct node *n)
+{
+	struct strbuf where = STRBUF_INIT;
+	unsigned line, col;
+	uint32_t key;
+
+	if (!rs->vars)
+		return;
+	key = n->hash ^ (uint32_t)hash_u64x2(tmpl_hash_name(t->name), n->off);
+	if (!tmpl_vars_miss(rs->vars, key))
+		return;
+	tmpl_line_col(t->src, n->off, &line, &col);
+	strbuf_add_sanitized(&where, t->name, strlen(t->name));
+	tmpl_vars_miss_describe(
+	    rs->vars, "%s:%u:%u: TMPL_%s %s", where.buf, line, col,
+	    n->kind == N_VAR ? "VAR" : "LOOP",
+	    tmpl_quoted(&rs->scratch, n->name, strlen(n->name)));
+	strbuf_release(&where);
+}
+
+static void render_var(struct render *rs, const struct tmpl *t,
+                       const struct node *n, const struct frame *f)
 {
 	const struct entry *en;
 	size_t len = 0;
 	const char *v = value_of(rs, f, n->name, n->hash, &len, &en);
 
+	if (!v && !n->dflt)
+		tag_miss(rs, t, n);
 	if ((!v || !len) && n->dflt) {
 		v = n->dflt;
 		len = strlen(v);
@@ -663,8 +643,10 @@ static int render_loop(struct render *rs, const struct tmpl *t,
 	struct frame row = {NULL, en, 0, f};
 	int r;
 
-	if (!en || en->value)
+	if (!en || en->value) {
+		tag_miss(rs, t, n);
 		return R_OK;
+	}
 	/* the rows of a loop are looked up from inside it too: iterating them
 	 * again there would nest without end, multiplying the work */
 	for (g = f; g; g = g->up)
@@ -693,7 +675,7 @@ static int render_node(struct render *rs, const struct tmpl *t,
 		strbuf_add(rs->out, n->text, n->len);
 		return R_OK;
 	case N_VAR:
-		render_var(rs, n, f);
+		render_var(rs, t, n, f);
 		return R_OK;
 	case N_IF:
 		return render_if(rs, t, n, f);
@@ -736,6 +718,7 @@ static int parse_and_render(const struct tmpl_env *env, struct tmpl *t,
 	int r = R_ERR;
 
 	memset(&rs, 0, sizeof(rs));
+	rs.vars = vars;
 	rs.out = out;
 	rs.start = out->len;
 	rs.e = e;

@@ -1,20 +1,32 @@
-/* sdperf's template engine for the ctemplate template language (TMPL_VAR,
- * TMPL_IF/ELSIF/ELSE/UNLESS, TMPL_LOOP, TMPL_BREAK/CONTINUE, TMPL_INCLUDE).
+/* A template engine for the ctemplate template language: TMPL_VAR,
+ * TMPL_IF/ELSIF/ELSE/UNLESS, TMPL_LOOP, TMPL_BREAK/CONTINUE, TMPL_INCLUDE.
  *
- * This is sdperf's own implementation, written from the public description
- * of the language used by Stephen C. Losen's "ctemplate" C library (a
- * relative of perl's HTML::Template); no code of that library is used. The
- * language, the limits and the error messages are described in
- * docs/templates.md.
+ * An independent implementation, written from the public description of the
+ * language used by Stephen C. Losen's "ctemplate" C library (a relative of
+ * perl's HTML::Template); no code of that library is used. The language, the
+ * limits and the error messages are described in docs/templates.md.
+ *
+ * The engine knows no output format: escaping is done by formatters the
+ * caller registers (struct tmpl_env), and templates are read through the
+ * caller's loader. It depends only on util/ (strbuf, err, xalloc, hash,
+ * strtab).
  *
  * Each render call parses the template (and its includes) into a small tree
  * and walks it; nothing is cached between calls and no global state is kept,
- * so concurrent renders with separate outputs are safe. */
-#ifndef SDPERF_RENDER_TEMPLATE_H
-#define SDPERF_RENDER_TEMPLATE_H
+ * so concurrent renders with separate outputs and trees are safe.
+ *
+ * Misses (see tmpl_vars.h): a render counts, in the tree it reads, each
+ * TMPL_VAR without default= that finds no value and each TMPL_LOOP that
+ * finds no loop (define empty loops with tmpl_define_loop). TMPL_IF,
+ * TMPL_ELSIF and TMPL_UNLESS are not counted: in the language an absent name
+ * is false, and templates test optional parts that way; nor are the loop
+ * variables (__first__ ...), which exist only inside loops. */
+#ifndef TMPL_TEMPLATE_H
+#define TMPL_TEMPLATE_H
 
 #include <stddef.h>
 
+#include "tmpl/tmpl_vars.h"
 #include "util/err.h"
 #include "util/strbuf.h"
 
@@ -24,37 +36,8 @@
 #define TMPL_MAX_DEPTH  32                  /* nested blocks + includes */
 #define TMPL_MAX_OUTPUT ((size_t)256 << 20) /* bytes added to out */
 
-/* A variable tree: named string values and named loops of rows. Names are
- * case-sensitive and share one namespace per scope: setting a value under a
- * loop's name replaces the loop, adding a row under a value's name replaces
- * the value. Lookup is a hash once a scope has more than a few names. */
-struct tmpl_vars;
-
-/* A new empty tree (never NULL). */
-struct tmpl_vars *tmpl_vars_new(void);
-/* Frees v, its values and all its rows, recursively. NULL is a no-op. */
-void tmpl_vars_free(struct tmpl_vars *v);
-/* Sets name to a copy of value (NULL is stored as ""), replacing any
- * earlier value or loop of that name. */
-void tmpl_set(struct tmpl_vars *v, const char *name, const char *value);
-/* tmpl_set with a printf-formatted value. */
-void tmpl_setf(struct tmpl_vars *v, const char *name, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-/* Appends a row to loop `loop` of v and returns it (owned by v, valid until
- * v is freed or the loop is replaced by tmpl_set). */
-struct tmpl_vars *tmpl_add_row(struct tmpl_vars *v, const char *loop);
-
 /* Appends value (len bytes, any bytes) to out, transformed for one output
- * context. Must not fail. */
-/* Reading a tree back (for renderers that lay out the same view model
- * without a template, such as the PDF): the value of name in v's own scope
- * ("" when unset or a loop), the number of rows of loop (0 when it is not a
- * loop), and row i of loop (NULL when out of range). */
-const char *tmpl_get(const struct tmpl_vars *v, const char *name);
-size_t tmpl_nrows(const struct tmpl_vars *v, const char *loop);
-const struct tmpl_vars *tmpl_row(const struct tmpl_vars *v, const char *loop,
-                                 size_t i);
-
+ * context (escaped for HTML, formatted as a number, ...). Must not fail. */
 typedef void (*tmpl_fmt_fn)(struct strbuf *out, const char *value, size_t len);
 struct tmpl_formatter {
 	const char *name;
@@ -81,7 +64,8 @@ struct tmpl_env {
  * variables), appending to out. 0, or -1 with e set (nothing is guaranteed
  * about out then). Template errors are ERR_INPUT and read
  * "name:line:col: message"; a loader error is passed on as it is for `name`
- * itself and prefixed with the including tag's position for includes. */
+ * itself and prefixed with the including tag's position for includes.
+ * vars is not changed, except for its count of misses. */
 int tmpl_render(const struct tmpl_env *env, const char *name,
                 const struct tmpl_vars *vars, struct strbuf *out,
                 struct err *e);

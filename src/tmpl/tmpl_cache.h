@@ -6,8 +6,8 @@
  * budget before it is taken again: 2^30 includes of one small file fail
  * in microseconds instead of parsing 64 MiB of copies into 822 MB of
  * nodes. */
-#ifndef SDPERF_RENDER_TMPL_CACHE_H
-#define SDPERF_RENDER_TMPL_CACHE_H
+#ifndef TMPL_CACHE_H
+#define TMPL_CACHE_H
 
 #include <stddef.h>
 

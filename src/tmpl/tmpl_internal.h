@@ -1,17 +1,17 @@
 /* Internal to the template engine (not part of its API, see template.h):
  * the types and message helpers the lexer (tmpl_lex.c) shares with the
- * parser and renderer (template.c). */
-#ifndef SDPERF_RENDER_TMPL_INTERNAL_H
-#define SDPERF_RENDER_TMPL_INTERNAL_H
+ * parser and renderer (template.c). Needs nothing of the public header. */
+#ifndef TMPL_INTERNAL_H
+#define TMPL_INTERNAL_H
 
 #include <stddef.h>
 
-#include "tmpl/template.h"
 #include "util/err.h"
 #include "util/strbuf.h"
 
 struct node;
 struct tmpl_cache;
+struct tmpl_env;
 
 struct tmpl {
 	char *name;

@@ -1,7 +1,7 @@
 /* Internal to the template engine (not part of its API, see template.h):
  * the lexer's tokens, for the parser in template.c. */
-#ifndef SDPERF_RENDER_TMPL_LEX_H
-#define SDPERF_RENDER_TMPL_LEX_H
+#ifndef TMPL_LEX_H
+#define TMPL_LEX_H
 
 #include <stddef.h>
 

@@ -1,5 +1,6 @@
 /* Variable trees for the template engine: named values and loops of rows,
- * looked up linearly in small scopes and through a hash in larger ones. */
+ * looked up linearly in small scopes and through a hash in larger ones, and
+ * the count of lookups that found nothing. */
 #include "tmpl/tmpl_vars.h"
 
 #include <stdarg.h>
@@ -7,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tmpl/tmpl_tree.h"
 #include "util/hash.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -97,7 +99,11 @@ static struct entry *vars_get(struct tmpl_vars *v, const char *name)
 
 struct tmpl_vars *tmpl_vars_new(void)
 {
-	return xcalloc(1, sizeof(struct tmpl_vars));
+	struct tmpl_vars *v = xcalloc(1, sizeof(*v));
+
+	v->misses = xcalloc(1, sizeof(*v->misses));
+	strbuf_init(&v->misses->log);
+	return v;
 }
 
 void tmpl_vars_free(struct tmpl_vars *v)
@@ -113,6 +119,10 @@ void tmpl_vars_free(struct tmpl_vars *v)
 	}
 	free(v->ents);
 	free(v->slots);
+	if (!v->is_row) {
+		strbuf_release(&v->misses->log);
+		free(v->misses);
+	}
 	free(v);
 }
 
@@ -147,25 +157,104 @@ struct tmpl_vars *tmpl_add_row(struct tmpl_vars *v, const char *loop)
 	en->len = 0;
 	en->rows =
 	    xgrow(en->rows, sizeof(*en->rows), en->nrows + 1, &en->arows);
-	en->rows[en->nrows] = tmpl_vars_new();
+	en->rows[en->nrows] = xcalloc(1, sizeof(struct tmpl_vars));
+	en->rows[en->nrows]->misses = v->misses;
+	en->rows[en->nrows]->is_row = 1;
 	return en->rows[en->nrows++];
 }
 
-const char *tmpl_get(const struct tmpl_vars *v, const char *name)
+void tmpl_define_loop(struct tmpl_vars *v, const char *loop)
+{
+	struct entry *en = vars_get(v, loop);
+
+	free(en->value);
+	en->value = NULL;
+	en->len = 0;
+}
+
+/* ---- reading back, and misses ------------------------------------------- */
+
+int tmpl_vars_miss(const struct tmpl_vars *v, uint32_t key)
+{
+	struct tmpl_misses *m = v->misses;
+	size_t i;
+
+	m->n++;
+	if (m->nseen == TMPL_MISS_SITES)
+		return 0;
+	for (i = 0; i < m->nseen; i++)
+		if (m->seen[i] == key)
+			return 0;
+	m->seen[m->nseen++] = key;
+	return 1;
+}
+
+void tmpl_vars_miss_describe(const struct tmpl_vars *v, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&v->misses->log, fmt, ap);
+	va_end(ap);
+	strbuf_addch(&v->misses->log, '\n');
+}
+
+/* A reader's lookup of name found no `what`: counted, and the first time at
+ * file:line, described. */
+static void reader_miss(const struct tmpl_vars *v, const char *what,
+                        const char *name, const char *file, int line)
+{
+	const char *base = strrchr(file, '/');
+	uint32_t key =
+	    tmpl_hash_name(name) ^
+	    (uint32_t)hash_u64x2((uint64_t)(uintptr_t)file, (uint64_t)line);
+
+	if (tmpl_vars_miss(v, key))
+		tmpl_vars_miss_describe(v, "%s:%d: no %s '%s'",
+		                        base ? base + 1 : file, line, what,
+		                        name);
+}
+
+static const struct entry *find_kind(const struct tmpl_vars *v,
+                                     const char *name, int loop,
+                                     const char *file, int line)
 {
 	const struct entry *en = tmpl_vars_find(v, name, tmpl_hash_name(name));
-	return en && en->value ? en->value : "";
+
+	if (!en || (en->value == NULL) != loop) {
+		reader_miss(v, loop ? "loop" : "value", name, file, line);
+		return NULL;
+	}
+	return en;
 }
 
-size_t tmpl_nrows(const struct tmpl_vars *v, const char *loop)
+const char *tmpl_get_at(const struct tmpl_vars *v, const char *name,
+                        const char *file, int line)
 {
-	const struct entry *en = tmpl_vars_find(v, loop, tmpl_hash_name(loop));
-	return en && !en->value ? en->nrows : 0;
+	const struct entry *en = find_kind(v, name, 0, file, line);
+	return en ? en->value : "";
 }
 
-const struct tmpl_vars *tmpl_row(const struct tmpl_vars *v, const char *loop,
-                                 size_t i)
+size_t tmpl_nrows_at(const struct tmpl_vars *v, const char *loop,
+                     const char *file, int line)
 {
-	const struct entry *en = tmpl_vars_find(v, loop, tmpl_hash_name(loop));
-	return en && !en->value && i < en->nrows ? en->rows[i] : NULL;
+	const struct entry *en = find_kind(v, loop, 1, file, line);
+	return en ? en->nrows : 0;
+}
+
+const struct tmpl_vars *tmpl_row_at(const struct tmpl_vars *v, const char *loop,
+                                    size_t i, const char *file, int line)
+{
+	const struct entry *en = find_kind(v, loop, 1, file, line);
+	return en && i < en->nrows ? en->rows[i] : NULL;
+}
+
+size_t tmpl_vars_misses(const struct tmpl_vars *v)
+{
+	return v->misses->n;
+}
+
+const char *tmpl_vars_miss_log(const struct tmpl_vars *v)
+{
+	return v->misses->log.buf ? v->misses->log.buf : "";
 }

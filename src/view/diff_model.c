@@ -247,6 +247,9 @@ static void verdict_row(struct model_ctx *c, struct tmpl_vars *row,
 	         model_tk(c, "stage_", stage_names[vd->stage]));
 	tmpl_set(row, "change", change);
 	tmpl_set(row, "change_label", model_tk(c, "diff_change_", change));
+	/* "" where it does not apply: the reports show a dash */
+	tmpl_set(row, "base", "");
+	tmpl_set(row, "new", "");
 	if (vd->base_applicable)
 		tmpl_setf(row, "base", "%.3f", vd->base);
 	if (vd->new_applicable)
@@ -285,6 +288,7 @@ static void warnings(struct model_ctx *c, struct tmpl_vars *v,
 	size_t i;
 	char key[96];
 
+	tmpl_define_loop(v, "warnings");
 	for (i = 0; i < cmp->nwarnings; i++) {
 		const struct cmp_warning *w = &cmp->warnings[i];
 		struct tmpl_vars *row = tmpl_add_row(v, "warnings");
@@ -416,7 +420,9 @@ static void rank_row(struct model_ctx *c, struct tmpl_vars *row,
 	set_time(row, "dit_wall", r->dit_wall, &c->sb);
 	set_time(row, "dit_exposed", r->dit_exposed, &c->sb);
 	set_time(row, "dit_compute", r->dit_compute, &c->sb);
-	/* left unset without communication.json: the reports show "–" */
+	/* comm_wait left unset without communication.json: the reports
+	 * show "–" */
+	tmpl_set(row, "has_wait", "");
 	if (r->comm_wait.base >= 0 && r->comm_wait.new_ >= 0) {
 		set_time(row, "comm_wait", r->comm_wait, &c->sb);
 		tmpl_set(row, "has_wait", "1");
@@ -430,6 +436,7 @@ static void ranks(struct model_ctx *c, struct tmpl_vars *v,
 	int show = cmp->base_ranks > 1 && cmp->new_ranks > 1 && cmp->nranks;
 
 	tmpl_set(v, "has_ranks", show ? "1" : "");
+	tmpl_define_loop(v, "ranks");
 	for (i = 0; show && i < cmp->nranks; i++)
 		rank_row(c, tmpl_add_row(v, "ranks"), &cmp->ranks[i]);
 }

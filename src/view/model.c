@@ -116,6 +116,9 @@ static void verdict_docs(struct model_ctx *c, struct tmpl_vars *row,
 {
 	size_t d;
 
+	/* defined even when empty: the cards' TMPL_LOOP docs would otherwise
+	 * find the report's own list of documents */
+	tmpl_define_loop(row, "docs");
 	for (d = 0; d < vd->ndocs; d++) {
 		struct tmpl_vars *doc = tmpl_add_row(row, "docs");
 		char *url = model_doc_url(c->o->docs_base, i18n_lang(c->o->cat),
@@ -273,6 +276,7 @@ static void top_kernels(const struct model_ctx *c, struct tmpl_vars *row,
 {
 	size_t i;
 
+	tmpl_define_loop(row, "top");
 	for (i = 0; i < st->ntop; i++) {
 		const struct type_stat *ts = &st->top[i];
 		struct tmpl_vars *tr = tmpl_add_row(row, "top");
@@ -335,6 +339,7 @@ static void timeline(struct model_ctx *c, struct tmpl_vars *v)
 	char n[32];
 	int s, nl = 0;
 
+	tmpl_define_loop(v, "segments");
 	for (i = 0; i < r->nsegs; i++) { /* tooltips: "VAE 118.49 ms" */
 		offs[i] = labels.len;
 		strbuf_adds(&labels, model_tk(c, "stage_",
@@ -418,6 +423,7 @@ static void unmatched(const struct model_ctx *c, struct tmpl_vars *v)
 	int64_t total = total_kernel_ns(r);
 	size_t i;
 
+	tmpl_define_loop(v, "unmatched");
 	for (i = 0; i < r->nunmatched; i++) {
 		struct tmpl_vars *row = tmpl_add_row(v, "unmatched");
 		tmpl_set(row, "type", r->unmatched[i].type);
@@ -466,6 +472,7 @@ static void inputs(struct model_ctx *c, struct tmpl_vars *v)
 	const struct result *r = c->r;
 	size_t i;
 
+	tmpl_define_loop(v, "inputs");
 	for (i = 0; i < r->ninputs; i++) {
 		const struct input_desc *in = &r->inputs[i];
 		struct tmpl_vars *row = tmpl_add_row(v, "inputs");

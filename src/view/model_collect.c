@@ -147,6 +147,8 @@ void model_collection(struct model_ctx *c, struct tmpl_vars *v)
 	const struct result *r = c->r;
 	size_t i;
 
+	tmpl_set(v, "collection", "");
+	tmpl_define_loop(v, "coll_gaps");
 	if (!r->collection.checked)
 		return;
 	tmpl_set(v, "collection", "1");

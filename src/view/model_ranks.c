@@ -137,6 +137,7 @@ static void not_run(struct model_ctx *c, struct tmpl_vars *row,
 
 	snprintf(id, sizeof(id), "%" PRId32, rr->id);
 	values[0] = id;
+	tmpl_define_loop(row, "not_run");
 	if (rr->db.used) {
 		db_not_run(c, row, rr, id);
 		return;
@@ -167,6 +168,8 @@ static void versions(struct model_ctx *c, struct tmpl_vars *row,
 	const char *names[] = {"torch", "cann"};
 	const char *values[2];
 
+	tmpl_set(row, "versions", "");
+	tmpl_set(row, "level", "");
 	values[0] = rr->torch_npu_version ? rr->torch_npu_version : unknown;
 	values[1] = rr->cann_version ? rr->cann_version : unknown;
 	if (rr->torch_npu_version || rr->cann_version)
@@ -342,6 +345,7 @@ static void ranks_table(struct model_ctx *c, struct tmpl_vars *v)
 	rows = xcalloc(r->nranks, sizeof(*rows));
 	for (i = 0; i < r->nranks; i++) {
 		rows[i] = tmpl_add_row(v, "rank_rows");
+		tmpl_set(rows[i], "mark", "");
 		rank_row(c, rows[i], &r->ranks[i]);
 		if (!r->ranks[i].analysed)
 			tmpl_set(rows[i], "mark",
@@ -472,6 +476,7 @@ static void step_table(struct model_ctx *c, struct tmpl_vars *row,
 	                      : "rank_label",
 	                  "rank", rr->id));
 	tmpl_set(row, "open", open ? "1" : "");
+	tmpl_set(row, "has_preparing", "");
 	for (i = 0; i < rr->nsteps; i++) {
 		step_row(c, tmpl_add_row(row, "step_rows"), &rr->steps[i]);
 		if (rr->steps[i].preparing_ns >= 0)
@@ -497,6 +502,8 @@ static void steps(struct model_ctx *c, struct tmpl_vars *v)
 	const struct result *r = c->r;
 	size_t i, open = r->nranks, n = 0;
 
+	tmpl_define_loop(v, "step_tables");
+	tmpl_define_loop(v, "step_ranks");
 	if (r->lead < r->nranks && r->ranks[r->lead].nsteps)
 		open = r->lead;
 	for (i = 0; i < r->nranks; i++) {
@@ -685,6 +692,7 @@ static void boundaries(struct model_ctx *c, struct tmpl_vars *v)
 	const struct result *r = c->r;
 	size_t i, k;
 
+	tmpl_define_loop(v, "markers");
 	for (i = 0; i < r->nranks; i++) {
 		const struct rank_result *rr = &r->ranks[i];
 		struct tmpl_vars *row;

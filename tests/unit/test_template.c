@@ -1,4 +1,4 @@
-/* Unit tests of render/template: the template language, its errors and its
+/* Unit tests of tmpl/template: the template language, its errors and its
  * limits, rendered with the built-in formatters and an in-memory loader. */
 #include "unit.h"
 
@@ -822,6 +822,104 @@ static void output_size_is_limited(void **state)
 	tmpl_vars_free(v);
 }
 
+/* ---- misses -------------------------------------------------------------- */
+
+/* TMPL_VAR without default= and TMPL_LOOP count when they find nothing of
+ * their kind; TMPL_IF/UNLESS, default= and loop variables do not. */
+static void template_misses_are_counted_and_named(void **state)
+{
+	struct tmpl_vars *v = tmpl_vars_new(), *r;
+	const char *t =
+	    "<TMPL_VAR a>\n<TMPL_IF b>b</TMPL_IF>"
+	    "<TMPL_UNLESS c>c</TMPL_UNLESS><TMPL_VAR d default=x>"
+	    "<TMPL_LOOP e></TMPL_LOOP><TMPL_LOOP rows><TMPL_VAR "
+	    "__first__><TMPL_VAR in_row><TMPL_VAR top><TMPL_VAR "
+	    "f></TMPL_LOOP><TMPL_VAR rows><TMPL_LOOP top></TMPL_LOOP>";
+
+	(void)state;
+	tmpl_set(v, "top", "T");
+	r = tmpl_add_row(v, "rows");
+	tmpl_set(r, "in_row", "R");
+	tmpl_set(tmpl_add_row(v, "rows"), "in_row", "S");
+	expect(t, v, "\ncx1RTST");
+	/* a (once), e, f (in each of the two rows), rows as a value, top as a
+	 * loop */
+	assert_int_equal(tmpl_vars_misses(v), 6);
+	assert_int_equal(tmpl_vars_misses(r), 6); /* one count per tree */
+	assert_string_equal(tmpl_vars_miss_log(v),
+	                    "t.tmpl:1:1: TMPL_VAR 'a'\n"
+	                    "t.tmpl:2:75: TMPL_LOOP 'e'\n"
+	                    "t.tmpl:2:167: TMPL_VAR 'f'\n"
+	                    "t.tmpl:2:191: TMPL_VAR 'rows'\n"
+	                    "t.tmpl:2:206: TMPL_LOOP 'top'\n");
+	tmpl_vars_free(v);
+}
+
+/* An empty loop defined with tmpl_define_loop is found: no miss, no rows,
+ * false in TMPL_IF; it hides an outer name as any variable does. */
+static void a_defined_empty_loop_is_no_miss(void **state)
+{
+	struct tmpl_vars *v = tmpl_vars_new(), *r;
+
+	(void)state;
+	tmpl_set(v, "docs", "outer");
+	r = tmpl_add_row(v, "rows");
+	tmpl_define_loop(r, "docs");
+	tmpl_define_loop(v, "empty");
+	expect("<TMPL_LOOP rows>[<TMPL_LOOP docs>x</TMPL_LOOP>"
+	       "<TMPL_IF docs>y</TMPL_IF>]</TMPL_LOOP>"
+	       "<TMPL_LOOP empty>z</TMPL_LOOP><TMPL_IF empty>w</TMPL_IF>",
+	       v, "[]");
+	assert_int_equal(tmpl_nrows(v, "empty"), 0);
+	assert_null(tmpl_row(v, "empty", 0)); /* out of range: no miss */
+	assert_int_equal(tmpl_vars_misses(v), 0);
+	tmpl_add_row(v, "empty"); /* rows keep coming after the definition */
+	tmpl_define_loop(v, "empty"); /* and stay */
+	assert_int_equal(tmpl_nrows(v, "empty"), 1);
+	tmpl_define_loop(v, "docs"); /* replaces the value */
+	assert_string_equal(tmpl_get(v, "docs"), "");
+	assert_int_equal(tmpl_vars_misses(v), 1);
+	tmpl_vars_free(v);
+}
+
+/* The readers' misses name the caller's file and line; a site is described
+ * once, whatever the count, and at most 32 sites are. */
+static void reader_misses_name_the_caller(void **state)
+{
+	struct tmpl_vars *v = tmpl_vars_new();
+	const struct tmpl_vars *r;
+	char want[256], name[16];
+	int line, i;
+
+	(void)state;
+	tmpl_set(v, "x", "1");
+	tmpl_add_row(v, "rows");
+	assert_string_equal(tmpl_get(v, "x"), "1");
+	r = tmpl_row(v, "rows", 0);
+	assert_non_null(r);
+	assert_int_equal(tmpl_vars_misses(v), 0);
+	for (i = 0; i < 3; i++) {
+		line = __LINE__ + 1;
+		assert_string_equal(tmpl_get(r, "tpyo"), "");
+	}
+	assert_int_equal(tmpl_nrows(v, "x"), 0); /* a value, not a loop */
+	assert_null(tmpl_row(v, "nope", 0));
+	assert_int_equal(tmpl_vars_misses(v), 5);
+	snprintf(want, sizeof(want), "test_template.c:%d: no value 'tpyo'\n",
+	         line);
+	assert_int_equal(strncmp(tmpl_vars_miss_log(v), want, strlen(want)), 0);
+	assert_non_null(strstr(tmpl_vars_miss_log(v), ": no loop 'x'\n"));
+	assert_non_null(strstr(tmpl_vars_miss_log(v), ": no loop 'nope'\n"));
+	for (i = 0; i < 100; i++) {
+		snprintf(name, sizeof(name), "n%d", i);
+		tmpl_get(v, name);
+	}
+	assert_int_equal(tmpl_vars_misses(v), 105);
+	assert_non_null(strstr(tmpl_vars_miss_log(v), "'n28'\n"));
+	assert_null(strstr(tmpl_vars_miss_log(v), "'n29'\n")); /* 32 sites */
+	tmpl_vars_free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -852,6 +950,9 @@ int main(void)
 	    cmocka_unit_test(nesting_32_works_33_fails),
 	    cmocka_unit_test(template_size_is_limited),
 	    cmocka_unit_test(output_size_is_limited),
+	    cmocka_unit_test(template_misses_are_counted_and_named),
+	    cmocka_unit_test(a_defined_empty_loop_is_no_miss),
+	    cmocka_unit_test(reader_misses_name_the_caller),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
