@@ -3,53 +3,19 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "util/membudget.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
-const char *const category_names[CAT_COUNT] = {"FA",     "MatMul", "Conv",
-                                               "Vector", "Comm",   "Other"};
-const char *const stage_names[STAGE_COUNT + 1] = {"dit", "vae", "text_encoder",
-                                                  "other", "all"};
 const char *const feature_doc_keys[] = {
     "sparse",      "quantization", "cache",       "cpu_offload", "share_memory",
     "parallelism", "compilation",  "core_layers", "DyEPLB"};
-const char *const rank_file_names[RF_COUNT] = {
-    "kernel_details.csv", "trace_view.json", "step_trace_time.csv",
-    "communication.json", "profiler_info.json"};
-const char *const ov_keys[OV_KINDS] = {"computing", "communication",
-                                       "not_overlapped", "free"};
 const char *const db_gap_keys[DBGAP_COUNT] = {
     "overlap_analysis", "markers", "steps", "communication", "compute_kernels"};
-const char *const comm_kind_keys[COMM_KINDS] = {
-    "all_gather", "all_reduce", "all_to_all", "reduce_scatter",
-    "broadcast",  "send_recv",  "other"};
-const char *const comm_link_keys[COMM_LINKS] = {"HCCS", "RDMA", "PCIE", "SDMA",
-                                                "SIO"};
-
 const size_t feature_doc_count =
     sizeof(feature_doc_keys) / sizeof(feature_doc_keys[0]);
-
-int category_from_name(const char *s)
-{
-	int i;
-	for (i = 0; i < CAT_COUNT; i++)
-		if (!strcasecmp(category_names[i], s))
-			return i;
-	return -1;
-}
-
-int stage_from_name(const char *s)
-{
-	int i;
-	for (i = 0; i < STAGE_COUNT; i++)
-		if (!strcmp(stage_names[i], s))
-			return i;
-	return -1;
-}
 
 int feature_doc_known(const char *key)
 {

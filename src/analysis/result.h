@@ -7,37 +7,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/vocab.h"
+#include "input/commjson.h"
 #include "input/profile.h"
 
-enum category {
-	CAT_FA,
-	CAT_MATMUL,
-	CAT_CONV,
-	CAT_VECTOR,
-	CAT_COMM,
-	CAT_OTHER,
-	CAT_COUNT
-};
-enum stage {
-	STAGE_DIT,
-	STAGE_VAE,
-	STAGE_TEXT_ENCODER,
-	STAGE_OTHER,
-	STAGE_COUNT
-};
-
-/* "FA", "MatMul", "Conv", "Vector", "Comm", "Other" */
-extern const char *const category_names[CAT_COUNT];
-/* "dit", "vae", "text_encoder", "other", and "all" (STAGE_ALL, for
- * verdicts over the whole step; stage_from_name does not accept it) */
-extern const char *const stage_names[STAGE_COUNT + 1];
 /* The nine MindIE-SD feature docs a verdict may point to. */
 extern const char *const feature_doc_keys[];
 extern const size_t feature_doc_count;
 
-/* Name -> enum; -1 when unknown. Category names match ignoring case. */
-int category_from_name(const char *s);
-int stage_from_name(const char *s);
+/* 1 when key is one of feature_doc_keys. */
 int feature_doc_known(const char *key);
 
 struct type_stat {
@@ -86,10 +64,6 @@ struct segment {
 /* Segments a rank's result keeps for the report (its timeline strip and
  * report.json); more are analysed and counted (segs_total), not listed. */
 #define RESULT_MAX_SEGMENTS 10000
-
-/* A verdict's stage, or STAGE_ALL for metrics of the whole step (the
- * device-idle share from step_trace_time.csv). */
-#define STAGE_ALL STAGE_COUNT
 
 struct verdict {
 	char *id, *title, *metric, *recommendation;
@@ -140,39 +114,13 @@ struct input_desc {
 
 /* ---- multi-file, multi-rank additions ------------------------------- */
 
-/* The profiler files of one rank folder. */
-enum rank_file { RF_KERNELS, RF_TRACE, RF_STEPS, RF_COMM, RF_INFO, RF_COUNT };
-/* "kernel_details.csv", "trace_view.json", "step_trace_time.csv",
- * "communication.json", "profiler_info.json" */
-extern const char *const rank_file_names[RF_COUNT];
-
-/* Overlap Analysis kinds, in trace_view.json's order. */
-enum ov { OV_COMPUTING, OV_COMM, OV_NOT_OVERLAPPED, OV_FREE, OV_KINDS };
-/* "computing", "communication", "not_overlapped", "free" */
-extern const char *const ov_keys[OV_KINDS];
-
-/* Collective kinds and transports of communication.json, in the reader's
- * order (input/commjson.h): "all_gather", "all_reduce", "all_to_all",
- * "reduce_scatter", "broadcast", "send_recv", "other"; "HCCS", "RDMA",
- * "PCIE", "SDMA", "SIO". */
-enum { COMM_KINDS = 7, COMM_LINKS = 5 };
-extern const char *const comm_kind_keys[COMM_KINDS];
-extern const char *const comm_link_keys[COMM_LINKS];
-
-struct comm_kind_stat {
-	uint64_t count;
-	int64_t elapse_ns, transit_ns, wait_ns, sync_ns, idle_ns;
-};
-struct comm_link_stat {
-	uint64_t ops;
-	double size_mb;
-	int64_t time_ns; /* bandwidth GB/s = size_mb / ms */
-};
+/* communication.json's sums as the reader gave them (input/commjson.h),
+ * by collective kind and by transport (core/vocab.h) */
 struct comm_result {
 	size_t nsteps;
 	uint64_t ops;
-	struct comm_kind_stat kind[COMM_KINDS];
-	struct comm_link_stat link[COMM_LINKS];
+	struct coll_stat kind[COLL_COUNT];
+	struct transport_stat link[TR_COUNT];
 	int64_t wait_ns; /* summed over kinds */
 };
 

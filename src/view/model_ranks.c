@@ -521,14 +521,14 @@ static void collective_rows(struct tmpl_vars *v, const struct model_ctx *c,
 {
 	size_t k;
 
-	for (k = 0; k < COMM_KINDS; k++) {
-		const struct comm_kind_stat *s = &sum->kind[k];
+	for (k = 0; k < COLL_COUNT; k++) {
+		const struct coll_stat *s = &sum->kind[k];
 		struct tmpl_vars *row;
 		if (!s->count)
 			continue;
 		row = tmpl_add_row(v, "collectives");
-		tmpl_set(row, "kind", comm_kind_keys[k]);
-		tmpl_set(row, "label", model_tk(c, "coll_", comm_kind_keys[k]));
+		tmpl_set(row, "kind", coll_names[k]);
+		tmpl_set(row, "label", model_tk(c, "coll_", coll_names[k]));
 		model_set_u64(row, "count", s->count);
 		model_set_ns(row, "elapse_ns", s->elapse_ns);
 		model_set_ns(row, "transit_ns", s->transit_ns);
@@ -537,13 +537,13 @@ static void collective_rows(struct tmpl_vars *v, const struct model_ctx *c,
 		              checked_add_sat(s->wait_ns, s->transit_ns));
 		model_set_ns(row, "sync_ns", s->sync_ns);
 	}
-	for (k = 0; k < COMM_LINKS; k++) {
-		const struct comm_link_stat *l = &sum->link[k];
+	for (k = 0; k < TR_COUNT; k++) {
+		const struct transport_stat *l = &sum->link[k];
 		struct tmpl_vars *row;
 		if (!l->ops && l->size_mb <= 0)
 			continue;
 		row = tmpl_add_row(v, "transports");
-		tmpl_set(row, "name", comm_link_keys[k]);
+		tmpl_set(row, "name", transport_names[k]);
 		model_set_u64(row, "ops", l->ops);
 		tmpl_setf(row, "size_mb", "%.3f", l->size_mb);
 		model_set_ns(row, "time_ns", l->time_ns);
@@ -569,7 +569,7 @@ static void collectives(struct model_ctx *c, struct tmpl_vars *v)
 		if (!r->ranks[i].comm_read)
 			continue;
 		have++;
-		for (k = 0; k < COMM_KINDS; k++) {
+		for (k = 0; k < COLL_COUNT; k++) {
 			sum.kind[k].count += cr->kind[k].count;
 			checked_accumulate(&sum.kind[k].elapse_ns,
 			                   cr->kind[k].elapse_ns);
@@ -580,7 +580,7 @@ static void collectives(struct model_ctx *c, struct tmpl_vars *v)
 			checked_accumulate(&sum.kind[k].sync_ns,
 			                   cr->kind[k].sync_ns);
 		}
-		for (k = 0; k < COMM_LINKS; k++) {
+		for (k = 0; k < TR_COUNT; k++) {
 			sum.link[k].ops += cr->link[k].ops;
 			sum.link[k].size_mb += cr->link[k].size_mb;
 			checked_accumulate(&sum.link[k].time_ns,

@@ -353,7 +353,7 @@ static void add_step(struct rank_result *rr, int32_t step, int64_t comp,
 static void set_comm(struct rank_result *rr, int64_t elapse, int64_t transit,
                      int64_t wait, int64_t link_ms)
 {
-	struct comm_kind_stat *k = &rr->comm.kind[2]; /* all_to_all */
+	struct coll_stat *k = &rr->comm.kind[2]; /* all_to_all */
 
 	rr->comm_read = 1;
 	rr->comm.nsteps = 1;

@@ -398,9 +398,9 @@ static void rank_comm_json(cJSON *o, const struct rank_result *rr)
 	add_u64(co, "ops", c->ops);
 	add_us(co, "wait_us", c->wait_ns);
 	kinds = cJSON_AddObjectToObject(co, "collectives");
-	for (k = 0; k < COMM_KINDS; k++) {
-		const struct comm_kind_stat *s = &c->kind[k];
-		cJSON *ko = cJSON_AddObjectToObject(kinds, comm_kind_keys[k]);
+	for (k = 0; k < COLL_COUNT; k++) {
+		const struct coll_stat *s = &c->kind[k];
+		cJSON *ko = cJSON_AddObjectToObject(kinds, coll_names[k]);
 		add_u64(ko, "count", s->count);
 		add_us(ko, "elapse_us", s->elapse_ns);
 		add_us(ko, "transit_us", s->transit_ns);
@@ -412,9 +412,9 @@ static void rank_comm_json(cJSON *o, const struct rank_result *rr)
 		                   checked_add_sat(s->wait_ns, s->transit_ns)));
 	}
 	links = cJSON_AddObjectToObject(co, "transports");
-	for (k = 0; k < COMM_LINKS; k++) {
-		const struct comm_link_stat *l = &c->link[k];
-		cJSON *lo = cJSON_AddObjectToObject(links, comm_link_keys[k]);
+	for (k = 0; k < TR_COUNT; k++) {
+		const struct transport_stat *l = &c->link[k];
+		cJSON *lo = cJSON_AddObjectToObject(links, transport_names[k]);
 		struct strbuf sb = STRBUF_INIT;
 		add_u64(lo, "ops", l->ops);
 		strbuf_addf(&sb, "%.3f", l->size_mb);
