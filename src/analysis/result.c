@@ -85,8 +85,7 @@ void result_release(struct result *r)
 	free(r->rank_dir);
 	for (i = 0; i < r->ninputs; i++) {
 		free(r->inputs[i].role);
-		free(r->inputs[i].path);
-		free(r->inputs[i].variant);
+		kernels_info_release(&r->inputs[i].file);
 	}
 	free(r->inputs);
 	free(r->steps);
@@ -202,20 +201,12 @@ void result_add_kernels_input(struct result *r, const struct kernels_info *in,
 	memset(d, 0, sizeof(*d));
 	d->role = xstrdup(in->era && !strcmp(in->era, "db") ? "db"
 	                                                    : "kernel_details");
-	d->path = xstrdup(in->path);
-	d->size = in->size;
-	d->variant = xstrdup(in->variant ? in->variant : "unknown");
-	d->level = in->level;
-	d->era = in->era;
-	d->pmu = in->pmu;
-	d->crlf = in->crlf;
-	d->bom = in->bom;
-	d->start_tab = in->start_tab;
-	d->device_id = in->device_id;
-	d->rows = in->rows;
-	d->skipped = in->skipped;
+	d->file = *in;
+	d->file.path = xstrdup(in->path);
+	d->file.variant = xstrdup(in->variant ? in->variant : "unknown");
+	d->file.warn = NULL;
+	d->file.nwarn = 0;
 	d->kernels = kernels;
-	d->typed_from_name = in->na_type;
 	if (in->skipped) {
 		strbuf_addf(&sb,
 		            "%llu malformed row%s skipped (listed below%s); "
@@ -263,18 +254,18 @@ void result_add_trace_input(struct result *r, const struct trace_input *in)
 	d = &r->inputs[r->ninputs++];
 	memset(d, 0, sizeof(*d));
 	d->role = xstrdup("trace_view");
-	d->path = xstrdup(in->path);
-	d->size = in->size;
-	d->variant =
+	d->file.path = xstrdup(in->path);
+	d->file.size = in->size;
+	d->file.variant =
 	    xstrfmt("trace_view.json: kernels from the Ascend Hardware "
 	            "and HCCL events (%llu sub-tasks left out)",
 	            (unsigned long long)in->subtasks);
-	d->level = -1;
-	d->device_id = -1;
-	d->rows = in->events;
-	d->skipped = in->bad;
+	d->file.level = -1;
+	d->file.device_id = -1;
+	d->file.rows = in->events;
+	d->file.skipped = in->bad;
+	d->file.na_type = in->kernels;
 	d->kernels = in->kernels;
-	d->typed_from_name = in->kernels;
 	d->subtasks = in->subtasks;
 	if (!in->bad)
 		return;

@@ -98,17 +98,15 @@ struct warning {
 };
 
 struct input_desc {
-	char *role; /* "kernel_details", or "trace_view" when the kernels came
-	             * from the trace (the CSV-only fields are then 0/-1) */
-	char *path;
-	int64_t size;
-	char *variant;   /* English description of the header variant */
-	int level;       /* 0 or 1 */
-	const char *era; /* "2023", "2024", "2025-06", "2026-02" (static) */
-	int pmu;         /* PMU columns present */
-	int crlf, bom, start_tab;
-	int64_t device_id;
-	uint64_t rows, skipped, kernels, typed_from_name;
+	char *role; /* "kernel_details", "db", or "trace_view" when the kernels
+	             * came from the trace */
+	/* what the reader said of the file (input/profile.h), its rows'
+	 * warnings moved to the result's (file.warn NULL); for a trace:
+	 * rows = device X events read, skipped = unusable kernel events,
+	 * na_type = kernels (all typed from their names), level and
+	 * device_id -1, the CSV-only fields 0 */
+	struct kernels_info file;
+	uint64_t kernels;
 	uint64_t subtasks; /* trace_view: sub-tasks left out */
 };
 

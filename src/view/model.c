@@ -470,8 +470,8 @@ static void inputs(struct model_ctx *c, struct tmpl_vars *v)
 		const struct input_desc *in = &r->inputs[i];
 		struct tmpl_vars *row = tmpl_add_row(v, "inputs");
 		tmpl_set(row, "role", in->role);
-		tmpl_set(row, "path", in->path);
-		tmpl_setf(row, "size", "%" PRId64, in->size);
+		tmpl_set(row, "path", in->file.path);
+		tmpl_setf(row, "size", "%" PRId64, in->file.size);
 		if (!strcmp(in->role, "trace_view")) {
 			const char *names[] = {"subtasks"};
 			char sub[24];
@@ -479,32 +479,35 @@ static void inputs(struct model_ctx *c, struct tmpl_vars *v)
 			snprintf(sub, sizeof(sub), "%" PRIu64, in->subtasks);
 			model_set_msg(c, row, "variant", "variant_trace", names,
 			              values, 1);
-		} else if (in->era) {
+		} else if (in->file.era) {
 			const char *names[] = {"level", "era", "pmu"};
 			const char *values[3];
 			char level[8];
-			snprintf(level, sizeof(level), "%d", in->level);
+			snprintf(level, sizeof(level), "%d", in->file.level);
 			values[0] = level;
-			values[1] = model_tk(c, "era_", in->era);
-			values[2] = in->pmu ? model_t(c, "variant_pmu") : "";
+			values[1] = model_tk(c, "era_", in->file.era);
+			values[2] =
+			    in->file.pmu ? model_t(c, "variant_pmu") : "";
 			model_set_msg(c, row, "variant", "variant", names,
 			              values, 3);
 		} else {
-			tmpl_set(row, "variant", in->variant);
+			tmpl_set(row, "variant", in->file.variant);
 		}
 		tmpl_set(row, "line_endings",
 		         !strcmp(in->role, "db")           ? "SQLite"
 		         : !strcmp(in->role, "trace_view") ? "–"
-		         : in->crlf                        ? "CRLF"
+		         : in->file.crlf                   ? "CRLF"
 		                                           : "LF");
-		tmpl_set(row, "bom", model_t(c, in->bom ? "yes" : "no"));
-		tmpl_set(row, "tab", model_t(c, in->start_tab ? "yes" : "no"));
-		if (in->device_id >= 0)
-			tmpl_setf(row, "device", "%" PRId64, in->device_id);
-		model_set_u64(row, "rows", in->rows);
+		tmpl_set(row, "bom", model_t(c, in->file.bom ? "yes" : "no"));
+		tmpl_set(row, "tab",
+		         model_t(c, in->file.start_tab ? "yes" : "no"));
+		if (in->file.device_id >= 0)
+			tmpl_setf(row, "device", "%" PRId64,
+			          in->file.device_id);
+		model_set_u64(row, "rows", in->file.rows);
 		model_set_u64(row, "kernels", in->kernels);
-		model_set_u64(row, "skipped", in->skipped);
-		model_set_u64(row, "typed_from_name", in->typed_from_name);
+		model_set_u64(row, "skipped", in->file.skipped);
+		model_set_u64(row, "typed_from_name", in->file.na_type);
 	}
 }
 

@@ -146,21 +146,22 @@ static void inputs_json(cJSON *root, const struct result *r)
 		cJSON *o = cJSON_CreateObject();
 		int trace = !strcmp(in->role, "trace_view");
 		add_str(o, "role", in->role);
-		add_str(o, "path", in->path);
-		add_i64(o, "size_bytes", in->size);
-		add_str(o, "variant", in->variant);
+		add_str(o, "path", in->file.path);
+		add_i64(o, "size_bytes", in->file.size);
+		add_str(o, "variant", in->file.variant);
 		/* a db and a trace have no lines */
 		add_str(o, "line_endings",
 		        trace || !strcmp(in->role, "db") ? NULL
-		        : in->crlf                       ? "CRLF"
+		        : in->file.crlf                  ? "CRLF"
 		                                         : "LF");
-		cJSON_AddBoolToObject(o, "utf8_bom", in->bom);
-		cJSON_AddBoolToObject(o, "start_time_tab", in->start_tab);
-		add_opt_i64(o, "device_id", in->device_id, in->device_id >= 0);
-		add_u64(o, "rows", in->rows);
+		cJSON_AddBoolToObject(o, "utf8_bom", in->file.bom);
+		cJSON_AddBoolToObject(o, "start_time_tab", in->file.start_tab);
+		add_opt_i64(o, "device_id", in->file.device_id,
+		            in->file.device_id >= 0);
+		add_u64(o, "rows", in->file.rows);
 		add_u64(o, "kernels", in->kernels);
-		add_u64(o, "skipped_rows", in->skipped);
-		add_u64(o, "typed_from_name", in->typed_from_name);
+		add_u64(o, "skipped_rows", in->file.skipped);
+		add_u64(o, "typed_from_name", in->file.na_type);
 		if (trace)
 			add_u64(o, "subtasks", in->subtasks);
 		cJSON_AddItemToArray(arr, o);
