@@ -314,6 +314,22 @@ struct collection {
 	int versions_differ; /* ranks name different versions */
 };
 
+/* What the analysis works out over the ranks, once (cluster_summarise,
+ * analysis/cluster.h); the renderers only read it. */
+struct cluster_summary {
+	/* ranked: two or more analysed ranks have DiT compute time above 0;
+	 * then slowest and median are indexes in result.ranks of the one
+	 * with the most (the first of equals) and of the lower median one
+	 * (the first with that time) among them; 0 otherwise */
+	int ranked;
+	size_t slowest, median;
+	/* communication.json summed over the comm_ranks ranks that have one:
+	 * each collective kind's and transport's counts, times and sizes,
+	 * ops and wait_ns (comm.nsteps is not summed: 0) */
+	size_t comm_ranks;
+	struct comm_result comm;
+};
+
 struct result {
 	char *profile_path; /* PATH as the user gave it */
 	char *rank_dir;     /* the *_ascend_pt folder, or NULL */
@@ -359,7 +375,8 @@ struct result {
 	 * during its analysis); result_release gives them back */
 	uint64_t charged;
 
-	struct collection collection; /* analysis/collection.h */
+	struct collection collection;   /* analysis/collection.h */
+	struct cluster_summary cluster; /* analysis/cluster.h */
 };
 
 void result_init(struct result *r);

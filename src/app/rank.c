@@ -242,8 +242,6 @@ static void take_analysis(struct result *r, struct result *a)
 	r->stage_method = a->stage_method;
 	r->unmatched = a->unmatched;
 	r->nunmatched = a->nunmatched;
-	r->verdicts = a->verdicts;
-	r->nverdicts = a->nverdicts;
 	r->rules_source = a->rules_source;
 	r->warnings = xrealloc(r->warnings, (r->nwarnings + a->nwarnings + 1) *
 	                                        sizeof(*r->warnings));

@@ -384,20 +384,12 @@ static void rank_trace_json(cJSON *o, const struct rank_result *rr)
 	                                         : rr->nmarkers);
 }
 
-static void rank_comm_json(cJSON *o, const struct rank_result *rr)
+/* A comm_result's collectives and transports into co. */
+static void comm_sums_json(cJSON *co, const struct comm_result *c)
 {
-	const struct comm_result *c = &rr->comm;
-	cJSON *co, *kinds, *links;
+	cJSON *kinds, *links;
 	int k;
 
-	if (!rr->comm_read) {
-		cJSON_AddNullToObject(o, "communication");
-		return;
-	}
-	co = cJSON_AddObjectToObject(o, "communication");
-	add_u64(co, "steps", c->nsteps);
-	add_u64(co, "ops", c->ops);
-	add_us(co, "wait_us", c->wait_ns);
 	kinds = cJSON_AddObjectToObject(co, "collectives");
 	for (k = 0; k < COLL_COUNT; k++) {
 		const struct coll_stat *s = &c->kind[k];
@@ -430,6 +422,22 @@ static void rank_comm_json(cJSON *o, const struct rank_result *rr)
 		}
 		strbuf_release(&sb);
 	}
+}
+
+static void rank_comm_json(cJSON *o, const struct rank_result *rr)
+{
+	const struct comm_result *c = &rr->comm;
+	cJSON *co;
+
+	if (!rr->comm_read) {
+		cJSON_AddNullToObject(o, "communication");
+		return;
+	}
+	co = cJSON_AddObjectToObject(o, "communication");
+	add_u64(co, "steps", c->nsteps);
+	add_u64(co, "ops", c->ops);
+	add_us(co, "wait_us", c->wait_ns);
+	comm_sums_json(co, c);
 }
 
 /* Only for a rank that has a db export, so that the report.json of a
@@ -480,6 +488,27 @@ static void ranks_json(cJSON *root, const struct result *r)
 	}
 }
 
+/* What the analysis worked out over the ranks (struct cluster_summary). */
+static void cluster_json(cJSON *root, const struct result *r)
+{
+	const struct cluster_summary *cs = &r->cluster;
+	cJSON *o = cJSON_AddObjectToObject(root, "cluster"), *co;
+
+	add_opt_i64(o, "slowest_rank",
+	            cs->ranked ? r->ranks[cs->slowest].id : 0, cs->ranked);
+	add_opt_i64(o, "median_rank", cs->ranked ? r->ranks[cs->median].id : 0,
+	            cs->ranked);
+	if (!cs->comm_ranks) {
+		cJSON_AddNullToObject(o, "communication");
+		return;
+	}
+	co = cJSON_AddObjectToObject(o, "communication");
+	add_u64(co, "ranks", cs->comm_ranks);
+	add_u64(co, "ops", cs->comm.ops);
+	add_us(co, "wait_us", cs->comm.wait_ns);
+	comm_sums_json(co, &cs->comm);
+}
+
 void render_json(const struct result *r, const char *tool_version,
                  struct strbuf *out)
 {
@@ -499,6 +528,7 @@ void render_json(const struct result *r, const char *tool_version,
 	json_collection(root, r);
 	misc_json(root, r);
 	ranks_json(root, r);
+	cluster_json(root, r);
 	text = cJSON_Print(root);
 	strbuf_adds(out, text);
 	strbuf_addch(out, '\n');
