@@ -52,7 +52,7 @@ static int trace_only(const char *path, struct trace_marker_rule *mr,
 	}
 	secs = now() - t0;
 	cpu = cpu_seconds(&ru);
-	for (k = 0; k < TRACEPROF_OV_KINDS; k++)
+	for (k = 0; k < OV_KINDS; k++)
 		spans += tp.nov[k];
 	printf("trace_only: bytes %" PRId64 " seconds %.3f MB/s %.1f "
 	       "cpu_seconds %.3f events %" PRIu64 " raw %" PRIu64

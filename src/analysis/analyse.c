@@ -8,7 +8,6 @@
 #include "analysis/breakdown.h"
 #include "analysis/overlap.h"
 #include "analysis/stages.h"
-#include "analysis/verdicts.h"
 #include "util/membudget.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -370,7 +369,6 @@ int analyse_with(struct kernel_table *kt, const struct rules *ru,
 	r->segs_total = r->nsegs;
 	breakdown_compute(kt, key_cat, so.stage, r->segs, r->nsegs, r);
 	overlap_stage_comm(kt->v, kt->n, so.stage, key_cat, r);
-	verdicts_evaluate(ru, r);
 	step_warnings(r);
 	r->rules_source = xstrdup(ru->source ? ru->source : "built-in");
 	ret = 0;

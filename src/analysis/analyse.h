@@ -8,8 +8,9 @@
 #include "util/err.h"
 
 /* Sorts kt by start time (stable), classifies every kernel, separates the
- * stages, sums categories, measures exposed communication, evaluates the
- * verdicts and records the profile's sanity warnings. If stage_out is not
+ * stages, sums categories, measures exposed communication and records the
+ * profile's sanity warnings (the verdicts come once, over all ranks:
+ * cluster_merge). If stage_out is not
  * NULL it receives the per-kernel stage labels (in kt's sorted order; the
  * caller frees). Bad input was rejected by the readers; the per-kernel
  * work arrays fit in what the table charged (KERNEL_COST_BYTES), so the

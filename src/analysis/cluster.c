@@ -2,6 +2,7 @@
  * summed time is its share of the card-time the whole run spent. */
 #include "analysis/cluster.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -234,6 +235,85 @@ static void take_lead(struct result *lead, struct result *out)
 	lead->rank_dir = NULL;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The slowest and the (lower) median rank by DiT compute time, among the
+ * analysed ranks with some: a rank without compute time (no DiT kernels)
+ * is no straggler's yardstick. */
+static void slowest_median(struct result *r)
+{
+	int64_t *v = xcalloc(r->nranks ? r->nranks : 1, sizeof(*v)), med;
+	size_t i, n = 0, slow = 0;
+
+	for (i = 0; i < r->nranks; i++) {
+		const struct rank_result *rr = &r->ranks[i];
+		if (!rr->analysed || rr->compute_ns <= 0)
+			continue;
+		if (!n || rr->compute_ns > r->ranks[slow].compute_ns)
+			slow = i;
+		v[n++] = rr->compute_ns;
+	}
+	if (n >= 2) {
+		qsort(v, n, sizeof(*v), cmp_i64);
+		med = v[(n - 1) / 2]; /* with two ranks: the faster one */
+		for (i = 0; i < r->nranks; i++)
+			if (r->ranks[i].analysed &&
+			    r->ranks[i].compute_ns == med)
+				break;
+		r->cluster.ranked = 1;
+		r->cluster.slowest = slow;
+		r->cluster.median = i;
+	}
+	free(v);
+}
+
+static uint64_t add_u64_sat(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static void add_comm(struct comm_result *sum, const struct comm_result *c)
+{
+	size_t k;
+
+	sum->ops = add_u64_sat(sum->ops, c->ops);
+	checked_accumulate(&sum->wait_ns, c->wait_ns);
+	for (k = 0; k < COLL_COUNT; k++) {
+		struct coll_stat *d = &sum->kind[k];
+		const struct coll_stat *s = &c->kind[k];
+		d->count = add_u64_sat(d->count, s->count);
+		checked_accumulate(&d->elapse_ns, s->elapse_ns);
+		checked_accumulate(&d->transit_ns, s->transit_ns);
+		checked_accumulate(&d->wait_ns, s->wait_ns);
+		checked_accumulate(&d->sync_ns, s->sync_ns);
+		checked_accumulate(&d->idle_ns, s->idle_ns);
+	}
+	for (k = 0; k < TR_COUNT; k++) {
+		struct transport_stat *d = &sum->link[k];
+		d->ops = add_u64_sat(d->ops, c->link[k].ops);
+		d->size_mb += c->link[k].size_mb;
+		checked_accumulate(&d->time_ns, c->link[k].time_ns);
+	}
+}
+
+void cluster_summarise(struct result *r)
+{
+	size_t i;
+
+	memset(&r->cluster, 0, sizeof(r->cluster));
+	slowest_median(r);
+	for (i = 0; i < r->nranks; i++) {
+		if (!r->ranks[i].comm_read)
+			continue;
+		r->cluster.comm_ranks++;
+		add_comm(&r->cluster.comm, &r->ranks[i].comm);
+	}
+}
+
 void cluster_merge(struct result *parts, size_t n, const struct rules *ru,
                    struct result *out)
 {
@@ -264,6 +344,7 @@ void cluster_merge(struct result *parts, size_t n, const struct rules *ru,
 	merge_unmatched(parts, n, out);
 	if (lead < n)
 		take_lead(&parts[lead], out);
+	cluster_summarise(out);
 	verdicts_evaluate(ru, out);
 	out->rules_source = xstrdup(ru->source ? ru->source : "built-in");
 	for (i = 0; i < n; i++) {

@@ -13,10 +13,17 @@
  * analysed ranks; the timeline, steps found and stage method are the lead
  * rank's (the lowest analysed id); inputs and warnings are concatenated
  * (identical warnings once); out->ranks gets every rank. Then the
- * verdicts are evaluated over the whole run. The per-rank results are
+ * summary over the ranks (cluster_summarise) is worked out and the
+ * verdicts are evaluated over the whole run, once. The per-rank results are
  * emptied (their memory moves to out or is freed); the caller still
  * releases them. */
 void cluster_merge(struct result *parts, size_t n, const struct rules *ru,
                    struct result *out);
+
+/* Works out r->cluster from r->ranks: the slowest and the median rank by
+ * DiT compute time, and communication.json summed over the ranks (sums
+ * saturate). cluster_merge calls it before the verdicts, which read it
+ * (rank_imbalance). */
+void cluster_summarise(struct result *r);
 
 #endif

@@ -1,78 +1,19 @@
 /* Before/after comparison of two analysed runs ("sdperf diff BASE NEW").
  *
- * Both sides are first reduced to a snapshot read from report.json (a
- * profile is analysed and rendered to report.json text first), so a diff
- * against a kept report.json equals the diff against its profile by
- * construction. Times are integer ns (report.json's microseconds with 3
- * decimals, read exactly). */
+ * Both sides are first reduced to a snapshot (input/snapshot.h) read from
+ * report.json (a profile is analysed and rendered to report.json text
+ * first), so a diff against a kept report.json equals the diff against its
+ * profile by construction. Times are integer ns (report.json's microseconds
+ * with 3 decimals, read exactly). */
 #ifndef SDPERF_COMPARE_H
 #define SDPERF_COMPARE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/result.h"
+#include "core/vocab.h"
+#include "input/snapshot.h"
 #include "util/err.h"
-
-/* ---- one side: what report.json says --------------------------------- */
-
-struct snap_type {
-	char *type;
-	enum category cat;
-	uint64_t count;
-	int64_t total_ns;
-};
-
-struct snap_stage {
-	int present; /* the stage has kernels */
-	uint64_t kernels;
-	int64_t kernel_ns, wall_ns, comm_ns, exposed_ns;
-	int64_t cat_ns[CAT_COUNT];
-	struct snap_type *types; /* report.json's top_kernels, by time */
-	size_t ntypes;
-};
-
-struct snap_verdict {
-	char *id;
-	enum stage stage; /* or STAGE_ALL */
-	int applicable, fired;
-	double value, threshold; /* percent */
-	/* for sdperf check's messages, read with the rest (one look-up by
-	 * path per verdict walked the whole array: quadratic): "metric" and
-	 * "how" (NULL when absent or not strings), "rank" (when has_rank) */
-	char *metric, *how;
-	int has_rank;
-	double rank;
-};
-
-struct snap_rank {
-	int32_t id;
-	int analysed;
-	int64_t dit_kernel_ns, dit_wall_ns, dit_exposed_ns, dit_compute_ns;
-	int64_t comm_wait_ns; /* -1 without communication.json */
-	size_t nsteps;        /* step_trace_time.csv rows */
-};
-
-struct snapshot {
-	char *source;       /* the PATH given (profile or report.json) */
-	int from_json;      /* 1: read from a report.json file */
-	char *tool_version; /* sdperf version that wrote it */
-	uint64_t kernels;
-	size_t nsteps; /* distinct profiler steps (profile.steps.count) */
-	struct snap_stage stage[STAGE_COUNT];
-	struct snap_verdict *verdicts;
-	size_t nverdicts;
-	struct snap_rank *ranks;
-	size_t nranks;
-};
-
-/* Reads a report.json text (schema_version 1) into s. name is used in
- * messages. Returns 0, or -1 with ERR_INPUT: not JSON (line:column), not
- * an sdperf report (no schema_version / a newer one), a missing or
- * wrong-typed field (named by its JSON path). */
-int snapshot_from_json(const char *name, const char *text, size_t len,
-                       struct snapshot *s, struct err *e);
-void snapshot_release(struct snapshot *s);
 
 /* ---- the comparison ----------------------------------------------------- */
 

@@ -3,53 +3,19 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "util/membudget.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
-const char *const category_names[CAT_COUNT] = {"FA",     "MatMul", "Conv",
-                                               "Vector", "Comm",   "Other"};
-const char *const stage_names[STAGE_COUNT + 1] = {"dit", "vae", "text_encoder",
-                                                  "other", "all"};
 const char *const feature_doc_keys[] = {
     "sparse",      "quantization", "cache",       "cpu_offload", "share_memory",
     "parallelism", "compilation",  "core_layers", "DyEPLB"};
-const char *const rank_file_names[RF_COUNT] = {
-    "kernel_details.csv", "trace_view.json", "step_trace_time.csv",
-    "communication.json", "profiler_info.json"};
-const char *const ov_keys[OV_KINDS] = {"computing", "communication",
-                                       "not_overlapped", "free"};
 const char *const db_gap_keys[DBGAP_COUNT] = {
     "overlap_analysis", "markers", "steps", "communication", "compute_kernels"};
-const char *const comm_kind_keys[COMM_KINDS] = {
-    "all_gather", "all_reduce", "all_to_all", "reduce_scatter",
-    "broadcast",  "send_recv",  "other"};
-const char *const comm_link_keys[COMM_LINKS] = {"HCCS", "RDMA", "PCIE", "SDMA",
-                                                "SIO"};
-
 const size_t feature_doc_count =
     sizeof(feature_doc_keys) / sizeof(feature_doc_keys[0]);
-
-int category_from_name(const char *s)
-{
-	int i;
-	for (i = 0; i < CAT_COUNT; i++)
-		if (!strcasecmp(category_names[i], s))
-			return i;
-	return -1;
-}
-
-int stage_from_name(const char *s)
-{
-	int i;
-	for (i = 0; i < STAGE_COUNT; i++)
-		if (!strcmp(stage_names[i], s))
-			return i;
-	return -1;
-}
 
 int feature_doc_known(const char *key)
 {
@@ -119,8 +85,7 @@ void result_release(struct result *r)
 	free(r->rank_dir);
 	for (i = 0; i < r->ninputs; i++) {
 		free(r->inputs[i].role);
-		free(r->inputs[i].path);
-		free(r->inputs[i].variant);
+		kernels_info_release(&r->inputs[i].file);
 	}
 	free(r->inputs);
 	free(r->steps);
@@ -236,20 +201,12 @@ void result_add_kernels_input(struct result *r, const struct kernels_info *in,
 	memset(d, 0, sizeof(*d));
 	d->role = xstrdup(in->era && !strcmp(in->era, "db") ? "db"
 	                                                    : "kernel_details");
-	d->path = xstrdup(in->path);
-	d->size = in->size;
-	d->variant = xstrdup(in->variant ? in->variant : "unknown");
-	d->level = in->level;
-	d->era = in->era;
-	d->pmu = in->pmu;
-	d->crlf = in->crlf;
-	d->bom = in->bom;
-	d->start_tab = in->start_tab;
-	d->device_id = in->device_id;
-	d->rows = in->rows;
-	d->skipped = in->skipped;
+	d->file = *in;
+	d->file.path = xstrdup(in->path);
+	d->file.variant = xstrdup(in->variant ? in->variant : "unknown");
+	d->file.warn = NULL;
+	d->file.nwarn = 0;
 	d->kernels = kernels;
-	d->typed_from_name = in->na_type;
 	if (in->skipped) {
 		strbuf_addf(&sb,
 		            "%llu malformed row%s skipped (listed below%s); "
@@ -297,18 +254,18 @@ void result_add_trace_input(struct result *r, const struct trace_input *in)
 	d = &r->inputs[r->ninputs++];
 	memset(d, 0, sizeof(*d));
 	d->role = xstrdup("trace_view");
-	d->path = xstrdup(in->path);
-	d->size = in->size;
-	d->variant =
+	d->file.path = xstrdup(in->path);
+	d->file.size = in->size;
+	d->file.variant =
 	    xstrfmt("trace_view.json: kernels from the Ascend Hardware "
 	            "and HCCL events (%llu sub-tasks left out)",
 	            (unsigned long long)in->subtasks);
-	d->level = -1;
-	d->device_id = -1;
-	d->rows = in->events;
-	d->skipped = in->bad;
+	d->file.level = -1;
+	d->file.device_id = -1;
+	d->file.rows = in->events;
+	d->file.skipped = in->bad;
+	d->file.na_type = in->kernels;
 	d->kernels = in->kernels;
-	d->typed_from_name = in->kernels;
 	d->subtasks = in->subtasks;
 	if (!in->bad)
 		return;

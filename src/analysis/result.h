@@ -7,37 +7,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/vocab.h"
+#include "input/commjson.h"
 #include "input/profile.h"
 
-enum category {
-	CAT_FA,
-	CAT_MATMUL,
-	CAT_CONV,
-	CAT_VECTOR,
-	CAT_COMM,
-	CAT_OTHER,
-	CAT_COUNT
-};
-enum stage {
-	STAGE_DIT,
-	STAGE_VAE,
-	STAGE_TEXT_ENCODER,
-	STAGE_OTHER,
-	STAGE_COUNT
-};
-
-/* "FA", "MatMul", "Conv", "Vector", "Comm", "Other" */
-extern const char *const category_names[CAT_COUNT];
-/* "dit", "vae", "text_encoder", "other", and "all" (STAGE_ALL, for
- * verdicts over the whole step; stage_from_name does not accept it) */
-extern const char *const stage_names[STAGE_COUNT + 1];
 /* The nine MindIE-SD feature docs a verdict may point to. */
 extern const char *const feature_doc_keys[];
 extern const size_t feature_doc_count;
 
-/* Name -> enum; -1 when unknown. Category names match ignoring case. */
-int category_from_name(const char *s);
-int stage_from_name(const char *s);
+/* 1 when key is one of feature_doc_keys. */
 int feature_doc_known(const char *key);
 
 struct type_stat {
@@ -87,10 +65,6 @@ struct segment {
  * report.json); more are analysed and counted (segs_total), not listed. */
 #define RESULT_MAX_SEGMENTS 10000
 
-/* A verdict's stage, or STAGE_ALL for metrics of the whole step (the
- * device-idle share from step_trace_time.csv). */
-#define STAGE_ALL STAGE_COUNT
-
 struct verdict {
 	char *id, *title, *metric, *recommendation;
 	enum stage stage; /* or STAGE_ALL */
@@ -124,55 +98,27 @@ struct warning {
 };
 
 struct input_desc {
-	char *role; /* "kernel_details", or "trace_view" when the kernels came
-	             * from the trace (the CSV-only fields are then 0/-1) */
-	char *path;
-	int64_t size;
-	char *variant;   /* English description of the header variant */
-	int level;       /* 0 or 1 */
-	const char *era; /* "2023", "2024", "2025-06", "2026-02" (static) */
-	int pmu;         /* PMU columns present */
-	int crlf, bom, start_tab;
-	int64_t device_id;
-	uint64_t rows, skipped, kernels, typed_from_name;
+	char *role; /* "kernel_details", "db", or "trace_view" when the kernels
+	             * came from the trace */
+	/* what the reader said of the file (input/profile.h), its rows'
+	 * warnings moved to the result's (file.warn NULL); for a trace:
+	 * rows = device X events read, skipped = unusable kernel events,
+	 * na_type = kernels (all typed from their names), level and
+	 * device_id -1, the CSV-only fields 0 */
+	struct kernels_info file;
+	uint64_t kernels;
 	uint64_t subtasks; /* trace_view: sub-tasks left out */
 };
 
 /* ---- multi-file, multi-rank additions ------------------------------- */
 
-/* The profiler files of one rank folder. */
-enum rank_file { RF_KERNELS, RF_TRACE, RF_STEPS, RF_COMM, RF_INFO, RF_COUNT };
-/* "kernel_details.csv", "trace_view.json", "step_trace_time.csv",
- * "communication.json", "profiler_info.json" */
-extern const char *const rank_file_names[RF_COUNT];
-
-/* Overlap Analysis kinds, in trace_view.json's order. */
-enum ov { OV_COMPUTING, OV_COMM, OV_NOT_OVERLAPPED, OV_FREE, OV_KINDS };
-/* "computing", "communication", "not_overlapped", "free" */
-extern const char *const ov_keys[OV_KINDS];
-
-/* Collective kinds and transports of communication.json, in the reader's
- * order (input/commjson.h): "all_gather", "all_reduce", "all_to_all",
- * "reduce_scatter", "broadcast", "send_recv", "other"; "HCCS", "RDMA",
- * "PCIE", "SDMA", "SIO". */
-enum { COMM_KINDS = 7, COMM_LINKS = 5 };
-extern const char *const comm_kind_keys[COMM_KINDS];
-extern const char *const comm_link_keys[COMM_LINKS];
-
-struct comm_kind_stat {
-	uint64_t count;
-	int64_t elapse_ns, transit_ns, wait_ns, sync_ns, idle_ns;
-};
-struct comm_link_stat {
-	uint64_t ops;
-	double size_mb;
-	int64_t time_ns; /* bandwidth GB/s = size_mb / ms */
-};
+/* communication.json's sums as the reader gave them (input/commjson.h),
+ * by collective kind and by transport (core/vocab.h) */
 struct comm_result {
 	size_t nsteps;
 	uint64_t ops;
-	struct comm_kind_stat kind[COMM_KINDS];
-	struct comm_link_stat link[COMM_LINKS];
+	struct coll_stat kind[COLL_COUNT];
+	struct transport_stat link[TR_COUNT];
 	int64_t wait_ns; /* summed over kinds */
 };
 
@@ -368,6 +314,22 @@ struct collection {
 	int versions_differ; /* ranks name different versions */
 };
 
+/* What the analysis works out over the ranks, once (cluster_summarise,
+ * analysis/cluster.h); the renderers only read it. */
+struct cluster_summary {
+	/* ranked: two or more analysed ranks have DiT compute time above 0;
+	 * then slowest and median are indexes in result.ranks of the one
+	 * with the most (the first of equals) and of the lower median one
+	 * (the first with that time) among them; 0 otherwise */
+	int ranked;
+	size_t slowest, median;
+	/* communication.json summed over the comm_ranks ranks that have one:
+	 * each collective kind's and transport's counts, times and sizes,
+	 * ops and wait_ns (comm.nsteps is not summed: 0) */
+	size_t comm_ranks;
+	struct comm_result comm;
+};
+
 struct result {
 	char *profile_path; /* PATH as the user gave it */
 	char *rank_dir;     /* the *_ascend_pt folder, or NULL */
@@ -413,7 +375,8 @@ struct result {
 	 * during its analysis); result_release gives them back */
 	uint64_t charged;
 
-	struct collection collection; /* analysis/collection.h */
+	struct collection collection;   /* analysis/collection.h */
+	struct cluster_summary cluster; /* analysis/cluster.h */
 };
 
 void result_init(struct result *r);

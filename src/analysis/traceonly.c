@@ -277,7 +277,7 @@ int traceonly_step_rows(const struct kernel_table *kt,
 	nv = step_ranges(tp, &v);
 	s = xcalloc(n, sizeof(*s));
 	full = xmalloc((n + 1) * sizeof(*full));
-	for (k = 0; k < TRACEPROF_OV_KINDS; k++) {
+	for (k = 0; k < OV_KINDS; k++) {
 		memset(full, 0, (n + 1) * sizeof(*full));
 		for (j = 0; j < tp->nov[k]; j++)
 			clip_span(w, n, tp->ov[k][j].start_ns,

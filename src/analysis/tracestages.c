@@ -15,12 +15,6 @@
 #include "util/xalloc.h"
 #include "util/banned.h"
 
-/* the reader's span kinds are the enum ov, in the same order */
-_Static_assert(TRACEPROF_OV_KINDS == OV_KINDS, "Overlap Analysis kinds");
-
-const char *const ov_names[OV_KINDS] = {
-    "Computing", "Communication", "Communication(Not Overlapped)", "Free"};
-
 #define NAME_CACHE 4096 /* slots of the marker-glob cache (power of 2) */
 
 /* Where the input comes from: a file, or bytes in memory. */
@@ -50,7 +44,7 @@ static int ov_kind_of(const char *s, size_t len)
 	int k;
 
 	for (k = 0; k < OV_KINDS; k++)
-		if (raw_eq(s, len, ov_names[k]))
+		if (raw_eq(s, len, ov_trace_names[k]))
 			return k;
 	return -1;
 }

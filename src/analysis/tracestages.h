@@ -15,10 +15,6 @@
 #include "input/traceprof.h"
 #include "util/err.h"
 
-/* The Overlap Analysis event names, indexed by result.h's enum ov:
- * "Computing", "Communication", "Communication(Not Overlapped)", "Free" */
-extern const char *const ov_names[OV_KINDS];
-
 struct trace_overlap {
 	/* an "Overlap Analysis" process was found, by its process_name M
 	 * event (never by pid); that event may come before or after its X

@@ -73,39 +73,20 @@ static void free_share(const struct result *r, struct measure *m)
 		m->rank = -1;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
-/* (slowest - median) / median of the ranks' compute time. */
+/* (slowest - median) / median of the ranks' compute time, the two ranks
+ * as cluster_summarise found them. */
 static void imbalance(const struct result *r, struct measure *m)
 {
-	int64_t *v = xcalloc(r->nranks ? r->nranks : 1, sizeof(*v)), med,
-	        slow = 0;
-	size_t i, n = 0;
+	int64_t slow, med;
 
-	for (i = 0; i < r->nranks; i++) {
-		if (!r->ranks[i].analysed || r->ranks[i].compute_ns <= 0)
-			continue;
-		v[n++] = r->ranks[i].compute_ns;
-		if (r->ranks[i].compute_ns > slow) {
-			slow = r->ranks[i].compute_ns;
-			m->rank = r->ranks[i].id;
-		}
-	}
-	if (n >= 2) {
-		qsort(v, n, sizeof(*v), cmp_i64);
-		/* the lower median: with two ranks the faster one */
-		med = v[(n - 1) / 2];
-		m->applicable = med > 0;
-		m->value = m->applicable ? pct(slow - med, med) : 0;
-		m->how = "slowest";
-	} else {
-		m->rank = -1;
-	}
-	free(v);
+	if (!r->cluster.ranked)
+		return;
+	slow = r->ranks[r->cluster.slowest].compute_ns;
+	med = r->ranks[r->cluster.median].compute_ns;
+	m->rank = r->ranks[r->cluster.slowest].id;
+	m->applicable = med > 0;
+	m->value = m->applicable ? pct(slow - med, med) : 0;
+	m->how = "slowest";
 }
 
 static void measure(const struct threshold *t, const struct result *r,

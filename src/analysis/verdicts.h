@@ -6,7 +6,8 @@
 #include "analysis/rules.h"
 
 /* Evaluates every threshold of ru against the stage results in r and
- * fills r->verdicts (one per threshold, in rules order). */
+ * fills r->verdicts (one per threshold, in rules order). rank_imbalance
+ * reads r->cluster: cluster_summarise(r) first. */
 void verdicts_evaluate(const struct rules *ru, struct result *r);
 
 /* The measured value of a threshold's metric in percent; 0 with

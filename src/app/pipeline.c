@@ -332,8 +332,8 @@ static int no_kernels_error(const struct run_files *rf, struct err *e)
 	int ret = 0;
 
 	for (i = 0; i < rf->n; i++)
-		if (rf->ranks[i].files[DF_KERNELS] ||
-		    rf->ranks[i].files[DF_DB] || rf->ranks[i].files[DF_TRACE])
+		if (rf->ranks[i].files[RF_KERNELS] ||
+		    rf->ranks[i].files[DF_DB] || rf->ranks[i].files[RF_TRACE])
 			return 0;
 	/* before guessing at a db-only export: a folder sdperf cannot read */
 	for (i = 0; i < rf->n && !ret; i++) {

@@ -49,8 +49,8 @@ static void describe(const struct disc_rank *dr, struct rank_result *rr)
 	rr->aic_metrics = dr->aic_metrics ? xstrdup(dr->aic_metrics) : NULL;
 	rr->db.path = dr->files[DF_DB] ? xstrdup(dr->files[DF_DB]) : NULL;
 	rr->kernel_source = dr->use == EXPORT_DB    ? "db"
-	                    : dr->files[DF_KERNELS] ? "kernel_details"
-	                    : dr->files[DF_TRACE]   ? "trace_view"
+	                    : dr->files[RF_KERNELS] ? "kernel_details"
+	                    : dr->files[RF_TRACE]   ? "trace_view"
 	                                            : NULL;
 	rr->free_share_ppm = -1;
 	rr->stage_source = "signatures";
@@ -242,8 +242,6 @@ static void take_analysis(struct result *r, struct result *a)
 	r->stage_method = a->stage_method;
 	r->unmatched = a->unmatched;
 	r->nunmatched = a->nunmatched;
-	r->verdicts = a->verdicts;
-	r->nverdicts = a->nverdicts;
 	r->rules_source = a->rules_source;
 	r->warnings = xrealloc(r->warnings, (r->nwarnings + a->nwarnings + 1) *
 	                                        sizeof(*r->warnings));
@@ -460,22 +458,10 @@ static void keep_comm(const struct commstats *cs, struct rank_result *rr)
 	rr->comm_read = 1;
 	rr->comm.nsteps = cs->nsteps;
 	rr->comm.ops = cs->ops;
-	for (k = 0; k < COMM_KINDS && k < COLL_COUNT; k++) {
-		const struct coll_stat *c = &cs->coll[k];
-		struct comm_kind_stat *d = &rr->comm.kind[k];
-		d->count = c->count;
-		d->elapse_ns = c->elapse_ns;
-		d->transit_ns = c->transit_ns;
-		d->wait_ns = c->wait_ns;
-		d->sync_ns = c->sync_ns;
-		d->idle_ns = c->idle_ns;
-		checked_accumulate(&rr->comm.wait_ns, c->wait_ns);
-	}
-	for (k = 0; k < COMM_LINKS && k < TR_COUNT; k++) {
-		rr->comm.link[k].ops = cs->tr[k].ops;
-		rr->comm.link[k].size_mb = cs->tr[k].size_mb;
-		rr->comm.link[k].time_ns = cs->tr[k].time_ns;
-	}
+	memcpy(rr->comm.kind, cs->coll, sizeof(rr->comm.kind));
+	memcpy(rr->comm.link, cs->tr, sizeof(rr->comm.link));
+	for (k = 0; k < COLL_COUNT; k++)
+		checked_accumulate(&rr->comm.wait_ns, cs->coll[k].wait_ns);
 }
 
 static int read_comm(const char *path, struct rank_result *rr, struct err *e)
@@ -852,7 +838,7 @@ static int trace_steps(const struct kernel_table *kt,
 static int rank_from_trace(const struct disc_rank *dr, const struct rules *ru,
                            struct result *r, struct err *e)
 {
-	const char *trace = dr->files[DF_TRACE];
+	const char *trace = dr->files[RF_TRACE];
 	struct rank_result *rr = &r->ranks[0];
 	struct trace_marker_rule *mr = marker_rules(ru);
 	struct trace_matcher *mt = trace_matcher_new(mr, ru->nmarkers);
@@ -875,7 +861,7 @@ static int rank_from_trace(const struct disc_rank *dr, const struct rules *ru,
 	summarise(r, rr);
 	warn_truncated(r, rr);
 	cross_check(r, rr);
-	if (!dr->files[DF_STEPS] && trace_steps(&kt, &tp, trace, ru, r, e))
+	if (!dr->files[RF_STEPS] && trace_steps(&kt, &tp, trace, ru, r, e))
 		goto out;
 	ret = 0;
 out:
@@ -916,13 +902,13 @@ static int rank_from_kernels(const struct disc_rank *dr, const struct rules *ru,
 	struct kernel_table kt;
 	struct kernels_info info = {0};
 	struct kernels_opts ko = {o->strict, o->progress};
-	struct stage_src src = {dr->files[DF_KERNELS], dr->files[DF_TRACE],
+	struct stage_src src = {dr->files[RF_KERNELS], dr->files[RF_TRACE],
 	                        NULL, 0};
 	struct rank_result *rr = &r->ranks[0];
 	int ret = -1;
 
 	kernel_table_init(&kt);
-	if (kernels_read(dr->files[DF_KERNELS], &ko, &kt, &info, e))
+	if (kernels_read(dr->files[RF_KERNELS], &ko, &kt, &info, e))
 		goto out;
 	collection_from_kernels(&rr->ev, &info);
 	result_add_kernels_input(r, &info, kt.n);
@@ -945,7 +931,7 @@ int rank_analyse(const struct disc_rank *dr, const struct rules *ru,
                  const struct rank_opts *o, struct result *r, struct err *e)
 {
 	struct rank_result *rr;
-	int trace_only = !dr->files[DF_KERNELS] && dr->files[DF_TRACE];
+	int trace_only = !dr->files[RF_KERNELS] && dr->files[RF_TRACE];
 
 	result_init(r);
 	r->ranks = xcalloc(1, sizeof(*r->ranks));
@@ -958,16 +944,16 @@ int rank_analyse(const struct disc_rank *dr, const struct rules *ru,
 		return rank_from_db(dr, ru, o, r, e);
 	if (!trace_only)
 		warn_missing(r, rr);
-	if (!dr->files[DF_KERNELS] && !trace_only)
+	if (!dr->files[RF_KERNELS] && !trace_only)
 		return 0;
 	if (trace_only ? rank_from_trace(dr, ru, r, e)
 	               : rank_from_kernels(dr, ru, o, r, e))
 		return -1;
 	if (trace_only)
 		warn_missing(r, rr); /* after the trace said what it gave */
-	if (dr->files[DF_STEPS] && read_steps(dr->files[DF_STEPS], ru, r, e))
+	if (dr->files[RF_STEPS] && read_steps(dr->files[RF_STEPS], ru, r, e))
 		return -1;
-	if (dr->files[DF_COMM] && read_comm(dr->files[DF_COMM], rr, e))
+	if (dr->files[RF_COMM] && read_comm(dr->files[RF_COMM], rr, e))
 		return -1;
 	return 0;
 }

@@ -22,13 +22,6 @@
 /* largest |ns| accepted: well inside int64_t, ~292 years */
 #define NS_LIMIT 9.2e18
 
-const char *const coll_names[COLL_COUNT] = {
-    "all_gather", "all_reduce", "all_to_all", "reduce_scatter",
-    "broadcast",  "send_recv",  "other"};
-
-const char *const transport_names[TR_COUNT] = {"HCCS", "RDMA", "PCIE", "SDMA",
-                                               "SIO"};
-
 /* Name fragments, tried in order on the lower-cased operation name. */
 static const struct {
 	const char *frag;

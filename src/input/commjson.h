@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/vocab.h"
 #include "util/err.h"
 
 /* Uncompressed bytes accepted (the document is streamed: this bounds the
@@ -15,28 +16,12 @@
 #define COMMJSON_MAX_BYTES (256u << 20)
 #define COMMJSON_MAX_OP    (256u << 10)
 
-/* Kind of a collective, from its operation name, case-insensitively:
- * allgather/all_gather, allreduce/all_reduce, alltoall/alltoallv/all_to_all,
- * reducescatter/reduce_scatter, broadcast, send/receive/recv (and every
- * operation under "p2p"), anything else is other. */
-enum coll_kind {
-	COLL_ALLGATHER,
-	COLL_ALLREDUCE,
-	COLL_ALLTOALL,
-	COLL_REDUCESCATTER,
-	COLL_BROADCAST,
-	COLL_SENDRECV,
-	COLL_OTHER,
-	COLL_COUNT
-};
-/* "all_gather","all_reduce","all_to_all","reduce_scatter","broadcast",
- * "send_recv","other" */
-extern const char *const coll_names[COLL_COUNT];
-
-enum transport { TR_HCCS, TR_RDMA, TR_PCIE, TR_SDMA, TR_SIO, TR_COUNT };
-/* "HCCS","RDMA","PCIE","SDMA","SIO": the keys of "Communication Bandwidth
- * Info" (other keys there are ignored) */
-extern const char *const transport_names[TR_COUNT];
+/* Kind of a collective (enum coll_kind, core/vocab.h), from its operation
+ * name, case-insensitively: allgather/all_gather, allreduce/all_reduce,
+ * alltoall/alltoallv/all_to_all, reducescatter/reduce_scatter, broadcast,
+ * send/receive/recv (and every operation under "p2p"), anything else is
+ * other. Transports (enum transport) are the keys of "Communication
+ * Bandwidth Info" (other keys there are ignored). */
 
 /* Sums over the operations of one kind; times are ns (the file's ms,
  * rounded to the nearest ns). A missing time field counts as 0. */

@@ -131,7 +131,7 @@ int db_read_steps(struct db *db, struct db_step **steps, size_t *n,
 void db_steps_free(struct db_step *steps, size_t n);
 
 /* Each OVERLAP_ANALYSIS row as (kind, start, end): kind is its type code,
- * which is result.h's enum ov (0 Computing, 1 Communication, 2
+ * which is core/vocab.h's enum ov (0 Computing, 1 Communication, 2
  * Communication(Not Overlapped), 3 Free, the trace's Overlap Analysis
  * thread ids; the db has no enum table for it). Rows of another type or
  * with bad times are counted in *skipped. */

@@ -30,10 +30,6 @@ static int has_dir(const char *dir, const char *name)
 	return ok;
 }
 
-static const char *const file_names[DF_COUNT] = {
-    "kernel_details.csv", "trace_view.json", "step_trace_time.csv",
-    "communication.json", NULL};
-
 const char *const discover_memfile_names[DM_COUNT] = {
     "memory_record.csv", "operator_memory.csv", "npu_module_mem.csv"};
 
@@ -192,8 +188,8 @@ static int rank_identity(const struct disc_rank *r, const char *out_dir,
 {
 	const char *id = r->use == EXPORT_DB && r->files[DF_DB]
 	                     ? r->files[DF_DB]
-	                 : r->files[DF_KERNELS] ? r->files[DF_KERNELS]
-	                                        : r->files[DF_TRACE];
+	                 : r->files[RF_KERNELS] ? r->files[RF_KERNELS]
+	                                        : r->files[RF_TRACE];
 	return stat(id ? id : out_dir, st);
 }
 
@@ -248,8 +244,8 @@ static unsigned memory_files(const char *dir)
  * given, if not NULL, is the file given as PATH, read as role in export
  * use. Returns 1 when added, 0 when the same data was taken already. */
 static int add_rank(struct walk *w, const char *dir, const char *out_dir,
-                    const char *info_dir, const char *given,
-                    enum disc_file role, enum disc_export use)
+                    const char *info_dir, const char *given, int role,
+                    enum disc_export use)
 {
 	struct disc_rank r;
 	int f;
@@ -260,8 +256,8 @@ static int add_rank(struct walk *w, const char *dir, const char *out_dir,
 	r.id = -1;
 	profinfo_setup_init(&r.setup);
 	r.mem_files = memory_files(out_dir);
-	for (f = 0; f < DF_INFO; f++)
-		r.files[f] = find_file(out_dir, file_names[f]);
+	for (f = 0; f < RF_INFO; f++)
+		r.files[f] = find_file(out_dir, rank_file_names[f]);
 	r.files[DF_DB] = find_db(out_dir);
 	r.use = r.files[DF_DB] ? EXPORT_DB : EXPORT_TEXT;
 	if (given) {
@@ -271,7 +267,7 @@ static int add_rank(struct walk *w, const char *dir, const char *out_dir,
 	}
 	if (!take_rank(w, &r, out_dir))
 		return 0;
-	w->rf->ranks[w->rf->n - 1].files[DF_INFO] =
+	w->rf->ranks[w->rf->n - 1].files[RF_INFO] =
 	    info_dir ? find_info(info_dir) : NULL;
 	return 1;
 }
@@ -288,7 +284,7 @@ static int add_trace_file(struct walk *w, const char *path)
 	profinfo_setup_init(&r.setup);
 	r.trace_file = 1;
 	r.use = EXPORT_TEXT;
-	r.files[DF_TRACE] = xstrdup(path);
+	r.files[RF_TRACE] = xstrdup(path);
 	return take_rank(w, &r, path);
 }
 
@@ -326,10 +322,10 @@ static int add_file(struct walk *w, const char *path, struct err *e)
 {
 	static const struct {
 		const char *suffix;
-		enum disc_file role;
+		int role;
 		enum disc_export use;
 	} roles[] = {{".db", DF_DB, EXPORT_DB}};
-	enum disc_file role = DF_KERNELS;
+	int role = RF_KERNELS;
 	enum disc_export use = EXPORT_TEXT;
 	enum disc_kind k = DK_TEXT;
 	char *parent;
@@ -340,7 +336,7 @@ static int add_file(struct walk *w, const char *path, struct err *e)
 			role = roles[i].role;
 			use = roles[i].use;
 		}
-	if (role == DF_KERNELS)
+	if (role == RF_KERNELS)
 		k = discover_sniff(path);
 	if (k == DK_TRACE) {
 		add_trace_file(w, path);
@@ -447,7 +443,7 @@ static int search(struct walk *w, const char *dir, int depth)
 		char *out;
 		if (is_rank_dir(subs[i], base)) {
 			out = fileio_join(subs[i], OUTPUT_DIR);
-			add_rank(w, subs[i], out, subs[i], NULL, DF_KERNELS,
+			add_rank(w, subs[i], out, subs[i], NULL, RF_KERNELS,
 			         EXPORT_TEXT);
 			free(out);
 		} else if (depth > 1) {
@@ -505,7 +501,7 @@ static void add_trace_folder(struct walk *w, const char *path)
 	}
 	free(trace);
 	parent = parent_of(path);
-	add_rank(w, path, path, parent, NULL, DF_KERNELS, EXPORT_TEXT);
+	add_rank(w, path, path, parent, NULL, RF_KERNELS, EXPORT_TEXT);
 	free(parent);
 }
 
@@ -525,7 +521,7 @@ static int add_path(struct walk *w, const char *path, struct err *e)
 		free(out);
 		parent = parent_of(path);
 		out = is_out ? xstrdup(path) : fileio_join(path, OUTPUT_DIR);
-		add_rank(w, path, out, is_out ? parent : path, NULL, DF_KERNELS,
+		add_rank(w, path, out, is_out ? parent : path, NULL, RF_KERNELS,
 		         EXPORT_TEXT);
 		free(out);
 		free(parent);
@@ -602,10 +598,10 @@ static int32_t id_from_info_name(const struct disc_rank *r)
 	const char *f, *end;
 	int32_t n;
 
-	if (!r->files[DF_INFO])
+	if (!r->files[RF_INFO])
 		return -1;
-	f = strrchr(r->files[DF_INFO], '/');
-	f = f ? f + 1 : r->files[DF_INFO];
+	f = strrchr(r->files[RF_INFO], '/');
+	f = f ? f + 1 : r->files[RF_INFO];
 	if (strncmp(f, "profiler_info_", 14))
 		return -1;
 	n = digits(f + 14, &end);
@@ -617,12 +613,12 @@ static void read_info(struct walk *w, struct disc_rank *r)
 	struct profinfo pi;
 	struct err e = ERR_INIT;
 
-	if (r->files[DF_INFO] && profinfo_read(r->files[DF_INFO], &pi, &e)) {
-		note(w, "bad_profiler_info", xstrdup(r->files[DF_INFO]),
+	if (r->files[RF_INFO] && profinfo_read(r->files[RF_INFO], &pi, &e)) {
+		note(w, "bad_profiler_info", xstrdup(r->files[RF_INFO]),
 		     xstrdup(e.msg));
 		return;
 	}
-	if (!r->files[DF_INFO])
+	if (!r->files[RF_INFO])
 		return;
 	if (pi.rank_id >= 0) {
 		r->id = (int32_t)pi.rank_id;

@@ -5,20 +5,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/vocab.h"
 #include "input/profinfo.h"
 #include "util/err.h"
 
-/* The files of a rank folder, in result.h's enum rank_file order, then
- * the SQLite export ascend_pytorch_profiler[_N].db (no .gz). */
-enum disc_file {
-	DF_KERNELS,
-	DF_TRACE,
-	DF_STEPS,
-	DF_COMM,
-	DF_INFO,
-	DF_DB,
-	DF_COUNT
-};
+/* The files of a rank folder: the text files of enum rank_file
+ * (core/vocab.h), then the SQLite export ascend_pytorch_profiler[_N].db
+ * (no .gz). */
+enum { DF_DB = RF_COUNT, DF_COUNT };
 
 /* Which export of the profile a rank is read from. A folder holding both
  * is read from the db (as msprof-analyze does: the db is the complete,

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/vocab.h"
 #include "util/strtab.h"
 
 /* One device kernel, 24 bytes: a 1 GB Level1 kernel_details.csv holds about
@@ -16,10 +17,8 @@ struct kernel {
 	int64_t start_ns;
 	int64_t dur_ns;
 	uint32_t key; /* id in kernel_table.keys: "Type\0Accelerator Core" */
-	int32_t step; /* profiler Step Id, or STEP_NONE */
+	int32_t step; /* profiler Step Id, or STEP_NONE (core/vocab.h) */
 };
-
-#define STEP_NONE INT32_MIN
 
 /* A row the reader skipped, kept for the report's warnings. */
 struct row_warning {

@@ -22,9 +22,6 @@
 #include "util/xalloc.h"
 #include "util/banned.h"
 
-const char *const traceprof_ov_names[TRACEPROF_OV_KINDS] = {
-    "Computing", "Communication", "Communication(Not Overlapped)", "Free"};
-
 /* What a process is, once its process_name event has been read; from
  * R_OTHER on, one with no kernels and no spans. */
 enum role { R_UNNAMED, R_HW, R_HCCL, R_OVERLAP, R_OTHER, R_CANN, R_NPU_MEM };
@@ -37,7 +34,7 @@ struct spans {
 struct proc {
 	int64_t pid;
 	enum role role;
-	struct spans ov[TRACEPROF_OV_KINDS]; /* kept while unnamed or overlap */
+	struct spans ov[OV_KINDS]; /* kept while unnamed or overlap */
 	uint64_t x_events, c_events, subtasks, bad, first_bad_at;
 	const char *first_bad_why;
 };
@@ -138,8 +135,8 @@ static int ov_kind(const char *s, size_t len)
 
 	if (!len || (*s != 'C' && *s != 'F'))
 		return -1; /* the usual case: a kernel */
-	for (k = 0; k < TRACEPROF_OV_KINDS; k++)
-		if (raw_eq(s, len, traceprof_ov_names[k]))
+	for (k = 0; k < OV_KINDS; k++)
+		if (raw_eq(s, len, ov_trace_names[k]))
 			return k;
 	return -1;
 }
@@ -193,7 +190,7 @@ static void spans_free(struct ctx *c, struct proc *p)
 {
 	int k;
 
-	for (k = 0; k < TRACEPROF_OV_KINDS; k++) {
+	for (k = 0; k < OV_KINDS; k++) {
 		uint64_t bytes = (uint64_t)p->ov[k].alloc * sizeof(*p->ov[k].v);
 		membudget_release(bytes);
 		c->tp->charged -=
@@ -838,7 +835,7 @@ static void procs_finish(struct ctx *c)
 			tp->first_bad_why = p->first_bad_why;
 		}
 		tp->bad_events += device ? p->bad : 0;
-		for (k = 0; p->role == R_OVERLAP && k < TRACEPROF_OV_KINDS; k++)
+		for (k = 0; p->role == R_OVERLAP && k < OV_KINDS; k++)
 			spans_take(c, k, &p->ov[k]);
 		spans_free(c, p);
 	}
@@ -967,7 +964,7 @@ void traceprof_release(struct traceprof *tp)
 		free(tp->ranges[i].name);
 	free(tp->ranges);
 	free(tp->flows);
-	for (k = 0; k < TRACEPROF_OV_KINDS; k++)
+	for (k = 0; k < OV_KINDS; k++)
 		free(tp->ov[k]);
 	memset(tp, 0, sizeof(*tp));
 	tp->rank_id = -1;

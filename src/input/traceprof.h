@@ -44,14 +44,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/vocab.h"
 #include "input/profile.h"
 #include "input/trace.h"
 #include "util/err.h"
 
-/* Overlap Analysis kinds, in the order of the analysis' enum ov:
- * "Computing", "Communication", "Communication(Not Overlapped)", "Free" */
-#define TRACEPROF_OV_KINDS 4
-extern const char *const traceprof_ov_names[TRACEPROF_OV_KINDS];
+/* Overlap Analysis spans are kept per kind: enum ov (core/vocab.h),
+ * matched by ov_trace_names. */
 
 #define TRACEPROF_MAX_PIDS 65536 /* distinct processes; more is an error */
 #define TRACEPROF_MAX_PENDING_FLOWS                                            \
@@ -90,8 +89,8 @@ struct traceprof {
 	const char *first_bad_why; /* static English, or NULL */
 
 	/* Overlap Analysis spans per kind, in file order */
-	struct traceprof_span *ov[TRACEPROF_OV_KINDS];
-	size_t nov[TRACEPROF_OV_KINDS];
+	struct traceprof_span *ov[OV_KINDS];
+	size_t nov[OV_KINDS];
 
 	struct traceprof_range *ranges; /* steps and markers, file order */
 	size_t nranges;

@@ -45,10 +45,9 @@
 #include <stdint.h>
 
 #include "analysis/compare.h"
-#include "view/model.h"
-#include "view/model_ranks.h"
 #include "tmpl/template.h"
 #include "util/strbuf.h"
+#include "view/model_ctx.h"
 
 #define DIFF_TOP_TYPES 15 /* rows of the gained and lost tables */
 #define DIFF_LIST_MAX  40 /* names listed as added or removed */

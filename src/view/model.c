@@ -21,66 +21,6 @@ static const char *const cat_css[CAT_COUNT] = {
 static const char *const stage_css[STAGE_COUNT] = {"s-dit", "s-vae",
                                                    "s-text_encoder", "s-other"};
 
-const char *model_t(const struct model_ctx *c, const char *key)
-{
-	return i18n_get(c->o->cat, key);
-}
-
-void model_set_common(struct model_ctx *c, struct tmpl_vars *v,
-                      const char *title_key)
-{
-	size_t i;
-
-	for (i = 0; i < i18n_count(c->o->cat); i++) {
-		const char *key = i18n_key(c->o->cat, i);
-		char *var = xstrfmt("t_%s", key);
-		tmpl_set(v, var, i18n_get(c->o->cat, key));
-		free(var);
-	}
-	tmpl_set(v, "lang", i18n_lang(c->o->cat));
-	tmpl_set(v, "title", c->o->title ? c->o->title : model_t(c, title_key));
-	tmpl_set(v, "version", c->o->version);
-	tmpl_set(v, "date", c->o->date);
-	tmpl_set(v, "css", c->o->css ? c->o->css : "");
-	tmpl_set(v, "script", c->o->script ? c->o->script : "");
-	tmpl_set(v, "script_csp", c->o->script_csp ? c->o->script_csp : "");
-}
-
-/* Catalogue message `prefix` + `name`, e.g. "stage_" "dit". */
-const char *model_tk(const struct model_ctx *c, const char *prefix,
-                     const char *name)
-{
-	char key[128];
-	snprintf(key, sizeof(key), "%s%s", prefix, name);
-	return i18n_get(c->o->cat, key);
-}
-
-void model_set_ns(struct tmpl_vars *v, const char *name, int64_t ns)
-{
-	tmpl_setf(v, name, "%" PRId64, ns);
-}
-
-void model_set_pct(struct tmpl_vars *v, const char *name, int64_t part,
-                   int64_t whole)
-{
-	tmpl_setf(v, name, "%.3f", numfmt_pct(part, whole));
-}
-
-void model_set_u64(struct tmpl_vars *v, const char *name, uint64_t n)
-{
-	tmpl_setf(v, name, "%" PRIu64, n);
-}
-
-/* Sets `name` to catalogue message key with {placeholders} filled. */
-void model_set_msg(struct model_ctx *c, struct tmpl_vars *v, const char *name,
-                   const char *key, const char *const *names,
-                   const char *const *values, size_t n)
-{
-	strbuf_reset(&c->sb);
-	i18n_format(c->o->cat, key, &c->sb, names, values, n);
-	tmpl_set(v, name, c->sb.buf);
-}
-
 static int64_t total_kernel_ns(const struct result *r)
 {
 	int64_t t = 0;
@@ -477,8 +417,8 @@ static void inputs(struct model_ctx *c, struct tmpl_vars *v)
 		const struct input_desc *in = &r->inputs[i];
 		struct tmpl_vars *row = tmpl_add_row(v, "inputs");
 		tmpl_set(row, "role", in->role);
-		tmpl_set(row, "path", in->path);
-		tmpl_setf(row, "size", "%" PRId64, in->size);
+		tmpl_set(row, "path", in->file.path);
+		tmpl_setf(row, "size", "%" PRId64, in->file.size);
 		if (!strcmp(in->role, "trace_view")) {
 			const char *names[] = {"subtasks"};
 			char sub[24];
@@ -486,32 +426,35 @@ static void inputs(struct model_ctx *c, struct tmpl_vars *v)
 			snprintf(sub, sizeof(sub), "%" PRIu64, in->subtasks);
 			model_set_msg(c, row, "variant", "variant_trace", names,
 			              values, 1);
-		} else if (in->era) {
+		} else if (in->file.era) {
 			const char *names[] = {"level", "era", "pmu"};
 			const char *values[3];
 			char level[8];
-			snprintf(level, sizeof(level), "%d", in->level);
+			snprintf(level, sizeof(level), "%d", in->file.level);
 			values[0] = level;
-			values[1] = model_tk(c, "era_", in->era);
-			values[2] = in->pmu ? model_t(c, "variant_pmu") : "";
+			values[1] = model_tk(c, "era_", in->file.era);
+			values[2] =
+			    in->file.pmu ? model_t(c, "variant_pmu") : "";
 			model_set_msg(c, row, "variant", "variant", names,
 			              values, 3);
 		} else {
-			tmpl_set(row, "variant", in->variant);
+			tmpl_set(row, "variant", in->file.variant);
 		}
 		tmpl_set(row, "line_endings",
 		         !strcmp(in->role, "db")           ? "SQLite"
 		         : !strcmp(in->role, "trace_view") ? "–"
-		         : in->crlf                        ? "CRLF"
+		         : in->file.crlf                   ? "CRLF"
 		                                           : "LF");
-		tmpl_set(row, "bom", model_t(c, in->bom ? "yes" : "no"));
-		tmpl_set(row, "tab", model_t(c, in->start_tab ? "yes" : "no"));
-		if (in->device_id >= 0)
-			tmpl_setf(row, "device", "%" PRId64, in->device_id);
-		model_set_u64(row, "rows", in->rows);
+		tmpl_set(row, "bom", model_t(c, in->file.bom ? "yes" : "no"));
+		tmpl_set(row, "tab",
+		         model_t(c, in->file.start_tab ? "yes" : "no"));
+		if (in->file.device_id >= 0)
+			tmpl_setf(row, "device", "%" PRId64,
+			          in->file.device_id);
+		model_set_u64(row, "rows", in->file.rows);
 		model_set_u64(row, "kernels", in->kernels);
-		model_set_u64(row, "skipped", in->skipped);
-		model_set_u64(row, "typed_from_name", in->typed_from_name);
+		model_set_u64(row, "skipped", in->file.skipped);
+		model_set_u64(row, "typed_from_name", in->file.na_type);
 	}
 }
 

@@ -6,19 +6,8 @@
 #define SDPERF_MODEL_H
 
 #include "analysis/result.h"
-#include "view/i18n.h"
 #include "tmpl/template.h"
-
-struct model_opts {
-	const struct catalog *cat;
-	const char *title;     /* NULL: the catalogue's default title */
-	const char *docs_base; /* e.g. https://gitcode.com/Ascend/MindIE-SD */
-	const char *date;      /* "2026-12-02 16:15 UTC" */
-	const char *version;
-	const char *css;        /* inlined into the HTML report */
-	const char *script;     /* its inline script (HTML) */
-	const char *script_csp; /* "sha256-..." that lets only it run */
-};
+#include "view/model_ctx.h"
 
 /* Default base of the MindIE-SD feature doc links. */
 #define MODEL_DOCS_BASE "https://gitcode.com/Ascend/MindIE-SD"

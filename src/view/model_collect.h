@@ -1,4 +1,4 @@
-/* The view model's collection check section (internal to render/model.c).
+/* The view model's collection check section (internal to view/model.c).
  *
  * Variables set (every text from the catalogue, the gap table or the
  * profile; the templates escape them, the code with fmt="mdcode" in
@@ -13,7 +13,8 @@
 #ifndef SDPERF_MODEL_COLLECT_H
 #define SDPERF_MODEL_COLLECT_H
 
-#include "view/model_ranks.h"
+#include "tmpl/template.h"
+#include "view/model_ctx.h"
 
 void model_collection(struct model_ctx *c, struct tmpl_vars *v);
 

@@ -204,41 +204,6 @@ static void rank_inputs(struct model_ctx *c, struct tmpl_vars *v)
 
 /* ---- ranks table and chart --------------------------------------------- */
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
-/* Indexes of the slowest rank (most DiT compute) and of the median one
- * (the lower median, as the rank_imbalance verdict takes it); -1 when
- * fewer than two ranks were analysed. */
-static void slowest_median(const struct result *r, long *slow, long *med)
-{
-	int64_t *v = xcalloc(r->nranks, sizeof(*v)), m;
-	size_t i, n = 0;
-
-	*slow = *med = -1;
-	for (i = 0; i < r->nranks; i++) {
-		if (!r->ranks[i].analysed)
-			continue;
-		v[n++] = r->ranks[i].compute_ns;
-		if (*slow < 0 ||
-		    r->ranks[i].compute_ns > r->ranks[*slow].compute_ns)
-			*slow = (long)i;
-	}
-	if (n >= 2) {
-		qsort(v, n, sizeof(*v), cmp_i64);
-		m = v[(n - 1) / 2];
-		for (i = 0; i < r->nranks && *med < 0; i++)
-			if (r->ranks[i].analysed && r->ranks[i].compute_ns == m)
-				*med = (long)i;
-	} else {
-		*slow = -1;
-	}
-	free(v);
-}
-
 static void rank_row(struct model_ctx *c, struct tmpl_vars *row,
                      const struct rank_result *rr)
 {
@@ -278,10 +243,11 @@ static void rank_marks(struct model_ctx *c, struct tmpl_vars *v,
 	const char *names[] = {"slow", "median"};
 	const char *values[2];
 	char slow_id[24] = "", med_id[24] = "";
-	long slow, med;
+	size_t slow = c->r->cluster.slowest, med = c->r->cluster.median;
 
-	slowest_median(c->r, &slow, &med);
-	if (slow >= 0) {
+	/* no sentence when fewer than two ranks have DiT compute */
+	tmpl_set(v, "ranks_slowest_median", "");
+	if (c->r->cluster.ranked) {
 		tmpl_set(rows[slow], "slowest", "1");
 		tmpl_set(rows[med], "median", "1");
 		tmpl_set(rows[slow], "mark", model_t(c, "rank_slowest"));
@@ -528,14 +494,14 @@ static void collective_rows(struct tmpl_vars *v, const struct model_ctx *c,
 {
 	size_t k;
 
-	for (k = 0; k < COMM_KINDS; k++) {
-		const struct comm_kind_stat *s = &sum->kind[k];
+	for (k = 0; k < COLL_COUNT; k++) {
+		const struct coll_stat *s = &sum->kind[k];
 		struct tmpl_vars *row;
 		if (!s->count)
 			continue;
 		row = tmpl_add_row(v, "collectives");
-		tmpl_set(row, "kind", comm_kind_keys[k]);
-		tmpl_set(row, "label", model_tk(c, "coll_", comm_kind_keys[k]));
+		tmpl_set(row, "kind", coll_names[k]);
+		tmpl_set(row, "label", model_tk(c, "coll_", coll_names[k]));
 		model_set_u64(row, "count", s->count);
 		model_set_ns(row, "elapse_ns", s->elapse_ns);
 		model_set_ns(row, "transit_ns", s->transit_ns);
@@ -544,13 +510,13 @@ static void collective_rows(struct tmpl_vars *v, const struct model_ctx *c,
 		              checked_add_sat(s->wait_ns, s->transit_ns));
 		model_set_ns(row, "sync_ns", s->sync_ns);
 	}
-	for (k = 0; k < COMM_LINKS; k++) {
-		const struct comm_link_stat *l = &sum->link[k];
+	for (k = 0; k < TR_COUNT; k++) {
+		const struct transport_stat *l = &sum->link[k];
 		struct tmpl_vars *row;
 		if (!l->ops && l->size_mb <= 0)
 			continue;
 		row = tmpl_add_row(v, "transports");
-		tmpl_set(row, "name", comm_link_keys[k]);
+		tmpl_set(row, "name", transport_names[k]);
 		model_set_u64(row, "ops", l->ops);
 		tmpl_setf(row, "size_mb", "%.3f", l->size_mb);
 		model_set_ns(row, "time_ns", l->time_ns);
@@ -563,45 +529,19 @@ static void collective_rows(struct tmpl_vars *v, const struct model_ctx *c,
 
 static void collectives(struct model_ctx *c, struct tmpl_vars *v)
 {
-	const struct result *r = c->r;
-	struct comm_result sum;
+	const struct cluster_summary *cs = &c->r->cluster;
 	const char *names[] = {"n"};
 	const char *values[1];
 	char n[24];
-	size_t i, k, have = 0;
 
-	memset(&sum, 0, sizeof(sum));
-	for (i = 0; i < r->nranks; i++) {
-		const struct comm_result *cr = &r->ranks[i].comm;
-		if (!r->ranks[i].comm_read)
-			continue;
-		have++;
-		for (k = 0; k < COMM_KINDS; k++) {
-			sum.kind[k].count += cr->kind[k].count;
-			checked_accumulate(&sum.kind[k].elapse_ns,
-			                   cr->kind[k].elapse_ns);
-			checked_accumulate(&sum.kind[k].transit_ns,
-			                   cr->kind[k].transit_ns);
-			checked_accumulate(&sum.kind[k].wait_ns,
-			                   cr->kind[k].wait_ns);
-			checked_accumulate(&sum.kind[k].sync_ns,
-			                   cr->kind[k].sync_ns);
-		}
-		for (k = 0; k < COMM_LINKS; k++) {
-			sum.link[k].ops += cr->link[k].ops;
-			sum.link[k].size_mb += cr->link[k].size_mb;
-			checked_accumulate(&sum.link[k].time_ns,
-			                   cr->link[k].time_ns);
-		}
-	}
-	tmpl_set(v, "has_collectives", have ? "1" : "");
-	if (!have)
+	tmpl_set(v, "has_collectives", cs->comm_ranks ? "1" : "");
+	if (!cs->comm_ranks)
 		return;
-	snprintf(n, sizeof(n), "%zu", have);
+	snprintf(n, sizeof(n), "%zu", cs->comm_ranks);
 	values[0] = n;
 	model_set_msg(c, v, "collectives_intro", "sec_collectives_intro", names,
 	              values, 1);
-	collective_rows(v, c, &sum);
+	collective_rows(v, c, &cs->comm);
 }
 
 /* ---- Overlap Analysis cross-check -------------------------------------- */

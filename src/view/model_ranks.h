@@ -1,8 +1,7 @@
 /* The view model's multi-file, multi-rank sections (internal to
- * render/model.c): the rank inputs, the per-rank table and chart, the steps
+ * view/model.c): the rank inputs, the per-rank table and chart, the steps
  * of step_trace_time.csv, the collectives of communication.json, the
- * Overlap Analysis cross-check and the stage boundaries. Also the small
- * setters both files share.
+ * Overlap Analysis cross-check and the stage boundaries.
  *
  * Variables set (all numbers raw: ns, percents with three decimals; every
  * text from the catalogue or the profile, escaped by the templates):
@@ -35,33 +34,8 @@
 #ifndef SDPERF_MODEL_RANKS_H
 #define SDPERF_MODEL_RANKS_H
 
-#include "analysis/result.h"
-#include "view/model.h"
-#include "util/strbuf.h"
-
-struct model_ctx {
-	const struct result *r;
-	const struct model_opts *o;
-	struct strbuf sb; /* scratch */
-};
-
-/* Catalogue message key; prefix + name ("stage_" "dit"). */
-const char *model_t(const struct model_ctx *c, const char *key);
-/* What every report's header sets: t_<key> for every catalogue message,
- * lang, title (o->title, else catalogue message title_key), version,
- * date and css. */
-void model_set_common(struct model_ctx *c, struct tmpl_vars *v,
-                      const char *title_key);
-const char *model_tk(const struct model_ctx *c, const char *prefix,
-                     const char *name);
-void model_set_ns(struct tmpl_vars *v, const char *name, int64_t ns);
-void model_set_pct(struct tmpl_vars *v, const char *name, int64_t part,
-                   int64_t whole);
-void model_set_u64(struct tmpl_vars *v, const char *name, uint64_t n);
-/* name = message key with {names[i]} replaced by values[i]. */
-void model_set_msg(struct model_ctx *c, struct tmpl_vars *v, const char *name,
-                   const char *key, const char *const *names,
-                   const char *const *values, size_t n);
+#include "tmpl/template.h"
+#include "view/model_ctx.h"
 
 /* Sets every variable listed above into v. */
 void model_ranks(struct model_ctx *c, struct tmpl_vars *v);

@@ -34,7 +34,7 @@ static void check_profile(const struct traceprof *tp, size_t size)
 	if (tp->scan.raw + tp->scan.parsed > tp->scan.elements ||
 	    tp->scan.truncated_at > size || tp->subtasks > tp->hw_events)
 		abort();
-	for (k = 0; k < TRACEPROF_OV_KINDS; k++)
+	for (k = 0; k < OV_KINDS; k++)
 		for (i = 0; i < tp->nov[k]; i++)
 			if (tp->ov[k][i].end_ns < tp->ov[k][i].start_ns)
 				abort();

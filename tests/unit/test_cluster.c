@@ -8,6 +8,8 @@
 #include "analysis/rules.h"
 #include "analysis/steps.h"
 #include "analysis/verdicts.h"
+#include "app/pipeline.h"
+#include "input/commjson.h"
 #include "util/xalloc.h"
 
 #define MS 1000000LL /* ns */
@@ -227,6 +229,7 @@ static void verdicts_name_the_slowest_and_worst_ranks(void **state)
 	const struct verdict *v;
 
 	ranks(&f->r, 4, compute, exposed, free_ppm);
+	cluster_summarise(&f->r);
 	verdicts_evaluate(&f->ru, &f->r);
 	v = find(&f->r, "rank_imbalance");
 	assert_true(v->applicable && v->fired);
@@ -257,6 +260,7 @@ static void verdicts_two_even_ranks_do_not_fire(void **state)
 	const struct verdict *v;
 
 	ranks(&f->r, 2, compute, exposed, free_ppm);
+	cluster_summarise(&f->r);
 	verdicts_evaluate(&f->ru, &f->r);
 	v = find(&f->r, "rank_imbalance");
 	assert_true(v->applicable && !v->fired);
@@ -275,6 +279,8 @@ static void verdicts_one_rank_has_no_imbalance(void **state)
 	const struct verdict *v;
 
 	ranks(&f->r, 1, compute, exposed, free_ppm);
+	cluster_summarise(&f->r);
+	assert_false(f->r.cluster.ranked);
 	verdicts_evaluate(&f->ru, &f->r);
 	v = find(&f->r, "rank_imbalance");
 	assert_false(v->applicable || v->fired);
@@ -283,6 +289,118 @@ static void verdicts_one_rank_has_no_imbalance(void **state)
 	assert_true(v->fired);
 	assert_null(v->how);
 	assert_int_equal(v->rank, -1);
+}
+
+/* ---- the summary over the ranks ----------------------------------------- */
+
+/* A rank without DiT compute time (no DiT kernels) and one not analysed
+ * are neither slowest nor median: of 0, 0, 130, 100 (and 500 on a rank
+ * not analysed), the median is 100 (rank 13), not 0 (rank 10), and the
+ * imbalance verdict measures the same two ranks. */
+static void summary_skips_ranks_without_compute(void **state)
+{
+	struct fixture *f = *state;
+	const int64_t compute[] = {0, 0, 130, 100, 500};
+	const int64_t exposed[] = {0, 0, 0, 0, 0};
+	const int64_t free_ppm[] = {-1, -1, -1, -1, -1};
+	const struct verdict *v;
+
+	ranks(&f->r, 5, compute, exposed, free_ppm);
+	f->r.ranks[4].analysed = 0;
+	cluster_summarise(&f->r);
+	assert_true(f->r.cluster.ranked);
+	assert_int_equal(f->r.cluster.slowest, 2);
+	assert_int_equal(f->r.cluster.median, 3);
+	verdicts_evaluate(&f->ru, &f->r);
+	v = find(&f->r, "rank_imbalance"); /* (130 - 100) / 100 */
+	assert_true(v->applicable && v->fired);
+	assert_int_equal(v->rank, 12);
+	assert_true(v->value > 29.999 && v->value < 30.001);
+}
+
+/* One rank with compute time and one without: no slowest, no median, no
+ * imbalance (the view marked rank 10 the median here before the summary
+ * was computed once). */
+static void summary_needs_two_ranks_with_compute(void **state)
+{
+	struct fixture *f = *state;
+	const int64_t compute[] = {0, 120};
+	const int64_t exposed[] = {0, 0};
+	const int64_t free_ppm[] = {-1, -1};
+	const struct verdict *v;
+
+	ranks(&f->r, 2, compute, exposed, free_ppm);
+	cluster_summarise(&f->r);
+	assert_false(f->r.cluster.ranked);
+	verdicts_evaluate(&f->ru, &f->r);
+	v = find(&f->r, "rank_imbalance");
+	assert_false(v->applicable || v->fired);
+	assert_int_equal(v->rank, -1);
+}
+
+/* The real GPT-3 2023 sample (two ranks, each with communication.json):
+ * through the whole pipeline, the result's cluster sums equal the sums of
+ * the two files as the reader gives them, read here on their own. */
+static void summary_sums_communication_of_two_ranks(void **state)
+{
+	static const char *const files[] = {
+	    "test_rank_0/ASCEND_PROFILER_OUTPUT/communication.json",
+	    "test_rank_1/ASCEND_PROFILER_OUTPUT/communication.json"};
+	struct fixture *f = *state;
+	struct commstats cs[2];
+	const struct comm_result *sum = &f->r.cluster.comm;
+	struct options o;
+	struct err e = ERR_INIT;
+	char dir[1024], path[1200];
+	const char *paths[1];
+	size_t i, k;
+
+	unit_join(dir, sizeof(dir), unit_samples_dir(),
+	          "msinsight-gpt3-testdata-2023");
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		if (commstats_read(path, &cs[i], &e))
+			fail_msg("%s", e.msg);
+	}
+	paths[0] = dir;
+	memset(&o, 0, sizeof(o));
+	o.paths = paths;
+	o.npaths = 1;
+	o.path = dir;
+	o.jobs = 1;
+	o.quiet = 1;
+	if (pipeline_analyse(&o, &f->ru, &f->r, &e))
+		fail_msg("%s", e.msg);
+	assert_int_equal(f->r.nranks, 2);
+	assert_int_equal(f->r.cluster.comm_ranks, 2);
+	assert_int_equal(sum->ops, cs[0].ops + cs[1].ops);
+	assert_int_equal(sum->ops, 56);
+	for (k = 0; k < COLL_COUNT; k++) {
+		const struct coll_stat *a = &cs[0].coll[k], *b = &cs[1].coll[k];
+		assert_int_equal(sum->kind[k].count, a->count + b->count);
+		assert_int_equal(sum->kind[k].elapse_ns,
+		                 a->elapse_ns + b->elapse_ns);
+		assert_int_equal(sum->kind[k].transit_ns,
+		                 a->transit_ns + b->transit_ns);
+		assert_int_equal(sum->kind[k].wait_ns, a->wait_ns + b->wait_ns);
+		assert_int_equal(sum->kind[k].sync_ns, a->sync_ns + b->sync_ns);
+		assert_int_equal(sum->kind[k].idle_ns, a->idle_ns + b->idle_ns);
+	}
+	assert_int_equal(sum->kind[COLL_ALLGATHER].count, 20);
+	for (k = 0; k < TR_COUNT; k++) {
+		const struct transport_stat *a = &cs[0].tr[k],
+		                            *b = &cs[1].tr[k];
+		assert_int_equal(sum->link[k].ops, a->ops + b->ops);
+		assert_int_equal(sum->link[k].time_ns, a->time_ns + b->time_ns);
+		assert_true(sum->link[k].size_mb == a->size_mb + b->size_mb);
+	}
+	assert_int_equal(sum->link[TR_HCCS].ops, 27);
+	assert_int_equal(sum->wait_ns, f->r.ranks[0].comm.wait_ns +
+	                                   f->r.ranks[1].comm.wait_ns);
+	/* rank 1 has no DiT compute time: no slowest, no median */
+	assert_false(f->r.cluster.ranked);
+	for (i = 0; i < 2; i++)
+		commstats_release(&cs[i]);
 }
 
 /* ---- merging ranks ------------------------------------------------------ */
@@ -374,6 +492,9 @@ int main(void)
 	    T(verdicts_name_the_slowest_and_worst_ranks),
 	    T(verdicts_two_even_ranks_do_not_fire),
 	    T(verdicts_one_rank_has_no_imbalance),
+	    T(summary_skips_ranks_without_compute),
+	    T(summary_needs_two_ranks_with_compute),
+	    T(summary_sums_communication_of_two_ranks),
 	    T(cluster_sums_types_and_keeps_one_copy_of_warnings),
 	    T(cluster_lead_is_the_first_analysed_rank),
 	};

@@ -4,6 +4,7 @@
  * built from --docs-base and the language. */
 #include "unit.h"
 
+#include "analysis/cluster.h"
 #include "analysis/rules.h"
 #include "app/pipeline.h"
 #include "view/i18n.h"
@@ -353,7 +354,7 @@ static void add_step(struct rank_result *rr, int32_t step, int64_t comp,
 static void set_comm(struct rank_result *rr, int64_t elapse, int64_t transit,
                      int64_t wait, int64_t link_ms)
 {
-	struct comm_kind_stat *k = &rr->comm.kind[2]; /* all_to_all */
+	struct coll_stat *k = &rr->comm.kind[2]; /* all_to_all */
 
 	rr->comm_read = 1;
 	rr->comm.nsteps = 1;
@@ -479,6 +480,7 @@ static void three_ranks(struct result *r)
 	warn3(r, "missing_file", "1", "trace_view.json", "overlap");
 	warn3(r, "warmup_step", "0", "1", "2.0");
 	warn3(r, "overlap_mismatch", "0", "dit", "5.0%");
+	cluster_summarise(r); /* as cluster_merge leaves it */
 }
 
 static void expect(const char *doc, const char *what, const char *needle)
@@ -643,6 +645,13 @@ static void multi_rank_markdown_and_json(void **state)
 	expect(json.buf, "json", "\"flag\":\t\"warmup\"");
 	expect(json.buf, "json", "\"name\":\t\"vae<img src=x>\"");
 	expect(json.buf, "json", "\"rank\":\t2,\n\t\t\t\"how\":\t\"slowest\"");
+	/* the summary over the ranks: ranks 0 and 2 have communication */
+	expect(json.buf, "json",
+	       "\"cluster\":\t{\n\t\t\"slowest_rank\":\t2,\n"
+	       "\t\t\"median_rank\":\t1,\n\t\t\"communication\":\t{\n"
+	       "\t\t\t\"ranks\":\t2,\n\t\t\t\"ops\":\t20,\n"
+	       "\t\t\t\"wait_us\":\t40000.000,");
+	expect(json.buf, "json", "\"bandwidth_gbps\":\t20.000"); /* 2000/100 */
 	strbuf_release(&json);
 	result_release(&r);
 }
@@ -657,6 +666,7 @@ static void single_rank_has_no_ranks_section(void **state)
 	rank_result_release(&r.ranks[1]);
 	rank_result_release(&r.ranks[2]);
 	r.nranks = 1;
+	cluster_summarise(&r);
 	html = render(&r, REPORT_HTML, "en", NULL);
 	md = render(&r, REPORT_MARKDOWN, "zh", NULL);
 	assert_null(strstr(html, "id=\"ranks\""));

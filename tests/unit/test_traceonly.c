@@ -214,7 +214,7 @@ static void rows_by_walk(const struct kernel_table *kt,
 			we[i] = ws[i + 1];
 	memset(comp, 0, w * sizeof(*comp));
 	memset(free_ns, 0, w * sizeof(*free_ns));
-	for (k = 0; k < TRACEPROF_OV_KINDS; k++)
+	for (k = 0; k < OV_KINDS; k++)
 		for (j = 0; j < tp->nov[k]; j++)
 			for (i = 0; i < w; i++) {
 				int64_t a = tp->ov[k][j].start_ns;

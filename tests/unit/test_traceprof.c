@@ -18,7 +18,7 @@
 struct alex {
 	const char *dir;
 	uint64_t hw_events, subtasks;
-	int64_t ov_ns[TRACEPROF_OV_KINDS];
+	int64_t ov_ns[OV_KINDS];
 	int64_t step_ts, step_dur; /* ns */
 	int32_t rank;
 };
@@ -137,7 +137,7 @@ static void alexnet_traces_give_the_kernel_details_kernels(void **state)
 		assert_int_equal(tp.bad_events, 0);
 		assert_true(tp.hw_found && tp.hccl_found && tp.ov_found);
 		assert_false(tp.scan.truncated);
-		for (k = 0; k < TRACEPROF_OV_KINDS; k++) {
+		for (k = 0; k < OV_KINDS; k++) {
 			int64_t sum = 0;
 			size_t j;
 			for (j = 0; j < tp.nov[k]; j++)

@@ -146,21 +146,22 @@ static void inputs_json(cJSON *root, const struct result *r)
 		cJSON *o = cJSON_CreateObject();
 		int trace = !strcmp(in->role, "trace_view");
 		add_str(o, "role", in->role);
-		add_str(o, "path", in->path);
-		add_i64(o, "size_bytes", in->size);
-		add_str(o, "variant", in->variant);
+		add_str(o, "path", in->file.path);
+		add_i64(o, "size_bytes", in->file.size);
+		add_str(o, "variant", in->file.variant);
 		/* a db and a trace have no lines */
 		add_str(o, "line_endings",
 		        trace || !strcmp(in->role, "db") ? NULL
-		        : in->crlf                       ? "CRLF"
+		        : in->file.crlf                  ? "CRLF"
 		                                         : "LF");
-		cJSON_AddBoolToObject(o, "utf8_bom", in->bom);
-		cJSON_AddBoolToObject(o, "start_time_tab", in->start_tab);
-		add_opt_i64(o, "device_id", in->device_id, in->device_id >= 0);
-		add_u64(o, "rows", in->rows);
+		cJSON_AddBoolToObject(o, "utf8_bom", in->file.bom);
+		cJSON_AddBoolToObject(o, "start_time_tab", in->file.start_tab);
+		add_opt_i64(o, "device_id", in->file.device_id,
+		            in->file.device_id >= 0);
+		add_u64(o, "rows", in->file.rows);
 		add_u64(o, "kernels", in->kernels);
-		add_u64(o, "skipped_rows", in->skipped);
-		add_u64(o, "typed_from_name", in->typed_from_name);
+		add_u64(o, "skipped_rows", in->file.skipped);
+		add_u64(o, "typed_from_name", in->file.na_type);
 		if (trace)
 			add_u64(o, "subtasks", in->subtasks);
 		cJSON_AddItemToArray(arr, o);
@@ -383,24 +384,16 @@ static void rank_trace_json(cJSON *o, const struct rank_result *rr)
 	                                         : rr->nmarkers);
 }
 
-static void rank_comm_json(cJSON *o, const struct rank_result *rr)
+/* A comm_result's collectives and transports into co. */
+static void comm_sums_json(cJSON *co, const struct comm_result *c)
 {
-	const struct comm_result *c = &rr->comm;
-	cJSON *co, *kinds, *links;
+	cJSON *kinds, *links;
 	int k;
 
-	if (!rr->comm_read) {
-		cJSON_AddNullToObject(o, "communication");
-		return;
-	}
-	co = cJSON_AddObjectToObject(o, "communication");
-	add_u64(co, "steps", c->nsteps);
-	add_u64(co, "ops", c->ops);
-	add_us(co, "wait_us", c->wait_ns);
 	kinds = cJSON_AddObjectToObject(co, "collectives");
-	for (k = 0; k < COMM_KINDS; k++) {
-		const struct comm_kind_stat *s = &c->kind[k];
-		cJSON *ko = cJSON_AddObjectToObject(kinds, comm_kind_keys[k]);
+	for (k = 0; k < COLL_COUNT; k++) {
+		const struct coll_stat *s = &c->kind[k];
+		cJSON *ko = cJSON_AddObjectToObject(kinds, coll_names[k]);
 		add_u64(ko, "count", s->count);
 		add_us(ko, "elapse_us", s->elapse_ns);
 		add_us(ko, "transit_us", s->transit_ns);
@@ -412,9 +405,9 @@ static void rank_comm_json(cJSON *o, const struct rank_result *rr)
 		                   checked_add_sat(s->wait_ns, s->transit_ns)));
 	}
 	links = cJSON_AddObjectToObject(co, "transports");
-	for (k = 0; k < COMM_LINKS; k++) {
-		const struct comm_link_stat *l = &c->link[k];
-		cJSON *lo = cJSON_AddObjectToObject(links, comm_link_keys[k]);
+	for (k = 0; k < TR_COUNT; k++) {
+		const struct transport_stat *l = &c->link[k];
+		cJSON *lo = cJSON_AddObjectToObject(links, transport_names[k]);
 		struct strbuf sb = STRBUF_INIT;
 		add_u64(lo, "ops", l->ops);
 		strbuf_addf(&sb, "%.3f", l->size_mb);
@@ -429,6 +422,22 @@ static void rank_comm_json(cJSON *o, const struct rank_result *rr)
 		}
 		strbuf_release(&sb);
 	}
+}
+
+static void rank_comm_json(cJSON *o, const struct rank_result *rr)
+{
+	const struct comm_result *c = &rr->comm;
+	cJSON *co;
+
+	if (!rr->comm_read) {
+		cJSON_AddNullToObject(o, "communication");
+		return;
+	}
+	co = cJSON_AddObjectToObject(o, "communication");
+	add_u64(co, "steps", c->nsteps);
+	add_u64(co, "ops", c->ops);
+	add_us(co, "wait_us", c->wait_ns);
+	comm_sums_json(co, c);
 }
 
 /* Only for a rank that has a db export, so that the report.json of a
@@ -479,6 +488,27 @@ static void ranks_json(cJSON *root, const struct result *r)
 	}
 }
 
+/* What the analysis worked out over the ranks (struct cluster_summary). */
+static void cluster_json(cJSON *root, const struct result *r)
+{
+	const struct cluster_summary *cs = &r->cluster;
+	cJSON *o = cJSON_AddObjectToObject(root, "cluster"), *co;
+
+	add_opt_i64(o, "slowest_rank",
+	            cs->ranked ? r->ranks[cs->slowest].id : 0, cs->ranked);
+	add_opt_i64(o, "median_rank", cs->ranked ? r->ranks[cs->median].id : 0,
+	            cs->ranked);
+	if (!cs->comm_ranks) {
+		cJSON_AddNullToObject(o, "communication");
+		return;
+	}
+	co = cJSON_AddObjectToObject(o, "communication");
+	add_u64(co, "ranks", cs->comm_ranks);
+	add_u64(co, "ops", cs->comm.ops);
+	add_us(co, "wait_us", cs->comm.wait_ns);
+	comm_sums_json(co, &cs->comm);
+}
+
 void render_json(const struct result *r, const char *tool_version,
                  struct strbuf *out)
 {
@@ -498,6 +528,7 @@ void render_json(const struct result *r, const char *tool_version,
 	json_collection(root, r);
 	misc_json(root, r);
 	ranks_json(root, r);
+	cluster_json(root, r);
 	text = cJSON_Print(root);
 	strbuf_adds(out, text);
 	strbuf_addch(out, '\n');

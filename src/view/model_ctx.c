@@ -1,0 +1,71 @@
+/* The view model's shared setters: catalogue look-ups, the report header,
+ * raw numbers. */
+#include "view/model_ctx.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "util/numfmt.h"
+#include "util/xalloc.h"
+#include "util/banned.h"
+
+const char *model_t(const struct model_ctx *c, const char *key)
+{
+	return i18n_get(c->o->cat, key);
+}
+
+void model_set_common(struct model_ctx *c, struct tmpl_vars *v,
+                      const char *title_key)
+{
+	size_t i;
+
+	for (i = 0; i < i18n_count(c->o->cat); i++) {
+		const char *key = i18n_key(c->o->cat, i);
+		char *var = xstrfmt("t_%s", key);
+		tmpl_set(v, var, i18n_get(c->o->cat, key));
+		free(var);
+	}
+	tmpl_set(v, "lang", i18n_lang(c->o->cat));
+	tmpl_set(v, "title", c->o->title ? c->o->title : model_t(c, title_key));
+	tmpl_set(v, "version", c->o->version);
+	tmpl_set(v, "date", c->o->date);
+	tmpl_set(v, "css", c->o->css ? c->o->css : "");
+	tmpl_set(v, "script", c->o->script ? c->o->script : "");
+	tmpl_set(v, "script_csp", c->o->script_csp ? c->o->script_csp : "");
+}
+
+/* Catalogue message `prefix` + `name`, e.g. "stage_" "dit". */
+const char *model_tk(const struct model_ctx *c, const char *prefix,
+                     const char *name)
+{
+	char key[128];
+	snprintf(key, sizeof(key), "%s%s", prefix, name);
+	return i18n_get(c->o->cat, key);
+}
+
+void model_set_ns(struct tmpl_vars *v, const char *name, int64_t ns)
+{
+	tmpl_setf(v, name, "%" PRId64, ns);
+}
+
+void model_set_pct(struct tmpl_vars *v, const char *name, int64_t part,
+                   int64_t whole)
+{
+	tmpl_setf(v, name, "%.3f", numfmt_pct(part, whole));
+}
+
+void model_set_u64(struct tmpl_vars *v, const char *name, uint64_t n)
+{
+	tmpl_setf(v, name, "%" PRIu64, n);
+}
+
+/* Sets `name` to catalogue message key with {placeholders} filled. */
+void model_set_msg(struct model_ctx *c, struct tmpl_vars *v, const char *name,
+                   const char *key, const char *const *names,
+                   const char *const *values, size_t n)
+{
+	strbuf_reset(&c->sb);
+	i18n_format(c->o->cat, key, &c->sb, names, values, n);
+	tmpl_set(v, name, c->sb.buf);
+}
