@@ -208,7 +208,7 @@ static void utf8_seq_len_table(void **state)
 	}
 }
 
-static void utf8_add_valid_replaces_each_bad_byte(void **state)
+static void strbuf_add_utf8_valid_replaces_each_bad_byte(void **state)
 {
 	static const struct {
 		const char *in;
@@ -234,7 +234,7 @@ static void utf8_add_valid_replaces_each_bad_byte(void **state)
 	(void)state;
 	for (i = 0; i < ARRAY_LEN(t); i++) {
 		strbuf_reset(&sb);
-		utf8_add_valid(&sb, t[i].in, t[i].len);
+		strbuf_add_utf8_valid(&sb, t[i].in, t[i].len);
 		assert_string_equal(sb.buf, t[i].out);
 		assert_true(utf8_is_valid(sb.buf, sb.len));
 		assert_int_equal(utf8_is_valid(t[i].in, t[i].len),
@@ -785,7 +785,7 @@ int main(void)
 	        strbuf_add_quoted_value_truncates_at_utf8_boundary),
 	    cmocka_unit_test(utf8_seq_len_table),
 	    cmocka_unit_test(utf8_is_text_table),
-	    cmocka_unit_test(utf8_add_valid_replaces_each_bad_byte),
+	    cmocka_unit_test(strbuf_add_utf8_valid_replaces_each_bad_byte),
 	    cmocka_unit_test(utf8_json_lone_surrogates_table),
 	    cmocka_unit_test(strtab_interns_equal_strings_once),
 	    cmocka_unit_test(strtab_keeps_embedded_nul_bytes),

@@ -21,7 +21,7 @@ cJSON *jsonw_str(const char *s)
 	if (!s)
 		return cJSON_CreateNull();
 	strbuf_init(&sb);
-	utf8_add_valid(&sb, s, strlen(s));
+	strbuf_add_utf8_valid(&sb, s, strlen(s));
 	item = cJSON_CreateString(sb.buf);
 	strbuf_release(&sb);
 	return item;
