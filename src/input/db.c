@@ -13,6 +13,7 @@
 
 #include "input/db_int.h"
 #include "util/decimal.h"
+#include "util/fileio.h"
 #include "util/membudget.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
@@ -152,19 +153,12 @@ static int check_header(const char *path, int64_t *size, struct err *e)
 {
 	unsigned char h[100];
 	struct strbuf q = STRBUF_INIT;
-	struct stat st;
 	ssize_t n;
 	uint64_t page, pages;
-	int fd = open(path, O_RDONLY);
+	int fd = fileio_open_regular(path, size, e);
 
 	if (fd < 0)
-		return err_set(e, ERR_INPUT, "%s: cannot open: %s", path,
-		               strerror(errno));
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return err_set(e, ERR_INPUT, "%s: not a regular file", path);
-	}
-	*size = (int64_t)st.st_size;
+		return -1;
 	n = read(fd, h, sizeof(h));
 	close(fd);
 	if (n >= 16 && n < (ssize_t)sizeof(h) &&
@@ -189,11 +183,11 @@ static int check_header(const char *path, int64_t *size, struct err *e)
 	 * a page size that is no power of two is SQLite's to refuse */
 	if (page >= 512 && !(page & (page - 1)) &&
 	    be32(h + 92) == be32(h + 24) && pages &&
-	    pages * page > (uint64_t)st.st_size)
+	    pages * page > (uint64_t)*size)
 		return err_set(e, ERR_INPUT,
 		               "%s: truncated: its header says %" PRIu64
 		               " bytes, the file has %" PRId64,
-		               path, pages * page, (int64_t)st.st_size);
+		               path, pages * page, *size);
 	return 0;
 }
 
