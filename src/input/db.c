@@ -15,6 +15,7 @@
 #include "util/decimal.h"
 #include "util/fileio.h"
 #include "util/membudget.h"
+#include "util/sortcmp.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
@@ -729,14 +730,9 @@ void db_steps_free(struct db_step *steps, size_t n)
  * STEP_NONE. */
 int32_t dbi_step_of(const struct db_step *s, size_t n, int64_t t)
 {
-	size_t lo = 0, hi = n;
+	/* the first step starting after t */
+	size_t lo = sortcmp_upper_i64(s, n, sizeof(*s),
+	                              offsetof(struct db_step, start_ns), t);
 
-	while (lo < hi) { /* first step starting after t */
-		size_t mid = lo + (hi - lo) / 2;
-		if (s[mid].start_ns <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo > 0 && s[lo - 1].end_ns >= t ? s[lo - 1].id : STEP_NONE;
 }
