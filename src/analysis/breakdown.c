@@ -10,14 +10,6 @@
 #include "util/strtab.h"
 #include "util/xalloc.h"
 
-static int cmp_type(const void *a, const void *b)
-{
-	const struct type_stat *x = a, *y = b;
-	if (x->total_ns != y->total_ns)
-		return x->total_ns > y->total_ns ? -1 : 1;
-	return strcmp(x->type, y->type);
-}
-
 static void add(struct type_stat *t, int64_t d)
 {
 	if (!t->count || d < t->min_ns)
@@ -39,7 +31,7 @@ static struct type_stat *top_types(const struct type_stat *v, size_t n,
 	for (i = 0; i < n; i++)
 		if (v[i].count && (want < 0 || (int)v[i].cat == want))
 			out[m++] = v[i];
-	qsort(out, m, sizeof(*out), cmp_type);
+	qsort(out, m, sizeof(*out), type_stat_cmp);
 	m = m < max ? m : max;
 	for (i = 0; i < m; i++)
 		out[i].type = xstrdup(out[i].type);

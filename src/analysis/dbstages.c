@@ -8,6 +8,7 @@
 
 #include "util/checked.h"
 #include "util/membudget.h"
+#include "util/sortcmp.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
@@ -131,15 +132,11 @@ struct split {
 static void split_span(int k, int64_t a, int64_t b, void *ctx)
 {
 	struct split *p = ctx;
-	size_t lo = 0, hi = p->n, i;
+	/* the first step starting after a */
+	size_t lo = sortcmp_upper_i64(p->s, p->n, sizeof(*p->s),
+	                              offsetof(struct db_step, start_ns), a),
+	       i;
 
-	while (lo < hi) { /* first step starting after a */
-		size_t mid = lo + (hi - lo) / 2;
-		if (p->s[mid].start_ns <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (i = lo ? lo - 1 : 0; i < p->n && p->s[i].start_ns < b; i++) {
 		int64_t x = a > p->s[i].start_ns ? a : p->s[i].start_ns;
 		int64_t y = b < p->s[i].end_ns ? b : p->s[i].end_ns;

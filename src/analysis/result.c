@@ -31,7 +31,15 @@ void result_init(struct result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static void free_types(struct type_stat *t, size_t n)
+int type_stat_cmp(const void *a, const void *b)
+{
+	const struct type_stat *x = a, *y = b;
+	if (x->total_ns != y->total_ns)
+		return x->total_ns > y->total_ns ? -1 : 1;
+	return strcmp(x->type, y->type);
+}
+
+void type_stats_free(struct type_stat *t, size_t n)
 {
 	size_t i;
 	for (i = 0; i < n; i++)
@@ -90,10 +98,10 @@ void result_release(struct result *r)
 	free(r->inputs);
 	free(r->steps);
 	for (i = 0; i < STAGE_COUNT; i++)
-		free_types(r->stages[i].top, r->stages[i].ntop);
+		type_stats_free(r->stages[i].top, r->stages[i].ntop);
 	free(r->segs);
 	free(r->stage_method);
-	free_types(r->unmatched, r->nunmatched);
+	type_stats_free(r->unmatched, r->nunmatched);
 	for (i = 0; i < r->nverdicts; i++) {
 		struct verdict *v = &r->verdicts[i];
 		free(v->id);

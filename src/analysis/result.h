@@ -25,6 +25,11 @@ struct type_stat {
 	int64_t total_ns, min_ns, max_ns;
 };
 
+/* qsort order of type_stat: most total time first, then by name. */
+int type_stat_cmp(const void *a, const void *b);
+/* Frees the n types' names and the array t. */
+void type_stats_free(struct type_stat *t, size_t n);
+
 struct cat_stat {
 	uint64_t count;
 	int64_t time_ns;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "input/jsonerr.h"
 #include "util/banned.h"
 #include "util/embed.h"
 #include "util/fileio.h"
@@ -507,26 +508,12 @@ static void move_to_front(struct pattern_rule *v, size_t total, size_t n)
 	free(tmp);
 }
 
+/* at: where cJSON stopped (its end pointer, set on failure too: not the
+ * global cJSON_GetErrorPtr, as rules may load on several threads). */
 static void syntax_error(struct loader *L, const char *text, size_t len,
                          const char *at)
 {
-	size_t line = 1, col = 1, i,
-	       off = at && at >= text ? (size_t)(at - text) : len;
-	struct strbuf sb = STRBUF_INIT;
-
-	for (i = 0; i < off && i < len; i++) {
-		if (text[i] == '\n') {
-			line++;
-			col = 1;
-		} else {
-			col++;
-		}
-	}
-	strbuf_add_quoted_value(&sb, text + (off < len ? off : len),
-	                        off < len ? len - off : 0, 30);
-	err_set(L->e, ERR_INPUT, "%s:%zu:%zu: invalid JSON near %s", L->name,
-	        line, col, sb.buf);
-	strbuf_release(&sb);
+	jsonerr_syntax(L->e, L->name, text, len, at, "invalid JSON");
 }
 
 static int check_keys(struct loader *L, const cJSON *root)
@@ -610,7 +597,7 @@ static int parse_into(struct rules *r, const char *name, const char *text,
 
 	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	if (!root) {
-		syntax_error(&L, text, len, cJSON_GetErrorPtr());
+		syntax_error(&L, text, len, end);
 		return -1;
 	}
 	while (end < text + len && strchr(" \t\r\n", *end) && *end)

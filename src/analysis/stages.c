@@ -24,6 +24,7 @@
 #include "analysis/runs.h"
 #include "util/checked.h"
 #include "util/membudget.h"
+#include "util/sortcmp.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
@@ -324,12 +325,6 @@ static int is_loop_window(const struct loop_ctx *c, uint64_t h)
 	       w->count * 10 <= c->loop_count * 11;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* Between the text encoder and the denoising loop the host leaves the
  * device idle (it returns to Python, sets up the scheduler and latents).
  * Returns the first kernel after the largest idle gap in [lo, hi] if that
@@ -357,7 +352,7 @@ static size_t idle_split(const struct kernel *k, size_t lo, size_t hi,
 	}
 	if (n < 4)
 		return fallback;
-	qsort(gaps, n, sizeof(gaps[0]), cmp_i64);
+	qsort(gaps, n, sizeof(gaps[0]), sortcmp_i64);
 	return best_gap > 10 * gaps[n / 2] && best_gap >= IDLE_MIN_NS
 	           ? best
 	           : fallback;

@@ -4,14 +4,9 @@
 #include <stdlib.h>
 
 #include "util/checked.h"
+#include "util/sortcmp.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
-
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
 
 /* Computing + Not overlapped + Free, saturated: the parts come from the
  * file and may be anything up to INT64_MAX. */
@@ -29,7 +24,7 @@ static int64_t *sorted_times(const struct step_stat *s, size_t n)
 
 	for (i = 0; i < n; i++)
 		v[i] = step_time(&s[i]);
-	qsort(v, n, sizeof(*v), cmp_i64);
+	qsort(v, n, sizeof(*v), sortcmp_i64);
 	return v;
 }
 

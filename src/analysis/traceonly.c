@@ -7,6 +7,7 @@
 
 #include "util/checked.h"
 #include "util/membudget.h"
+#include "util/sortcmp.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
@@ -83,15 +84,9 @@ static size_t step_ranges(const struct traceprof *tp, struct srange **out)
 /* The range whose host range holds ts (the latest starting), or NULL. */
 static struct srange *range_at(struct srange *v, size_t n, int64_t ts)
 {
-	size_t lo = 0, hi = n;
+	size_t lo = sortcmp_upper_i64(v, n, sizeof(*v),
+	                              offsetof(struct srange, host_start), ts);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (v[mid].host_start <= ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo && v[lo - 1].host_end >= ts ? &v[lo - 1] : NULL;
 }
 

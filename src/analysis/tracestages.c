@@ -11,6 +11,7 @@
 #include "util/hash.h"
 #include "util/idmap.h"
 #include "util/membudget.h"
+#include "util/sortcmp.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -754,15 +755,12 @@ static size_t last_reaching(const struct flows *f, size_t k, size_t a, size_t b,
 static struct trace_marker *marker_at(const struct flows *f, int64_t ts)
 {
 	const struct trace_summary *s = f->sum;
-	size_t lo = 0, hi = s->nmarkers, i;
+	/* the first marker starting after ts */
+	size_t lo = sortcmp_upper_i64(
+	           s->markers, s->nmarkers, sizeof(*s->markers),
+	           offsetof(struct trace_marker, host_start_ns), ts),
+	       i;
 
-	while (lo < hi) { /* first marker starting after ts */
-		size_t mid = lo + (hi - lo) / 2;
-		if (s->markers[mid].host_start_ns <= ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	i = last_reaching(f, 1, 0, f->size, lo, ts);
 	return i == SIZE_MAX ? NULL : &s->markers[i];
 }

@@ -107,7 +107,7 @@ static void valid_utf8(struct strbuf *out, size_t start)
 
 	if (utf8_is_valid(out->buf + start, out->len - start))
 		return;
-	utf8_add_valid(&fixed, out->buf + start, out->len - start);
+	strbuf_add_utf8_valid(&fixed, out->buf + start, out->len - start);
 	out->len = start;
 	strbuf_addbuf(out, &fixed);
 	strbuf_release(&fixed);

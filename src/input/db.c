@@ -13,7 +13,9 @@
 
 #include "input/db_int.h"
 #include "util/decimal.h"
+#include "util/fileio.h"
 #include "util/membudget.h"
+#include "util/sortcmp.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
@@ -152,19 +154,12 @@ static int check_header(const char *path, int64_t *size, struct err *e)
 {
 	unsigned char h[100];
 	struct strbuf q = STRBUF_INIT;
-	struct stat st;
 	ssize_t n;
 	uint64_t page, pages;
-	int fd = open(path, O_RDONLY);
+	int fd = fileio_open_regular(path, size, e);
 
 	if (fd < 0)
-		return err_set(e, ERR_INPUT, "%s: cannot open: %s", path,
-		               strerror(errno));
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return err_set(e, ERR_INPUT, "%s: not a regular file", path);
-	}
-	*size = (int64_t)st.st_size;
+		return -1;
 	n = read(fd, h, sizeof(h));
 	close(fd);
 	if (n >= 16 && n < (ssize_t)sizeof(h) &&
@@ -189,11 +184,11 @@ static int check_header(const char *path, int64_t *size, struct err *e)
 	 * a page size that is no power of two is SQLite's to refuse */
 	if (page >= 512 && !(page & (page - 1)) &&
 	    be32(h + 92) == be32(h + 24) && pages &&
-	    pages * page > (uint64_t)st.st_size)
+	    pages * page > (uint64_t)*size)
 		return err_set(e, ERR_INPUT,
 		               "%s: truncated: its header says %" PRIu64
 		               " bytes, the file has %" PRId64,
-		               path, pages * page, (int64_t)st.st_size);
+		               path, pages * page, *size);
 	return 0;
 }
 
@@ -735,14 +730,9 @@ void db_steps_free(struct db_step *steps, size_t n)
  * STEP_NONE. */
 int32_t dbi_step_of(const struct db_step *s, size_t n, int64_t t)
 {
-	size_t lo = 0, hi = n;
+	/* the first step starting after t */
+	size_t lo = sortcmp_upper_i64(s, n, sizeof(*s),
+	                              offsetof(struct db_step, start_ns), t);
 
-	while (lo < hi) { /* first step starting after t */
-		size_t mid = lo + (hi - lo) / 2;
-		if (s[mid].start_ns <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo > 0 && s[lo - 1].end_ns >= t ? s[lo - 1].id : STEP_NONE;
 }

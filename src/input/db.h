@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "input/commjson.h"
+#include "input/db_types.h"
 #include "input/profile.h"
 #include "util/err.h"
 
@@ -39,46 +40,7 @@
 /* STEP_TIME rows read at most (a real profile has a few dozen). */
 #define DB_MAX_STEPS (1u << 20)
 
-/* The tables the reader uses, by their names in the db. */
-enum db_table {
-	DBT_TASK,
-	DBT_COMPUTE_TASK_INFO,
-	DBT_COMMUNICATION_OP,
-	DBT_COMMUNICATION_TASK_INFO,
-	DBT_STRING_IDS,
-	DBT_STEP_TIME,
-	DBT_OVERLAP_ANALYSIS,
-	DBT_PYTORCH_API,
-	DBT_CONNECTION_IDS,
-	DBT_MSTX_EVENTS,
-	DBT_META_DATA,
-	DBT_RANK_DEVICE_MAP,
-	DBT_ENUM_HCCL_TRANSPORT_TYPE,
-	DBT_ENUM_HCCL_LINK_TYPE,
-	DBT_ENUM_API_TYPE,
-	DBT_COUNT
-};
-extern const char *const db_table_names[DBT_COUNT];
-
 struct db;
-
-/* What db_open learned. Strings are owned by the db. */
-struct db_about {
-	const char *path;
-	int64_t size;               /* bytes */
-	const char *schema_version; /* META_DATA SCHEMA_VERSION, or NULL */
-	const char *block_col;      /* "blockDim", "blockNum" or NULL */
-	int64_t rank_id, device_id; /* RANK_DEVICE_MAP, -1 when absent */
-	unsigned tables;            /* bit 1u << t for each usable table */
-	/* a table present but without a column the reader needs: that
-	 * column (static), else NULL */
-	const char *lacks[DBT_COUNT];
-	/* filled by db_read_kernels */
-	uint64_t compute_rows;  /* COMPUTE_TASK_INFO rows */
-	uint64_t unjoined;      /* of which without a TASK row */
-	uint64_t comm_ops;      /* COMMUNICATION_OP rows */
-	uint64_t typed_by_name; /* kernels whose opType was N/A */
-};
 
 /* Opens the db at path. Returns 0 (*out to close with db_close), or -1
  * with ERR_INPUT naming the file:
@@ -114,12 +76,6 @@ int64_t db_peek_rank(const char *path);
  * at all, a bad row with strict. */
 int db_read_kernels(struct db *db, int strict, struct kernel_table *kt,
                     struct kernels_info *info, struct err *e);
-
-/* One STEP_TIME row. */
-struct db_step {
-	int32_t id;
-	int64_t start_ns, end_ns;
-};
 
 /* STEP_TIME's rows sorted by start (NULL/0 without the table; the caller
  * frees them with db_steps_free). Rows with bad times are left out. The

@@ -4,6 +4,7 @@
  * fact is absent. */
 #include <string.h>
 
+#include "input/db.h"
 #include "input/db_int.h"
 #include "util/strbuf.h"
 #include "util/banned.h"

@@ -7,7 +7,8 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
-#include "input/db.h"
+#include "input/db_types.h"
+#include "util/err.h"
 #include "util/strbuf.h"
 
 #define DBI_QUOTE_MAX 60 /* bytes of a bad value quoted in a message */

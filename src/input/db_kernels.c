@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/db.h"
 #include "input/db_int.h"
 #include "input/kernels.h"
 #include "util/membudget.h"
+#include "util/sortcmp.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
@@ -221,15 +223,9 @@ static int row_times(struct kread *r, sqlite3_stmt *st, int i, int64_t *start,
 /* Index of the step holding t (as dbi_step_of finds it), or n. */
 static size_t step_index(const struct db_step *s, size_t n, int64_t t)
 {
-	size_t lo = 0, hi = n;
+	size_t lo = sortcmp_upper_i64(s, n, sizeof(*s),
+	                              offsetof(struct db_step, start_ns), t);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (s[mid].start_ns <= t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo > 0 && s[lo - 1].end_ns >= t ? lo - 1 : n;
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/db.h"
 #include "input/db_int.h"
 #include "input/hccl.h"
 #include "util/xalloc.h"

@@ -758,18 +758,10 @@ int discover_run(const char *const *paths, size_t npaths, struct run_files *rf,
 
 void run_files_release(struct run_files *rf)
 {
-	size_t i, f;
+	size_t i;
 
-	for (i = 0; i < rf->n; i++) {
-		struct disc_rank *r = &rf->ranks[i];
-		free(r->dir);
-		for (f = 0; f < DF_COUNT; f++)
-			free(r->files[f]);
-		free(r->torch_npu_version);
-		free(r->cann_version);
-		free(r->profiler_level);
-		free(r->aic_metrics);
-	}
+	for (i = 0; i < rf->n; i++)
+		disc_rank_free(&rf->ranks[i]);
 	for (i = 0; i < rf->nnotes; i++) {
 		free(rf->notes[i].args[0]);
 		free(rf->notes[i].args[1]);

@@ -3,6 +3,7 @@
 #include "input/jsonerr.h"
 
 #include <cjson/cJSON.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,25 +84,33 @@ int jsonerr_bad_text(struct jsonerr *j, const char *what, const char *text,
 	return -1;
 }
 
+void jsonerr_linecol(const char *text, size_t n, uint64_t *line, uint64_t *col)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (text[i] == '\n') {
+			++*line;
+			*col = 1;
+		} else {
+			++*col;
+		}
+	}
+}
+
 int jsonerr_syntax(struct err *e, const char *name, const char *text,
                    size_t len, const char *at, const char *what)
 {
-	size_t line = 1, col = 1, i, off = len;
+	uint64_t line = 1, col = 1;
+	size_t off = len;
 	struct strbuf sb = STRBUF_INIT;
 
 	if (at && at >= text && (size_t)(at - text) < len)
 		off = (size_t)(at - text);
-	for (i = 0; i < off; i++) {
-		if (text[i] == '\n') {
-			line++;
-			col = 1;
-		} else {
-			col++;
-		}
-	}
+	jsonerr_linecol(text, off, &line, &col);
 	strbuf_add_quoted_value(&sb, text + off, len - off, NEAR_MAX);
-	err_set(e, ERR_INPUT, "%s:%zu:%zu: %s near %s", name, line, col, what,
-	        sb.buf);
+	err_set(e, ERR_INPUT, "%s:%" PRIu64 ":%" PRIu64 ": %s near %s", name,
+	        line, col, what, sb.buf);
 	strbuf_release(&sb);
 	return -1;
 }

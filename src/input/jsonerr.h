@@ -6,6 +6,7 @@
 #define SDPERF_JSONERR_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "util/err.h"
 #include "util/strbuf.h"
@@ -40,6 +41,10 @@ int jsonerr_bad(struct jsonerr *j, const char *what, const struct cJSON *v);
 /* The same with the value given as JSON text (a streamed reader's). */
 int jsonerr_bad_text(struct jsonerr *j, const char *what, const char *text,
                      size_t len);
+
+/* Moves line:col (both counted from 1) over text[0..n): a newline starts
+ * the next line at column 1, any other byte is one column. */
+void jsonerr_linecol(const char *text, size_t n, uint64_t *line, uint64_t *col);
 
 /* Sets ERR_INPUT "NAME:LINE:COL: what near 'TEXT'": LINE and COL (from 1)
  * of at in text[0..len), TEXT the next 30 bytes quoted. An at outside the

@@ -575,19 +575,11 @@ int jp_end(struct jpull *p)
 static int refused(struct jpull *p, const char *text, size_t n, const char *end,
                    uint64_t line, uint64_t col)
 {
-	size_t i, off = end && end >= text && end <= text + n
-	                    ? (size_t)(end - text)
-	                    : 0;
+	size_t off =
+	    end && end >= text && end <= text + n ? (size_t)(end - text) : 0;
 	struct strbuf q = STRBUF_INIT;
 
-	for (i = 0; i < off; i++) {
-		if (text[i] == '\n') {
-			line++;
-			col = 1;
-		} else {
-			col++;
-		}
-	}
+	jsonerr_linecol(text, off, &line, &col);
 	strbuf_add_quoted_value(
 	    &q, text + off, n - off < NEAR_MAX ? n - off : NEAR_MAX, NEAR_MAX);
 	err_set(p->e, ERR_INPUT,

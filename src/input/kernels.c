@@ -1,39 +1,30 @@
-/* kernel_details.csv reader. libcsv does the CSV syntax; this file maps
- * header names to columns, tracks physical line numbers for messages (libcsv
- * skips empty lines, so its row count drifts from the line count), parses
- * times exactly, and decides per row: keep, or skip with a reason. */
+/* kernel_details.csv reader. input/csvread does the CSV syntax, the
+ * physical line numbers for messages and the caps; this file maps header
+ * names to columns, parses times exactly, and decides per row: keep, or
+ * skip with a reason. */
 #include "input/kernels.h"
 
-#include <csv.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "input/csvread.h"
 #include "input/plausible.h"
 #include "util/decimal.h"
-#include "util/infile.h"
 #include "util/numfmt.h"
 #include "util/membudget.h"
-#include "util/progress.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
-#define READ_CHUNK      (1u << 20)
-#define MAX_FIELD       (1u << 20) /* longer: a runaway quote, not a real value */
-#define MAX_COLUMNS     4096
-#define MAX_HEADER_NAME 4096 /* bytes of one header name */
+#define MAX_COLUMNS 4096
 /* what one interned "Type\0Core" key costs: its text, the malloc header,
  * and its share of the table's arrays (string pointer, length, hash, two
  * hash slots), with room for their growth */
 #define KEY_COST(len) ((uint64_t)(len) + 96)
-#define QUOTE_MAX     60 /* bytes of a bad value quoted in a message */
 /* libcsv trims unquoted TABs; for the first rows it is told to keep them,
  * so the TAB the profiler writes after Start Time can be seen and reported */
 #define TAB_PROBE_ROWS 16
@@ -82,21 +73,12 @@ struct kreader {
 	struct kernel_table *kt;
 	struct kernels_info *info;
 	struct err *e;
-	struct csv_parser p;
-	int failed;
+	struct csvread csv;
 	uint64_t key_bytes; /* text of the interned keys */
 
-	uint64_t line;     /* physical line being fed, 1-based */
-	uint64_t row_line; /* line where the current row began */
-	int at_line_start;
-	int row_pending; /* the next non-empty line begins a row */
-
-	int in_header;
 	unsigned header_flags;
 	unsigned char *colmap;
-	char **colnames;
-	size_t ncols;
-	size_t fidx; /* index of the next field in the current row */
+	size_t nfields; /* fields of the row that ended */
 
 	/* the current row */
 	struct strbuf kname, type, core, reason, key;
@@ -221,7 +203,7 @@ size_t kernels_type_from_name(const char *name, size_t len, const char **start)
 
 static const char *colname(const struct kreader *r, size_t i)
 {
-	return i < r->ncols ? r->colnames[i] : "(beyond header)";
+	return csvread_colname(&r->csv, i);
 }
 
 /* Marks the current row bad with a reason naming column i and value;
@@ -237,7 +219,7 @@ static void row_fail(struct kreader *r, size_t i, const char *code,
 	strbuf_addf(&r->reason, "column %zu '%s': %s: ", i + 1, colname(r, i),
 	            what);
 	strbuf_reset(&r->reason_value);
-	strbuf_add_quoted_value(&r->reason_value, v, len, QUOTE_MAX);
+	strbuf_add_quoted_value(&r->reason_value, v, len, CSVREAD_QUOTE_MAX);
 	strbuf_addbuf(&r->reason, &r->reason_value);
 	r->reason_col = i;
 }
@@ -250,10 +232,9 @@ static void fail(struct kreader *r, const char *prefix, const char *v,
 
 	strbuf_adds(&sb, prefix);
 	if (v)
-		strbuf_add_quoted_value(&sb, v, len, QUOTE_MAX);
-	err_set(r->e, ERR_INPUT, "%s", sb.buf);
+		strbuf_add_quoted_value(&sb, v, len, CSVREAD_QUOTE_MAX);
+	csvread_failf(&r->csv, "%s", sb.buf);
 	strbuf_release(&sb);
-	r->failed = 1;
 }
 
 /* ---- header ------------------------------------------------------------ */
@@ -277,56 +258,19 @@ static int is_pmu_column(const char *s, size_t len)
 	return 0;
 }
 
-static void header_field(struct kreader *r, const char *s, size_t len)
+static void header_field(struct csvread *c, size_t i, const char *s, size_t len)
 {
-	size_t i = r->ncols, k, bad;
-	enum col c = COL_IGNORE;
-	struct strbuf msg = STRBUF_INIT;
+	struct kreader *r = c->ctx;
+	size_t k;
+	enum col c_ = COL_IGNORE;
 
-	if (i == 0 && len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3)) {
-		r->info->bom = 1;
-		s += 3;
-		len -= 3;
-	}
-	if (i >= MAX_COLUMNS) {
-		strbuf_addf(&msg,
-		            "%s:%" PRIu64 ": column %zu: too many columns "
-		            "(limit %d): ",
-		            r->name, r->row_line, i + 1, MAX_COLUMNS);
-		fail(r, msg.buf, s, len);
-		strbuf_release(&msg);
-		return;
-	}
-	if (len > MAX_HEADER_NAME) {
-		strbuf_addf(&msg,
-		            "%s:%" PRIu64 ": column %zu: header name longer "
-		            "than %d bytes: ",
-		            r->name, r->row_line, i + 1, MAX_HEADER_NAME);
-		fail(r, msg.buf, s, len);
-		strbuf_release(&msg);
-		return;
-	}
-	if (!utf8_is_text(s, len, &bad)) {
-		strbuf_addf(&msg,
-		            "%s:%" PRIu64 ": column %zu: not a CSV text header "
-		            "(binary data?): ",
-		            r->name, r->row_line, i + 1);
-		fail(r, msg.buf, s, len);
-		strbuf_release(&msg);
-		return;
-	}
 	for (k = 0; k < sizeof(column_names) / sizeof(column_names[0]); k++)
 		if (strlen(column_names[k].header) == len &&
 		    !strncasecmp(column_names[k].header, s, len))
-			c = column_names[k].col;
-	for (k = 0; c != COL_IGNORE && k < i; k++)
-		if (r->colmap[k] == c) {
-			strbuf_addf(&msg,
-			            "%s:%" PRIu64 ": column %zu: duplicate "
-			            "column: ",
-			            r->name, r->row_line, i + 1);
-			fail(r, msg.buf, s, len);
-			strbuf_release(&msg);
+			c_ = column_names[k].col;
+	for (k = 0; c_ != COL_IGNORE && k < i; k++)
+		if (r->colmap[k] == c_) {
+			csvread_fail(c, i, "duplicate column", s, len);
 			return;
 		}
 	if (len == 8 && !strncmp(s, "Model ID", 8))
@@ -339,13 +283,10 @@ static void header_field(struct kreader *r, const char *s, size_t len)
 		r->header_flags |= HAS_PMU;
 	else if (len == 12 && !strncasecmp(s, "Input Shapes", 12))
 		r->header_flags |= HAS_SHAPES;
-	r->header_flags |= c == COL_STEP ? HAS_STEP : 0;
-	r->header_flags |= c == COL_DEVICE ? HAS_DEVICE : 0;
+	r->header_flags |= c_ == COL_STEP ? HAS_STEP : 0;
+	r->header_flags |= c_ == COL_DEVICE ? HAS_DEVICE : 0;
 	r->colmap = xrealloc(r->colmap, i + 1);
-	r->colnames = xrealloc(r->colnames, (i + 1) * sizeof(char *));
-	r->colmap[i] = (unsigned char)c;
-	r->colnames[i] = xstrndup(s, len);
-	r->ncols++;
+	r->colmap[i] = (unsigned char)c_;
 }
 
 static void set_variant(struct kreader *r)
@@ -376,31 +317,24 @@ static void set_variant(struct kreader *r)
 	r->info->variant = strbuf_detach(&sb, NULL);
 }
 
-static void header_done(struct kreader *r)
+static void header_done(struct csvread *c)
 {
+	struct kreader *r = c->ctx;
 	size_t k, i;
-	struct strbuf hdr = STRBUF_INIT, msg = STRBUF_INIT;
 
 	for (k = 0; k < sizeof(required_columns) / sizeof(*required_columns);
 	     k++) {
-		for (i = 0; i < r->ncols; i++)
-			if (!strcasecmp(r->colnames[i], required_columns[k]))
+		for (i = 0; i < c->ncols; i++)
+			if (!strcasecmp(csvread_colname(c, i),
+			                required_columns[k]))
 				break;
-		if (i < r->ncols)
-			continue;
-		for (i = 0; i < r->ncols; i++)
-			strbuf_addf(&hdr, "%s%s", i ? "," : "", r->colnames[i]);
-		strbuf_addf(&msg,
-		            "%s:%" PRIu64 ": missing required column '%s' "
-		            "(is this a kernel_details.csv?); header: ",
-		            r->name, r->row_line, required_columns[k]);
-		fail(r, msg.buf, hdr.buf, hdr.len);
-		break;
+		if (i == c->ncols) {
+			csvread_fail_missing(c, required_columns[k],
+			                     CSVREAD_QUOTE_MAX);
+			break;
+		}
 	}
-	strbuf_release(&hdr);
-	strbuf_release(&msg);
 	set_variant(r);
-	r->in_header = 0;
 }
 
 /* ---- rows -------------------------------------------------------------- */
@@ -458,25 +392,18 @@ static void data_field(struct kreader *r, size_t i, const char *s, size_t len)
 	}
 }
 
-static void on_field(void *data, size_t len, void *ctx)
+static void on_field(struct csvread *c, size_t i, const char *s, size_t len)
 {
-	struct kreader *r = ctx;
-	size_t i = r->fidx++;
+	struct kreader *r = c->ctx;
 
-	if (r->failed)
-		return;
-	if (r->in_header) {
-		header_field(r, data, len);
-		return;
-	}
-	if (i < r->ncols && !r->row_bad && r->colmap[i] != COL_IGNORE)
-		data_field(r, i, data, len);
+	if (!r->row_bad && r->colmap[i] != COL_IGNORE)
+		data_field(r, i, s, len);
 }
 
 static size_t col_index(const struct kreader *r, enum col c)
 {
 	size_t i;
-	for (i = 0; i < r->ncols; i++)
+	for (i = 0; i < r->csv.ncols; i++)
 		if (r->colmap[i] == c)
 			return i;
 	return 0;
@@ -499,20 +426,20 @@ static int key_limits(struct kreader *r, const char *t, size_t tl)
 		strbuf_addf(&msg,
 		            "%s:%" PRIu64 ": %s: not a profile sdperf can "
 		            "summarise; the type that went over: ",
-		            r->name, r->row_line, what);
+		            r->csv.name, r->csv.row_line, what);
 		fail(r, msg.buf, t, tl);
 	} else if (membudget_charge(KEY_COST(r->key.len))) {
 		membudget_fail(r->e, KEY_COST(r->key.len),
 		               "%s:%" PRIu64 ": kernel type names (%u types)",
-		               r->name, r->row_line, r->kt->keys.n);
-		r->failed = 1;
+		               r->csv.name, r->csv.row_line, r->kt->keys.n);
+		r->csv.failed = 1;
 	}
 	strbuf_release(&msg);
-	return r->failed ? -1 : 0;
+	return r->csv.failed ? -1 : 0;
 }
 
 /* Builds the interned key "Type\0Core"; 0, or -1 when not valid text (the
- * row is skipped) or over a limit (r->failed). */
+ * row is skipped) or over a limit (r->csv.failed). */
 static int make_key(struct kreader *r, uint32_t *key)
 {
 	const char *t = r->type.buf;
@@ -551,8 +478,8 @@ static void skip_row(struct kreader *r)
 
 	in->skipped++;
 	if (r->o && r->o->strict) {
-		strbuf_addf(&msg, "%s:%" PRIu64 ": %s (--strict)", r->name,
-		            r->row_line, r->reason.buf);
+		strbuf_addf(&msg, "%s:%" PRIu64 ": %s (--strict)", r->csv.name,
+		            r->csv.row_line, r->reason.buf);
 		fail(r, msg.buf, NULL, 0);
 		strbuf_release(&msg);
 		return;
@@ -562,12 +489,12 @@ static void skip_row(struct kreader *r)
 		    xrealloc(in->warn, (in->nwarn + 1) * sizeof(*in->warn));
 		struct row_warning *w = &in->warn[in->nwarn++];
 		memset(w, 0, sizeof(*w));
-		w->line = r->row_line;
+		w->line = r->csv.row_line;
 		w->reason = xstrdup(r->reason.buf);
 		w->code = r->reason_code;
 		if (!strcmp(w->code, "field_count")) {
-			w->args[0] = xstrfmt("%zu", r->fidx);
-			w->args[1] = xstrfmt("%zu", r->ncols);
+			w->args[0] = xstrfmt("%zu", r->nfields);
+			w->args[1] = xstrfmt("%zu", r->csv.ncols);
 		} else {
 			w->args[0] = xstrfmt("%zu", r->reason_col + 1);
 			w->args[1] = xstrdup(colname(r, r->reason_col));
@@ -583,15 +510,15 @@ static void skip_implausible(void *ctx, const struct plausible_kernel *k,
 {
 	struct kreader *r = ctx;
 	struct strbuf v = STRBUF_INIT;
-	uint64_t row_line = r->row_line;
+	uint64_t row_line = r->csv.row_line;
 
 	numfmt_us(&v, which == 1 ? k->start : k->dur);
-	r->row_line = k->line;
+	r->csv.row_line = k->line;
 	r->row_bad = 0;
 	row_fail(r, col_index(r, which == 1 ? COL_START : COL_DUR),
 	         "implausible_time", plausible_why(which), v.buf, v.len);
 	skip_row(r);
-	r->row_line = row_line;
+	r->csv.row_line = row_line;
 	strbuf_release(&v);
 }
 
@@ -616,17 +543,17 @@ static int table_grow(struct kreader *r)
 		membudget_fail(r->e, cost,
 		               "%s:%" PRIu64
 		               ": kernel table (%zu kernels read)",
-		               r->name, r->row_line, kt->n);
+		               r->csv.name, r->csv.row_line, kt->n);
 	else if (rc == -2)
 		err_set(r->e, ERR_INPUT,
 		        "%s:%" PRIu64 ": more than %u kernels in one rank",
-		        r->name, r->row_line, (unsigned)KERNELS_MAX);
+		        r->csv.name, r->csv.row_line, (unsigned)KERNELS_MAX);
 	else if (rc)
 		err_set(r->e, ERR_INPUT,
 		        "%s:%" PRIu64 ": out of memory for the kernel table "
 		        "(%zu kernels read): lower --max-memory",
-		        r->name, r->row_line, kt->n);
-	r->failed |= rc != 0;
+		        r->csv.name, r->csv.row_line, kt->n);
+	r->csv.failed |= rc != 0;
 	return rc ? -1 : 0;
 }
 
@@ -638,7 +565,7 @@ static void keep_row(struct kreader *r)
 	int which;
 
 	if (r->row_bad || make_key(r, &key)) {
-		if (!r->failed)
+		if (!r->csv.failed)
 			skip_row(r);
 		return;
 	}
@@ -649,7 +576,8 @@ static void keep_row(struct kreader *r)
 		return;
 	}
 	if ((which = plausible_check(&r->plaus, r->start, r->dur))) {
-		struct plausible_kernel pk = {r->start, r->dur, r->row_line};
+		struct plausible_kernel pk = {r->start, r->dur,
+		                              r->csv.row_line};
 		skip_implausible(r, &pk, which);
 		return;
 	}
@@ -660,30 +588,24 @@ static void keep_row(struct kreader *r)
 	k->dur_ns = r->dur;
 	k->key = key;
 	k->step = r->step;
-	if (!r->plaus.ready &&
-	    plausible_add(&r->plaus, r->start, r->dur, r->row_line, kt->n - 1))
+	if (!r->plaus.ready && plausible_add(&r->plaus, r->start, r->dur,
+	                                     r->csv.row_line, kt->n - 1))
 		settle_probe(r);
 }
 
-static void on_row(int term, void *ctx)
+static void on_row(struct csvread *c, size_t nfields)
 {
-	struct kreader *r = ctx;
+	struct kreader *r = c->ctx;
 	char what[96];
 
-	(void)term;
-	if (r->failed)
-		goto reset;
-	if (r->in_header) {
-		header_done(r);
-		goto reset;
-	}
 	r->info->rows++;
-	if (r->fidx != r->ncols && !r->row_bad) {
+	r->nfields = nfields;
+	if (nfields != c->ncols && !r->row_bad) {
 		r->row_bad = 1;
 		r->reason_code = "field_count";
 		snprintf(what, sizeof(what),
-		         "row has %zu fields, header has %zu", r->fidx,
-		         r->ncols);
+		         "row has %zu fields, header has %zu", nfields,
+		         c->ncols);
 		strbuf_reset(&r->reason);
 		strbuf_adds(&r->reason, what);
 	}
@@ -691,114 +613,30 @@ static void on_row(int term, void *ctx)
 		skip_row(r);
 	else
 		keep_row(r);
-reset:
-	r->fidx = 0;
 	r->row_bad = 0;
 	strbuf_reset(&r->kname);
 	strbuf_reset(&r->type);
 	strbuf_reset(&r->core);
 	r->step = STEP_NONE;
-	r->row_pending = 1;
 }
 
-/* ---- feeding ----------------------------------------------------------- */
+/* ---- reading ----------------------------------------------------------- */
 
-static void fail_at_field(struct kreader *r, const char *what)
-{
-	struct strbuf msg = STRBUF_INIT;
-
-	strbuf_addf(&msg, "%s:%" PRIu64 ": column %zu '%s': %s: ", r->name,
-	            r->row_line, r->fidx + 1,
-	            r->in_header ? "header" : colname(r, r->fidx), what);
-	fail(r, msg.buf, (const char *)r->p.entry_buf,
-	     r->p.entry_pos < QUOTE_MAX + 4 ? r->p.entry_pos : QUOTE_MAX + 4);
-	strbuf_release(&msg);
-}
-
-/* Feeds one piece that lies within a single physical line. */
-static void feed_piece(struct kreader *r, const char *s, size_t n)
-{
-	const char *nul, *p;
-	struct strbuf msg = STRBUF_INIT;
-
-	if (r->in_header && (nul = memchr(s, '\0', n))) {
-		/* NUL never occurs in a text header: say so before libcsv
-		 * reports whatever the binary bytes happen to look like,
-		 * quoting the comma-separated field that holds it */
-		const char *a = nul, *b = nul;
-		size_t col = r->ncols + 1;
-		while (a > s && a[-1] != ',')
-			a--;
-		while (b < s + n && *b != ',' && *b != '\n' && *b != '\r')
-			b++;
-		for (p = s; p < a; p++)
-			col += *p == ',';
-		strbuf_addf(&msg,
-		            "%s:%" PRIu64 ": column %zu: not a CSV text "
-		            "header (binary data?): ",
-		            r->name, r->line + 1, col);
-		fail(r, msg.buf, a, (size_t)(b - a));
-		strbuf_release(&msg);
-		return;
-	}
-	if (r->at_line_start) {
-		r->line++;
-		r->info->lines = r->line;
-		if (r->row_pending && s[0] != '\n' && s[0] != '\r') {
-			r->row_line = r->line;
-			r->row_pending = 0;
-		}
-	}
-	if (r->info->rows == TAB_PROBE_ROWS && r->p.is_space)
-		/* seen enough rows: back to libcsv's own (faster) trimming */
-		csv_set_space_func(&r->p, NULL);
-	r->at_line_start = s[n - 1] == '\n';
-	if (n >= 2 && s[n - 1] == '\n' && s[n - 2] == '\r')
-		r->info->crlf = 1;
-	if (csv_parse(&r->p, s, n, on_field, on_row, r) != n && !r->failed) {
-		fail_at_field(r,
-		              "malformed quoting (a quote inside an "
-		              "unquoted field, or text after a closing quote)");
-		return;
-	}
-	if (!r->failed && r->p.entry_pos > MAX_FIELD)
-		fail_at_field(r,
-		              "field longer than 1 MiB (unterminated quote?)");
-}
-
-static void feed(struct kreader *r, const char *buf, size_t len)
-{
-	const char *s = buf, *end = buf + len, *nl;
-	size_t n;
-
-	while (s < end && !r->failed) {
-		nl = memchr(s, '\n', (size_t)(end - s));
-		n = nl ? (size_t)(nl - s + 1) : (size_t)(end - s);
-		feed_piece(r, s, n);
-		s += n;
-	}
-}
-
-static int space_only(unsigned char c)
-{
-	return c == ' ';
-}
+static const struct csvread_cb callbacks = {header_field, header_done, on_field,
+                                            on_row};
 
 static void reader_init(struct kreader *r, const char *name,
-                        const struct kernels_opts *o, struct kernel_table *kt,
+                        const struct kernels_opts *o,
+                        const struct csvread_opts *co, struct kernel_table *kt,
                         struct kernels_info *info, struct err *e)
 {
 	uint32_t k;
 
 	memset(r, 0, sizeof(*r));
-	r->name = name;
 	r->o = o;
 	r->kt = kt;
 	r->info = info;
 	r->e = e;
-	r->in_header = 1;
-	r->at_line_start = 1;
-	r->row_pending = 1;
 	r->step = STEP_NONE;
 	strbuf_init(&r->kname);
 	strbuf_init(&r->type);
@@ -812,46 +650,45 @@ static void reader_init(struct kreader *r, const char *name,
 		info->path = xstrdup(name);
 	for (k = 0; k < kt->keys.n; k++)
 		r->key_bytes += kt->keys.lens[k];
-	csv_init(&r->p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL);
-	csv_set_space_func(&r->p, space_only);
-	/* grow field buffers in larger steps than libcsv's 128 bytes */
-	csv_set_blk_size(&r->p, 4096);
+	csvread_init(&r->csv, name, co, &callbacks, r, e);
+}
+
+/* The file as a whole: empty, no header, no rows, nothing usable. */
+static void check_whole(struct kreader *r)
+{
+	struct csvread *c = &r->csv;
+
+	if (c->line == 0)
+		csvread_failf(c, "%s: empty file (no header, no rows)",
+		              c->name);
+	else if (c->in_header)
+		csvread_failf(c, "%s: no header row (only blank lines)",
+		              c->name);
+	else if (r->info->rows == 0)
+		csvread_failf(c, "%s:%" PRIu64 ": header only: no kernel rows",
+		              c->name, c->line);
+	else if (r->info->rows == r->info->skipped)
+		csvread_failf(c,
+		              "%s: no usable kernel rows: all %" PRIu64
+		              " rows are malformed (first: line %" PRIu64
+		              ": %s)",
+		              c->name, r->info->rows, r->info->warn[0].line,
+		              r->info->warn[0].reason);
 }
 
 static int reader_finish(struct kreader *r)
 {
-	struct strbuf msg = STRBUF_INIT;
-
-	if (!r->failed && csv_fini(&r->p, on_field, on_row, r) && !r->failed)
-		fail_at_field(r, "unterminated quoted field");
-	if (!r->failed && !r->plaus.ready)
+	csvread_finish(&r->csv);
+	if (!r->csv.failed && !r->plaus.ready)
 		settle_probe(r);
-	if (!r->failed && r->line == 0) {
-		strbuf_addf(&msg, "%s: empty file (no header, no rows)",
-		            r->name);
-		fail(r, msg.buf, NULL, 0);
-	} else if (!r->failed && r->in_header) {
-		strbuf_addf(&msg, "%s: no header row (only blank lines)",
-		            r->name);
-		fail(r, msg.buf, NULL, 0);
-	} else if (!r->failed && r->info->rows == 0) {
-		strbuf_addf(&msg, "%s:%" PRIu64 ": header only: no kernel rows",
-		            r->name, r->line);
-		fail(r, msg.buf, NULL, 0);
-	} else if (!r->failed && r->info->rows == r->info->skipped) {
-		strbuf_addf(&msg,
-		            "%s: no usable kernel rows: all %" PRIu64
-		            " rows are malformed (first: line %" PRIu64 ": %s)",
-		            r->name, r->info->rows, r->info->warn[0].line,
-		            r->info->warn[0].reason);
-		fail(r, msg.buf, NULL, 0);
-	}
-	strbuf_release(&msg);
+	if (!r->csv.failed)
+		check_whole(r);
+	r->info->lines = r->csv.line;
+	r->info->bom = r->csv.bom;
+	r->info->crlf = r->csv.crlf;
+	r->info->size = r->csv.size;
 	kernel_table_fit(r->kt);
-	csv_free(&r->p);
-	while (r->ncols)
-		free(r->colnames[--r->ncols]);
-	free(r->colnames);
+	csvread_release(&r->csv);
 	free(r->colmap);
 	strbuf_release(&r->kname);
 	strbuf_release(&r->type);
@@ -860,7 +697,16 @@ static int reader_finish(struct kreader *r)
 	strbuf_release(&r->reason_value);
 	strbuf_release(&r->key);
 	plausible_release(&r->plaus);
-	return r->failed ? -1 : 0;
+	return r->csv.failed ? -1 : 0;
+}
+
+static void csv_opts(struct csvread_opts *co, const struct kernels_opts *o)
+{
+	memset(co, 0, sizeof(*co));
+	co->what = "kernel_details.csv";
+	co->max_columns = MAX_COLUMNS;
+	co->keep_tabs = TAB_PROBE_ROWS;
+	co->progress = o && o->progress;
 }
 
 int kernels_read_mem(const char *name, const void *data, size_t len,
@@ -868,10 +714,11 @@ int kernels_read_mem(const char *name, const void *data, size_t len,
                      struct kernels_info *info, struct err *e)
 {
 	struct kreader r;
+	struct csvread_opts co;
 
-	reader_init(&r, name, o, kt, info, e);
-	info->size = (int64_t)len;
-	feed(&r, data, len);
+	csv_opts(&co, o);
+	reader_init(&r, name, o, &co, kt, info, e);
+	csvread_mem(&r.csv, data, len);
 	return reader_finish(&r);
 }
 
@@ -880,28 +727,10 @@ int kernels_read(const char *path, const struct kernels_opts *o,
                  struct err *e)
 {
 	struct kreader r;
-	struct progress pg;
-	struct infile f;
-	char *buf = NULL;
-	ssize_t n;
+	struct csvread_opts co;
 
-	if (infile_open(&f, path, e))
-		return -1;
-	reader_init(&r, path, o, kt, info, e);
-	info->size = f.size;
-	progress_start(&pg, "reading kernel_details.csv", info->size,
-	               o && o->progress);
-	buf = xmalloc(READ_CHUNK);
-	while (!r.failed && (n = infile_read(&f, buf, READ_CHUNK, e)) != 0) {
-		if (n < 0) {
-			r.failed = 1;
-			break;
-		}
-		feed(&r, buf, (size_t)n);
-		progress_add(&pg, f.gz ? 0 : n);
-	}
-	progress_stop(&pg);
-	free(buf);
-	infile_close(&f);
+	csv_opts(&co, o);
+	reader_init(&r, path, o, &co, kt, info, e);
+	csvread_file(&r.csv);
 	return reader_finish(&r);
 }

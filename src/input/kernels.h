@@ -1,5 +1,5 @@
-/* kernel_details.csv reader: streams the file through libcsv, one row at a
- * time, into a compact kernel table. Columns are found by header name, so
+/* kernel_details.csv reader: streams the file through input/csvread, one row at
+ * a time, into a compact kernel table. Columns are found by header name, so
  * every header variant of FORMATS.md reads the same way. */
 #ifndef SDPERF_KERNELS_H
 #define SDPERF_KERNELS_H

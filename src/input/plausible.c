@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/checked.h"
+#include "util/sortcmp.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
@@ -55,12 +56,6 @@ const char *plausible_why(int which)
 	                    "median start of the file's first kernels";
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
 size_t plausible_settle(struct plausible *p, struct kernel *v,
                         plausible_skip_fn skip, void *ctx)
 {
@@ -74,7 +69,7 @@ size_t plausible_settle(struct plausible *p, struct kernel *v,
 	t = xmalloc(p->n * sizeof(*t));
 	for (i = 0; i < p->n; i++)
 		t[i] = p->probe[i].start;
-	qsort(t, p->n, sizeof(*t), cmp_i64);
+	qsort(t, p->n, sizeof(*t), sortcmp_i64);
 	p->ref = t[p->n / 2];
 	p->has_ref = 1;
 	free(t);

@@ -1,24 +1,20 @@
-/* step_trace_time.csv reader. The whole (small) file is read through
- * infile, then fed to libcsv one physical line at a time so that messages
- * can name real line numbers (libcsv skips empty lines). Every value error
+/* step_trace_time.csv reader over input/csvread (which streams the file
+ * and names real line numbers in messages). Every value error
  * is fatal: the file is the profiler's own summary, a bad value means the
  * file is not what it claims to be. */
 #include "input/steptrace.h"
 
-#include <csv.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "util/infile.h"
+#include "input/csvread.h"
 #include "util/membudget.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
-#define QUOTE_MAX  60 /* bytes of a bad value quoted in a message */
-#define READ_CHUNK (1u << 20)
 #define HEADER_MAX 300    /* bytes of the header quoted in a message */
 #define EXP_MAX    100000 /* |exponent| kept; beyond, the value is 0 or huge */
 
@@ -51,30 +47,14 @@ static const struct stcol {
 #define COL_PREPARING 11 /* columns[10] + 1 */
 
 struct streader {
-	const char *name;
 	struct steptrace *st;
-	struct err *e;
-	struct csv_parser p;
-	int failed;
-	int in_header;
-
-	uint64_t line;     /* physical line being fed, 1-based */
-	uint64_t row_line; /* line where the current row began */
-	int at_line_start;
-	int row_pending; /* the next non-empty line begins a row */
-
+	struct csvread csv;
 	unsigned char *colmap;
-	char **colnames;
-	size_t ncols, acols;
-	size_t fidx; /* index of the next field in the current row */
 	size_t alloc;
 	struct step_row row;
-	uint64_t fed; /* bytes fed so far */
 };
 
-#define MAX_COLUMNS     256        /* the file has about ten */
-#define MAX_FIELD       (1u << 20) /* longer: a runaway quote */
-#define MAX_HEADER_NAME 4096       /* bytes of one header name */
+#define MAX_COLUMNS 256 /* the file has about ten */
 
 static int is_blank(int c)
 {
@@ -205,111 +185,46 @@ static int is_empty(const char *s, size_t len)
 	return s == end || (end - s == 3 && !memcmp(s, "N/A", 3));
 }
 
-/* ---- messages ---------------------------------------------------------- */
-
-/* Records the (fatal) error: prefix, then the quoted value if any. */
-static void fail(struct streader *r, const char *prefix, const char *v,
-                 size_t len, size_t max)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_adds(&sb, prefix);
-	if (v)
-		strbuf_add_quoted_value(&sb, v, len, max);
-	err_set(r->e, ERR_INPUT, "%s", sb.buf);
-	strbuf_release(&sb);
-	r->failed = 1;
-}
-
-static void fail_field(struct streader *r, size_t i, const char *what,
-                       const char *v, size_t len)
-{
-	struct strbuf msg = STRBUF_INIT;
-
-	strbuf_addf(&msg, "%s:%" PRIu64 ": column %zu '%s': %s: ", r->name,
-	            r->row_line, i + 1,
-	            i < r->ncols ? r->colnames[i] : "(beyond header)", what);
-	fail(r, msg.buf, v, len, QUOTE_MAX);
-	strbuf_release(&msg);
-}
-
 /* ---- header ------------------------------------------------------------ */
 
-static void header_field(struct streader *r, const char *s, size_t len)
+static void header_field(struct csvread *c, size_t i, const char *s, size_t len)
 {
-	const char *end;
-	size_t i = r->ncols, k, c = 0, cap;
-	struct strbuf msg = STRBUF_INIT;
+	struct streader *r = c->ctx;
+	size_t k, col = 0;
 
-	if (i == 0 && len >= 3 && !memcmp(s, "\xEF\xBB\xBF", 3)) {
-		s += 3;
-		len -= 3;
-	}
-	end = s + len;
-	trim(&s, &end); /* a quoted header keeps its blanks in libcsv */
-	len = (size_t)(end - s);
-	if (i >= MAX_COLUMNS || len > MAX_HEADER_NAME) {
-		strbuf_addf(&msg, "%s:%" PRIu64 ": column %zu: %s (limit %d): ",
-		            r->name, r->row_line, i + 1,
-		            i >= MAX_COLUMNS ? "too many columns"
-		                             : "header name too long",
-		            i >= MAX_COLUMNS ? MAX_COLUMNS : MAX_HEADER_NAME);
-		fail(r, msg.buf, s, len, QUOTE_MAX);
-		strbuf_release(&msg);
-		return;
-	}
 	for (k = 0; k < NCOLUMNS; k++)
 		if (strlen(columns[k].name) == len &&
 		    !strncasecmp(columns[k].name, s, len))
-			c = k + 1;
-	for (k = 0; c && k < i; k++)
-		if (r->colmap[k] == c) {
-			strbuf_addf(&msg,
-			            "%s:%" PRIu64 ": column %zu: duplicate "
-			            "column: ",
-			            r->name, r->row_line, i + 1);
-			fail(r, msg.buf, s, len, QUOTE_MAX);
-			strbuf_release(&msg);
+			col = k + 1;
+	for (k = 0; col && k < i; k++)
+		if (r->colmap[k] == col) {
+			csvread_fail(c, i, "duplicate column", s, len);
 			return;
 		}
-	cap = r->acols; /* both arrays grow in powers of two */
-	r->colmap = xgrow(r->colmap, 1, i + 1, &cap);
-	r->colnames = xgrow(r->colnames, sizeof(char *), i + 1, &r->acols);
-	r->colmap[i] = (unsigned char)c;
-	r->colnames[i] = xstrndup(s, len);
-	r->ncols++;
+	r->colmap = xrealloc(r->colmap, i + 1);
+	r->colmap[i] = (unsigned char)col;
 }
 
 static int has_column(const struct streader *r, size_t c)
 {
 	size_t i;
 
-	for (i = 0; i < r->ncols; i++)
+	for (i = 0; i < r->csv.ncols; i++)
 		if (r->colmap[i] == c)
 			return 1;
 	return 0;
 }
 
-static void header_done(struct streader *r)
+static void header_done(struct csvread *c)
 {
-	struct strbuf hdr = STRBUF_INIT, msg = STRBUF_INIT;
-	size_t k, i;
+	struct streader *r = c->ctx;
+	size_t k;
 
-	r->in_header = 0;
-	for (k = 0; k < NCOLUMNS; k++) {
-		if (!columns[k].required || has_column(r, k + 1))
-			continue;
-		for (i = 0; i < r->ncols; i++)
-			strbuf_addf(&hdr, "%s%s", i ? "," : "", r->colnames[i]);
-		strbuf_addf(&msg,
-		            "%s:%" PRIu64 ": missing required column '%s' "
-		            "(is this a step_trace_time.csv?); header: ",
-		            r->name, r->row_line, columns[k].name);
-		fail(r, msg.buf, hdr.buf, hdr.len, HEADER_MAX);
-		break;
-	}
-	strbuf_release(&hdr);
-	strbuf_release(&msg);
+	for (k = 0; k < NCOLUMNS; k++)
+		if (columns[k].required && !has_column(r, k + 1)) {
+			csvread_fail_missing(c, columns[k].name, HEADER_MAX);
+			break;
+		}
 	r->st->has_device = has_column(r, COL_DEVICE_ID);
 	r->st->has_preparing = has_column(r, COL_PREPARING);
 	r->st->era = r->st->has_device      ? "2026"
@@ -329,36 +244,31 @@ static void data_field(struct streader *r, size_t i, const char *s, size_t len)
 		if (is_empty(s, len))
 			r->row.step = STEP_NONE;
 		else if (parse_small_int(s, len, &v))
-			fail_field(r, i, "not a step number", s, len);
+			csvread_fail(&r->csv, i, "not a step number", s, len);
 		else
 			r->row.step = (int32_t)v;
 		break;
 	case K_DEVICE:
 		if (parse_small_int(s, len, &v))
-			fail_field(r, i, "not a device id", s, len);
+			csvread_fail(&r->csv, i, "not a device id", s, len);
 		else
 			r->row.device_id = v;
 		break;
 	case K_TIME:
 		if (parse_us(s, len, &v))
-			fail_field(r, i, "not a number", s, len);
+			csvread_fail(&r->csv, i, "not a number", s, len);
 		else
 			memcpy((char *)&r->row + c->off, &v, sizeof(v));
 		break;
 	}
 }
 
-static void on_field(void *data, size_t len, void *ctx)
+static void on_field(struct csvread *c, size_t i, const char *s, size_t len)
 {
-	struct streader *r = ctx;
-	size_t i = r->fidx++;
+	struct streader *r = c->ctx;
 
-	if (r->failed)
-		return;
-	if (r->in_header)
-		header_field(r, data, len);
-	else if (i < r->ncols && r->colmap[i])
-		data_field(r, i, data, len);
+	if (r->colmap[i])
+		data_field(r, i, s, len);
 }
 
 static void row_reset(struct streader *r)
@@ -367,8 +277,6 @@ static void row_reset(struct streader *r)
 	r->row.step = STEP_NONE;
 	r->row.device_id = -1;
 	r->row.preparing_ns = -1;
-	r->fidx = 0;
-	r->row_pending = 1;
 }
 
 /* Room for one more row, charged to the memory budget (st->charged): 0,
@@ -385,183 +293,82 @@ static int grow_rows(struct streader *r)
 	return 0;
 }
 
-static void on_row(int term, void *ctx)
+static void on_row(struct csvread *c, size_t nfields)
 {
-	struct streader *r = ctx;
+	struct streader *r = c->ctx;
 	struct steptrace *st = r->st;
-	struct strbuf msg = STRBUF_INIT;
 
-	(void)term;
-	if (r->failed) {
-		/* nothing: the first error stands */
-	} else if (r->in_header) {
-		header_done(r);
-	} else if (r->fidx != r->ncols) {
-		strbuf_addf(&msg,
-		            "%s:%" PRIu64 ": row has %zu fields, header "
-		            "has %zu",
-		            r->name, r->row_line, r->fidx, r->ncols);
-		fail(r, msg.buf, NULL, 0, 0);
+	if (nfields != c->ncols) {
+		csvread_failf(c,
+		              "%s:%" PRIu64 ": row has %zu fields, header "
+		              "has %zu",
+		              c->name, c->row_line, nfields, c->ncols);
 	} else if (grow_rows(r)) {
-		membudget_fail(r->e, (r->alloc / 8 + 16) * sizeof(*st->rows),
-		               "%s:%" PRIu64 ": steps (%zu rows read)", r->name,
-		               r->row_line, st->nrows);
-		r->failed = 1;
+		membudget_fail(c->e, (r->alloc / 8 + 16) * sizeof(*st->rows),
+		               "%s:%" PRIu64 ": steps (%zu rows read)", c->name,
+		               c->row_line, st->nrows);
+		c->failed = 1;
 	} else {
 		st->rows[st->nrows++] = r->row;
 	}
-	strbuf_release(&msg);
 	row_reset(r);
 }
 
-/* ---- feeding ----------------------------------------------------------- */
+/* ---- reading ----------------------------------------------------------- */
 
-/* Feeds one piece that lies within a single physical line. */
-static void feed_piece(struct streader *r, const char *s, size_t n)
-{
-	struct strbuf msg = STRBUF_INIT;
+static const struct csvread_cb callbacks = {header_field, header_done, on_field,
+                                            on_row};
 
-	if (r->at_line_start) {
-		r->line++;
-		if (r->row_pending && s[0] != '\n' && s[0] != '\r') {
-			r->row_line = r->line;
-			r->row_pending = 0;
-		}
-	}
-	r->at_line_start = s[n - 1] == '\n';
-	if (csv_parse(&r->p, s, n, on_field, on_row, r) != n && !r->failed) {
-		strbuf_addf(&msg,
-		            "%s:%" PRIu64 ": column %zu: malformed quoting (a "
-		            "quote inside an unquoted field, or text after a "
-		            "closing quote): ",
-		            r->name, r->row_line, r->fidx + 1);
-		fail(r, msg.buf, s, n, QUOTE_MAX);
-	} else if (!r->failed && r->p.entry_pos > MAX_FIELD) {
-		strbuf_addf(&msg,
-		            "%s:%" PRIu64 ": column %zu: field longer than "
-		            "1 MiB (unterminated quote?): ",
-		            r->name, r->row_line, r->fidx + 1);
-		fail(r, msg.buf, (const char *)r->p.entry_buf, r->p.entry_pos,
-		     QUOTE_MAX);
-	}
-	strbuf_release(&msg);
-}
-
-static void feed(struct streader *r, const char *buf, size_t len)
-{
-	const char *s = buf, *end = buf + len, *nl;
-	size_t n;
-
-	while (s < end && !r->failed) {
-		nl = memchr(s, '\n', (size_t)(end - s));
-		n = nl ? (size_t)(nl - s + 1) : (size_t)(end - s);
-		feed_piece(r, s, n);
-		s += n;
-	}
-}
-
-static void finish(struct streader *r)
-{
-	struct strbuf msg = STRBUF_INIT;
-
-	if (!r->failed && csv_fini(&r->p, on_field, on_row, r) && !r->failed) {
-		strbuf_addf(&msg, "%s:%" PRIu64 ": unterminated quoted field",
-		            r->name, r->row_line);
-		fail(r, msg.buf, NULL, 0, 0);
-	} else if (!r->failed && r->in_header) {
-		strbuf_addf(&msg, "%s: empty file (no header, no rows)",
-		            r->name);
-		fail(r, msg.buf, NULL, 0, 0);
-	}
-	strbuf_release(&msg);
-}
+static const struct csvread_opts csv_opts = {
+    .what = "step_trace_time.csv",
+    .max_columns = MAX_COLUMNS,
+    .max_bytes = STEPTRACE_MAX_BYTES,
+    .trim_header = 1, /* a quoted header keeps its blanks in libcsv */
+};
 
 static void reader_begin(struct streader *r, const char *name,
                          struct steptrace *st, struct err *e)
 {
 	memset(r, 0, sizeof(*r));
-	r->name = name;
-	r->st = st;
-	r->e = e;
-	r->in_header = 1;
-	r->at_line_start = 1;
-	row_reset(r);
+	memset(st, 0, sizeof(*st));
+	st->path = xstrdup(name);
 	st->era = "2023";
-	csv_init(&r->p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL);
+	r->st = st;
+	row_reset(r);
+	csvread_init(&r->csv, name, &csv_opts, &callbacks, r, e);
 }
 
 static int reader_end(struct streader *r)
 {
-	if (!r->failed)
-		finish(r);
-	csv_free(&r->p);
-	while (r->ncols)
-		free(r->colnames[--r->ncols]);
-	free(r->colnames);
+	struct csvread *c = &r->csv;
+
+	csvread_finish(c);
+	if (!c->failed && c->in_header)
+		csvread_failf(c, "%s: empty file (no header, no rows)",
+		              c->name);
+	r->st->size = c->size;
+	r->st->gz = c->gz;
+	csvread_release(c);
 	free(r->colmap);
-	return r->failed ? -1 : 0;
-}
-
-static int parse(const char *name, const char *data, size_t len,
-                 struct steptrace *st, struct err *e)
-{
-	struct streader r;
-
-	reader_begin(&r, name, st, e);
-	feed(&r, data, len);
-	return reader_end(&r);
-}
-
-static int too_big(const char *name, struct err *e)
-{
-	return err_set(e, ERR_INPUT,
-	               "%s: larger than %u MiB uncompressed (the limit for "
-	               "step_trace_time.csv)",
-	               name, STEPTRACE_MAX_BYTES >> 20);
+	return c->failed ? -1 : 0;
 }
 
 int steptrace_read_mem(const char *name, const void *data, size_t len,
                        struct steptrace *st, struct err *e)
 {
-	memset(st, 0, sizeof(*st));
-	st->path = xstrdup(name);
-	st->size = (int64_t)len;
-	st->era = "2023";
-	if (len > STEPTRACE_MAX_BYTES)
-		return too_big(name, e);
-	return parse(name, data, len, st, e);
+	struct streader r;
+
+	reader_begin(&r, name, st, e);
+	csvread_mem(&r.csv, data, len);
+	return reader_end(&r);
 }
 
 int steptrace_read(const char *path, struct steptrace *st, struct err *e)
 {
 	struct streader r;
-	struct infile f;
-	char *buf;
-	ssize_t n = 0;
 
-	memset(st, 0, sizeof(*st));
-	st->path = xstrdup(path);
-	st->era = "2023";
-	if (infile_open(&f, path, e))
-		return -1;
-	st->size = f.size;
-	st->gz = f.gz;
-	/* streamed: the text is never held whole */
-	buf = xmalloc(READ_CHUNK);
 	reader_begin(&r, path, st, e);
-	while (!r.failed && (n = infile_read(&f, buf, READ_CHUNK, e)) > 0) {
-		r.fed += (uint64_t)n;
-		if (r.fed > STEPTRACE_MAX_BYTES) {
-			too_big(path, e);
-			r.failed = 1;
-			break;
-		}
-		feed(&r, buf, (size_t)n);
-	}
-	if (n < 0)
-		r.failed = 1;
-	free(buf);
-	infile_close(&f);
+	csvread_file(&r.csv);
 	return reader_end(&r);
 }
 

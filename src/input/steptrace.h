@@ -1,6 +1,6 @@
 /* step_trace_time.csv reader: the profiler's own per-step split of device
  * time (computing, communication, overlap, free, bubble, preparing). The
- * file is streamed through libcsv in 1 MiB chunks; columns are found by
+ * file is streamed through input/csvread in 1 MiB chunks; columns are found by
  * header name. */
 #ifndef SDPERF_STEPTRACE_H
 #define SDPERF_STEPTRACE_H

@@ -41,6 +41,22 @@ int fileio_mkdirs(const char *path, struct err *e)
 	return ret;
 }
 
+int fileio_open_regular(const char *path, int64_t *size, struct err *e)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return err_set(e, ERR_INPUT, "%s: cannot open: %s", path,
+		               strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return err_set(e, ERR_INPUT, "%s: not a regular file", path);
+	}
+	*size = (int64_t)st.st_size;
+	return fd;
+}
+
 int fileio_read_small(const char *path, size_t max, struct strbuf *sb,
                       struct err *e)
 {

@@ -33,22 +33,15 @@ struct impl {
 int infile_open(struct infile *f, const char *path, struct err *e)
 {
 	struct impl *im;
-	struct stat st;
 	unsigned char magic[2];
 	int fd;
 
 	memset(f, 0, sizeof(*f));
 	f->path = path;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = fileio_open_regular(path, &f->size, e);
 	if (fd < 0)
-		return err_set(e, ERR_INPUT, "%s: cannot open: %s", path,
-		               strerror(errno));
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return err_set(e, ERR_INPUT, "%s: not a regular file", path);
-	}
+		return -1;
 	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-	f->size = (int64_t)st.st_size;
 	f->gz =
 	    pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
 	im = xcalloc(1, sizeof(*im));

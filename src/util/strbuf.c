@@ -187,3 +187,22 @@ void strbuf_add_quoted_value(struct strbuf *sb, const char *s, size_t len,
 		strbuf_adds(sb, "...");
 	strbuf_addch(sb, '\'');
 }
+
+void strbuf_add_utf8_valid(struct strbuf *out, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, run = 0, k;
+
+	/* copies runs of good bytes whole; a bad byte is one U+FFFD */
+	while (i < n) {
+		k = u[i] < 0x80 ? 1 : utf8_seq_len(u + i, n - i);
+		if (k) {
+			i += k;
+			continue;
+		}
+		strbuf_add(out, s + run, i - run);
+		strbuf_adds(out, "\xEF\xBF\xBD");
+		run = ++i;
+	}
+	strbuf_add(out, s + run, n - run);
+}

@@ -42,6 +42,10 @@ void strbuf_add_sanitized(struct strbuf *sb, const char *s, size_t len);
 /* The same for multi-line text (a summary): newlines are kept. Whatever
  * goes to a terminal passes through one of the two. */
 void strbuf_add_printable(struct strbuf *sb, const char *s, size_t len);
+/* Appends s[0..n) with every byte that is not part of well-formed UTF-8
+ * replaced by U+FFFD: the text is then valid UTF-8 whatever it was (for
+ * report.json and the other outputs). */
+void strbuf_add_utf8_valid(struct strbuf *sb, const char *s, size_t n);
 /* Appends s, shortened to at most max bytes (cut at a UTF-8 boundary, with
  * "..." added) and with control characters shown as \xNN: for quoting bad
  * input values in error messages. */

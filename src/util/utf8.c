@@ -3,7 +3,6 @@
 
 #include <string.h>
 
-#include "util/strbuf.h"
 #include "util/banned.h"
 
 static int cont(unsigned char c)
@@ -79,25 +78,6 @@ int utf8_is_valid(const char *s, size_t n)
 		i += k;
 	}
 	return 1;
-}
-
-void utf8_add_valid(struct strbuf *out, const char *s, size_t n)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0, run = 0, k;
-
-	/* copies runs of good bytes whole; a bad byte is one U+FFFD */
-	while (i < n) {
-		k = u[i] < 0x80 ? 1 : utf8_seq_len(u + i, n - i);
-		if (k) {
-			i += k;
-			continue;
-		}
-		strbuf_add(out, s + run, i - run);
-		strbuf_adds(out, "\xEF\xBF\xBD");
-		run = ++i;
-	}
-	strbuf_add(out, s + run, n - run);
 }
 
 /* The value of the 4 hex digits at s, or -1. */

@@ -13,11 +13,6 @@ size_t utf8_seq_len(const unsigned char *s, size_t n);
 int utf8_is_text(const char *s, size_t n, size_t *bad);
 /* 1 when s[0..n) is well-formed UTF-8 (any ASCII, controls included). */
 int utf8_is_valid(const char *s, size_t n);
-/* Appends s[0..n) to out with every byte that is not part of well-formed
- * UTF-8 replaced by U+FFFD: the text is then valid UTF-8 whatever it was
- * (for report.json and the other outputs). */
-struct strbuf;
-void utf8_add_valid(struct strbuf *out, const char *s, size_t n);
 /* JSON text s[0..n): counts the \u escapes of UTF-16 surrogates
  * (\uD800-\uDFFF) that are not half of a high-low pair, which JSON
  * parsers refuse; when fix is not NULL (a copy of s, n bytes), rewrites

@@ -14,10 +14,6 @@
 
 #define MINUS "\xE2\x88\x92" /* U+2212: a real minus sign, not a hyphen */
 
-static const char *const change_ids[] = {"appeared", "cleared", "stayed",
-                                         "never"};
-static const char *const status_ids[] = {"both", "added", "removed"};
-
 /* ---- signed numbers ------------------------------------------------------ */
 
 void diff_add_delta(struct strbuf *sb, int64_t ns)
@@ -239,7 +235,7 @@ static const char *verdict_title(struct model_ctx *c, const char *id)
 static void verdict_row(struct model_ctx *c, struct tmpl_vars *row,
                         const struct cmp_verdict *vd)
 {
-	const char *change = change_ids[vd->change];
+	const char *change = verdict_change_names[vd->change];
 
 	tmpl_set(row, "id", vd->id);
 	tmpl_set(row, "title", verdict_title(c, vd->id));
@@ -319,11 +315,11 @@ static void type_row(struct model_ctx *c, struct tmpl_vars *row,
 	         model_tk(c, "stage_", stage_names[t->stage]));
 	tmpl_set(row, "cat", category_names[t->cat]);
 	tmpl_set(row, "cat_label", model_tk(c, "cat_", category_names[t->cat]));
-	tmpl_set(row, "status", status_ids[t->status]);
+	tmpl_set(row, "status", type_status_names[t->status]);
 	tmpl_set(row, "status_label",
-	         t->status == TS_BOTH
-	             ? ""
-	             : model_tk(c, "diff_status_", status_ids[t->status]));
+	         t->status == TS_BOTH ? ""
+	                              : model_tk(c, "diff_status_",
+	                                         type_status_names[t->status]));
 	set_time(row, "", t->time, &c->sb);
 	model_set_u64(row, "base_count", t->base_count);
 	model_set_u64(row, "new_count", t->new_count);

@@ -253,11 +253,11 @@ void escape_css(struct strbuf *out, const char *s, size_t len)
 
 	for (i = 0; i + 1 < len; i++)
 		if (s[i] == '<' && s[i + 1] == '/') {
-			utf8_add_valid(out, s + run, i + 1 - run);
+			strbuf_add_utf8_valid(out, s + run, i + 1 - run);
 			strbuf_addch(out, '\\');
 			run = i + 1;
 		}
-	utf8_add_valid(out, s + run, len - run);
+	strbuf_add_utf8_valid(out, s + run, len - run);
 }
 
 /* A Markdown fenced code block holding the text as it is: the fence is
@@ -279,11 +279,11 @@ void escape_mdcode(struct strbuf *out, const char *s, size_t len)
 		unsigned char c = (unsigned char)s[i];
 		if ((c >= 0x20 && c != 0x7f) || c == '\n' || c == '\t')
 			continue;
-		utf8_add_valid(out, s + start, i - start);
+		strbuf_add_utf8_valid(out, s + start, i - start);
 		strbuf_adds(out, "\xEF\xBF\xBD");
 		start = i + 1;
 	}
-	utf8_add_valid(out, s + start, len - start);
+	strbuf_add_utf8_valid(out, s + start, len - start);
 	if (!len || s[len - 1] != '\n')
 		strbuf_addch(out, '\n');
 	strbuf_addchars(out, '`', fence);

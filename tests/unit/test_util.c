@@ -7,6 +7,7 @@
 #include "util/fileio.h"
 #include "util/numfmt.h"
 #include "util/sha256.h"
+#include "util/sortcmp.h"
 #include "util/strbuf.h"
 #include "util/strtab.h"
 #include "util/utf8.h"
@@ -208,7 +209,34 @@ static void utf8_seq_len_table(void **state)
 	}
 }
 
-static void utf8_add_valid_replaces_each_bad_byte(void **state)
+/* The comparator sorts extremes without overflow; the upper bound finds
+ * the first greater member at any offset, ties going past. */
+static void sortcmp_orders_and_finds_upper_bounds(void **state)
+{
+	int64_t v[] = {5, INT64_MIN, 0, INT64_MAX, -1, 5};
+	struct pair {
+		int32_t id;
+		int64_t at;
+	} p[] = {{1, 10}, {2, 20}, {3, 20}, {4, 30}};
+	static const int64_t keys[] = {INT64_MIN, 9, 10, 19, 20, 29, 30, 31};
+	static const size_t want[] = {0, 0, 1, 1, 3, 3, 4, 4};
+	size_t i;
+
+	(void)state;
+	qsort(v, ARRAY_LEN(v), sizeof(*v), sortcmp_i64);
+	assert_true(v[0] == INT64_MIN && v[1] == -1 && v[2] == 0);
+	assert_true(v[3] == 5 && v[4] == 5 && v[5] == INT64_MAX);
+	for (i = 0; i < ARRAY_LEN(keys); i++)
+		assert_int_equal(sortcmp_upper_i64(p, ARRAY_LEN(p), sizeof(*p),
+		                                   offsetof(struct pair, at),
+		                                   keys[i]),
+		                 want[i]);
+	assert_int_equal(sortcmp_upper_i64(p, 0, sizeof(*p), 0, 0), 0);
+	assert_int_equal(sortcmp_upper_i64(v, ARRAY_LEN(v), sizeof(*v), 0, 5),
+	                 5);
+}
+
+static void strbuf_add_utf8_valid_replaces_each_bad_byte(void **state)
 {
 	static const struct {
 		const char *in;
@@ -234,7 +262,7 @@ static void utf8_add_valid_replaces_each_bad_byte(void **state)
 	(void)state;
 	for (i = 0; i < ARRAY_LEN(t); i++) {
 		strbuf_reset(&sb);
-		utf8_add_valid(&sb, t[i].in, t[i].len);
+		strbuf_add_utf8_valid(&sb, t[i].in, t[i].len);
 		assert_string_equal(sb.buf, t[i].out);
 		assert_true(utf8_is_valid(sb.buf, sb.len));
 		assert_int_equal(utf8_is_valid(t[i].in, t[i].len),
@@ -785,7 +813,8 @@ int main(void)
 	        strbuf_add_quoted_value_truncates_at_utf8_boundary),
 	    cmocka_unit_test(utf8_seq_len_table),
 	    cmocka_unit_test(utf8_is_text_table),
-	    cmocka_unit_test(utf8_add_valid_replaces_each_bad_byte),
+	    cmocka_unit_test(sortcmp_orders_and_finds_upper_bounds),
+	    cmocka_unit_test(strbuf_add_utf8_valid_replaces_each_bad_byte),
 	    cmocka_unit_test(utf8_json_lone_surrogates_table),
 	    cmocka_unit_test(strtab_interns_equal_strings_once),
 	    cmocka_unit_test(strtab_keeps_embedded_nul_bytes),

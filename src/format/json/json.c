@@ -1,6 +1,6 @@
-/* report.json writer (cJSON). Numbers are written as raw text built from
- * integers, so a 16-digit epoch timestamp keeps its last microsecond digit
- * and the output is byte-for-byte stable for golden tests. */
+/* report.json writer: a cJSON tree built through format/json/jsonw, whose
+ * numbers are raw text from integers (a 16-digit epoch timestamp keeps its
+ * last microsecond digit), printed in cJSON's layout. */
 #include "format/json/json.h"
 
 #include <cjson/cJSON.h>
@@ -10,6 +10,7 @@
 
 #include "analysis/breakdown.h"
 #include "format/json/json_collect.h"
+#include "format/json/jsonw.h"
 #include "util/checked.h"
 #include "util/numfmt.h"
 #include "util/strbuf.h"
@@ -20,87 +21,18 @@
  * Type, so a kept report.json must hold them all */
 #define JSON_TOP_KERNELS BREAKDOWN_TOP
 
-static void add_raw(cJSON *o, const char *key, struct strbuf *sb)
-{
-	cJSON_AddItemToObject(o, key, cJSON_CreateRaw(sb->buf));
-	strbuf_reset(sb);
-}
-
-static void add_us(cJSON *o, const char *key, int64_t ns)
-{
-	struct strbuf sb = STRBUF_INIT;
-	numfmt_us(&sb, ns);
-	add_raw(o, key, &sb);
-	strbuf_release(&sb);
-}
-
-static void add_u64(cJSON *o, const char *key, uint64_t v)
-{
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "%" PRIu64, v);
-	add_raw(o, key, &sb);
-	strbuf_release(&sb);
-}
-
-static void add_i64(cJSON *o, const char *key, int64_t v)
-{
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "%" PRId64, v);
-	add_raw(o, key, &sb);
-	strbuf_release(&sb);
-}
-
-/* An integer, or null when it is unknown (present == 0). */
-static void add_opt_i64(cJSON *o, const char *key, int64_t v, int present)
-{
-	if (present)
-		add_i64(o, key, v);
-	else
-		cJSON_AddNullToObject(o, key);
-}
-
-static void add_pct(cJSON *o, const char *key, double v)
-{
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "%.3f", v);
-	add_raw(o, key, &sb);
-	strbuf_release(&sb);
-}
-
-/* Every string of report.json is made here: names and paths from the
- * profile may hold any bytes, and each byte that is not UTF-8 becomes
- * U+FFFD, so the file is valid JSON for any parser (cJSON escapes the
- * control characters). NULL is null. */
-static cJSON *str_item(const char *s)
-{
-	struct strbuf sb;
-	cJSON *item;
-
-	if (!s)
-		return cJSON_CreateNull();
-	strbuf_init(&sb);
-	utf8_add_valid(&sb, s, strlen(s));
-	item = cJSON_CreateString(sb.buf);
-	strbuf_release(&sb);
-	return item;
-}
-
-static void add_str(cJSON *o, const char *key, const char *s)
-{
-	cJSON_AddItemToObject(o, key, str_item(s));
-}
-
 static cJSON *type_stat_json(const struct type_stat *t, int64_t whole)
 {
 	cJSON *o = cJSON_CreateObject();
-	add_str(o, "type", t->type);
-	add_str(o, "category", category_names[t->cat]);
-	add_u64(o, "count", t->count);
-	add_us(o, "total_us", t->total_ns);
-	add_us(o, "avg_us", t->count ? t->total_ns / (int64_t)t->count : 0);
-	add_us(o, "min_us", t->min_ns);
-	add_us(o, "max_us", t->max_ns);
-	add_pct(o, "share_pct", numfmt_pct(t->total_ns, whole));
+	jsonw_add_str(o, "type", t->type);
+	jsonw_add_str(o, "category", category_names[t->cat]);
+	jsonw_add_u64(o, "count", t->count);
+	jsonw_add_us(o, "total_us", t->total_ns);
+	jsonw_add_us(o, "avg_us",
+	             t->count ? t->total_ns / (int64_t)t->count : 0);
+	jsonw_add_us(o, "min_us", t->min_ns);
+	jsonw_add_us(o, "max_us", t->max_ns);
+	jsonw_add_pct(o, "share_pct", numfmt_pct(t->total_ns, whole));
 	return o;
 }
 
@@ -110,25 +42,26 @@ static cJSON *stage_json(const struct stage_result *st, int64_t total_ns)
 	size_t i;
 	int c;
 
-	add_u64(o, "kernels", st->kernels);
-	add_u64(o, "segments", st->segments);
-	add_us(o, "kernel_time_us", st->kernel_ns);
-	add_us(o, "wall_time_us", st->wall_ns);
-	add_pct(o, "share_of_profile_pct", numfmt_pct(st->kernel_ns, total_ns));
+	jsonw_add_u64(o, "kernels", st->kernels);
+	jsonw_add_u64(o, "segments", st->segments);
+	jsonw_add_us(o, "kernel_time_us", st->kernel_ns);
+	jsonw_add_us(o, "wall_time_us", st->wall_ns);
+	jsonw_add_pct(o, "share_of_profile_pct",
+	              numfmt_pct(st->kernel_ns, total_ns));
 	cats = cJSON_AddObjectToObject(o, "categories");
 	for (c = 0; c < CAT_COUNT; c++) {
 		cJSON *co = cJSON_AddObjectToObject(cats, category_names[c]);
-		add_us(co, "time_us", st->cat[c].time_ns);
-		add_u64(co, "count", st->cat[c].count);
-		add_pct(co, "share_pct",
-		        numfmt_pct(st->cat[c].time_ns, st->kernel_ns));
+		jsonw_add_us(co, "time_us", st->cat[c].time_ns);
+		jsonw_add_u64(co, "count", st->cat[c].count);
+		jsonw_add_pct(co, "share_pct",
+		              numfmt_pct(st->cat[c].time_ns, st->kernel_ns));
 	}
 	comm = cJSON_AddObjectToObject(o, "communication");
-	add_us(comm, "kernel_time_us", st->comm_ns);
-	add_us(comm, "busy_time_us", st->comm_union_ns);
-	add_us(comm, "exposed_us", st->exposed_comm_ns);
-	add_pct(comm, "exposed_share_of_wall_pct",
-	        numfmt_pct(st->exposed_comm_ns, st->wall_ns));
+	jsonw_add_us(comm, "kernel_time_us", st->comm_ns);
+	jsonw_add_us(comm, "busy_time_us", st->comm_union_ns);
+	jsonw_add_us(comm, "exposed_us", st->exposed_comm_ns);
+	jsonw_add_pct(comm, "exposed_share_of_wall_pct",
+	              numfmt_pct(st->exposed_comm_ns, st->wall_ns));
 	top = cJSON_AddArrayToObject(o, "top_kernels");
 	for (i = 0; i < st->ntop && i < JSON_TOP_KERNELS; i++)
 		cJSON_AddItemToArray(
@@ -145,25 +78,25 @@ static void inputs_json(cJSON *root, const struct result *r)
 		const struct input_desc *in = &r->inputs[i];
 		cJSON *o = cJSON_CreateObject();
 		int trace = !strcmp(in->role, "trace_view");
-		add_str(o, "role", in->role);
-		add_str(o, "path", in->file.path);
-		add_i64(o, "size_bytes", in->file.size);
-		add_str(o, "variant", in->file.variant);
+		jsonw_add_str(o, "role", in->role);
+		jsonw_add_str(o, "path", in->file.path);
+		jsonw_add_i64(o, "size_bytes", in->file.size);
+		jsonw_add_str(o, "variant", in->file.variant);
 		/* a db and a trace have no lines */
-		add_str(o, "line_endings",
+		jsonw_add_str(o, "line_endings",
 		        trace || !strcmp(in->role, "db") ? NULL
 		        : in->file.crlf                  ? "CRLF"
 		                                         : "LF");
 		cJSON_AddBoolToObject(o, "utf8_bom", in->file.bom);
 		cJSON_AddBoolToObject(o, "start_time_tab", in->file.start_tab);
-		add_opt_i64(o, "device_id", in->file.device_id,
+		jsonw_add_opt_i64(o, "device_id", in->file.device_id,
 		            in->file.device_id >= 0);
-		add_u64(o, "rows", in->file.rows);
-		add_u64(o, "kernels", in->kernels);
-		add_u64(o, "skipped_rows", in->file.skipped);
-		add_u64(o, "typed_from_name", in->file.na_type);
+		jsonw_add_u64(o, "rows", in->file.rows);
+		jsonw_add_u64(o, "kernels", in->kernels);
+		jsonw_add_u64(o, "skipped_rows", in->file.skipped);
+		jsonw_add_u64(o, "typed_from_name", in->file.na_type);
 		if (trace)
-			add_u64(o, "subtasks", in->subtasks);
+			jsonw_add_u64(o, "subtasks", in->subtasks);
 		cJSON_AddItemToArray(arr, o);
 	}
 }
@@ -173,13 +106,13 @@ static void profile_json(cJSON *root, const struct result *r)
 	cJSON *p = cJSON_AddObjectToObject(root, "profile"), *steps, *ids;
 	size_t i;
 
-	add_str(p, "path", r->profile_path);
-	add_str(p, "rank_dir", r->rank_dir);
-	add_u64(p, "kernels", r->kernels);
-	add_us(p, "start_us", r->span_start_ns);
-	add_us(p, "end_us", r->span_end_ns);
+	jsonw_add_str(p, "path", r->profile_path);
+	jsonw_add_str(p, "rank_dir", r->rank_dir);
+	jsonw_add_u64(p, "kernels", r->kernels);
+	jsonw_add_us(p, "start_us", r->span_start_ns);
+	jsonw_add_us(p, "end_us", r->span_end_ns);
 	steps = cJSON_AddObjectToObject(p, "steps");
-	add_u64(steps, "count", r->steps_total);
+	jsonw_add_u64(steps, "count", r->steps_total);
 	ids = cJSON_AddArrayToObject(steps, "ids");
 	for (i = 0; i < r->nsteps; i++)
 		cJSON_AddItemToArray(ids, cJSON_CreateNumber(r->steps[i]));
@@ -198,23 +131,23 @@ static void stages_json(cJSON *root, const struct result *r)
 		cJSON_AddItemToObject(st, stage_names[s],
 		                      stage_json(&r->stages[s], total));
 	det = cJSON_AddObjectToObject(root, "stage_detection");
-	add_str(det, "method", r->stage_method);
+	jsonw_add_str(det, "method", r->stage_method);
 	cJSON_AddBoolToObject(det, "text_encoder_detected",
 	                      r->text_encoder_detected);
 	segs = cJSON_AddArrayToObject(root, "segments");
 	for (i = 0; i < r->nsegs; i++) {
 		const struct segment *g = &r->segs[i];
 		cJSON *o = cJSON_CreateObject();
-		add_str(o, "stage", stage_names[g->stage]);
-		add_opt_i64(o, "step", g->step, g->step != INT32_MIN);
-		add_us(o, "start_us", g->start_ns);
-		add_us(o, "end_us", g->end_ns);
-		add_u64(o, "kernels", g->kernels);
-		add_us(o, "kernel_time_us", g->kernel_ns);
+		jsonw_add_str(o, "stage", stage_names[g->stage]);
+		jsonw_add_opt_i64(o, "step", g->step, g->step != INT32_MIN);
+		jsonw_add_us(o, "start_us", g->start_ns);
+		jsonw_add_us(o, "end_us", g->end_ns);
+		jsonw_add_u64(o, "kernels", g->kernels);
+		jsonw_add_us(o, "kernel_time_us", g->kernel_ns);
 		cJSON_AddItemToArray(segs, o);
 	}
-	add_u64(root, "segments_total",
-	        r->segs_total > r->nsegs ? r->segs_total : r->nsegs);
+	jsonw_add_u64(root, "segments_total",
+	              r->segs_total > r->nsegs ? r->segs_total : r->nsegs);
 }
 
 static void verdicts_json(cJSON *root, const struct result *r)
@@ -225,23 +158,23 @@ static void verdicts_json(cJSON *root, const struct result *r)
 	for (i = 0; i < r->nverdicts; i++) {
 		const struct verdict *v = &r->verdicts[i];
 		cJSON *o = cJSON_CreateObject(), *docs;
-		add_str(o, "id", v->id);
-		add_str(o, "title", v->title);
-		add_str(o, "stage", stage_names[v->stage]);
-		add_str(o, "metric", v->metric);
+		jsonw_add_str(o, "id", v->id);
+		jsonw_add_str(o, "title", v->title);
+		jsonw_add_str(o, "stage", stage_names[v->stage]);
+		jsonw_add_str(o, "metric", v->metric);
 		if (v->applicable)
-			add_pct(o, "value_pct", v->value);
+			jsonw_add_pct(o, "value_pct", v->value);
 		else
 			cJSON_AddNullToObject(o, "value_pct");
-		add_pct(o, "threshold_pct", v->threshold);
+		jsonw_add_pct(o, "threshold_pct", v->threshold);
 		cJSON_AddBoolToObject(o, "applicable", v->applicable);
 		cJSON_AddBoolToObject(o, "fired", v->fired);
-		add_opt_i64(o, "rank", v->rank, v->rank >= 0);
-		add_str(o, "how", v->how);
-		add_str(o, "recommendation", v->recommendation);
+		jsonw_add_opt_i64(o, "rank", v->rank, v->rank >= 0);
+		jsonw_add_str(o, "how", v->how);
+		jsonw_add_str(o, "recommendation", v->recommendation);
 		docs = cJSON_AddArrayToObject(o, "docs");
 		for (d = 0; d < v->ndocs; d++)
-			cJSON_AddItemToArray(docs, str_item(v->docs[d]));
+			cJSON_AddItemToArray(docs, jsonw_str(v->docs[d]));
 		cJSON_AddItemToArray(arr, o);
 	}
 }
@@ -262,12 +195,12 @@ static void misc_json(cJSON *root, const struct result *r)
 	for (i = 0; i < r->nwarnings; i++) {
 		const struct warning *x = &r->warnings[i];
 		cJSON *o = cJSON_CreateObject();
-		add_str(o, "code", x->code);
-		add_str(o, "file", x->file);
-		add_opt_i64(o, "line", (int64_t)x->line, x->line != 0);
+		jsonw_add_str(o, "code", x->code);
+		jsonw_add_str(o, "file", x->file);
+		jsonw_add_opt_i64(o, "line", (int64_t)x->line, x->line != 0);
 		if (x->reason)
-			add_str(o, "reason", x->reason);
-		add_str(o, "message", x->message);
+			jsonw_add_str(o, "reason", x->reason);
+		jsonw_add_str(o, "message", x->message);
 		cJSON_AddItemToArray(w, o);
 	}
 }
@@ -280,11 +213,11 @@ static void rank_files_json(cJSON *o, const struct rank_result *rr)
 	int f;
 
 	for (f = 0; f < RF_COUNT; f++)
-		add_str(files, rank_file_names[f], rr->files[f]);
-	add_str(o, "torch_npu_version", rr->torch_npu_version);
-	add_str(o, "cann_version", rr->cann_version);
-	add_str(o, "profiler_level", rr->profiler_level);
-	add_str(o, "aic_metrics", rr->aic_metrics);
+		jsonw_add_str(files, rank_file_names[f], rr->files[f]);
+	jsonw_add_str(o, "torch_npu_version", rr->torch_npu_version);
+	jsonw_add_str(o, "cann_version", rr->cann_version);
+	jsonw_add_str(o, "profiler_level", rr->profiler_level);
+	jsonw_add_str(o, "aic_metrics", rr->aic_metrics);
 }
 
 static void rank_stages_json(cJSON *o, const struct rank_result *rr)
@@ -294,18 +227,20 @@ static void rank_stages_json(cJSON *o, const struct rank_result *rr)
 
 	for (s = 0; s < STAGE_COUNT; s++) {
 		cJSON *so = cJSON_AddObjectToObject(st, stage_names[s]), *cats;
-		add_us(so, "kernel_time_us", rr->stage[s].kernel_ns);
-		add_us(so, "wall_time_us", rr->stage[s].wall_ns);
-		add_us(so, "comm_time_us", rr->stage[s].comm_ns);
-		add_us(so, "exposed_comm_us", rr->stage[s].exposed_comm_ns);
-		add_pct(so, "exposed_share_of_wall_pct",
-		        numfmt_pct(rr->stage[s].exposed_comm_ns,
-		                   rr->stage[s].wall_ns));
+		jsonw_add_us(so, "kernel_time_us", rr->stage[s].kernel_ns);
+		jsonw_add_us(so, "wall_time_us", rr->stage[s].wall_ns);
+		jsonw_add_us(so, "comm_time_us", rr->stage[s].comm_ns);
+		jsonw_add_us(so, "exposed_comm_us",
+		             rr->stage[s].exposed_comm_ns);
+		jsonw_add_pct(so, "exposed_share_of_wall_pct",
+		              numfmt_pct(rr->stage[s].exposed_comm_ns,
+		                         rr->stage[s].wall_ns));
 		cats = cJSON_AddObjectToObject(so, "categories_us");
 		for (k = 0; k < CAT_COUNT; k++)
-			add_us(cats, category_names[k], rr->stage[s].cat_ns[k]);
+			jsonw_add_us(cats, category_names[k],
+			             rr->stage[s].cat_ns[k]);
 	}
-	add_us(o, "dit_compute_us", rr->compute_ns);
+	jsonw_add_us(o, "dit_compute_us", rr->compute_ns);
 }
 
 static void rank_steps_json(cJSON *o, const struct rank_result *rr)
@@ -315,31 +250,34 @@ static void rank_steps_json(cJSON *o, const struct rank_result *rr)
 	size_t i;
 
 	if (rr->free_share_ppm >= 0)
-		add_pct(o, "free_share_pct", (double)rr->free_share_ppm / 1e4);
+		jsonw_add_pct(o, "free_share_pct",
+		              (double)rr->free_share_ppm / 1e4);
 	else
 		cJSON_AddNullToObject(o, "free_share_pct");
-	add_str(o, "steps_source", rr->steps_source);
+	jsonw_add_str(o, "steps_source", rr->steps_source);
 	arr = cJSON_AddArrayToObject(o, "steps");
 	for (i = 0; i < rr->nsteps; i++) {
 		const struct step_stat *s = &rr->steps[i];
 		cJSON *so = cJSON_CreateObject();
-		add_opt_i64(so, "step", s->step, s->step != STEP_NONE);
-		add_us(so, "computing_us", s->computing_ns);
-		add_us(so, "communication_us", s->comm_ns);
-		add_us(so, "not_overlapped_us", s->not_overlapped_ns);
-		add_us(so, "free_us", s->free_ns);
-		add_us(so, "stage_us", s->stage_ns);
+		jsonw_add_opt_i64(so, "step", s->step, s->step != STEP_NONE);
+		jsonw_add_us(so, "computing_us", s->computing_ns);
+		jsonw_add_us(so, "communication_us", s->comm_ns);
+		jsonw_add_us(so, "not_overlapped_us", s->not_overlapped_ns);
+		jsonw_add_us(so, "free_us", s->free_ns);
+		jsonw_add_us(so, "stage_us", s->stage_ns);
 		if (s->preparing_ns >= 0)
-			add_us(so, "preparing_us", s->preparing_ns);
+			jsonw_add_us(so, "preparing_us", s->preparing_ns);
 		else
 			cJSON_AddNullToObject(so, "preparing_us");
-		add_str(so, "flag",
-		        s->outlier > 0 && s->outlier <= 2 ? flags[s->outlier]
-		                                          : NULL);
+		jsonw_add_str(so, "flag",
+		              s->outlier > 0 && s->outlier <= 2
+		                  ? flags[s->outlier]
+		                  : NULL);
 		cJSON_AddItemToArray(arr, so);
 	}
-	add_u64(o, "steps_total",
-	        rr->steps_total > rr->nsteps ? rr->steps_total : rr->nsteps);
+	jsonw_add_u64(o, "steps_total",
+	              rr->steps_total > rr->nsteps ? rr->steps_total
+	                                           : rr->nsteps);
 }
 
 static void rank_trace_json(cJSON *o, const struct rank_result *rr)
@@ -349,39 +287,39 @@ static void rank_trace_json(cJSON *o, const struct rank_result *rr)
 	int k, s;
 
 	cJSON_AddBoolToObject(t, "read", rr->trace_read);
-	add_u64(t, "events", rr->trace_events);
+	jsonw_add_u64(t, "events", rr->trace_events);
 	cJSON_AddBoolToObject(t, "truncated", rr->trace_truncated);
-	add_opt_i64(t, "truncated_at_byte", (int64_t)rr->trace_truncated_at,
-	            rr->trace_truncated);
+	jsonw_add_opt_i64(t, "truncated_at_byte",
+	                  (int64_t)rr->trace_truncated_at, rr->trace_truncated);
 	cJSON_AddBoolToObject(t, "overlap_found", rr->overlap_found);
 	tot = cJSON_AddObjectToObject(t, "overlap_us");
 	for (k = 0; k < OV_KINDS; k++)
-		add_us(tot, ov_keys[k], rr->ov_total[k]);
+		jsonw_add_us(tot, ov_keys[k], rr->ov_total[k]);
 	st = cJSON_AddObjectToObject(t, "overlap_by_stage_us");
 	for (s = 0; s < STAGE_COUNT; s++) {
 		cJSON *so = cJSON_AddObjectToObject(st, stage_names[s]);
 		for (k = 0; k < OV_KINDS; k++)
-			add_us(so, ov_keys[k], rr->ov_stage[s][k]);
+			jsonw_add_us(so, ov_keys[k], rr->ov_stage[s][k]);
 	}
-	add_str(o, "stage_source", rr->stage_source);
+	jsonw_add_str(o, "stage_source", rr->stage_source);
 	m = cJSON_AddArrayToObject(o, "markers");
 	for (i = 0; i < rr->nmarkers; i++) {
 		const struct stage_marker *mk = &rr->markers[i];
 		cJSON *mo = cJSON_CreateObject();
-		add_str(mo, "name", mk->name);
-		add_str(mo, "stage", stage_names[mk->stage]);
-		add_us(mo, "host_start_us", mk->host_start_ns);
-		add_us(mo, "host_end_us", mk->host_end_ns);
-		add_us(mo, "device_start_us", mk->dev_start_ns);
-		add_us(mo, "device_end_us", mk->dev_end_ns);
-		add_str(mo, "method", mk->by_flows ? "flows" : "time");
-		add_u64(mo, "flows", mk->flows);
-		add_u64(mo, "kernels", mk->kernels);
+		jsonw_add_str(mo, "name", mk->name);
+		jsonw_add_str(mo, "stage", stage_names[mk->stage]);
+		jsonw_add_us(mo, "host_start_us", mk->host_start_ns);
+		jsonw_add_us(mo, "host_end_us", mk->host_end_ns);
+		jsonw_add_us(mo, "device_start_us", mk->dev_start_ns);
+		jsonw_add_us(mo, "device_end_us", mk->dev_end_ns);
+		jsonw_add_str(mo, "method", mk->by_flows ? "flows" : "time");
+		jsonw_add_u64(mo, "flows", mk->flows);
+		jsonw_add_u64(mo, "kernels", mk->kernels);
 		cJSON_AddItemToArray(m, mo);
 	}
-	add_u64(o, "markers_total",
-	        rr->markers_total > rr->nmarkers ? rr->markers_total
-	                                         : rr->nmarkers);
+	jsonw_add_u64(o, "markers_total",
+	              rr->markers_total > rr->nmarkers ? rr->markers_total
+	                                               : rr->nmarkers);
 }
 
 /* A comm_result's collectives and transports into co. */
@@ -394,13 +332,13 @@ static void comm_sums_json(cJSON *co, const struct comm_result *c)
 	for (k = 0; k < COLL_COUNT; k++) {
 		const struct coll_stat *s = &c->kind[k];
 		cJSON *ko = cJSON_AddObjectToObject(kinds, coll_names[k]);
-		add_u64(ko, "count", s->count);
-		add_us(ko, "elapse_us", s->elapse_ns);
-		add_us(ko, "transit_us", s->transit_ns);
-		add_us(ko, "wait_us", s->wait_ns);
-		add_us(ko, "sync_us", s->sync_ns);
-		add_us(ko, "idle_us", s->idle_ns);
-		add_pct(ko, "wait_ratio_pct",
+		jsonw_add_u64(ko, "count", s->count);
+		jsonw_add_us(ko, "elapse_us", s->elapse_ns);
+		jsonw_add_us(ko, "transit_us", s->transit_ns);
+		jsonw_add_us(ko, "wait_us", s->wait_ns);
+		jsonw_add_us(ko, "sync_us", s->sync_ns);
+		jsonw_add_us(ko, "idle_us", s->idle_ns);
+		jsonw_add_pct(ko, "wait_ratio_pct",
 		        numfmt_pct(s->wait_ns,
 		                   checked_add_sat(s->wait_ns, s->transit_ns)));
 	}
@@ -408,19 +346,14 @@ static void comm_sums_json(cJSON *co, const struct comm_result *c)
 	for (k = 0; k < TR_COUNT; k++) {
 		const struct transport_stat *l = &c->link[k];
 		cJSON *lo = cJSON_AddObjectToObject(links, transport_names[k]);
-		struct strbuf sb = STRBUF_INIT;
-		add_u64(lo, "ops", l->ops);
-		strbuf_addf(&sb, "%.3f", l->size_mb);
-		add_raw(lo, "size_mb", &sb);
-		add_us(lo, "time_us", l->time_ns);
-		if (l->time_ns > 0) { /* MB per ms is GB per s */
-			strbuf_addf(&sb, "%.3f",
-			            l->size_mb / ((double)l->time_ns / 1e6));
-			add_raw(lo, "bandwidth_gbps", &sb);
-		} else {
+		jsonw_add_u64(lo, "ops", l->ops);
+		jsonw_add_pct(lo, "size_mb", l->size_mb);
+		jsonw_add_us(lo, "time_us", l->time_ns);
+		if (l->time_ns > 0) /* MB per ms is GB per s */
+			jsonw_add_pct(lo, "bandwidth_gbps",
+			              l->size_mb / ((double)l->time_ns / 1e6));
+		else
 			cJSON_AddNullToObject(lo, "bandwidth_gbps");
-		}
-		strbuf_release(&sb);
 	}
 }
 
@@ -434,9 +367,9 @@ static void rank_comm_json(cJSON *o, const struct rank_result *rr)
 		return;
 	}
 	co = cJSON_AddObjectToObject(o, "communication");
-	add_u64(co, "steps", c->nsteps);
-	add_u64(co, "ops", c->ops);
-	add_us(co, "wait_us", c->wait_ns);
+	jsonw_add_u64(co, "steps", c->nsteps);
+	jsonw_add_u64(co, "ops", c->ops);
+	jsonw_add_us(co, "wait_us", c->wait_ns);
 	comm_sums_json(co, c);
 }
 
@@ -450,9 +383,9 @@ static void rank_export_json(cJSON *o, const struct rank_result *rr)
 	if (!rr->db.path)
 		return;
 	x = cJSON_AddObjectToObject(o, "export");
-	add_str(x, "used", rr->db.used ? "db" : "text");
-	add_str(x, "db", rr->db.path);
-	add_str(x, "schema_version", rr->db.schema);
+	jsonw_add_str(x, "used", rr->db.used ? "db" : "text");
+	jsonw_add_str(x, "db", rr->db.path);
+	jsonw_add_str(x, "schema_version", rr->db.schema);
 	gaps = cJSON_AddArrayToObject(x, "not_available");
 	for (g = 0; g < DBGAP_COUNT; g++)
 		if (rr->db.gaps & (1u << g))
@@ -466,18 +399,18 @@ static void ranks_json(cJSON *root, const struct result *r)
 	size_t i;
 
 	if (r->nranks)
-		add_i64(root, "lead_rank", r->ranks[r->lead].id);
+		jsonw_add_i64(root, "lead_rank", r->ranks[r->lead].id);
 	else
 		cJSON_AddNullToObject(root, "lead_rank");
 	for (i = 0; i < r->nranks; i++) {
 		const struct rank_result *rr = &r->ranks[i];
 		cJSON *o = cJSON_CreateObject();
-		add_i64(o, "id", rr->id);
-		add_str(o, "id_source", rr->id_source);
-		add_str(o, "dir", rr->dir);
+		jsonw_add_i64(o, "id", rr->id);
+		jsonw_add_str(o, "id_source", rr->id_source);
+		jsonw_add_str(o, "dir", rr->dir);
 		cJSON_AddBoolToObject(o, "analysed", rr->analysed);
-		add_str(o, "kernel_source", rr->kernel_source);
-		add_u64(o, "kernels", rr->kernels);
+		jsonw_add_str(o, "kernel_source", rr->kernel_source);
+		jsonw_add_u64(o, "kernels", rr->kernels);
 		rank_files_json(o, rr);
 		rank_export_json(o, rr);
 		rank_stages_json(o, rr);
@@ -494,18 +427,18 @@ static void cluster_json(cJSON *root, const struct result *r)
 	const struct cluster_summary *cs = &r->cluster;
 	cJSON *o = cJSON_AddObjectToObject(root, "cluster"), *co;
 
-	add_opt_i64(o, "slowest_rank",
+	jsonw_add_opt_i64(o, "slowest_rank",
 	            cs->ranked ? r->ranks[cs->slowest].id : 0, cs->ranked);
-	add_opt_i64(o, "median_rank", cs->ranked ? r->ranks[cs->median].id : 0,
+	jsonw_add_opt_i64(o, "median_rank", cs->ranked ? r->ranks[cs->median].id : 0,
 	            cs->ranked);
 	if (!cs->comm_ranks) {
 		cJSON_AddNullToObject(o, "communication");
 		return;
 	}
 	co = cJSON_AddObjectToObject(o, "communication");
-	add_u64(co, "ranks", cs->comm_ranks);
-	add_u64(co, "ops", cs->comm.ops);
-	add_us(co, "wait_us", cs->comm.wait_ns);
+	jsonw_add_u64(co, "ranks", cs->comm_ranks);
+	jsonw_add_u64(co, "ops", cs->comm.ops);
+	jsonw_add_us(co, "wait_us", cs->comm.wait_ns);
 	comm_sums_json(co, &cs->comm);
 }
 
@@ -513,25 +446,21 @@ void render_json(const struct result *r, const char *tool_version,
                  struct strbuf *out)
 {
 	cJSON *root = cJSON_CreateObject(), *tool, *rules;
-	char *text;
 
 	cJSON_AddNumberToObject(root, "schema_version", REPORT_SCHEMA_VERSION);
 	tool = cJSON_AddObjectToObject(root, "tool");
-	add_str(tool, "name", "sdperf");
-	add_str(tool, "version", tool_version);
+	jsonw_add_str(tool, "name", "sdperf");
+	jsonw_add_str(tool, "version", tool_version);
 	profile_json(root, r);
 	inputs_json(root, r);
 	rules = cJSON_AddObjectToObject(root, "rules");
-	add_str(rules, "source", r->rules_source);
+	jsonw_add_str(rules, "source", r->rules_source);
 	stages_json(root, r);
 	verdicts_json(root, r);
 	json_collection(root, r);
 	misc_json(root, r);
 	ranks_json(root, r);
 	cluster_json(root, r);
-	text = cJSON_Print(root);
-	strbuf_adds(out, text);
-	strbuf_addch(out, '\n');
-	free(text);
+	jsonw_print(root, JSONW_TABS, out);
 	cJSON_Delete(root);
 }

@@ -8,33 +8,11 @@
 #include <string.h>
 
 #include "analysis/collection.h"
+#include "format/json/jsonw.h"
 #include "input/discover.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
 #include "util/banned.h"
-
-/* A string (any bytes: versions come from the profile) or null. */
-static void add_str(cJSON *o, const char *key, const char *s)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (!s) {
-		cJSON_AddNullToObject(o, key);
-		return;
-	}
-	utf8_add_valid(&sb, s, strlen(s));
-	cJSON_AddItemToObject(o, key, cJSON_CreateString(sb.buf));
-	strbuf_release(&sb);
-}
-
-static void add_int(cJSON *o, const char *key, int64_t v)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_addf(&sb, "%" PRId64, v);
-	cJSON_AddItemToObject(o, key, cJSON_CreateRaw(sb.buf));
-	strbuf_release(&sb);
-}
 
 static void add_tri(cJSON *o, const char *key, int v)
 {
@@ -47,14 +25,14 @@ static void add_tri(cJSON *o, const char *key, int v)
 /* The facts both the run and a rank have; with sources for a rank. */
 static void facts(cJSON *o, const struct rank_collection *c, int sources)
 {
-	add_str(o, "export", c->export_type);
-	add_str(o, "profiler_level", collection_level_name(c->level));
+	jsonw_add_str(o, "export", c->export_type);
+	jsonw_add_str(o, "profiler_level", collection_level_name(c->level));
 	add_tri(o, "cpu", c->cpu);
-	add_int(o, "steps", (int64_t)c->steps);
-	add_int(o, "timed_steps", (int64_t)c->timed);
-	add_int(o, "warmup_steps_in_profile", (int64_t)c->warmup_in);
+	jsonw_add_i64(o, "steps", (int64_t)c->steps);
+	jsonw_add_i64(o, "timed_steps", (int64_t)c->timed);
+	jsonw_add_i64(o, "warmup_steps_in_profile", (int64_t)c->warmup_in);
 	if (c->warmup_before >= 0)
-		add_int(o, "warmup_steps_before", c->warmup_before);
+		jsonw_add_i64(o, "warmup_steps_before", c->warmup_before);
 	else
 		cJSON_AddNullToObject(o, "warmup_steps_before");
 	add_tri(o, "shapes", c->shapes);
@@ -62,12 +40,12 @@ static void facts(cJSON *o, const struct rank_collection *c, int sources)
 	add_tri(o, "aic_metrics", c->aic);
 	if (!sources)
 		return;
-	add_str(o, "profiler_level_source", c->level_source);
-	add_str(o, "cpu_source", c->cpu_source);
-	add_str(o, "steps_source", c->steps_source);
-	add_str(o, "shapes_source", c->shapes_source);
-	add_str(o, "memory_source", c->memory_source);
-	add_str(o, "aic_metrics_source", c->aic_source);
+	jsonw_add_str(o, "profiler_level_source", c->level_source);
+	jsonw_add_str(o, "cpu_source", c->cpu_source);
+	jsonw_add_str(o, "steps_source", c->steps_source);
+	jsonw_add_str(o, "shapes_source", c->shapes_source);
+	jsonw_add_str(o, "memory_source", c->memory_source);
+	jsonw_add_str(o, "aic_metrics_source", c->aic_source);
 }
 
 static cJSON *gap_ids(unsigned gaps)
@@ -88,7 +66,7 @@ static cJSON *rank_json(const struct rank_result *rr)
 	cJSON *o = cJSON_CreateObject(), *files;
 	int m;
 
-	add_int(o, "id", rr->id);
+	jsonw_add_i64(o, "id", rr->id);
 	cJSON_AddBoolToObject(o, "analysed", rr->analysed);
 	facts(o, c, 1);
 	files = cJSON_AddArrayToObject(o, "memory_files");
@@ -97,9 +75,9 @@ static cJSON *rank_json(const struct rank_result *rr)
 			cJSON_AddItemToArray(
 			    files,
 			    cJSON_CreateString(discover_memfile_names[m]));
-	add_str(o, "aic_metrics_name", rr->aic_metrics);
-	add_str(o, "torch_npu_version", rr->torch_npu_version);
-	add_str(o, "cann_version", rr->cann_version);
+	jsonw_add_str(o, "aic_metrics_name", rr->aic_metrics);
+	jsonw_add_str(o, "torch_npu_version", rr->torch_npu_version);
+	jsonw_add_str(o, "cann_version", rr->cann_version);
 	cJSON_AddItemToObject(o, "gaps", gap_ids(c->gaps));
 	return o;
 }
@@ -116,16 +94,16 @@ static void gaps_json(cJSON *col, const struct result *r)
 		if (!(r->collection.sum.gaps & (1u << g)))
 			continue;
 		o = cJSON_CreateObject();
-		add_str(o, "id", d->id);
-		add_str(o, "title", d->title);
+		jsonw_add_str(o, "id", d->id);
+		jsonw_add_str(o, "title", d->title);
 		ranks = cJSON_AddArrayToObject(o, "ranks");
 		for (i = 0; i < r->nranks; i++)
 			if (r->ranks[i].analysed &&
 			    (r->ranks[i].coll.gaps & (1u << g)))
 				cJSON_AddItemToArray(
 				    ranks, cJSON_CreateNumber(r->ranks[i].id));
-		add_str(o, "disables", d->disables);
-		add_str(o, "fix", d->fix);
+		jsonw_add_str(o, "disables", d->disables);
+		jsonw_add_str(o, "fix", d->fix);
 		cJSON_AddItemToArray(arr, o);
 	}
 }
@@ -143,12 +121,12 @@ void json_collection(cJSON *root, const struct result *r)
 	col = cJSON_AddObjectToObject(root, "collection");
 	cJSON_AddBoolToObject(col, "complete", !c->sum.gaps);
 	facts(col, &c->sum, 0);
-	add_str(col, "torch_npu_version", c->torch_npu_version);
-	add_str(col, "cann_version", c->cann_version);
+	jsonw_add_str(col, "torch_npu_version", c->torch_npu_version);
+	jsonw_add_str(col, "cann_version", c->cann_version);
 	cJSON_AddBoolToObject(col, "versions_differ", c->versions_differ);
 	gaps_json(col, r);
-	add_str(col, "collect_like_this",
-	        c->sum.gaps ? collection_snippet(c) : NULL);
+	jsonw_add_str(col, "collect_like_this",
+	              c->sum.gaps ? collection_snippet(c) : NULL);
 	ranks = cJSON_AddArrayToObject(col, "ranks");
 	for (i = 0; i < r->nranks; i++)
 		cJSON_AddItemToArray(ranks, rank_json(&r->ranks[i]));
