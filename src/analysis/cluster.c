@@ -9,18 +9,11 @@
 #include "analysis/breakdown.h"
 #include "analysis/verdicts.h"
 #include "util/checked.h"
+#include "util/sortcmp.h"
 #include "util/strbuf.h"
 #include "util/strtab.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
-
-static int cmp_type(const void *a, const void *b)
-{
-	const struct type_stat *x = a, *y = b;
-	if (x->total_ns != y->total_ns)
-		return x->total_ns > y->total_ns ? -1 : 1;
-	return strcmp(x->type, y->type);
-}
 
 /* Adds the n types of src into the table (by name), keeping it sorted
  * later; the table owns copies of the names. */
@@ -63,19 +56,11 @@ static struct type_stat *sorted_types(const struct strtab *names,
 		out[m] = v[i];
 		out[m++].type = xstrdup(strtab_str(names, (uint32_t)i));
 	}
-	qsort(out, m, sizeof(*out), cmp_type);
+	qsort(out, m, sizeof(*out), type_stat_cmp);
 	while (m > max)
 		free(out[--m].type);
 	*nout = m;
 	return out;
-}
-
-static void free_types(struct type_stat *t, size_t n)
-{
-	size_t i;
-	for (i = 0; i < n; i++)
-		free(t[i].type);
-	free(t);
 }
 
 static void merge_stage(struct result *parts, size_t n, int s,
@@ -235,12 +220,6 @@ static void take_lead(struct result *lead, struct result *out)
 	lead->rank_dir = NULL;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
-}
-
 /* The slowest and the (lower) median rank by DiT compute time, among the
  * analysed ranks with some: a rank without compute time (no DiT kernels)
  * is no straggler's yardstick. */
@@ -258,7 +237,7 @@ static void slowest_median(struct result *r)
 		v[n++] = rr->compute_ns;
 	}
 	if (n >= 2) {
-		qsort(v, n, sizeof(*v), cmp_i64);
+		qsort(v, n, sizeof(*v), sortcmp_i64);
 		med = v[(n - 1) / 2]; /* with two ranks: the faster one */
 		for (i = 0; i < r->nranks; i++)
 			if (r->ranks[i].analysed &&
@@ -349,8 +328,8 @@ void cluster_merge(struct result *parts, size_t n, const struct rules *ru,
 	out->rules_source = xstrdup(ru->source ? ru->source : "built-in");
 	for (i = 0; i < n; i++) {
 		for (s = 0; s < STAGE_COUNT; s++) {
-			free_types(parts[i].stages[s].top,
-			           parts[i].stages[s].ntop);
+			type_stats_free(parts[i].stages[s].top,
+			                parts[i].stages[s].ntop);
 			parts[i].stages[s].top = NULL;
 			parts[i].stages[s].ntop = 0;
 		}

@@ -44,8 +44,7 @@ static int64_t cats_sum(const struct tmpl_vars *s, const char *key)
 	return sum;
 }
 
-/* The longest bar of any stage, base or new: the shared scale. */
-static int64_t chart_max(const struct tmpl_vars *v)
+int64_t diff_chart_max(const struct tmpl_vars *v)
 {
 	size_t i, n = tmpl_nrows(v, "stages");
 	int64_t max = 0, b, w;
@@ -119,7 +118,7 @@ void diff_chart_svg(struct model_ctx *c, const struct tmpl_vars *v,
                     struct strbuf *out)
 {
 	size_t i, n = tmpl_nrows(v, "stages");
-	int64_t max = chart_max(v);
+	int64_t max = diff_chart_max(v);
 	int group = 2 * ROW_H + GROUP_GAP;
 	int h = (int)n * group + LEGEND_ROW;
 	const char *title = model_t(c, "diff_chart_title");

@@ -216,6 +216,7 @@ static void chart(struct model_ctx *c, struct tmpl_vars *v)
 
 	diff_chart_svg(c, v, &svg);
 	tmpl_set(v, "chart", svg.buf);
+	tmpl_setf(v, "chart_max_ns", "%" PRId64, diff_chart_max(v));
 	strbuf_release(&svg);
 }
 

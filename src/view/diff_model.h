@@ -64,6 +64,9 @@ void diff_add_delta(struct strbuf *sb, int64_t ns);
 /* The SVG chart of the model's "stages" loop (their "cats" base_ns and
  * new_ns): one pair of stacked bars per stage, base and new, on one time
  * scale, with a legend; title is the accessible name. */
+/* The longest bar of any stage of v, base or new (the sum of its positive
+ * category times, ns): the scale shared by the SVG and the PDF chart. */
+int64_t diff_chart_max(const struct tmpl_vars *v);
 void diff_chart_svg(struct model_ctx *c, const struct tmpl_vars *v,
                     struct strbuf *out);
 

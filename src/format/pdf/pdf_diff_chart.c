@@ -16,18 +16,6 @@
 #define CH_TOTAL_W 52.0f /* room for the total after the longest bar */
 #define CH_ROW     12.0f
 
-static double cats_sum(const struct tmpl_vars *s, const char *key)
-{
-	size_t k, n = tmpl_nrows(s, "cats");
-	double sum = 0, x;
-
-	for (k = 0; k < n; k++)
-		if ((x = strtod(tmpl_get(tmpl_row(s, "cats", k), key), NULL)) >
-		    0)
-			sum += x;
-	return sum;
-}
-
 /* One bar of stage s (key "base_ns" or "new_ns") on the current line. */
 static void chart_bar(struct pdf_ctx *c, const struct tmpl_vars *s,
                       const char *key, const char *tag, double max)
@@ -79,17 +67,11 @@ static void chart_legend(struct pdf_ctx *c, const struct tmpl_vars *s)
 void pdf_diff_chart(struct pdf_ctx *c)
 {
 	size_t i, n = tmpl_nrows(c->m, "stages");
-	double max = 0, t;
+	/* the view's scale: the longest bar of any stage, as in the SVG */
+	double max = strtod(pdf_v(c, "chart_max_ns"), NULL);
 
 	pdf_section(c, "t_diff_sec_chart");
 	pdf_para(c, pdf_v(c, "t_diff_sec_chart_intro"));
-	for (i = 0; i < n; i++) {
-		const struct tmpl_vars *s = tmpl_row(c->m, "stages", i);
-		t = cats_sum(s, "base_ns");
-		max = t > max ? t : max;
-		t = cats_sum(s, "new_ns");
-		max = t > max ? t : max;
-	}
 	for (i = 0; i < n; i++) {
 		const struct tmpl_vars *s = tmpl_row(c->m, "stages", i);
 		pt_need(&c->d, 2 * CH_ROW + 6);
