@@ -6,6 +6,7 @@
  * trace and no kernel_details.csv is read from the trace alone, in one
  * pass. */
 #include "app/rank.h"
+#include "app/rank_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,14 +100,6 @@ static void warn_missing(struct result *r, const struct rank_result *rr)
 /* ---- trace_view.json, or the db's tables ---------------------------------
  */
 
-/* Where the kernels, stage markers and the Overlap Analysis come from. */
-struct stage_src {
-	const char *kernels; /* the kernels' file, for analysis errors */
-	const char *trace;   /* trace_view.json, or NULL */
-	struct db *db;       /* or the SQLite export, or NULL */
-	uint64_t skipped;    /* db: OVERLAP_ANALYSIS rows of no known type */
-};
-
 /* The file markers come from, for messages. */
 static const char *src_name(const struct stage_src *s)
 {
@@ -137,7 +130,7 @@ static int src_attribute(const struct stage_src *s, const struct segment *segs,
 	             : trace_attribute_overlap(s->trace, segs, nsegs, ov, e);
 }
 
-static struct trace_marker_rule *marker_rules(const struct rules *ru)
+struct trace_marker_rule *rank_marker_rules(const struct rules *ru)
 {
 	struct trace_marker_rule *mr =
 	    xcalloc(ru->nmarkers ? ru->nmarkers : 1, sizeof(*mr));
@@ -169,8 +162,8 @@ static void warn_unlisted(struct result *r, const char *code, const char *what,
 
 /* The first RESULT_MAX_MARKERS markers (by host start) for the report;
  * the others were analysed and are counted. */
-static void keep_markers(const struct trace_summary *ts,
-                         const struct stage_override *ov, struct result *r)
+void rank_keep_markers(const struct trace_summary *ts,
+                       const struct stage_override *ov, struct result *r)
 {
 	struct rank_result *rr = &r->ranks[0];
 	size_t i, n = ts->nmarkers < RESULT_MAX_MARKERS ? ts->nmarkers
@@ -201,8 +194,8 @@ static void keep_markers(const struct trace_summary *ts,
 		              ts->nmarkers, n);
 }
 
-static void keep_overlap(const struct trace_summary *ts, int trace,
-                         struct rank_result *rr)
+void rank_keep_overlap(const struct trace_summary *ts, int trace,
+                       struct rank_result *rr)
 {
 	int s, k;
 
@@ -220,7 +213,7 @@ static void keep_overlap(const struct trace_summary *ts, int trace,
 
 /* Moves what the analysis computed from a into r (whose inputs, ranks
  * and reader warnings stay), and a's warnings after r's. */
-static void take_analysis(struct result *r, struct result *a)
+void rank_take_analysis(struct result *r, struct result *a)
 {
 	size_t i;
 
@@ -253,9 +246,9 @@ static void take_analysis(struct result *r, struct result *a)
 
 /* The markers' device ranges as overrides, charged to the budget: NULL
  * with e set naming path when it refuses. Give the charge back with
- * overrides_free. */
-static struct stage_override *
-overrides(const char *path, const struct trace_summary *ts, struct err *e)
+ * rank_overrides_free. */
+struct stage_override *
+rank_overrides(const char *path, const struct trace_summary *ts, struct err *e)
 {
 	struct stage_override *ov;
 	size_t i;
@@ -275,7 +268,7 @@ overrides(const char *path, const struct trace_summary *ts, struct err *e)
 	return ov;
 }
 
-static void overrides_free(struct stage_override *ov, size_t n)
+void rank_overrides_free(struct stage_override *ov, size_t n)
 {
 	if (ov)
 		membudget_release(n * sizeof(*ov));
@@ -283,7 +276,7 @@ static void overrides_free(struct stage_override *ov, size_t n)
 }
 
 /* Puts "PATH: " before an analysis error that names no file. */
-static void in_file(struct err *e, const char *path)
+void rank_in_file(struct err *e, const char *path)
 {
 	char msg[sizeof(e->msg)];
 	enum err_code code = e->code;
@@ -295,12 +288,12 @@ static void in_file(struct err *e, const char *path)
 
 /* Analyses kt into r: by kernel signatures, then, when the trace (or the
  * db) has user stage markers, again with the markers in charge. */
-static int analyse_rank(struct stage_src *src, struct kernel_table *kt,
-                        const struct rules *ru, struct result *r, struct err *e)
+int rank_analyse_src(struct stage_src *src, struct kernel_table *kt,
+                     const struct rules *ru, struct result *r, struct err *e)
 {
 	struct result a, b;
 	struct trace_summary ts;
-	struct trace_marker_rule *mr = marker_rules(ru);
+	struct trace_marker_rule *mr = rank_marker_rules(ru);
 	struct stage_override *ov = NULL;
 	int ret = -1;
 
@@ -308,7 +301,7 @@ static int analyse_rank(struct stage_src *src, struct kernel_table *kt,
 	result_init(&b);
 	memset(&ts, 0, sizeof(ts));
 	if (analyse(kt, ru, &a, NULL, e)) {
-		in_file(e, src->kernels);
+		rank_in_file(e, src->kernels);
 		goto out;
 	}
 	if (!src->trace && !src->db) {
@@ -321,28 +314,28 @@ static int analyse_rank(struct stage_src *src, struct kernel_table *kt,
 		collection_from_scan(&r->ranks[0].ev, &ts);
 	if (ts.nmarkers) {
 		if (src_map_markers(src, &ts, e) ||
-		    !(ov = overrides(src_name(src), &ts, e)))
+		    !(ov = rank_overrides(src_name(src), &ts, e)))
 			goto out;
 		if (analyse_with(kt, ru, ov, ts.nmarkers, &b, NULL, e)) {
-			in_file(e, src->kernels);
+			rank_in_file(e, src->kernels);
 			goto out;
 		}
 		if (ts.ov.found &&
 		    src_attribute(src, b.segs, b.nsegs, &ts.ov, e))
 			goto out;
-		keep_markers(&ts, ov, r);
+		rank_keep_markers(&ts, ov, r);
 		result_release(&a);
 		a = b;
 		result_init(&b);
 	}
-	keep_overlap(&ts, src->trace != NULL, &r->ranks[0]);
+	rank_keep_overlap(&ts, src->trace != NULL, &r->ranks[0]);
 	ret = 0;
 out:
 	if (!ret)
-		take_analysis(r, &a);
+		rank_take_analysis(r, &a);
 	result_release(&a);
 	result_release(&b);
-	overrides_free(ov, ts.nmarkers);
+	rank_overrides_free(ov, ts.nmarkers);
 	trace_summary_release(&ts);
 	free(mr);
 	return ret;
@@ -393,8 +386,8 @@ static void warn_outliers(struct result *r, const char *path)
  * then the list is cut
  * to RESULT_MAX_STEP_ROWS for the report and the charge for the rows
  * (charged, by their reader) is given back. */
-static void keep_steps(struct result *r, const char *path, const char *source,
-                       const struct rules *ru, uint64_t charged)
+void rank_keep_steps(struct result *r, const char *path, const char *source,
+                     const struct rules *ru, uint64_t charged)
 {
 	struct rank_result *rr = &r->ranks[0];
 
@@ -443,7 +436,7 @@ static int read_steps(const char *path, const struct rules *ru,
 		s->preparing_ns = row->preparing_ns;
 	}
 	steptrace_release(&st);
-	keep_steps(r, path, "step_trace_time", ru, cost);
+	rank_keep_steps(r, path, "step_trace_time", ru, cost);
 	ret = 0;
 out:
 	steptrace_release(&st);
@@ -451,7 +444,7 @@ out:
 }
 
 /* communication.json's sums (or the db's) into rr. */
-static void keep_comm(const struct commstats *cs, struct rank_result *rr)
+void rank_keep_comm(const struct commstats *cs, struct rank_result *rr)
 {
 	int k;
 
@@ -472,12 +465,12 @@ static int read_comm(const char *path, struct rank_result *rr, struct err *e)
 		commstats_release(&cs);
 		return -1;
 	}
-	keep_comm(&cs, rr);
+	rank_keep_comm(&cs, rr);
 	commstats_release(&cs);
 	return 0;
 }
 
-static void summarise(const struct result *r, struct rank_result *rr)
+void rank_summarise(const struct result *r, struct rank_result *rr)
 {
 	int s, c;
 
@@ -501,7 +494,7 @@ static void summarise(const struct result *r, struct rank_result *rr)
 /* The two measures of exposed communication, per stage: kernel intervals
  * (Comm kernels covered by no other kernel of the stage) and the trace's
  * Overlap Analysis (Communication(Not Overlapped) inside the stage). */
-static void cross_check(struct result *r, const struct rank_result *rr)
+void rank_cross_check(struct result *r, const struct rank_result *rr)
 {
 	int s;
 
@@ -534,7 +527,7 @@ static void cross_check(struct result *r, const struct rank_result *rr)
 	}
 }
 
-static void warn_truncated(struct result *r, const struct rank_result *rr)
+void rank_warn_truncated(struct result *r, const struct rank_result *rr)
 {
 	struct warning *w;
 	char *msg;
@@ -554,7 +547,7 @@ static void warn_truncated(struct result *r, const struct rank_result *rr)
 /* The analysis needed every segment; the report lists the first
  * RESULT_MAX_SEGMENTS (segs_total counts them all), so what the rank keeps
  * is bounded and its charge is given back. */
-static void keep_listed(struct result *r)
+void rank_keep_listed(struct result *r)
 {
 	if (r->nsegs > RESULT_MAX_SEGMENTS) {
 		warn_unlisted(r, "segments_unlisted", "stage segments",
@@ -566,334 +559,7 @@ static void keep_listed(struct result *r)
 	r->charged = 0;
 }
 
-/* ---- the SQLite export -----------------------------------------------------
- */
-
-/* What each gap of the db costs. */
-static const char *const gap_what[DBGAP_COUNT] = {
-    "no Overlap Analysis cross-check; the steps are split from the kernels",
-    "no user stage markers (collect with ProfilerActivity.CPU)",
-    ("no steps table, warm-up detection or device-idle verdict (collect "
-     "with a schedule)"),
-    "no collective and bandwidth tables, no wait times",
-    "no compute kernels: only the collectives are analysed"};
-
-static void warn_db(struct result *r, const char *code, const char *reason,
-                    const char *msg, const char *a1)
-{
-	struct rank_result *rr = &r->ranks[0];
-	struct warning *w = result_warn(r, code, rr->db.path, 0, msg);
-
-	w->reason = reason ? xstrdup(reason) : NULL;
-	w->args[0] = xstrfmt("%d", (int)rr->id);
-	w->args[1] = a1 ? xstrdup(a1) : NULL;
-}
-
-/* What the db lacks for gap g: "TABLE table", "column 'c' in TABLE", or,
- * its tables all there, that they carry no task details; *table names the
- * table for the communication gap. */
-static char *gap_cause(const struct db *db, int g, const char **table)
-{
-	static const enum db_table comm[] = {
-	    DBT_COMMUNICATION_OP, DBT_COMMUNICATION_TASK_INFO,
-	    DBT_ENUM_HCCL_TRANSPORT_TYPE, DBT_ENUM_HCCL_LINK_TYPE};
-	static const char *const plain[DBGAP_COUNT] = {
-	    "OVERLAP_ANALYSIS table", "PYTORCH_API or MSTX_EVENTS table",
-	    "STEP_TIME rows", NULL, "COMPUTE_TASK_INFO table"};
-	size_t i;
-
-	*table = NULL;
-	if (g != DBGAP_COMM)
-		return xstrdup(plain[g]);
-	for (i = 0; i < sizeof(comm) / sizeof(comm[0]); i++) {
-		const char *lacks = db_about(db)->lacks[comm[i]];
-		*table = db_table_names[comm[i]];
-		if (lacks)
-			return xstrfmt("column '%s' in %s", lacks, *table);
-		if (!db_has(db, comm[i]))
-			return xstrfmt("%s table", *table);
-	}
-	*table = db_table_names[DBT_COMMUNICATION_TASK_INFO];
-	return xstrdup("HCCL task details in COMMUNICATION_TASK_INFO (Level0 "
-	               "exports none)");
-}
-
-static void warn_gaps(struct result *r, const struct db *db)
-{
-	struct rank_result *rr = &r->ranks[0];
-	const struct db_about *a = db_about(db);
-	const char *table;
-	char *msg, *cause, n[24];
-	int g;
-
-	for (g = 0; g < DBGAP_COUNT; g++) {
-		if (!(rr->db.gaps & (1u << g)))
-			continue;
-		cause = gap_cause(db, g, &table);
-		msg = xstrfmt("rank %d: no %s in %s: %s", (int)rr->id, cause,
-		              rr->db.path, gap_what[g]);
-		warn_db(r, "db_gap", db_gap_keys[g], msg, table);
-		free(msg);
-		free(cause);
-	}
-	if (!a->unjoined)
-		return;
-	snprintf(n, sizeof(n), "%llu", (unsigned long long)a->unjoined);
-	msg = xstrfmt("rank %d: %s COMPUTE_TASK_INFO rows have no TASK row "
-	              "with their globalTaskId: they are left out",
-	              (int)rr->id, n);
-	warn_db(r, "db_unjoined", NULL, msg, n);
-	free(msg);
-}
-
-/* The steps (STEP_TIME, split by OVERLAP_ANALYSIS or the kernels). */
-static int db_steps(struct db *db, const struct kernel_table *kt,
-                    const struct rules *ru, struct result *r, struct err *e)
-{
-	struct rank_result *rr = &r->ranks[0];
-	int from_kernels;
-
-	if (dbstages_steps(db, kt, &rr->steps, &rr->nsteps, &from_kernels, e)) {
-		membudget_release((uint64_t)rr->nsteps * sizeof(*rr->steps));
-		return -1;
-	}
-	keep_steps(r, rr->db.path, rr->nsteps ? "db" : NULL, ru,
-	           (uint64_t)rr->nsteps * sizeof(*rr->steps));
-	if (!rr->nsteps)
-		rr->db.gaps |= 1u << DBGAP_STEPS;
-	return 0;
-}
-
-static int db_comm(struct db *db, struct rank_result *rr, struct err *e)
-{
-	struct commstats cs;
-	int rc = db_read_comm(db, &cs, e);
-
-	if (rc == 0)
-		keep_comm(&cs, rr);
-	else if (rc == 1)
-		rr->db.gaps |= 1u << DBGAP_COMM;
-	commstats_release(&cs);
-	return rc < 0 ? -1 : 0;
-}
-
-/* The whole rank from its db: kernels, stages (markers), Overlap Analysis,
- * steps and collectives. */
-static int analyse_db(struct db *db, const struct rules *ru,
-                      const struct rank_opts *o, struct kernel_table *kt,
-                      struct kernels_info *info, struct result *r,
-                      struct err *e)
-{
-	struct rank_result *rr = &r->ranks[0];
-	struct stage_src src = {db_about(db)->path, NULL, db, 0};
-	struct db_facts facts;
-
-	rr->db.schema = db_about(db)->schema_version
-	                    ? xstrdup(db_about(db)->schema_version)
-	                    : NULL;
-	if (db_read_kernels(db, o->strict, kt, info, e) ||
-	    db_collect_facts(db, &facts, e))
-		return -1;
-	collection_from_db(&rr->ev, info, &facts);
-	result_add_kernels_input(r, info, kt->n);
-	if (analyse_rank(&src, kt, ru, r, e) || db_steps(db, kt, ru, r, e))
-		return -1;
-	kernel_table_release(kt);
-	keep_listed(r);
-	summarise(r, rr);
-	cross_check(r, rr);
-	if (!db_has(db, DBT_OVERLAP_ANALYSIS))
-		rr->db.gaps |= 1u << DBGAP_OVERLAP;
-	if (!db_has(db, DBT_PYTORCH_API) && !db_has(db, DBT_MSTX_EVENTS))
-		rr->db.gaps |= 1u << DBGAP_MARKERS;
-	if (!db_has(db, DBT_COMPUTE_TASK_INFO))
-		rr->db.gaps |= 1u << DBGAP_COMPUTE;
-	if (db_comm(db, rr, e))
-		return -1;
-	warn_gaps(r, db);
-	return 0;
-}
-
-/* ---- a rank from its trace alone -------------------------------------- */
-
-static void trace_input(struct result *r, const char *path,
-                        const struct traceprof *tp, uint64_t kernels)
-{
-	struct trace_input in = {path,
-	                         tp->scan.size,
-	                         tp->hw_events + tp->hccl_ops,
-	                         tp->subtasks,
-	                         kernels,
-	                         tp->bad_events,
-	                         tp->first_bad_at,
-	                         tp->first_bad_why};
-
-	result_add_trace_input(r, &in);
-}
-
-/* The analysis' "no Step Id" warning speaks of kernel_details.csv's
- * column: a trace has ProfilerStep ranges, or none. */
-static void step_notes(struct result *r, const struct rank_result *rr,
-                       const struct traceonly_steps *st)
-{
-	struct warning *w;
-	size_t i, n = 0;
-	char *msg;
-
-	if (st->ranges)
-		return;
-	for (i = 0; i < r->nwarnings; i++) {
-		if (!strcmp(r->warnings[i].code, "no_steps")) {
-			warning_release(&r->warnings[i]);
-			continue;
-		}
-		r->warnings[n++] = r->warnings[i];
-	}
-	r->nwarnings = n;
-	msg = xstrfmt("rank %d: trace_view.json has no ProfilerStep#N ranges, "
-	              "so the profile has no step boundaries: figures are "
-	              "over the whole trace and warm-up runs cannot be told "
-	              "from timed ones (collect with a schedule and CPU "
-	              "activity: the MindIE-SD guide asks for 2 warm-up "
-	              "steps, then 5 or more timed steps)",
-	              (int)rr->id);
-	w = result_warn(r, "no_step_ranges", rr->files[RF_TRACE], 0, msg);
-	w->args[0] = xstrfmt("%d", (int)rr->id);
-	free(msg);
-}
-
-/* The id the trace carries, unless profiler_info named one. */
-static void trace_rank_id(const struct traceprof *tp, struct rank_result *rr)
-{
-	if (tp->rank_id < 0 || !strcmp(rr->id_source, "profiler_info"))
-		return;
-	rr->id = tp->rank_id;
-	rr->id_source = "trace";
-}
-
-/* Stages as analyse_rank finds them, from the trace's own kernels, ranges,
- * flows and Overlap Analysis spans: nothing is read twice. */
-static int analyse_trace(struct kernel_table *kt, const struct traceprof *tp,
-                         const char *path, const struct rules *ru,
-                         const struct trace_marker_rule *mr, struct result *r,
-                         struct err *e)
-{
-	struct result a, b;
-	struct trace_summary ts;
-	struct stage_override *ov = NULL;
-	int ret = -1;
-
-	result_init(&a);
-	result_init(&b);
-	memset(&ts, 0, sizeof(ts));
-	if (analyse(kt, ru, &a, NULL, e)) {
-		in_file(e, path);
-		goto out;
-	}
-	if (trace_markers_from_profile(tp, path, mr, ru->nmarkers, &ts, e))
-		goto out;
-	if (ts.nmarkers) {
-		if (!(ov = overrides(path, &ts, e)))
-			goto out;
-		if (analyse_with(kt, ru, ov, ts.nmarkers, &b, NULL, e)) {
-			in_file(e, path);
-			goto out;
-		}
-		keep_markers(&ts, ov, r);
-		result_release(&a);
-		a = b;
-		result_init(&b);
-	}
-	if (trace_overlap_from_spans(tp, path, a.segs, a.nsegs, &ts.ov, e))
-		goto out;
-	ts.scan = tp->scan;
-	keep_overlap(&ts, 1, &r->ranks[0]);
-	take_analysis(r, &a);
-	ret = 0;
-out:
-	result_release(&a);
-	result_release(&b);
-	overrides_free(ov, ts.nmarkers);
-	trace_summary_release(&ts);
-	return ret;
-}
-
-/* The step table from the trace's Overlap Analysis, when no
- * step_trace_time.csv gives it. */
-static int trace_steps(const struct kernel_table *kt,
-                       const struct traceprof *tp, const char *path,
-                       const struct rules *ru, struct result *r, struct err *e)
-{
-	struct rank_result *rr = &r->ranks[0];
-
-	if (traceonly_step_rows(kt, tp, &rr->steps, &rr->nsteps))
-		return membudget_fail(
-		    e, (uint64_t)rr->nsteps * sizeof(*rr->steps),
-		    "%s: step table (%zu steps)", path, rr->nsteps);
-	keep_steps(r, path, rr->nsteps ? "overlap_analysis" : NULL, ru,
-	           (uint64_t)rr->nsteps * sizeof(*rr->steps));
-	return 0;
-}
-
-static int rank_from_trace(const struct disc_rank *dr, const struct rules *ru,
-                           struct result *r, struct err *e)
-{
-	const char *trace = dr->files[RF_TRACE];
-	struct rank_result *rr = &r->ranks[0];
-	struct trace_marker_rule *mr = marker_rules(ru);
-	struct trace_matcher *mt = trace_matcher_new(mr, ru->nmarkers);
-	struct kernel_table kt;
-	struct traceprof tp;
-	struct traceonly_steps st;
-	int ret = -1;
-
-	kernel_table_init(&kt);
-	if (traceprof_read(trace, trace_matcher_match, mt, &kt, &tp, e))
-		goto out;
-	trace_rank_id(&tp, rr);
-	collection_from_trace(&rr->ev, &tp);
-	trace_input(r, trace, &tp, kt.n);
-	traceonly_assign_steps(&kt, &tp, &st);
-	if (analyse_trace(&kt, &tp, trace, ru, mr, r, e))
-		goto out;
-	step_notes(r, rr, &st);
-	keep_listed(r);
-	summarise(r, rr);
-	warn_truncated(r, rr);
-	cross_check(r, rr);
-	if (!dr->files[RF_STEPS] && trace_steps(&kt, &tp, trace, ru, r, e))
-		goto out;
-	ret = 0;
-out:
-	traceprof_release(&tp);
-	kernel_table_release(&kt);
-	trace_matcher_free(mt);
-	free(mr);
-	return ret;
-}
-
 /* ---- a rank ------------------------------------------------------------ */
-
-static int rank_from_db(const struct disc_rank *dr, const struct rules *ru,
-                        const struct rank_opts *o, struct result *r,
-                        struct err *e)
-{
-	struct kernel_table kt;
-	struct kernels_info info = {0};
-	struct db *db = NULL;
-	int ret;
-
-	kernel_table_init(&kt);
-	r->ranks[0].db.used = 1;
-	ret = db_open(dr->files[DF_DB], &db, e) ||
-	              analyse_db(db, ru, o, &kt, &info, r, e)
-	          ? -1
-	          : 0;
-	db_close(db);
-	kernels_info_release(&info);
-	kernel_table_release(&kt);
-	return ret;
-}
 
 static int rank_from_kernels(const struct disc_rank *dr, const struct rules *ru,
                              const struct rank_opts *o, struct result *r,
@@ -912,14 +578,14 @@ static int rank_from_kernels(const struct disc_rank *dr, const struct rules *ru,
 		goto out;
 	collection_from_kernels(&rr->ev, &info);
 	result_add_kernels_input(r, &info, kt.n);
-	if (analyse_rank(&src, &kt, ru, r, e))
+	if (rank_analyse_src(&src, &kt, ru, r, e))
 		goto out;
 	/* the kernel table is the big one: free it before the small files */
 	kernel_table_release(&kt);
-	keep_listed(r);
-	summarise(r, rr);
-	warn_truncated(r, rr);
-	cross_check(r, rr);
+	rank_keep_listed(r);
+	rank_summarise(r, rr);
+	rank_warn_truncated(r, rr);
+	rank_cross_check(r, rr);
 	ret = 0;
 out:
 	kernels_info_release(&info);
