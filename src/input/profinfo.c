@@ -85,8 +85,8 @@ static cJSON *scalar(struct jpull *p)
 }
 
 /* A JSON boolean under key in the object at obj as 0/1, else -1. */
-static int bool_in(struct jpull *p, const struct jp_mark *obj,
-                   const char *key, struct jp_mark *m)
+static int bool_in(struct jpull *p, const struct jp_mark *obj, const char *key,
+                   struct jp_mark *m)
 {
 	cJSON *v;
 	int b = -1;
@@ -117,8 +117,8 @@ static int64_t sched_num(struct jpull *p, const struct jp_mark *sched,
 	}
 	if (!(v = scalar(p)))
 		return -1;
-	if (cJSON_IsNumber(v) && v->valuedouble >= 0 &&
-	    v->valuedouble <= 1e9 && v->valuedouble == floor(v->valuedouble))
+	if (cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble <= 1e9 &&
+	    v->valuedouble == floor(v->valuedouble))
 		n = (int64_t)v->valuedouble;
 	cJSON_Delete(v);
 	return n;
@@ -127,8 +127,8 @@ static int64_t sched_num(struct jpull *p, const struct jp_mark *sched,
 /* Calls each(name, arg) for every string of the array (or the lone
  * string) the reader stands at, walked element by element: a list of any
  * length costs one element at a time. Other elements are passed over. */
-static void each_string(struct jpull *p,
-                        void (*each)(const char *s, void *arg), void *arg)
+static void each_string(struct jpull *p, void (*each)(const char *s, void *arg),
+                        void *arg)
 {
 	cJSON *v;
 

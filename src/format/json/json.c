@@ -84,13 +84,13 @@ static void inputs_json(cJSON *root, const struct result *r)
 		jsonw_add_str(o, "variant", in->file.variant);
 		/* a db and a trace have no lines */
 		jsonw_add_str(o, "line_endings",
-		        trace || !strcmp(in->role, "db") ? NULL
-		        : in->file.crlf                  ? "CRLF"
-		                                         : "LF");
+		              trace || !strcmp(in->role, "db") ? NULL
+		              : in->file.crlf                  ? "CRLF"
+		                                               : "LF");
 		cJSON_AddBoolToObject(o, "utf8_bom", in->file.bom);
 		cJSON_AddBoolToObject(o, "start_time_tab", in->file.start_tab);
 		jsonw_add_opt_i64(o, "device_id", in->file.device_id,
-		            in->file.device_id >= 0);
+		                  in->file.device_id >= 0);
 		jsonw_add_u64(o, "rows", in->file.rows);
 		jsonw_add_u64(o, "kernels", in->kernels);
 		jsonw_add_u64(o, "skipped_rows", in->file.skipped);
@@ -338,9 +338,10 @@ static void comm_sums_json(cJSON *co, const struct comm_result *c)
 		jsonw_add_us(ko, "wait_us", s->wait_ns);
 		jsonw_add_us(ko, "sync_us", s->sync_ns);
 		jsonw_add_us(ko, "idle_us", s->idle_ns);
-		jsonw_add_pct(ko, "wait_ratio_pct",
-		        numfmt_pct(s->wait_ns,
-		                   checked_add_sat(s->wait_ns, s->transit_ns)));
+		jsonw_add_pct(
+		    ko, "wait_ratio_pct",
+		    numfmt_pct(s->wait_ns,
+		               checked_add_sat(s->wait_ns, s->transit_ns)));
 	}
 	links = cJSON_AddObjectToObject(co, "transports");
 	for (k = 0; k < TR_COUNT; k++) {
@@ -428,9 +429,10 @@ static void cluster_json(cJSON *root, const struct result *r)
 	cJSON *o = cJSON_AddObjectToObject(root, "cluster"), *co;
 
 	jsonw_add_opt_i64(o, "slowest_rank",
-	            cs->ranked ? r->ranks[cs->slowest].id : 0, cs->ranked);
-	jsonw_add_opt_i64(o, "median_rank", cs->ranked ? r->ranks[cs->median].id : 0,
-	            cs->ranked);
+	                  cs->ranked ? r->ranks[cs->slowest].id : 0,
+	                  cs->ranked);
+	jsonw_add_opt_i64(o, "median_rank",
+	                  cs->ranked ? r->ranks[cs->median].id : 0, cs->ranked);
 	if (!cs->comm_ranks) {
 		cJSON_AddNullToObject(o, "communication");
 		return;
