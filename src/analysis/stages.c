@@ -13,7 +13,12 @@
  *    iteration and every block. DiT-labelled kernels before the first
  *    repetition of the loop's dominant window (less the iteration's own
  *    prologue, found by matching it against the next iteration's) are the
- *    text encoder. */
+ *    text encoder.
+ * 5. The DiT's prologue: after a VAE encode (a VAE range that no DiT kernel
+ *    precedes within its profiler step and that the DiT follows), the
+ *    kernels after the encode's last VAE-signature kernel (latent noise,
+ *    concatenation, broadcast or scatter to the sequence-parallel group)
+ *    prepare the DiT and are its own, wherever the host's idle gap fell. */
 #include "analysis/stages.h"
 
 #include <stdint.h>
@@ -478,6 +483,44 @@ static void find_text_encoder(const struct kernel *k, size_t n,
 	free(c.win.slot);
 }
 
+/* ---- step 5: the DiT's prologue ----------------------------------------- */
+
+/* The VAE range [a, b) of one profiler step: an encode when the DiT's loop
+ * follows it in the same step and no DiT kernel precedes it there (a
+ * decode follows the loop). Its kernels after its last VAE-signature
+ * kernel go to the DiT. */
+static void prologue_to_dit(const struct kernel *k, size_t n,
+                            const unsigned char *key_sig, unsigned char *stage,
+                            size_t a, size_t b)
+{
+	size_t last = b;
+
+	if (b >= n || stage[b] != STAGE_DIT || k[b].step != k[a].step)
+		return;
+	if (a > 0 && k[a - 1].step == k[a].step && stage[a - 1] == STAGE_DIT)
+		return;
+	while (last > a && key_sig[k[last - 1].key] != SIG_VAE)
+		last--;
+	if (last == a)
+		return; /* no VAE signature: not an encode */
+	memset(stage + last, STAGE_DIT, b - last);
+}
+
+static void give_prologues(const struct kernel *k, size_t n,
+                           const unsigned char *key_sig, unsigned char *stage)
+{
+	size_t a, b;
+
+	for (a = 0; a < n; a = b) {
+		b = a + 1;
+		if (stage[a] != STAGE_VAE)
+			continue;
+		while (b < n && stage[b] == STAGE_VAE && k[b].step == k[a].step)
+			b++;
+		prologue_to_dit(k, n, key_sig, stage, a, b);
+	}
+}
+
 int stages_assign(const struct kernel *k, size_t n,
                   const unsigned char *key_sig, const unsigned char *key_cat,
                   const struct rules *r, struct stages_out *out, struct err *e)
@@ -522,6 +565,7 @@ int stages_assign(const struct kernel *k, size_t n,
 	label_kernels(k, n, key_sig, runs, nr, out->stage);
 	free(runs);
 	find_text_encoder(k, n, key_sig, key_cat, nkeys, r, out);
+	give_prologues(k, n, key_sig, out->stage);
 	return 0;
 }
 

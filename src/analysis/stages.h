@@ -18,7 +18,10 @@ struct stages_out {
 	int loop_found; /* a repeating denoising loop was recognised */
 };
 
-/* Labels each of the n kernels (sorted by start time). key_sig[key] is the
+/* Labels each of the n kernels (sorted by start time); after a VAE encode
+ * (a VAE range that the DiT follows and no DiT kernel precedes in its
+ * profiler step), the kernels after its last VAE-signature kernel are the
+ * DiT's prologue and labelled DiT. key_sig[key] is the
  * signature of each kernel key (enum sig), key_cat[key] its category (enum
  * category; Comm kernels are left out of loop recognition). Returns 0, or
  * -1 with an ERR_INPUT error when the memory budget refuses the work lists

@@ -31,6 +31,9 @@ enum key {
 	CONV,
 	RESIZE,
 	TRANSPOSE,
+	RANDN,
+	CONCAT,
+	BCAST,
 	NKEYS
 };
 
@@ -42,7 +45,8 @@ static const char *const key_type[NKEYS] = {
     [RMS] = "RmsNorm",         [FA] = "FlashAttentionScore",
     [GN] = "GroupNorm",        [SILU] = "Silu",
     [CONV] = "Conv2D",         [RESIZE] = "ResizeNearestNeighborV2",
-    [TRANSPOSE] = "Transpose",
+    [TRANSPOSE] = "Transpose", [RANDN] = "StatelessRandomNormalV2",
+    [CONCAT] = "ConcatD",      [BCAST] = "hcom_broadcast_",
 };
 
 /* one text-encoder layer: attention then MLP ending in Add */
@@ -178,7 +182,8 @@ static void vae_decode(struct tl *s)
 	idle(s, 3000000);
 }
 
-static void vae_encode(struct tl *s)
+/* The encoder's layers, without the host's idle gap after them. */
+static void vae_encode_layers(struct tl *s)
 {
 	int i;
 
@@ -193,6 +198,11 @@ static void vae_encode(struct tl *s)
 	PUSH(s, vae_res, STAGE_VAE);
 	PUSH(s, vae_out, STAGE_VAE);
 	push(s, CONV, STAGE_VAE); /* quant_conv */
+}
+
+static void vae_encode(struct tl *s)
+{
+	vae_encode_layers(s);
 	idle(s, 3000000);
 }
 
@@ -336,6 +346,55 @@ static void stages_vae_encode_dit_vae_decode(void **state)
 	assert_int_equal(count(s->out.stage, s->n, STAGE_TEXT_ENCODER), 0);
 	assert_int_equal(s->out.text_encoder_detected, 0);
 	assert_int_equal(s->out.loop_found, 1);
+}
+
+/* Image- or video-to-video: the DiT's prologue (latent noise, the
+ * concatenation with the encoded condition, the broadcast to the
+ * sequence-parallel group) follows the VAE encode at once and the host's
+ * idle gap comes before the loop. The prologue is the DiT's, not the VAE's,
+ * although the largest gap puts it on the VAE's side. */
+static void stages_prologue_after_vae_encode_is_dit(void **state)
+{
+	static const enum key prologue[] = {RANDN, CONCAT, CAST, BCAST, MUL};
+	struct tl *s = *state;
+
+	text_encoder(s);
+	vae_encode_layers(s);
+	idle(s, 20000);
+	PUSH(s, prologue, STAGE_DIT);
+	idle(s, 3000000);
+	dit_loop(s, 4, 4);
+	vae_decode(s);
+	run(s);
+	assert_labels(s);
+	assert_int_equal(count(s->out.stage, s->n, STAGE_TEXT_ENCODER), NTE);
+	assert_int_equal(count(s->out.stage, s->n, STAGE_DIT), 5 + 192);
+	assert_int_equal(count(s->out.stage, s->n, STAGE_VAE), 83 + 85);
+	assert_int_equal(s->out.text_encoder_detected, 1);
+}
+
+/* The rule is for an encode only: the kernels after a decode (image
+ * post-processing) stay VAE even when the next call's loop follows in the
+ * same profiler step (a DiT kernel precedes the decode there); and a
+ * pipeline without an encode is labelled as before. */
+static void stages_no_prologue_after_a_decode(void **state)
+{
+	static const enum key post[] = {MUL, ADD, CAST, TRANSPOSE};
+	struct tl *s = *state;
+
+	text_encoder(s);
+	dit_loop(s, 4, 4);
+	vae_decode(s);
+	s->t -= 3000000; /* post-processing follows the decode at once */
+	PUSH(s, post, STAGE_VAE);
+	idle(s, 3000000);
+	dit_loop(s, 4, 4);
+	vae_decode(s);
+	run(s);
+	assert_labels(s);
+	assert_int_equal(count(s->out.stage, s->n, STAGE_TEXT_ENCODER), NTE);
+	assert_int_equal(count(s->out.stage, s->n, STAGE_DIT), 2 * 192);
+	assert_int_equal(count(s->out.stage, s->n, STAGE_VAE), 2 * 85 + 4);
 }
 
 static void stages_two_pipeline_calls(void **state)
@@ -721,6 +780,8 @@ int main(void)
 	    T(stages_text_encoder_dit_loop_vae),
 	    T(stages_text_encoder_keeps_its_last_layer),
 	    T(stages_vae_encode_dit_vae_decode),
+	    T(stages_prologue_after_vae_encode_is_dit),
+	    T(stages_no_prologue_after_a_decode),
 	    T(stages_two_pipeline_calls),
 	    T(stages_dit_patch_embed_conv_stays_dit),
 	    T(stages_without_signature_kernels_are_other),
