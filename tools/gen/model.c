@@ -93,6 +93,8 @@ static const struct optype OPTYPES[OP_COUNT] = {
     [OP_NONZERO] = {"NonZero", NULL, CORE_AICPU, CAT_OTHER},
     [OP_ALLTOALL] = {"hcom_alltoall_", NULL, CORE_HCCL, CAT_COMM},
     [OP_ALLGATHER] = {"hcom_allGather_", NULL, CORE_HCCL, CAT_COMM},
+    [OP_BROADCAST] = {"hcom_broadcast_", NULL, CORE_HCCL, CAT_COMM},
+    [OP_SCATTER] = {"hcom_scatter_", NULL, CORE_HCCL, CAT_COMM},
 };
 
 enum cat model_cat_of_type(const char *type)

@@ -65,11 +65,18 @@ struct tmpl {
 
 /* Marks in the program besides template ids. */
 #define PROG_ITER_MARK 0xFFFFu /* start of a denoising iteration (gap) */
+#define PROG_HOST_MARK                                                         \
+	0xFFFEu /* host work before the next kernel: the idle                  \
+	           gap of a stage change */
+#define PROG_ATTACH_MARK                                                       \
+	0xFFFDu                 /* the next kernel follows at launch pace      \
+	                           although its stage differs */
+#define PROG_FIRST_MARK 0xFFFDu /* template ids are below the marks */
 
 struct model {
 	struct tmpl *t;
 	size_t nt, capt;
-	uint16_t *prog; /* template ids (or PROG_ITER_MARK) in launch order */
+	uint16_t *prog; /* template ids (or PROG_*_MARK) in launch order */
 	size_t np, capp;
 	double share[CAT_COUNT]; /* DiT target shares in percent, sum 100 */
 	int sp;                  /* sequence parallel: comm kernels present */

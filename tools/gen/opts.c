@@ -27,6 +27,9 @@ static const struct keyword COMMS[] = {{"none", COMM_NONE},
                                        {"alltoall", COMM_ALLTOALL},
                                        {"allgather", COMM_ALLGATHER},
                                        {NULL, 0}};
+static const struct keyword PROLOGUES[] = {{"broadcast", PROLOGUE_BROADCAST},
+                                           {"scatter", PROLOGUE_SCATTER},
+                                           {NULL, 0}};
 static const struct keyword FORMS[] = {{"array", 0}, {"object", 1}, {NULL, 0}};
 static const struct keyword STEPKEYS[] = {{"stepN", 0}, {"step", 1}, {NULL, 0}};
 static const struct keyword EXPORTS[] = {{"text", EXPORT_TEXT},
@@ -201,6 +204,7 @@ enum optid {
 	O_EXPORT,
 	O_SUBTASKS,
 	O_NPU_ONLY,
+	O_PROLOGUE,
 	O_HELP
 };
 
@@ -263,6 +267,9 @@ static const struct optdef OPTDEFS[] = {
     {"--npu-only", NULL, O_NPU_ONLY,
      "trace of ProfilerActivity.NPU alone: no host events, no "
      "ProfilerStep"},
+    {"--dit-prologue", "KIND", O_PROLOGUE,
+     "broadcast | scatter: noise + concat after the VAE encode, the latents "
+     "sent to the SP group, then the host's gap (needs --vae-encode)"},
     {"--help", NULL, O_HELP, "this text"},
 };
 
@@ -345,6 +352,10 @@ static int apply_new(struct opts *o, enum optid id, const char *v)
 		break;
 	case O_NPU_ONLY:
 		o->npu_only = 1;
+		break;
+	case O_PROLOGUE:
+		rc = lookup(PROLOGUES, v, &k);
+		o->prologue = k;
 		break;
 	default:
 		break;
@@ -479,6 +490,12 @@ static int validate(struct opts *o, char *err, size_t errlen)
 		snprintf(err, errlen,
 		         "--npu-only: the host events --markers writes are "
 		         "not collected with ProfilerActivity.NPU alone");
+		return -1;
+	}
+	if (o->prologue && !o->vae_encode) {
+		snprintf(err, errlen,
+		         "--dit-prologue: the prologue follows a VAE encode: "
+		         "it needs --vae-encode");
 		return -1;
 	}
 	if (o->straggler >= o->ranks) {

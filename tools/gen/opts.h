@@ -56,7 +56,13 @@ struct opts {
 	unsigned exports;      /* EXPORT_* mask: text files, db, or both */
 	int subtasks; /* runtime and HCCL sub-tasks beside the kernels */
 	int npu_only; /* the trace of ProfilerActivity.NPU alone: no host */
+	int prologue; /* PROLOGUE_*: the DiT's prologue after the encode */
 };
+
+/* --dit-prologue: latent noise and concat right after the VAE encode, the
+ * latents broadcast or scattered to the sequence-parallel group, then the
+ * host's idle gap before the loop. */
+enum { PROLOGUE_NONE, PROLOGUE_BROADCAST, PROLOGUE_SCATTER };
 
 enum opts_result { OPTS_OK, OPTS_HELP, OPTS_ERROR };
 

@@ -366,6 +366,29 @@ static void make_post(struct builder *b, const struct dit_geom *g,
 	post[8] = 0;
 }
 
+/* The DiT's prologue right after the VAE encode (--dit-prologue): the
+ * latent noise, its concatenation with the encoded condition and the cast,
+ * at launch pace; with sequence parallelism the latents are broadcast or
+ * scattered to the group; then the host sets up the scheduler (the idle
+ * gap of a stage change) before the first iteration. All of it is DiT. */
+static void push_prologue(struct builder *b, const struct dit_geom *g)
+{
+	const enum stage st = ST_DIT;
+	long lat = b->o->video ? 21L * 60 * 104 : 128L * 128;
+
+	mb_push(b, PROG_ATTACH_MARK);
+	mb_push(b, mb_aicpu(b, OP_RANDN, st, 2.0));
+	mb_push(b, mb_vec(b, OP_CONCAT, st, 32, lat, 2));
+	mb_push(b, mb_vec(b, OP_CAST, st, 32, lat, 1));
+	if (b->m->sp)
+		mb_push(b, mb_comm(b,
+		                   b->o->prologue == PROLOGUE_SCATTER
+		                       ? OP_SCATTER
+		                       : OP_BROADCAST,
+		                   st, (double)(g->L * 32) * 2.0));
+	mb_push(b, PROG_HOST_MARK);
+}
+
 void build_dit(struct builder *b)
 {
 	struct dit_geom g = dit_geom(b);
@@ -377,7 +400,10 @@ void build_dit(struct builder *b)
 	make_block(b, &g, &d);
 	make_post(b, &g, post);
 	/* Initial latent noise is drawn on the AI_CPU. */
-	mb_push(b, mb_aicpu(b, OP_RANDN, ST_DIT, 2.0));
+	if (b->o->prologue)
+		push_prologue(b, &g);
+	else
+		mb_push(b, mb_aicpu(b, OP_RANDN, ST_DIT, 2.0));
 	if (b->o->te == TE_NONE)
 		mb_push(b, mb_aicpu(b, OP_NONZERO, ST_DIT, 0.004));
 	for (it = 0; it < b->o->iters; it++) {

@@ -102,7 +102,7 @@ static void fill_kernels(struct timeline *tl, struct step *s, double *raw)
 		const struct tmpl *t;
 		double j;
 
-		if (m->prog[i] == PROG_ITER_MARK)
+		if (m->prog[i] >= PROG_FIRST_MARK)
 			continue;
 		k = &s->k[s->n];
 		memset(k, 0, sizeof(*k));
@@ -158,14 +158,22 @@ static void slow_down(struct timeline *tl, struct step *s)
 			s->k[i].dur = tidy((double)s->k[i].dur * tl->slow);
 }
 
+/* What the program's marks say of the gap before a kernel (bits). */
+enum { GAP_ITER = 1, GAP_HOST = 2, GAP_ATTACH = 4 };
+
 /* Idle time the compute stream sees before a kernel: launch gaps mostly,
- * host work between iterations and between pipeline stages. */
-static int64_t compute_gap(struct timeline *tl, int stage_change,
-                           int iter_start)
+ * host work between iterations and between pipeline stages. `mark`: the
+ * GAP_* bits; GAP_HOST gives the stage-change gap within a stage (the
+ * host's set-up before the loop), GAP_ATTACH a launch gap across one (the
+ * DiT's prologue right after the VAE encode). */
+static int64_t compute_gap(struct timeline *tl, int stage_change, int mark)
 {
 	struct rng *r = &tl->rng;
+	int iter_start = mark & GAP_ITER;
 
-	if (stage_change)
+	if (mark & GAP_ATTACH)
+		stage_change = 0;
+	if (stage_change || (mark & GAP_HOST))
 		return rng_between(r, 150 * US, 600 * US);
 	if (iter_start)
 		return rng_between(r, 30 * US, 90 * US);
@@ -353,8 +361,12 @@ static void mark_iters(const struct model *m, uint8_t *iter_start)
 	int pending = 0;
 
 	for (i = 0; i < m->np; i++) {
-		if (m->prog[i] == PROG_ITER_MARK) {
-			pending = 1;
+		if (m->prog[i] == PROG_ITER_MARK ||
+		    m->prog[i] == PROG_HOST_MARK ||
+		    m->prog[i] == PROG_ATTACH_MARK) {
+			pending |= m->prog[i] == PROG_ITER_MARK   ? GAP_ITER
+			           : m->prog[i] == PROG_HOST_MARK ? GAP_HOST
+			                                          : GAP_ATTACH;
 			continue;
 		}
 		iter_start[n++] = (uint8_t)pending;
