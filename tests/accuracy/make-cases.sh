@@ -12,7 +12,7 @@
 # CASE/trace-only/ (rank folders holding only trace_view.json), so the test
 # analyses every configuration a third time: from its trace alone. Two
 # cases have the guide's NPU-only trace (no host events, no steps), one has
-# stage markers and flows.
+# stage markers and flows (two: one with the DiT's prologue).
 # Usage: tests/accuracy/make-cases.sh GEN_BINARY OUTDIR
 set -eu
 GEN=$1
@@ -50,4 +50,9 @@ g one-iteration      --seed 32 --steps 2 --iters 1 --blocks 12
 g clip-ties-loop     --seed 33 --steps 5 --iters 3 --blocks 4 --text-encoder clip
 g v2v-tiny-loop      --seed 35 --steps 3 --iters 2 --blocks 3 --video --vae-encode --text-encoder clip
 g video-enc-a2a      --seed 34 --steps 2 --iters 4 --blocks 6 --video --vae-encode --ranks 2 --comm alltoall --comm-overlap 0.9
+# the DiT's prologue (noise, concat, the latents broadcast or scattered to
+# the SP group) right after the VAE encode, the host's gap before the loop
+g v2v-prologue       --seed 36 --steps 3 --iters 4 --blocks 6 --video --vae-encode --text-encoder t5 --dit-prologue broadcast
+g i2v-prologue-sp    --seed 37 --steps 2 --iters 4 --blocks 6 --video --vae-encode --ranks 2 --comm alltoall --text-encoder clip --dit-prologue scatter
+g i2v-prologue-mark  --seed 38 --steps 2 --iters 3 --blocks 6 --video --vae-encode --ranks 2 --comm allgather --dit-prologue broadcast --markers
 g short-loop-t5      --seed 101 --steps 2 --iters 3 --blocks 4 --text-encoder t5 --mix fa=42,matmul=38,vector=15
