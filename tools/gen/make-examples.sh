@@ -30,9 +30,11 @@ OUT=$2
 	--video --ranks 4 --comm alltoall --comm-overlap 0.05 --straggler 2=1.25 \
 	--text-encoder clip --mix fa=8,matmul=51,vector=4 --self-check
 
-# Video-to-video on one card (VAE encode first); vector-heavy (> 20%); the
-# user marked the stages with record_function ranges (--markers).
+# Video-to-video on one card (VAE encode first, then the DiT's prologue:
+# latent noise and the concatenation with the encoded video right after the
+# encode, the host's gap before the loop); vector-heavy (> 20%); the user
+# marked the stages with record_function ranges (--markers).
 "$GEN" -o "$OUT/video-v2v-1card" --seed 303 --steps 2 --iters 3 --blocks 4 \
 	--video --vae-encode --text-encoder clip --mix fa=25,matmul=35,vector=35 \
-	--markers \
+	--dit-prologue broadcast --markers \
 	--self-check
