@@ -373,6 +373,74 @@ static void stages_prologue_after_vae_encode_is_dit(void **state)
 	assert_int_equal(s->out.text_encoder_detected, 1);
 }
 
+/* The timeline of s as a kernel table, through the CSV reader. */
+static void tl_table(const struct tl *s, struct kernel_table *kt)
+{
+	struct strbuf csv = STRBUF_INIT;
+	struct kernels_info info = {0};
+	struct err e = ERR_INIT;
+	size_t i;
+
+	strbuf_adds(&csv, "Name,Type,Start Time(us),Duration(us)\n");
+	for (i = 0; i < s->n; i++)
+		strbuf_addf(&csv, "k%zu,%s,%lld.%03lld,%lld.%03lld\n", i,
+		            key_type[s->k[i].key],
+		            (long long)(s->k[i].start_ns / 1000),
+		            (long long)(s->k[i].start_ns % 1000),
+		            (long long)(s->k[i].dur_ns / 1000),
+		            (long long)(s->k[i].dur_ns % 1000));
+	kernel_table_init(kt);
+	if (kernels_read_mem("p.csv", csv.buf, csv.len, NULL, kt, &info, &e))
+		fail_msg("%s", e.msg);
+	kernels_info_release(&info);
+	strbuf_release(&csv);
+}
+
+/* User markers stay in charge: a `vae` range that ends with the encode
+ * leaves the prologue to the signatures, which give it to the DiT; one
+ * that runs on over the prologue keeps it VAE. */
+static void stages_prologue_and_markers(void **state)
+{
+	static const enum key prologue[] = {RANDN, CONCAT, CAST, BCAST, MUL};
+	struct tl *s = *state;
+	size_t enc, pro, i, cover;
+
+	text_encoder(s);
+	enc = s->n;
+	vae_encode_layers(s);
+	pro = s->n;
+	idle(s, 20000);
+	PUSH(s, prologue, STAGE_DIT);
+	idle(s, 3000000);
+	dit_loop(s, 2, 4);
+	for (cover = 0; cover < 2; cover++) {
+		struct stage_override ov = {0};
+		struct kernel_table kt;
+		struct err e = ERR_INIT;
+		struct result r;
+		unsigned char *stage = NULL;
+		size_t last = cover ? pro + ARRAY_LEN(prologue) - 1 : pro - 1;
+
+		tl_table(s, &kt);
+		assert_int_equal(kt.n, s->n);
+		ov.start_ns = s->k[enc].start_ns;
+		ov.end_ns = s->k[last].start_ns;
+		ov.stage = STAGE_VAE;
+		result_init(&r);
+		assert_int_equal(
+		    analyse_with(&kt, &s->ru, &ov, 1, &r, &stage, &e), 0);
+		assert_int_equal(ov.kernels, last + 1 - enc);
+		for (i = pro; i < pro + ARRAY_LEN(prologue); i++)
+			assert_int_equal(stage[i],
+			                 cover ? STAGE_VAE : STAGE_DIT);
+		assert_int_equal(stage[pro - 1], STAGE_VAE);
+		assert_int_equal(stage[pro + ARRAY_LEN(prologue)], STAGE_DIT);
+		free(stage);
+		result_release(&r);
+		kernel_table_release(&kt);
+	}
+}
+
 /* The rule is for an encode only: the kernels after a decode (image
  * post-processing) stay VAE even when the next call's loop follows in the
  * same profiler step (a DiT kernel precedes the decode there); and a
@@ -782,6 +850,7 @@ int main(void)
 	    T(stages_vae_encode_dit_vae_decode),
 	    T(stages_prologue_after_vae_encode_is_dit),
 	    T(stages_no_prologue_after_a_decode),
+	    T(stages_prologue_and_markers),
 	    T(stages_two_pipeline_calls),
 	    T(stages_dit_patch_embed_conv_stays_dit),
 	    T(stages_without_signature_kernels_are_other),
