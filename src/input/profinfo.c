@@ -17,6 +17,21 @@
 
 #define PROFINFO_MAX (4u << 20)
 
+/* The value at keys[0].keys[1]... of the object at from: 1 with *m
+ * marking it (the reader stands there), else 0. */
+static int value_at(struct jpull *p, const struct jp_mark *from,
+                    const char *const *keys, size_t n, struct jp_mark *m)
+{
+	size_t i;
+
+	*m = *from;
+	for (i = 0; i < n; i++)
+		if (jp_find(p, m, keys[i], m) != 1)
+			return 0;
+	jp_reset(p, m);
+	return 1;
+}
+
 /* The string at keys[0].keys[1]... of the document, or NULL when absent,
  * empty or not a string. */
 static char *str_at(struct jpull *p, const struct jp_mark *root,
@@ -25,18 +40,11 @@ static char *str_at(struct jpull *p, const struct jp_mark *root,
 	struct jp_mark *m = xmalloc(sizeof(*m));
 	char *s = NULL;
 	cJSON *c = NULL;
-	size_t i;
 
-	*m = *root;
-	for (i = 0; i < n; i++)
-		if (jp_find(p, m, keys[i], m) != 1)
-			goto out;
-	jp_reset(p, m);
-	if (jp_type(p) == JP_STRING &&
+	if (value_at(p, root, keys, n, m) && jp_type(p) == JP_STRING &&
 	    (c = jp_parse(p, PROFINFO_MAX, "profiler_info")) &&
 	    c->valuestring[0])
 		s = xstrdup(c->valuestring);
-out:
 	cJSON_Delete(c);
 	free(m);
 	return s;
@@ -56,21 +64,6 @@ static void read_rank_id(struct jpull *p, const struct jp_mark *root,
 		cJSON_Delete(rank);
 	}
 	free(m);
-}
-
-/* The value at keys[0].keys[1]... of the object at from: 1 with *m
- * marking it (the reader stands there), else 0. */
-static int value_at(struct jpull *p, const struct jp_mark *from,
-                    const char *const *keys, size_t n, struct jp_mark *m)
-{
-	size_t i;
-
-	*m = *from;
-	for (i = 0; i < n; i++)
-		if (jp_find(p, m, keys[i], m) != 1)
-			return 0;
-	jp_reset(p, m);
-	return 1;
 }
 
 /* The scalar (string, number, true/false/null) the reader stands at as a
