@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/breakdown.h"
+#include "analysis/e2e.h"
 #include "analysis/verdicts.h"
 #include "util/checked.h"
 #include "util/sortcmp.h"
@@ -291,6 +292,7 @@ void cluster_summarise(struct result *r)
 		r->cluster.comm_ranks++;
 		add_comm(&r->cluster.comm, &r->ranks[i].comm);
 	}
+	e2e_compute(r);
 }
 
 void cluster_merge(struct result *parts, size_t n, const struct rules *ru,

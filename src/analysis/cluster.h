@@ -23,7 +23,7 @@ void cluster_merge(struct result *parts, size_t n, const struct rules *ru,
 /* Works out r->cluster from r->ranks: the slowest and the median rank by
  * DiT compute time, and communication.json summed over the ranks (sums
  * saturate). cluster_merge calls it before the verdicts, which read it
- * (rank_imbalance). */
+ * (rank_imbalance), and r->e2e (analysis/e2e.h). */
 void cluster_summarise(struct result *r);
 
 #endif

@@ -335,6 +335,18 @@ struct cluster_summary {
 	struct comm_result comm;
 };
 
+/* End-to-end device time (analysis/e2e.h), from the lead rank: what the
+ * summary, the expected gains and the stage findings measure against.
+ * Times in ns. */
+struct e2e_time {
+	int known;     /* the lead rank has kernels; else everything is 0 */
+	int64_t span_ns; /* its first kernel's start to its last kernel's end */
+	int64_t stage_ns[STAGE_COUNT]; /* its stages' wall time */
+	int64_t busy_ns;   /* the sum of stage_ns */
+	uint64_t steps;    /* profiler steps in the span; 0 when unknown */
+	int64_t per_step_ns; /* span_ns / steps; span_ns when steps is 0 */
+};
+
 struct result {
 	char *profile_path; /* PATH as the user gave it */
 	char *rank_dir;     /* the *_ascend_pt folder, or NULL */
@@ -382,6 +394,7 @@ struct result {
 
 	struct collection collection;   /* analysis/collection.h */
 	struct cluster_summary cluster; /* analysis/cluster.h */
+	struct e2e_time e2e;            /* analysis/e2e.h */
 };
 
 void result_init(struct result *r);
