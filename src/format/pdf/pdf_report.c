@@ -191,10 +191,11 @@ static void category_row(struct pdf_ctx *c, const struct tmpl_vars *r,
 	if (*tmpl_get(r, "sub")) {
 		/* a part of FA: indented under it, no swatch */
 		strbuf_reset(&c->val[0]);
-		strbuf_addf(&c->val[0], "    \xE2\x80\x93 %s",
+		strbuf_addf(&c->val[0], "\xE2\x80\x93 %s",
 		            tmpl_get(r, "label"));
 		cl[0].text = c->val[0].buf;
 		cl[0].sub = tmpl_get(r, "about");
+		cl[0].indent = 2;
 		return;
 	}
 	cl[0].sub = tmpl_get(r, "about");
