@@ -321,25 +321,38 @@ int analyse(struct kernel_table *kt, const struct rules *ru, struct result *r,
 	return analyse_with(kt, ru, NULL, 0, r, stage_out, e);
 }
 
+/* Each kernel key's category, FA part and stage signature. */
+static void classify_keys(const struct kernel_table *kt, const struct rules *ru,
+                          unsigned char *key_cat, unsigned char *key_part,
+                          unsigned char *key_sig)
+{
+	uint32_t key;
+
+	for (key = 0; key < kt->keys.n; key++) {
+		const char *type = kernel_key_type(kt, key);
+		enum fa_part part;
+		key_cat[key] = (unsigned char)rules_classify_part(
+		    ru, type, kernel_key_core(kt, key), &part);
+		key_part[key] = (unsigned char)part;
+		key_sig[key] = (unsigned char)rules_signature(ru, type);
+	}
+}
+
 int analyse_with(struct kernel_table *kt, const struct rules *ru,
                  struct stage_override *ov, size_t nov, struct result *r,
                  unsigned char **stage_out, struct err *e)
 {
-	uint32_t nkeys = kt->keys.n, key;
+	uint32_t nkeys = kt->keys.n;
 	unsigned char *key_cat = xmalloc(nkeys ? nkeys : 1);
 	unsigned char *key_sig = xmalloc(nkeys ? nkeys : 1);
+	unsigned char *key_part = xmalloc(nkeys ? nkeys : 1);
 	struct stages_out so;
 	uint64_t charged;
 	size_t i;
 	int ret = -1;
 
 	sort_kernels(kt->v, kt->n);
-	for (key = 0; key < nkeys; key++) {
-		const char *type = kernel_key_type(kt, key);
-		key_cat[key] = (unsigned char)rules_classify(
-		    ru, type, kernel_key_core(kt, key));
-		key_sig[key] = (unsigned char)rules_signature(ru, type);
-	}
+	classify_keys(kt, ru, key_cat, key_part, key_sig);
 	r->kernels = kt->n;
 	for (i = 0; i < kt->n; i++) {
 		int64_t end = kt->v[i].start_ns + kt->v[i].dur_ns;
@@ -367,7 +380,8 @@ int analyse_with(struct kernel_table *kt, const struct rules *ru,
 	}
 	r->charged += charged;
 	r->segs_total = r->nsegs;
-	breakdown_compute(kt, key_cat, so.stage, r->segs, r->nsegs, r);
+	breakdown_compute(kt, key_cat, key_part, so.stage, r->segs, r->nsegs,
+	                  r);
 	overlap_stage_comm(kt->v, kt->n, so.stage, key_cat, r);
 	step_warnings(r);
 	r->rules_source = xstrdup(ru->source ? ru->source : "built-in");
@@ -378,6 +392,7 @@ out:
 	else
 		free(so.stage);
 	free(key_cat);
+	free(key_part);
 	free(key_sig);
 	return ret;
 }

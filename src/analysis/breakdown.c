@@ -40,9 +40,10 @@ static struct type_stat *top_types(const struct type_stat *v, size_t n,
 }
 
 void breakdown_compute(const struct kernel_table *kt,
-                       const unsigned char *key_cat, const unsigned char *stage,
-                       const struct segment *segs, size_t nsegs,
-                       struct result *r)
+                       const unsigned char *key_cat,
+                       const unsigned char *key_part,
+                       const unsigned char *stage, const struct segment *segs,
+                       size_t nsegs, struct result *r)
 {
 	uint32_t nkeys = kt->keys.n, key, *key_type;
 	struct strtab types;
@@ -77,6 +78,11 @@ void breakdown_compute(const struct kernel_table *kt,
 		checked_accumulate(&st->kernel_ns, k->dur_ns);
 		st->cat[c].count++;
 		checked_accumulate(&st->cat[c].time_ns, k->dur_ns);
+		if (c == CAT_FA) {
+			struct cat_stat *fp = &st->fa_part[key_part[k->key]];
+			fp->count++;
+			checked_accumulate(&fp->time_ns, k->dur_ns);
+		}
 		add(&per[stage[i]][key_type[k->key]], k->dur_ns);
 		add(&all[key_type[k->key]], k->dur_ns);
 	}

@@ -13,11 +13,13 @@
 #define BREAKDOWN_UNMATCHED 20 /* unmatched (Other) types listed */
 
 /* Fills r->stages[*] (kernels, kernel_ns, wall_ns, segments, cat[],
- * comm_ns, top) and r->unmatched from the labelled kernels and segments.
- * key_cat[key] is each kernel key's category. */
+ * fa_part[], comm_ns, top) and r->unmatched from the labelled kernels and
+ * segments. key_cat[key] is each kernel key's category, key_part[key] its
+ * enum fa_part (read for FA keys only). */
 void breakdown_compute(const struct kernel_table *kt,
-                       const unsigned char *key_cat, const unsigned char *stage,
-                       const struct segment *segs, size_t nsegs,
-                       struct result *r);
+                       const unsigned char *key_cat,
+                       const unsigned char *key_part,
+                       const unsigned char *stage, const struct segment *segs,
+                       size_t nsegs, struct result *r);
 
 #endif

@@ -87,6 +87,11 @@ static void merge_stage(struct result *parts, size_t n, int s,
 			checked_accumulate(&out->cat[c].time_ns,
 			                   st->cat[c].time_ns);
 		}
+		for (c = 0; c < FA_PART_COUNT; c++) {
+			out->fa_part[c].count += st->fa_part[c].count;
+			checked_accumulate(&out->fa_part[c].time_ns,
+			                   st->fa_part[c].time_ns);
+		}
 		add_types(&names, &v, &alloc, st->top, st->ntop);
 	}
 	out->top = sorted_types(&names, v, BREAKDOWN_TOP, &out->ntop);

@@ -41,6 +41,8 @@ struct stage_result {
 	int64_t kernel_ns; /* T_k: sum of kernel durations */
 	int64_t wall_ns; /* T_w: sum over segments of last end - first start */
 	struct cat_stat cat[CAT_COUNT];
+	/* cat[CAT_FA] split by part (rules "part"): sums to cat[CAT_FA] */
+	struct cat_stat fa_part[FA_PART_COUNT];
 	struct type_stat *top; /* every kernel type (up to BREAKDOWN_TOP), by
 	                        * total time, descending */
 	size_t ntop;
@@ -267,6 +269,7 @@ struct rank_result {
 	struct {
 		int64_t kernel_ns, wall_ns, comm_ns, exposed_comm_ns;
 		int64_t cat_ns[CAT_COUNT];
+		int64_t fa_part_ns[FA_PART_COUNT]; /* cat_ns[CAT_FA] by part */
 	} stage[STAGE_COUNT];
 	int64_t compute_ns; /* DiT kernel time outside Comm: what a
 	                     * straggler has more of */
@@ -339,11 +342,11 @@ struct cluster_summary {
  * summary, the expected gains and the stage findings measure against.
  * Times in ns. */
 struct e2e_time {
-	int known;     /* the lead rank has kernels; else everything is 0 */
+	int known;       /* the lead rank has kernels; else everything is 0 */
 	int64_t span_ns; /* its first kernel's start to its last kernel's end */
 	int64_t stage_ns[STAGE_COUNT]; /* its stages' wall time */
-	int64_t busy_ns;   /* the sum of stage_ns */
-	uint64_t steps;    /* profiler steps in the span; 0 when unknown */
+	int64_t busy_ns;               /* the sum of stage_ns */
+	uint64_t steps;      /* profiler steps in the span; 0 when unknown */
 	int64_t per_step_ns; /* span_ns / steps; span_ns when steps is 0 */
 };
 

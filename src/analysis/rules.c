@@ -43,18 +43,28 @@ int rules_glob(const char *p, const char *s)
 	return glob_match(p, s);
 }
 
-enum category rules_classify(const struct rules *r, const char *type,
-                             const char *core)
+enum category rules_classify_part(const struct rules *r, const char *type,
+                                  const char *core, enum fa_part *part)
 {
 	size_t i;
 
+	*part = FA_PART_ATTENTION;
 	for (i = 0; core && *core && i < r->ncomm; i++)
 		if (!strcasecmp(core, r->comm_cores[i]))
 			return CAT_COMM;
 	for (i = 0; i < r->ncls; i++)
-		if (rules_glob(r->cls[i].glob, type))
+		if (rules_glob(r->cls[i].glob, type)) {
+			*part = (enum fa_part)r->cls[i].part;
 			return (enum category)r->cls[i].target;
+		}
 	return CAT_OTHER;
+}
+
+enum category rules_classify(const struct rules *r, const char *type,
+                             const char *core)
+{
+	enum fa_part part;
+	return rules_classify_part(r, type, core, &part);
 }
 
 enum sig rules_signature(const struct rules *r, const char *type)
@@ -136,6 +146,7 @@ static int add_globs(struct loader *L, const cJSON *entry, const char *path,
 		}
 		*v = grow_for(*v, sizeof(**v), *n);
 		(*v)[*n].target = target;
+		(*v)[*n].part = 0;
 		(*v)[*n].glob = xstrdup(t->valuestring);
 		(*n)++;
 		i++;
@@ -150,12 +161,36 @@ static int add_patterns(struct loader *L, const cJSON *entry, const char *path,
 	return add_globs(L, entry, path, "types", target, v, n);
 }
 
+/* An entry's optional "part": which part of FA its kernels are (FA only,
+ * "attention" when absent). */
+static int entry_part(struct loader *L, const cJSON *entry, const char *path,
+                      int cat, int *part)
+{
+	const cJSON *v = get(entry, "part");
+	struct strbuf p = STRBUF_INIT;
+	int ret = 0;
+
+	*part = FA_PART_ATTENTION;
+	if (!v)
+		return 0;
+	strbuf_addf(&p, "%s.part", path);
+	if (!cJSON_IsString(v) ||
+	    (*part = fa_part_from_name(v->valuestring)) < 0)
+		ret =
+		    bad(L, p.buf, "expected \"attention\" or \"preparation\"");
+	else if (cat != CAT_FA)
+		ret = bad(L, p.buf, "only an FA entry has a part");
+	strbuf_release(&p);
+	return ret;
+}
+
 static int load_classify(struct loader *L, const cJSON *arr,
                          struct pattern_rule **v, size_t *n)
 {
 	const cJSON *it;
 	struct strbuf p = STRBUF_INIT, msg = STRBUF_INIT;
-	int i = 0, ret = 0, c;
+	int i = 0, ret = 0, c, part;
+	size_t first;
 	char *cat = NULL;
 
 	if (!cJSON_IsArray(arr))
@@ -176,8 +211,12 @@ static int load_classify(struct loader *L, const cJSON *arr,
 		}
 		free(cat);
 		cat = NULL;
-		if (ret || (ret = add_patterns(L, it, p.buf, c, v, n)))
+		first = *n;
+		if (ret || (ret = entry_part(L, it, p.buf, c, &part)) ||
+		    (ret = add_patterns(L, it, p.buf, c, v, n)))
 			break;
+		for (; first < *n; first++)
+			(*v)[first].part = part;
 	}
 	strbuf_release(&p);
 	strbuf_release(&msg);

@@ -19,6 +19,7 @@ enum sig { SIG_NONE = 0, SIG_DIT = 1, SIG_VAE = 2 };
 
 struct pattern_rule {
 	int target; /* enum category (classify) or enum sig (signatures) */
+	int part;   /* enum fa_part of an FA classify entry ("part"), else 0 */
 	char *glob;
 };
 
@@ -68,6 +69,10 @@ void rules_release(struct rules *r);
 /* Category of a kernel type on an accelerator core (core may be ""). */
 enum category rules_classify(const struct rules *r, const char *type,
                              const char *core);
+/* The same, and the FA part of the matching entry into *part (always
+ * FA_PART_ATTENTION for other categories). */
+enum category rules_classify_part(const struct rules *r, const char *type,
+                                  const char *core, enum fa_part *part);
 enum sig rules_signature(const struct rules *r, const char *type);
 /* Case-insensitive glob match with '*' and '?' (util/glob.h: linear in s;
  * a pattern longer than GLOB_MAX_PATTERN bytes, which the loader rejects,

@@ -485,6 +485,8 @@ void rank_summarise(const struct result *r, struct rank_result *rr)
 		rr->stage[s].exposed_comm_ns = st->exposed_comm_ns;
 		for (c = 0; c < CAT_COUNT; c++)
 			rr->stage[s].cat_ns[c] = st->cat[c].time_ns;
+		for (c = 0; c < FA_PART_COUNT; c++)
+			rr->stage[s].fa_part_ns[c] = st->fa_part[c].time_ns;
 	}
 	rr->compute_ns =
 	    checked_sub_sat(r->stages[STAGE_DIT].kernel_ns,

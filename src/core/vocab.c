@@ -8,6 +8,7 @@
 
 const char *const category_names[CAT_COUNT] = {"FA",     "MatMul", "Conv",
                                                "Vector", "Comm",   "Other"};
+const char *const fa_part_names[FA_PART_COUNT] = {"attention", "preparation"};
 const char *const stage_names[STAGE_COUNT + 1] = {"dit", "vae", "text_encoder",
                                                   "other", "all"};
 const char *const rank_file_names[RF_COUNT] = {
@@ -28,6 +29,15 @@ int category_from_name(const char *s)
 	int i;
 	for (i = 0; i < CAT_COUNT; i++)
 		if (!strcasecmp(category_names[i], s))
+			return i;
+	return -1;
+}
+
+int fa_part_from_name(const char *s)
+{
+	int i;
+	for (i = 0; i < FA_PART_COUNT; i++)
+		if (!strcmp(fa_part_names[i], s))
 			return i;
 	return -1;
 }

@@ -19,6 +19,10 @@ enum category {
 	CAT_OTHER,
 	CAT_COUNT
 };
+/* The two parts of the FA category: the attention kernels themselves and
+ * the kernels that prepare them (MindIE-SD's sparse block estimation, the
+ * laser attention's padding/layout pass). */
+enum fa_part { FA_PART_ATTENTION, FA_PART_PREPARATION, FA_PART_COUNT };
 /* Stages of a diffusion pipeline, in the report's order. */
 enum stage {
 	STAGE_DIT,
@@ -37,8 +41,12 @@ extern const char *const category_names[CAT_COUNT];
  * verdicts over the whole step; stage_from_name does not accept it) */
 extern const char *const stage_names[STAGE_COUNT + 1];
 
+/* "attention", "preparation" */
+extern const char *const fa_part_names[FA_PART_COUNT];
+
 /* Name -> enum; -1 when unknown. Category names match ignoring case. */
 int category_from_name(const char *s);
+int fa_part_from_name(const char *s);
 int stage_from_name(const char *s);
 
 /* The profiler text files of one rank folder. Discovery also finds the

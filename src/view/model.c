@@ -179,6 +179,27 @@ static void verdicts(struct model_ctx *c, struct tmpl_vars *v)
 
 /* ---- stages ------------------------------------------------------------ */
 
+/* One "categories" row of category k (sub empty) or, when part >= 0, of
+ * that part of FA (sub "1"): the tables show it indented under FA. */
+static void category_row(struct model_ctx *c, struct tmpl_vars *row,
+                         const struct stage_result *st, int k, int part)
+{
+	struct tmpl_vars *cr = tmpl_add_row(row, "categories");
+	const struct cat_stat *cs = part < 0 ? &st->cat[k] : &st->fa_part[part];
+	const char *name = part < 0 ? category_names[k] : fa_part_names[part];
+	const char *prefix = part < 0 ? "cat_" : "fa_part_";
+
+	tmpl_set(cr, "cat", category_names[k]);
+	tmpl_set(cr, "sub", part < 0 ? "" : "1");
+	tmpl_set(cr, "label", model_tk(c, prefix, name));
+	strbuf_reset(&c->sb);
+	strbuf_addf(&c->sb, "%s%s_about", prefix, name);
+	tmpl_set(cr, "about", model_t(c, c->sb.buf));
+	model_set_ns(cr, "time_ns", cs->time_ns);
+	model_set_u64(cr, "count", cs->count);
+	model_set_pct(cr, "share", cs->time_ns, st->kernel_ns);
+}
+
 static void categories(struct model_ctx *c, struct tmpl_vars *row,
                        const struct stage_result *st, const char *stage_label)
 {
@@ -188,15 +209,12 @@ static void categories(struct model_ctx *c, struct tmpl_vars *row,
 	int k;
 
 	for (k = 0; k < CAT_COUNT; k++) {
-		struct tmpl_vars *cr = tmpl_add_row(row, "categories");
-		tmpl_set(cr, "cat", category_names[k]);
-		tmpl_set(cr, "label", model_tk(c, "cat_", category_names[k]));
-		strbuf_reset(&c->sb);
-		strbuf_addf(&c->sb, "cat_%s_about", category_names[k]);
-		tmpl_set(cr, "about", model_t(c, c->sb.buf));
-		model_set_ns(cr, "time_ns", st->cat[k].time_ns);
-		model_set_u64(cr, "count", st->cat[k].count);
-		model_set_pct(cr, "share", st->cat[k].time_ns, st->kernel_ns);
+		int p;
+		category_row(c, row, st, k, -1);
+		/* FA's parts, under FA, when the stage runs attention */
+		for (p = 0;
+		     k == CAT_FA && st->cat[k].count && p < FA_PART_COUNT; p++)
+			category_row(c, row, st, k, p);
 		parts[k].label = model_tk(c, "cat_", category_names[k]);
 		parts[k].css = cat_css[k];
 		parts[k].value = st->cat[k].time_ns;

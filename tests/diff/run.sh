@@ -72,6 +72,23 @@ near(fa["delta"], tn("dit", None, "FA") - tb("dit", None, "FA"))
 for s in ("vae", "text_encoder"):
     near(d["stages"][s]["kernel_time_us"]["delta"], tn(s, "kernel_time_us") - tb(s, "kernel_time_us"))'
 
+# --- attention only renamed (FP8 attention: FlashAttentionScore ->
+# MindIE-SD's QuantFlashAttn, same times): FA stays FA, its verdict stays ---
+gen fq0 --seed 24 --mix fa=50,matmul=25,vector=10 && cp -r fq0 fq1 &&
+	find fq1 -name kernel_details.csv -o -name trace_view.json | grep -v ground_truth |
+	xargs sed -i 's/FlashAttentionScore/QuantFlashAttn/g' &&
+	diff_ fq fq0 fq1 && check fa_renamed_quant fq fq0 fq1 '
+v = verdict("fa_quant_sparse")
+assert v["change"] == "stayed", v
+fa = d["stages"]["dit"]["categories"]["FA"]
+assert fa["time_us"]["delta"] == 0, fa
+assert fa["time_us"]["base"] > 0, fa
+assert fa["share_pct"]["delta"] == 0, fa
+assert d["stages"]["dit"]["categories"]["Other"]["time_us"]["delta"] == 0
+assert types("removed") == ["FlashAttentionScore"], types("removed")
+assert types("added") == ["QuantFlashAttn"], types("added")
+assert all(t["category"] == "FA" for t in d["types"] if t["type"] in ("FlashAttentionScore", "QuantFlashAttn"))'
+
 # --- exposed communication reduced (2 cards, all-to-all) ---------------------
 gen cm0 --seed 23 --ranks 2 --comm alltoall --mix fa=15,matmul=30,vector=10 --comm-overlap 0.05 &&
 	gen cm1 --seed 23 --ranks 2 --comm alltoall --mix fa=15,matmul=30,vector=10 --comm-overlap 0.95 &&

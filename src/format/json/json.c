@@ -36,6 +36,24 @@ static cJSON *type_stat_json(const struct type_stat *t, int64_t whole)
 	return o;
 }
 
+/* categories.FA.parts: FA time by part (attention, preparation). */
+static void fa_parts_json(cJSON *fa, const struct stage_result *st)
+{
+	cJSON *parts = cJSON_AddObjectToObject(fa, "parts");
+	int p;
+
+	for (p = 0; p < FA_PART_COUNT; p++) {
+		cJSON *po = cJSON_AddObjectToObject(parts, fa_part_names[p]);
+		const struct cat_stat *fp = &st->fa_part[p];
+		jsonw_add_us(po, "time_us", fp->time_ns);
+		jsonw_add_u64(po, "count", fp->count);
+		jsonw_add_pct(po, "share_pct",
+		              numfmt_pct(fp->time_ns, st->kernel_ns));
+		jsonw_add_pct(po, "share_of_fa_pct",
+		              numfmt_pct(fp->time_ns, st->cat[CAT_FA].time_ns));
+	}
+}
+
 static cJSON *stage_json(const struct stage_result *st, int64_t total_ns)
 {
 	cJSON *o = cJSON_CreateObject(), *cats, *comm, *top;
@@ -55,6 +73,8 @@ static cJSON *stage_json(const struct stage_result *st, int64_t total_ns)
 		jsonw_add_u64(co, "count", st->cat[c].count);
 		jsonw_add_pct(co, "share_pct",
 		              numfmt_pct(st->cat[c].time_ns, st->kernel_ns));
+		if (c == CAT_FA)
+			fa_parts_json(co, st);
 	}
 	comm = cJSON_AddObjectToObject(o, "communication");
 	jsonw_add_us(comm, "kernel_time_us", st->comm_ns);
@@ -239,6 +259,10 @@ static void rank_stages_json(cJSON *o, const struct rank_result *rr)
 		for (k = 0; k < CAT_COUNT; k++)
 			jsonw_add_us(cats, category_names[k],
 			             rr->stage[s].cat_ns[k]);
+		cats = cJSON_AddObjectToObject(so, "fa_parts_us");
+		for (k = 0; k < FA_PART_COUNT; k++)
+			jsonw_add_us(cats, fa_part_names[k],
+			             rr->stage[s].fa_part_ns[k]);
 	}
 	jsonw_add_us(o, "dit_compute_us", rr->compute_ns);
 }

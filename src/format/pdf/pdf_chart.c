@@ -157,15 +157,18 @@ void pdf_chart_categories(struct pdf_doc *d, const struct tmpl_vars *st,
                           struct strbuf *label, tmpl_fmt_fn fpct)
 {
 	struct part parts[8];
-	size_t i, n = tmpl_nrows(st, "categories");
+	size_t i, m = 0, n = tmpl_nrows(st, "categories");
 
-	for (i = 0; i < n && i < 8; i++) {
+	for (i = 0; i < n && m < 8; i++) {
 		const struct tmpl_vars *r = tmpl_row(st, "categories", i);
-		parts[i].label = tmpl_get(r, "label");
-		parts[i].value = strtod(tmpl_get(r, "time_ns"), NULL);
-		parts[i].rgb = pdf_chart_cat_rgb(tmpl_get(r, "cat"));
+		if (*tmpl_get(r, "sub"))
+			continue; /* FA's parts: FA is in the bar already */
+		parts[m].label = tmpl_get(r, "label");
+		parts[m].value = strtod(tmpl_get(r, "time_ns"), NULL);
+		parts[m].rgb = pdf_chart_cat_rgb(tmpl_get(r, "cat"));
+		m++;
 	}
-	stacked_bar(d, label, fpct, parts, i);
+	stacked_bar(d, label, fpct, parts, m);
 }
 
 #define ROW_LABEL_W 70.0f

@@ -176,7 +176,8 @@ void pdf_badge(struct pdf_ctx *c, float x, const char *text, unsigned long rgb)
 static float cell_layout(struct pdf_ctx *c, size_t i, const struct pdf_col *col,
                          const struct pdf_cell *cl, const struct pdf_style *st)
 {
-	float w = col->w * CONTENT_W - 2 * PAD - (cl->dot >= 0 ? DOT : 0);
+	float w = col->w * CONTENT_W - 2 * PAD - (cl->dot >= 0 ? DOT : 0) -
+	          (float)cl->indent * DOT;
 
 	strbuf_reset(&c->lines[i]);
 	strbuf_reset(&c->subl[i]);
@@ -230,6 +231,7 @@ static void row_draw(struct pdf_ctx *c, const struct pdf_col *cols, size_t n,
 			        (unsigned long)cells[i].dot);
 			tx += DOT;
 		}
+		tx += (float)cells[i].indent * DOT;
 		top = cell_lines(d, &c->lines[i], c->lfont[i], ts, tx,
 		                 w - 2 * PAD - (tx - x - PAD), top, cols[i].num,
 		                 cells[i].url);
@@ -269,6 +271,7 @@ static void table_head(struct pdf_ctx *c, const struct pdf_col *cols, size_t n)
 		cells[i].text = cols[i].head;
 		cells[i].sub = cells[i].url = NULL;
 		cells[i].dot = -1;
+		cells[i].indent = 0;
 	}
 	h = row_layout(c, cols, n, cells, &S_HEAD);
 	pt_need(&c->d, h + 24.0f); /* the heading row never ends a page */
@@ -303,6 +306,7 @@ static void row_cells(struct pdf_ctx *c, const struct pdf_table *t,
 		cells[k].text = c->val[k].buf ? c->val[k].buf : "";
 		cells[k].sub = cells[k].url = NULL;
 		cells[k].dot = -1;
+		cells[k].indent = 0;
 		if (!t->vars || !t->vars[k])
 			continue;
 		value = tmpl_get(r, t->vars[k]);

@@ -95,6 +95,8 @@ struct pdf_cell {
 	const char *sub; /* smaller grey text under it, or NULL */
 	const char *url; /* makes the text a link, or NULL */
 	long dot;        /* colour swatch 0xRRGGBB before the text, or -1 */
+	int indent;      /* swatch widths the text starts further right (a
+	                  * sub-row of the row above: 2), or 0 */
 };
 
 /* What a row callback fills in: the cells of row r (text "" from

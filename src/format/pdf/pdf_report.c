@@ -188,7 +188,16 @@ static void stages(struct pdf_ctx *c)
 static void category_row(struct pdf_ctx *c, const struct tmpl_vars *r,
                          struct pdf_cell *cl)
 {
-	(void)c;
+	if (*tmpl_get(r, "sub")) {
+		/* a part of FA: indented under it, no swatch */
+		strbuf_reset(&c->val[0]);
+		strbuf_addf(&c->val[0], "\xE2\x80\x93 %s",
+		            tmpl_get(r, "label"));
+		cl[0].text = c->val[0].buf;
+		cl[0].sub = tmpl_get(r, "about");
+		cl[0].indent = 2;
+		return;
+	}
 	cl[0].sub = tmpl_get(r, "about");
 	cl[0].dot = pdf_chart_cat_rgb(tmpl_get(r, "cat"));
 }
