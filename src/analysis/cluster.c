@@ -8,6 +8,7 @@
 
 #include "analysis/breakdown.h"
 #include "analysis/e2e.h"
+#include "analysis/vaesplit.h"
 #include "analysis/verdicts.h"
 #include "util/checked.h"
 #include "util/sortcmp.h"
@@ -298,6 +299,7 @@ void cluster_summarise(struct result *r)
 		add_comm(&r->cluster.comm, &r->ranks[i].comm);
 	}
 	e2e_compute(r);
+	vae_split_compute(r);
 }
 
 void cluster_merge(struct result *parts, size_t n, const struct rules *ru,

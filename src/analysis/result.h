@@ -350,6 +350,18 @@ struct e2e_time {
 	int64_t per_step_ns; /* span_ns / steps; span_ns when steps is 0 */
 };
 
+/* The VAE's kernel time split by what its kernels do (analysis/vaesplit.h):
+ * Conv = the Conv category, attention = the FA category, GroupNorm = the
+ * Vector kernel types matching *GroupNorm*, other = the rest (resizing,
+ * element-wise, data movement, communication...). Summed over the
+ * analysed ranks, like stages[STAGE_VAE]; times in ns. */
+enum vae_part { VAE_CONV, VAE_GROUPNORM, VAE_ATTENTION, VAE_OTHER, VAE_PARTS };
+extern const char *const vae_part_names[VAE_PARTS];
+struct vae_split {
+	int64_t part_ns[VAE_PARTS];
+	int64_t total_ns; /* stages[STAGE_VAE].kernel_ns: their sum */
+};
+
 struct result {
 	char *profile_path; /* PATH as the user gave it */
 	char *rank_dir;     /* the *_ascend_pt folder, or NULL */
@@ -398,6 +410,7 @@ struct result {
 	struct collection collection;   /* analysis/collection.h */
 	struct cluster_summary cluster; /* analysis/cluster.h */
 	struct e2e_time e2e;            /* analysis/e2e.h */
+	struct vae_split vae_split;     /* analysis/vaesplit.h */
 };
 
 void result_init(struct result *r);

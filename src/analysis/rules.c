@@ -403,7 +403,8 @@ static const struct {
 } metric_names[] = {{"category_share", METRIC_CATEGORY_SHARE},
                     {"exposed_comm_share", METRIC_EXPOSED_COMM_SHARE},
                     {"free_share", METRIC_FREE_SHARE},
-                    {"rank_imbalance", METRIC_RANK_IMBALANCE}};
+                    {"rank_imbalance", METRIC_RANK_IMBALANCE},
+                    {"stage_share", METRIC_STAGE_SHARE}};
 
 static int load_stage(struct loader *L, const char *stage, const char *path,
                       struct threshold *t)
@@ -445,7 +446,7 @@ static int load_metric(struct loader *L, const cJSON *o, const char *path,
 		strbuf_addf(&p, "%s.metric", path);
 		ret = bad(L, p.buf,
 		          "expected 'category_share', 'exposed_comm_share', "
-		          "'free_share' or 'rank_imbalance'");
+		          "'free_share', 'rank_imbalance' or 'stage_share'");
 	}
 	if (!ret) {
 		t->metric = metric_names[m].metric;

@@ -11,8 +11,9 @@
 enum metric {
 	METRIC_CATEGORY_SHARE,
 	METRIC_EXPOSED_COMM_SHARE,
-	METRIC_FREE_SHARE,    /* device idle share of the step (stage "all") */
-	METRIC_RANK_IMBALANCE /* slowest rank's compute vs the median */
+	METRIC_FREE_SHARE,     /* device idle share of the step (stage "all") */
+	METRIC_RANK_IMBALANCE, /* slowest rank's compute vs the median */
+	METRIC_STAGE_SHARE     /* a stage's share of end to end (r->e2e) */
 };
 /* A kernel's stage signature; SIG_NONE = says nothing about the stage. */
 enum sig { SIG_NONE = 0, SIG_DIT = 1, SIG_VAE = 2 };

@@ -1,12 +1,14 @@
 /* Verdicts: value vs threshold, fired when strictly above. With several
  * ranks, shares of kernel time are taken over all ranks' kernels, and
  * per-rank measures (exposed communication, device idle) from the worst
- * rank, which is named. */
+ * rank, which is named; a stage's share of end to end comes from the lead
+ * rank (r->e2e), also named. */
 #include "analysis/verdicts.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/e2e.h"
 #include "util/banned.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -89,6 +91,19 @@ static void imbalance(const struct result *r, struct measure *m)
 	m->how = "slowest";
 }
 
+/* The stage's share of the end-to-end time (r->e2e: the lead rank's
+ * stage wall times), the lead rank named when there are several. */
+static void stage_share(const struct threshold *t, const struct result *r,
+                        struct measure *m)
+{
+	m->applicable = r->e2e.known && r->e2e.stage_ns[t->stage] > 0;
+	m->value = m->applicable ? e2e_share(r, r->e2e.stage_ns[t->stage]) : 0;
+	if (m->applicable && r->nranks > 1) {
+		m->rank = r->ranks[r->lead].id;
+		m->how = "lead";
+	}
+}
+
 static void measure(const struct threshold *t, const struct result *r,
                     struct measure *m)
 {
@@ -113,6 +128,9 @@ static void measure(const struct threshold *t, const struct result *r,
 		break;
 	case METRIC_RANK_IMBALANCE:
 		imbalance(r, m);
+		break;
+	case METRIC_STAGE_SHARE:
+		stage_share(t, r, m);
 		break;
 	}
 }
@@ -140,6 +158,10 @@ static char *metric_text(const struct threshold *t)
 	case METRIC_RANK_IMBALANCE:
 		return xstrfmt("slowest rank's %s compute time above the "
 		               "median rank's",
+		               stage_names[t->stage]);
+	case METRIC_STAGE_SHARE:
+		return xstrfmt("%s share of the end-to-end device time (the "
+		               "stages' wall time)",
 		               stage_names[t->stage]);
 	}
 	return xstrdup("");

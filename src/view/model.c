@@ -252,6 +252,28 @@ static void top_kernels(const struct model_ctx *c, struct tmpl_vars *row,
 	}
 }
 
+/* The VAE's time by part (analysis/vaesplit.h), in the VAE's stage row:
+ * has_split is set there only, so the other stages show no table. */
+static void vae_split(struct model_ctx *c, struct tmpl_vars *row, int stage)
+{
+	const struct vae_split *vs = &c->r->vae_split;
+	int p;
+
+	tmpl_define_loop(row, "split");
+	tmpl_set(row, "has_split",
+	         stage == STAGE_VAE && vs->total_ns > 0 ? "1" : "");
+	if (stage != STAGE_VAE || vs->total_ns <= 0)
+		return;
+	for (p = 0; p < VAE_PARTS; p++) {
+		struct tmpl_vars *pr = tmpl_add_row(row, "split");
+		tmpl_set(pr, "part", vae_part_names[p]);
+		tmpl_set(pr, "label",
+		         model_tk(c, "vae_part_", vae_part_names[p]));
+		model_set_ns(pr, "time_ns", vs->part_ns[p]);
+		model_set_pct(pr, "share", vs->part_ns[p], vs->total_ns);
+	}
+}
+
 static void stages(struct model_ctx *c, struct tmpl_vars *v)
 {
 	const struct result *r = c->r;
@@ -280,6 +302,7 @@ static void stages(struct model_ctx *c, struct tmpl_vars *v)
 		comm |= st->comm_ns > 0;
 		categories(c, row, st, model_tk(c, "stage_", stage_names[s]));
 		top_kernels(c, row, st);
+		vae_split(c, row, s);
 	}
 	tmpl_set(v, "has_comm", comm ? "1" : "");
 }

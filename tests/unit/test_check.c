@@ -175,8 +175,8 @@ static void fired_verdicts_fail_unless_turned_off(void **state)
 	assert_int_equal(check_run("report.json", k->text.buf, k->text.len,
 	                           &k->s, &o, &k->r, &k->e),
 	                 0);
-	assert_int_equal(k->r.nchecks, 6); /* six applicable verdicts */
-	assert_int_equal(k->r.nfailures, 2);
+	assert_int_equal(k->r.nchecks, 8); /* eight applicable verdicts */
+	assert_int_equal(k->r.nfailures, 3);
 	assert_string_equal(k->r.failures[0],
 	                    "verdict comm_overlap fired: exposed communication "
 	                    "share of dit wall time 53.6% > 30% (worst: rank "
@@ -185,6 +185,10 @@ static void fired_verdicts_fail_unless_turned_off(void **state)
 	                    "verdict rank_imbalance fired: slowest rank's dit "
 	                    "compute time above the median rank's 24.0% > 10% "
 	                    "(slowest: rank 2)");
+	assert_string_equal(k->r.failures[2],
+	                    "verdict vae_parallel fired: vae share of the "
+	                    "end-to-end device time (the stages' wall time) "
+	                    "63.5% > 30% (lead: rank 0)");
 	check_result_release(&k->r);
 	o.verdicts = 0; /* --no-verdicts */
 	assert_int_equal(check_run("report.json", k->text.buf, k->text.len,

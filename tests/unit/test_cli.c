@@ -690,7 +690,8 @@ static void cli_parse_rejects_unknown_threshold_name(void **state)
 	parse(c, "check", "P", "-t", "matmul_qant=40", NULL);
 	usage_error(c, "--threshold 'matmul_qant=40': unknown name (known: "
 	               "matmul_quant, fa_quant_sparse, vector_fusion, "
-	               "comm_overlap, host_bound, rank_imbalance)");
+	               "comm_overlap, host_bound, rank_imbalance, "
+	               "vae_parallel, text_encoder)");
 }
 
 static void cli_parse_rejects_threshold_value(void **state)

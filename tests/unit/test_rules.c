@@ -132,7 +132,7 @@ static void rules_builtin_loads_defaults(void **state)
 	assert_int_equal(r->min_text_encoder, 8);
 	assert_int_equal(r->ncomm, 3);
 	assert_string_equal(r->comm_cores[0], "HCCL");
-	assert_int_equal(r->nth, 6);
+	assert_int_equal(r->nth, 8);
 	assert_string_equal(r->th[0].id, "matmul_quant");
 	assert_string_equal(r->th[1].id, "fa_quant_sparse");
 	assert_string_equal(r->th[2].id, "vector_fusion");
@@ -141,6 +141,14 @@ static void rules_builtin_loads_defaults(void **state)
 	assert_int_equal(r->th[4].metric, METRIC_FREE_SHARE);
 	assert_int_equal(r->th[4].stage, STAGE_ALL);
 	assert_string_equal(r->th[5].id, "rank_imbalance");
+	assert_string_equal(r->th[6].id, "vae_parallel");
+	assert_int_equal(r->th[6].metric, METRIC_STAGE_SHARE);
+	assert_int_equal(r->th[6].stage, STAGE_VAE);
+	assert_true(r->th[6].above == 30.0);
+	assert_string_equal(r->th[7].id, "text_encoder");
+	assert_int_equal(r->th[7].metric, METRIC_STAGE_SHARE);
+	assert_int_equal(r->th[7].stage, STAGE_TEXT_ENCODER);
+	assert_true(r->th[7].above == 10.0);
 	assert_int_equal(r->th[5].metric, METRIC_RANK_IMBALANCE);
 	assert_true(r->outlier_factor == 1.5);
 	assert_true(r->nmarkers > 10);
@@ -380,7 +388,7 @@ rules_load_text_extends_builtin_puts_user_patterns_first(void **state)
 	assert_int_equal(r->window, 8);
 	assert_int_equal(r->min_segment, 12);
 	/* a threshold with a built-in id replaces it, in place */
-	assert_int_equal(r->nth, 7);
+	assert_int_equal(r->nth, 9);
 	assert_string_equal(r->th[0].id, "matmul_quant");
 	assert_string_equal(r->th[0].title, "Mine");
 	assert_true(r->th[0].above == 42.5);
@@ -388,7 +396,7 @@ rules_load_text_extends_builtin_puts_user_patterns_first(void **state)
 	assert_int_equal(r->th[0].cat, CAT_CONV);
 	assert_int_equal(r->th[0].ndocs, 1);
 	assert_string_equal(r->th[0].docs[0], "cache");
-	assert_string_equal(r->th[6].id, "extra");
+	assert_string_equal(r->th[8].id, "extra");
 	assert_true(th(r, "fa_quant_sparse")->above == 30.0);
 	rules_release(&b);
 }
@@ -559,7 +567,8 @@ static void rules_load_text_rejects_unknown_metric(void **state)
 	    "\"title\": \"t\", \"recommendation\": \"r\", \"stage\": "
 	    "\"dit\", \"metric\": \"share\", \"above\": 1, \"docs\": []}]}",
 	    "u.json: 'thresholds[0].metric': expected 'category_share', "
-	    "'exposed_comm_share', 'free_share' or 'rank_imbalance'");
+	    "'exposed_comm_share', 'free_share', 'rank_imbalance' or "
+	    "'stage_share'");
 }
 
 static void rules_load_text_free_share_needs_stage_all(void **state)
@@ -571,6 +580,37 @@ static void rules_load_text_free_share_needs_stage_all(void **state)
 	           "\"above\": 1, \"docs\": []}]}",
 	           "u.json: 'thresholds[0].stage': free_share is measured over "
 	           "the whole step: expected 'all'");
+}
+
+/* stage_share: any one stage (vae, text_encoder...), no category needed;
+ * "all" is not a stage. */
+static void rules_load_text_stage_share(void **state)
+{
+	struct rules *r = *state;
+	struct err e = load_text(
+	    r, "{\"extends\": \"builtin\", \"thresholds\": [{\"id\": "
+	       "\"te\", \"title\": \"t\", "
+	       "\"recommendation\": \"r\", \"stage\": \"text_encoder\", "
+	       "\"metric\": \"stage_share\", \"above\": 7.5, "
+	       "\"docs\": [\"cpu_offload\"]}]}");
+
+	if (e.code)
+		fail_msg("%s", e.msg);
+	assert_int_equal(th(r, "te")->metric, METRIC_STAGE_SHARE);
+	assert_int_equal(th(r, "te")->stage, STAGE_TEXT_ENCODER);
+	assert_true(th(r, "te")->above == 7.5);
+	assert_string_equal(th(r, "te")->docs[0], "cpu_offload");
+}
+
+static void rules_load_text_stage_share_needs_a_stage(void **state)
+{
+	load_fails(*state,
+	           "{\"extends\": \"builtin\", \"thresholds\": [{\"id\": "
+	           "\"a\", \"title\": \"t\", \"recommendation\": \"r\", "
+	           "\"stage\": \"all\", \"metric\": \"stage_share\", "
+	           "\"above\": 1, \"docs\": []}]}",
+	           "u.json: 'thresholds[0].stage': expected dit, vae, "
+	           "text_encoder or other");
 }
 
 static void rules_load_text_markers_go_in_front(void **state)
@@ -736,7 +776,7 @@ static void rules_set_threshold_rejects_unknown_name(void **state)
 	set_fails(r, "matmul=45",
 	          "--threshold 'matmul=45': unknown name (known: matmul_quant, "
 	          "fa_quant_sparse, vector_fusion, comm_overlap, host_bound, "
-	          "rank_imbalance)");
+	          "rank_imbalance, vae_parallel, text_encoder)");
 }
 
 static void rules_set_threshold_rejects_bad_values(void **state)
@@ -799,6 +839,8 @@ int main(void)
 	    T(rules_load_text_rejects_unknown_threshold_stage),
 	    T(rules_load_text_rejects_unknown_metric),
 	    T(rules_load_text_free_share_needs_stage_all),
+	    T(rules_load_text_stage_share),
+	    T(rules_load_text_stage_share_needs_a_stage),
 	    T(rules_load_text_markers_go_in_front),
 	    T(rules_load_text_rejects_bad_marker_stage),
 	    T(rules_load_text_rejects_bad_outlier_factor),

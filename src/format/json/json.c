@@ -138,6 +138,20 @@ static void profile_json(cJSON *root, const struct result *r)
 		cJSON_AddItemToArray(ids, cJSON_CreateNumber(r->steps[i]));
 }
 
+/* stages.vae.split: the VAE's kernel time by part (analysis/vaesplit.h) */
+static void vae_split_json(cJSON *vae, const struct vae_split *v)
+{
+	cJSON *o = cJSON_AddObjectToObject(vae, "split");
+	int p;
+
+	for (p = 0; p < VAE_PARTS; p++) {
+		cJSON *po = cJSON_AddObjectToObject(o, vae_part_names[p]);
+		jsonw_add_us(po, "time_us", v->part_ns[p]);
+		jsonw_add_pct(po, "share_pct",
+		              numfmt_pct(v->part_ns[p], v->total_ns));
+	}
+}
+
 static void stages_json(cJSON *root, const struct result *r)
 {
 	cJSON *st = cJSON_AddObjectToObject(root, "stages"), *det, *segs;
@@ -150,6 +164,8 @@ static void stages_json(cJSON *root, const struct result *r)
 	for (s = 0; s < STAGE_COUNT; s++)
 		cJSON_AddItemToObject(st, stage_names[s],
 		                      stage_json(&r->stages[s], total));
+	vae_split_json(cJSON_GetObjectItemCaseSensitive(st, "vae"),
+	               &r->vae_split);
 	det = cJSON_AddObjectToObject(root, "stage_detection");
 	jsonw_add_str(det, "method", r->stage_method);
 	cJSON_AddBoolToObject(det, "text_encoder_detected",

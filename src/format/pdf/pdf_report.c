@@ -202,6 +202,24 @@ static void category_row(struct pdf_ctx *c, const struct tmpl_vars *r,
 	cl[0].dot = pdf_chart_cat_rgb(tmpl_get(r, "cat"));
 }
 
+/* The VAE's time by part, under the VAE's categories (has_split). */
+static void vae_split(struct pdf_ctx *c, const struct tmpl_vars *st)
+{
+	static const struct pdf_col spec[] = {{"t_col_vae_part", 0.52f, 0},
+	                                      {"t_col_time", 0.24f, 1},
+	                                      {"t_col_share", 0.24f, 1}};
+	static const char *const vars[] = {"label", "time_ns", "share"};
+	tmpl_fmt_fn fmts[] = {NULL, c->fdur, c->fpct};
+	struct pdf_table t = {PDF_TABLE(spec, st, "split"), .vars = vars,
+	                      .fmts = fmts};
+
+	if (!*tmpl_get(st, "has_split"))
+		return;
+	pdf_subheading(c, pdf_v(c, "t_vae_split_title"));
+	pdf_para(c, pdf_v(c, "t_vae_split_intro"));
+	pdf_table(c, &t);
+}
+
 static void categories(struct pdf_ctx *c)
 {
 	static const struct pdf_col spec[] = {{"t_col_category", 0.52f, 0},
@@ -227,6 +245,7 @@ static void categories(struct pdf_ctx *c)
 		pdf_chart_categories(&c->d, st, &c->val[0], c->fpct);
 		t.m = st;
 		pdf_table(c, &t);
+		vae_split(c, st);
 	}
 }
 
