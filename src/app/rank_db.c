@@ -145,6 +145,7 @@ static int analyse_db(struct db *db, const struct rules *ru,
 	struct stage_src src = {db_about(db)->path, NULL, db, 0};
 	struct db_facts facts;
 
+	rr->chip = db_about(db)->chip ? xstrdup(db_about(db)->chip) : NULL;
 	rr->db.schema = db_about(db)->schema_version
 	                    ? xstrdup(db_about(db)->schema_version)
 	                    : NULL;
