@@ -377,10 +377,13 @@ static int load_stage(struct loader *L, const char *stage, const char *path,
 	if (t->metric == METRIC_FREE_SHARE ||
 	    t->metric == METRIC_MEMORY_PEAK_SHARE) {
 		if (strcmp(stage, "all"))
-			ret = bad(L, p.buf,
-			          "free_share and memory_peak_share are "
-			          "measured over the whole run: expected "
-			          "'all'");
+			ret =
+			    bad(L, p.buf,
+			        t->metric == METRIC_FREE_SHARE
+			            ? "free_share is measured over the whole "
+			              "step: expected 'all'"
+			            : "memory_peak_share is measured over the "
+			              "whole run: expected 'all'");
 		t->stage = (enum stage)STAGE_ALL;
 	} else {
 		if (s < 0)
