@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/db.h"
 #include "input/memrec.h"
 #include "util/banned.h"
 #include "util/err.h"
@@ -84,18 +85,55 @@ static void warn_bad(struct result *r, const char *path,
 	free(msg);
 }
 
-void memory_read_rank(const char *path, struct result *r)
+static void rank_init(struct rank_memory *m)
 {
-	struct rank_memory *m = &r->ranks[0].mem;
-	struct memrec_info in;
-	struct err e = ERR_INIT;
-	struct warning *w;
 	int s;
 
 	memset(m, 0, sizeof(*m));
 	peak_init(&m->all);
 	for (s = 0; s < STAGE_COUNT; s++)
 		peak_init(&m->stage[s]);
+}
+
+void memory_read_db(struct db *db, struct result *r)
+{
+	struct rank_memory *m = &r->ranks[0].mem;
+	struct err e = ERR_INIT;
+	uint64_t rows, bad;
+	struct warning *w;
+	char *msg;
+
+	rank_init(m);
+	if (db_read_memory(db, on_sample, r, &rows, &bad, &e)) {
+		memset(m, 0, sizeof(*m));
+		w = result_warn(r, "memory_unreadable", db_about(db)->path, 0,
+		                e.msg);
+		w->args[0] = xstrdup(e.msg);
+		return;
+	}
+	m->read = rows > 0;
+	m->bad = bad;
+	if (!bad)
+		return;
+	msg = xstrfmt("%s: MEMORY_RECORD: %" PRIu64 " of %" PRIu64
+	              " memory rows skipped (a negative or non-integer "
+	              "value)",
+	              db_about(db)->path, bad, rows);
+	w = result_warn(r, "memory_bad_rows", db_about(db)->path, 0, msg);
+	w->args[0] = xstrfmt("%" PRIu64, bad);
+	w->args[1] = xstrfmt("%" PRIu64, rows);
+	w->args[2] = xstrdup("MEMORY_RECORD");
+	free(msg);
+}
+
+void memory_read_rank(const char *path, struct result *r)
+{
+	struct rank_memory *m = &r->ranks[0].mem;
+	struct memrec_info in;
+	struct err e = ERR_INIT;
+	struct warning *w;
+
+	rank_init(m);
 	if (memrec_read(path, on_sample, r, &in, &e)) {
 		memset(m, 0, sizeof(*m));
 		w = result_warn(r, "memory_unreadable", path, 0, e.msg);

@@ -15,6 +15,12 @@
  * value); neither fails the run. */
 void memory_read_rank(const char *path, struct result *r);
 
+/* The same from the db export's MEMORY_RECORD (when the db has one; its
+ * rows are already in bytes and ns): bad rows are counted and one
+ * "memory_bad_rows" warning says how many. */
+struct db;
+void memory_read_db(struct db *db, struct result *r);
+
 /* Fills r->memory over the analysed ranks: the peaks (largest over the
  * ranks, the lead rank's per stage), the chip (the first rank that names
  * one), the card memory (--device-memory in ru, else ru's chip table) and

@@ -9,6 +9,7 @@
 #include "analysis/analyse.h"
 #include "analysis/collection.h"
 #include "analysis/dbstages.h"
+#include "analysis/memory.h"
 #include "analysis/steps.h"
 #include "analysis/traceonly.h"
 #include "analysis/tracestages.h"
@@ -157,6 +158,7 @@ static int analyse_db(struct db *db, const struct rules *ru,
 	if (rank_analyse_src(&src, kt, ru, r, e) || db_steps(db, kt, ru, r, e))
 		return -1;
 	kernel_table_release(kt);
+	memory_read_db(db, r); /* on the full timeline */
 	rank_keep_listed(r);
 	rank_summarise(r, rr);
 	rank_cross_check(r, rr);

@@ -40,6 +40,8 @@ static const char *const c_mstx[] = {"startNs", "endNs", "message", NULL};
 static const char *const c_meta[] = {"name", "value", NULL};
 static const char *const c_rank[] = {"rankId", NULL};
 static const char *const c_npu[] = {"name", NULL};
+static const char *const c_mem[] = {"component", "timestamp", "totalAllocated",
+                                    "totalReserved", NULL};
 
 const char *const db_table_names[DBT_COUNT] = {"TASK",
                                                "COMPUTE_TASK_INFO",
@@ -56,12 +58,13 @@ const char *const db_table_names[DBT_COUNT] = {"TASK",
                                                "ENUM_HCCL_TRANSPORT_TYPE",
                                                "ENUM_HCCL_LINK_TYPE",
                                                "ENUM_API_TYPE",
-                                               "NPU_INFO"};
+                                               "NPU_INFO",
+                                               "MEMORY_RECORD"};
 
 static const char *const *const table_cols[DBT_COUNT] = {
     c_task,    c_compute, c_comm_op, c_comm_task, c_id_value, c_step,
     c_overlap, c_api,     c_conn,    c_mstx,      c_meta,     c_rank,
-    c_id_name, c_id_name, c_id_name, c_npu};
+    c_id_name, c_id_name, c_id_name, c_npu,       c_mem};
 
 /* ---- errors -------------------------------------------------------------
  */

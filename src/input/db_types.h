@@ -24,6 +24,7 @@ enum db_table {
 	DBT_ENUM_HCCL_LINK_TYPE,
 	DBT_ENUM_API_TYPE,
 	DBT_NPU_INFO,
+	DBT_MEMORY_RECORD,
 	DBT_COUNT
 };
 extern const char *const db_table_names[DBT_COUNT];

@@ -68,7 +68,7 @@ static void stage_rows(struct model_ctx *c, struct tmpl_vars *v)
 void model_memory(struct model_ctx *c, struct tmpl_vars *v)
 {
 	const struct memory_summary *ms = &c->r->memory;
-	const char *names[] = {"rank"};
+	const char *names[] = {"rank", NULL};
 	const char *values[1];
 	char rank[24];
 
@@ -82,6 +82,10 @@ void model_memory(struct model_ctx *c, struct tmpl_vars *v)
 	                               : "sec_memory_intro",
 	              names, values, 1);
 	gb(v, "memory_peak_gb", ms->peak_b);
+	snprintf(rank, sizeof(rank), "%.2f", (double)ms->peak_b / MEMORY_GB);
+	names[0] = "gb";
+	model_set_msg(c, v, "memory_peak_line", "memory_peak_line", names,
+	              values, 1);
 	gb(v, "memory_allocated_gb", ms->all.allocated_b);
 	gb(v, "memory_reserved_gb", ms->all.reserved_b);
 	gb(v, "memory_device_gb", ms->all.device_b);

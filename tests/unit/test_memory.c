@@ -7,6 +7,7 @@
 #include "analysis/memory.h"
 #include "analysis/rules.h"
 #include "analysis/verdicts.h"
+#include "input/db.h"
 #include "input/memrec.h"
 #include "util/xalloc.h"
 
@@ -400,6 +401,34 @@ static void memory_bad_file_is_a_warning(void **state)
 	assert_int_equal(f->r.ranks[0].mem.read, 0);
 }
 
+/* The db export's MEMORY_RECORD and NPU_INFO (peaks worked out with
+ * Python's sqlite3): its samples are all outside the hand-made timeline. */
+static void memory_reads_the_db_export(void **state)
+{
+	struct fx *f = *state;
+	struct db *db = NULL;
+	struct err e = ERR_INIT;
+	char path[1024];
+	const struct rank_memory *m = &f->r.ranks[0].mem;
+
+	snprintf(path, sizeof(path),
+	         "%s/msinsight-alexnet-2rank-2025-db/level0/rank0_ascend_pt/"
+	         "ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db",
+	         unit_samples_dir());
+	if (db_open(path, &db, &e))
+		fail_msg("%s", e.msg);
+	assert_string_equal(db_about(db)->chip, "Ascend910B");
+	memory_read_db(db, &f->r);
+	db_close(db);
+	assert_int_equal(m->read, 1);
+	assert_int_equal(m->samples, 990);
+	assert_int_equal(m->bad, 0);
+	assert_int_equal(m->outside, 990);
+	assert_int_equal(m->all.allocated_b, 1245819904LL);
+	assert_int_equal(m->all.reserved_b, 1600913408LL);
+	assert_int_equal(m->all.device_b, -1); /* no APP rows in the db */
+}
+
 /* ---- the chip table --------------------------------------------------- */
 
 static void rules_chip_table_is_exact(void **state)
@@ -470,6 +499,7 @@ int main(void)
 	    F(memory_headroom_needs_the_cards_memory),
 	    F(memory_headroom_needs_memory_data),
 	    F(memory_bad_file_is_a_warning),
+	    F(memory_reads_the_db_export),
 	    F(rules_chip_table_is_exact),
 	    F(rules_user_chips_win),
 	    F(rules_bad_chips_are_errors),
