@@ -8,6 +8,7 @@
 
 #include "analysis/breakdown.h"
 #include "analysis/e2e.h"
+#include "analysis/memory.h"
 #include "analysis/vaesplit.h"
 #include "analysis/verdicts.h"
 #include "util/checked.h"
@@ -333,6 +334,7 @@ void cluster_merge(struct result *parts, size_t n, const struct rules *ru,
 	if (lead < n)
 		take_lead(&parts[lead], out);
 	cluster_summarise(out);
+	memory_summarise(ru, out);
 	verdicts_evaluate(ru, out);
 	out->rules_source = xstrdup(ru->source ? ru->source : "built-in");
 	for (i = 0; i < n; i++) {

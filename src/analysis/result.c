@@ -77,6 +77,7 @@ void rank_result_release(struct rank_result *rr)
 	free(rr->markers);
 	free(rr->db.path);
 	free(rr->db.schema);
+	free(rr->chip);
 	memset(rr, 0, sizeof(*rr));
 }
 
@@ -89,6 +90,7 @@ void result_release(struct result *r)
 		rank_result_release(&r->ranks[i]);
 	free(r->ranks);
 
+	free(r->memory.chip);
 	free(r->profile_path);
 	free(r->rank_dir);
 	for (i = 0; i < r->ninputs; i++) {

@@ -251,6 +251,44 @@ struct rank_collection {
 	unsigned gaps;         /* 1u << enum coll_gap */
 };
 
+/* ---- device memory (analysis/memory.h), from memory_record.csv ------ */
+
+/* Peaks of a set of samples, in bytes; -1 when no sample had the value.
+ * allocated and reserved are the framework's (PTA, GE, PTA+GE rows: the
+ * torch_npu caching allocator and the graph engine), device the whole
+ * process's as the driver sees it (APP rows, reserved only). */
+struct mem_peak {
+	int64_t allocated_b, reserved_b, device_b;
+	uint64_t samples;
+};
+
+/* One rank's memory_record.csv. */
+struct rank_memory {
+	int read;         /* the file was read (samples may be 0) */
+	uint64_t samples; /* rows used */
+	uint64_t bad;     /* rows skipped (a warning names the first) */
+	uint64_t outside; /* samples in no stage segment of the timeline */
+	struct mem_peak all;
+	struct mem_peak stage[STAGE_COUNT]; /* samples inside the stage's
+	                                     * segments (by timestamp) */
+};
+
+/* Over the run: what the memory section and memory_headroom read. */
+struct memory_summary {
+	int known;        /* some rank has memory samples */
+	uint64_t ranks;   /* ranks with samples */
+	int64_t peak_b;   /* the largest of reserved_b and device_b over
+	                   * the ranks: the most the card held */
+	int peak_rank;    /* rank id of peak_b */
+	struct mem_peak all;                /* maxima over the ranks */
+	struct mem_peak stage[STAGE_COUNT]; /* the lead rank's */
+	char *chip;            /* the chip model the profile names, or NULL */
+	double card_gb;        /* the card's memory in GB, 0 when unknown */
+	const char *card_source; /* "chip" (rules' chip table), "option"
+	                          * (--device-memory), or NULL (static) */
+	double peak_share; /* peak_b / card memory in percent, -1 unknown */
+};
+
 /* What one rank contributed. Times in ns. */
 struct rank_result {
 	int32_t id;
@@ -306,6 +344,9 @@ struct rank_result {
 	/* how it was collected: the evidence, and the check's decision */
 	struct coll_evidence ev;
 	struct rank_collection coll;
+
+	struct rank_memory mem; /* memory_record.csv */
+	char *chip;             /* chip model the profile names, or NULL */
 };
 
 /* The whole run's collection: every fact at its worst over the analysed
@@ -411,6 +452,7 @@ struct result {
 	struct cluster_summary cluster; /* analysis/cluster.h */
 	struct e2e_time e2e;            /* analysis/e2e.h */
 	struct vae_split vae_split;     /* analysis/vaesplit.h */
+	struct memory_summary memory;   /* analysis/memory.h */
 };
 
 void result_init(struct result *r);

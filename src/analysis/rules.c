@@ -404,7 +404,8 @@ static const struct {
                     {"exposed_comm_share", METRIC_EXPOSED_COMM_SHARE},
                     {"free_share", METRIC_FREE_SHARE},
                     {"rank_imbalance", METRIC_RANK_IMBALANCE},
-                    {"stage_share", METRIC_STAGE_SHARE}};
+                    {"stage_share", METRIC_STAGE_SHARE},
+                    {"memory_peak_share", METRIC_MEMORY_PEAK_SHARE}};
 
 static int load_stage(struct loader *L, const char *stage, const char *path,
                       struct threshold *t)
@@ -413,11 +414,16 @@ static int load_stage(struct loader *L, const char *stage, const char *path,
 	int s = stage_from_name(stage), ret = 0;
 
 	strbuf_addf(&p, "%s.stage", path);
-	if (t->metric == METRIC_FREE_SHARE) {
+	if (t->metric == METRIC_FREE_SHARE ||
+	    t->metric == METRIC_MEMORY_PEAK_SHARE) {
 		if (strcmp(stage, "all"))
-			ret = bad(L, p.buf,
-			          "free_share is measured over the whole "
-			          "step: expected 'all'");
+			ret =
+			    bad(L, p.buf,
+			        t->metric == METRIC_FREE_SHARE
+			            ? "free_share is measured over the whole "
+			              "step: expected 'all'"
+			            : "memory_peak_share is measured over the "
+			              "whole run: expected 'all'");
 		t->stage = (enum stage)STAGE_ALL;
 	} else {
 		if (s < 0)
@@ -446,7 +452,8 @@ static int load_metric(struct loader *L, const cJSON *o, const char *path,
 		strbuf_addf(&p, "%s.metric", path);
 		ret = bad(L, p.buf,
 		          "expected 'category_share', 'exposed_comm_share', "
-		          "'free_share', 'rank_imbalance' or 'stage_share'");
+		          "'free_share', 'rank_imbalance', 'stage_share' or "
+		          "'memory_peak_share'");
 	}
 	if (!ret) {
 		t->metric = metric_names[m].metric;
@@ -561,7 +568,7 @@ static int check_keys(struct loader *L, const cJSON *root)
 	static const char *const known[] = {
 	    "schema",     "about",    "comment",    "extends",
 	    "comm_cores", "classify", "signatures", "segmentation",
-	    "thresholds", "markers",  "steps"};
+	    "thresholds", "markers",  "steps",      "chips"};
 	const cJSON *it;
 	size_t i;
 
@@ -606,6 +613,8 @@ static int load_json(struct rules *r, struct loader *L, const cJSON *root,
 	if ((v = get(root, "steps")) && load_steps(L, v, r))
 		return -1;
 	if ((v = get(root, "markers")) && load_markers(L, v, r))
+		return -1;
+	if ((v = get(root, "chips")) && rules_load_chips(L->name, v, r, L->e))
 		return -1;
 	move_to_front(r->markers, r->nmarkers, r->nmarkers - nmark);
 	/* a user's additions are tried before the built-in patterns */
@@ -785,6 +794,7 @@ void rules_release(struct rules *r)
 	for (i = 0; i < r->nmarkers; i++)
 		free(r->markers[i].glob);
 	free(r->markers);
+	rules_chips_release(r);
 	free(r->source);
 	memset(r, 0, sizeof(*r));
 }

@@ -13,7 +13,8 @@ enum metric {
 	METRIC_EXPOSED_COMM_SHARE,
 	METRIC_FREE_SHARE,     /* device idle share of the step (stage "all") */
 	METRIC_RANK_IMBALANCE, /* slowest rank's compute vs the median */
-	METRIC_STAGE_SHARE     /* a stage's share of end to end (r->e2e) */
+	METRIC_STAGE_SHARE,    /* a stage's share of end to end (r->e2e) */
+	METRIC_MEMORY_PEAK_SHARE /* peak device memory / the card's, all */
 };
 /* A kernel's stage signature; SIG_NONE = says nothing about the stage. */
 enum sig { SIG_NONE = 0, SIG_DIT = 1, SIG_VAE = 2 };
@@ -22,6 +23,13 @@ struct pattern_rule {
 	int target; /* enum category (classify) or enum sig (signatures) */
 	int part;   /* enum fa_part of an FA classify entry ("part"), else 0 */
 	char *glob;
+};
+
+/* A known chip: a glob over the model the profile names, and its card
+ * memory (rules_chips.c). */
+struct chip_rule {
+	char *glob;
+	double memory_gb;
 };
 
 struct threshold {
@@ -50,6 +58,10 @@ struct rules {
 	double outlier_factor; /* a step this many times the median is an
 	                        * outlier (warm-up when it is the first) */
 	int window, min_segment, loop_window, min_text_encoder;
+	struct chip_rule *chips; /* "chips": the first match wins */
+	size_t nchips;
+	double device_memory_gb; /* --device-memory, 0 when not given: wins
+	                          * over the chip table */
 };
 
 /* Loads the embedded assets/rules.json. */
@@ -66,6 +78,20 @@ int rules_load_text(struct rules *r, const char *name, const char *text,
  * from 0 to 100 ("45" or "45%"). ERR_USAGE on a bad argument. */
 int rules_set_threshold(struct rules *r, const char *arg, struct err *e);
 void rules_release(struct rules *r);
+
+/* The card memory in GB of the chip model named chip (the first "chips"
+ * entry whose glob matches it), or 0 when none does or chip is NULL. */
+double rules_chip_memory(const struct rules *r, const char *chip);
+
+/* For rules.c (rules_chips.c): loads "chips": [{"match": GLOB,
+ * "memory_gb": N}, ...] of the rules file name into r, in front of the
+ * chips already there (a user's file that extends the built-in rules
+ * wins). Errors (ERR_INPUT) name the file and the JSON path of the bad
+ * value. */
+struct cJSON;
+int rules_load_chips(const char *name, const struct cJSON *arr, struct rules *r,
+                     struct err *e);
+void rules_chips_release(struct rules *r);
 
 /* Category of a kernel type on an accelerator core (core may be ""). */
 enum category rules_classify(const struct rules *r, const char *type,

@@ -132,6 +132,14 @@ static void measure(const struct threshold *t, const struct result *r,
 	case METRIC_STAGE_SHARE:
 		stage_share(t, r, m);
 		break;
+	case METRIC_MEMORY_PEAK_SHARE:
+		m->applicable = r->memory.peak_share >= 0;
+		m->value = m->applicable ? r->memory.peak_share : 0;
+		if (r->nranks > 1 && m->applicable) {
+			m->rank = r->memory.peak_rank;
+			m->how = "worst";
+		}
+		break;
 	}
 }
 
@@ -163,6 +171,8 @@ static char *metric_text(const struct threshold *t)
 		return xstrfmt("%s share of the end-to-end device time (the "
 		               "stages' wall time)",
 		               stage_names[t->stage]);
+	case METRIC_MEMORY_PEAK_SHARE:
+		return xstrdup("peak device memory as a share of the card's");
 	}
 	return xstrdup("");
 }
@@ -178,6 +188,19 @@ static int has_steps(const struct result *r)
 	return 0;
 }
 
+/* Why the memory peak has no share of the card. */
+static const char *memory_na(const struct result *r, const char **code)
+{
+	if (!r->memory.known) {
+		*code = "memory_none";
+		return "no memory_record.csv with samples (profile with "
+		       "profile_memory=True)";
+	}
+	*code = "card_unknown";
+	return "the card's memory is unknown: the profile names no chip of "
+	       "the rules' table; give --device-memory GB";
+}
+
 /* Why a metric has no value, when the stage's kernels are not the reason
  * (NULL then); *code receives it as a code for catalogues. */
 static const char *na_reason(enum metric m, const struct result *r,
@@ -186,6 +209,8 @@ static const char *na_reason(enum metric m, const struct result *r,
 	*code = NULL;
 	if (m == METRIC_RANK_IMBALANCE)
 		return "needs two or more analysed ranks";
+	if (m == METRIC_MEMORY_PEAK_SHARE)
+		return memory_na(r, code);
 	if (m != METRIC_FREE_SHARE)
 		return NULL;
 	if (!has_steps(r))

@@ -38,7 +38,7 @@ const struct cli_opt cli_opts[] = {
      "matmul_quant=45 (names: matmul_quant,\n"
      "fa_quant_sparse, vector_fusion, comm_overlap,\n"
      "host_bound, rank_imbalance, vae_parallel,\n"
-     "text_encoder; repeatable)"},
+     "text_encoder, memory_headroom; repeatable)"},
     {"jobs", OPT_JOBS, "N", CLI_EVERY, CV_TEXT, NULL,
      "ranks analysed in parallel (default: one\n"
      "per CPU core)"},
@@ -46,6 +46,11 @@ const struct cli_opt cli_opts[] = {
      "memory for input-sized data (e.g. 4G, 512M,\n"
      "25% of RAM); more is an input error (exit 3)\n"
      "(default: half the RAM or of ulimit -v)"},
+    {"device-memory", OPT_DEVICE_MEMORY, "GB", CLI_EVERY, CV_TEXT, NULL,
+     "memory of one card in GB (GiB, as npu-smi's\n"
+     "65536 MB = 64), for the memory_headroom\n"
+     "finding (default: from the chip the profile\n"
+     "names, see README)"},
     {"strict", OPT_STRICT, NULL, CLI_EVERY, CV_NONE, NULL,
      "a malformed row is an error, not a warning"},
     {"title", OPT_TITLE, "TEXT", RD, CV_TEXT, NULL,
@@ -288,6 +293,8 @@ static int apply_checked(struct options *o, int id, const char *val,
 			    "4G, 512M or 25%% (at least 1M), got '%s'",
 			    val);
 		return 0;
+	case OPT_DEVICE_MEMORY:
+		return cli_value_device_memory(val, &o->device_memory_gb, e);
 	case OPT_MAX:
 		push(&o->max, &o->nmax, val);
 		return check_max_validate(&val, 1, e);

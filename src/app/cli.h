@@ -38,6 +38,7 @@ struct options {
 	const char **paths;     /* every PATH, in order given */
 	size_t npaths;
 	int jobs; /* ranks analysed at once; 0: one per core */
+	double device_memory_gb; /* --device-memory; 0: from the chip */
 	/* --max-memory in bytes (util/membudget.h); 0: the default */
 	uint64_t max_memory;
 	const char *outdir;

@@ -56,7 +56,8 @@ enum cli_id {
 	OPT_MAX_REGRESSION,
 	OPT_NO_VERDICTS,
 	OPT_REQUIRE,
-	OPT_COMPLETION
+	OPT_COMPLETION,
+	OPT_DEVICE_MEMORY
 };
 
 struct cli_opt {
@@ -91,6 +92,9 @@ int cli_value_format(const char *val, unsigned *out, struct err *e);
 int cli_value_jobs(const char *val, int *out, struct err *e);
 int cli_value_lang(const char *val, struct err *e);
 int cli_value_completion(const char *val, struct err *e);
+/* --device-memory GB: a number above 0 and at most 4096, with up to 3
+ * decimals, "G" or "GB" after it allowed ("64", "31.5", "64GB"). */
+int cli_value_device_memory(const char *val, double *gb, struct err *e);
 /* Values checked once the command and every option are known: the
  * --threshold names and values (the built-in names; with --rules, names
  * the rules file may add are checked when it is read, still before any

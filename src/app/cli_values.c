@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -79,6 +80,46 @@ int cli_value_jobs(const char *val, int *out, struct err *e)
 		               "1024, got '%.*s'",
 		               QUOTE_MAX, val);
 	*out = (int)n;
+	return 0;
+}
+
+/* Digits with up to 3 decimals, in thousandths: -1 when not such, or
+ * past 4096. */
+static long thousandths(const char **p)
+{
+	long v = 0;
+	int dec = -1;
+
+	for (; (**p >= '0' && **p <= '9') || (**p == '.' && dec < 0); (*p)++) {
+		if (**p == '.') {
+			dec = 0;
+			continue;
+		}
+		if (dec >= 3 || v > 4096000)
+			return -1;
+		v = v * 10 + (**p - '0');
+		dec += dec >= 0;
+	}
+	for (dec = dec < 0 ? 0 : dec; dec < 3; dec++)
+		v *= 10;
+	return v;
+}
+
+int cli_value_device_memory(const char *val, double *gb, struct err *e)
+{
+	const char *p = val;
+	long v = thousandths(&p);
+	int ok = p != val && p[-1] != '.';
+
+	if (ok && (!strcasecmp(p, "G") || !strcasecmp(p, "GB")))
+		p += strlen(p);
+	if (!ok || *p || v <= 0 || v > 4096000)
+		return err_set(e, ERR_USAGE,
+		               "--device-memory: expected the card's memory "
+		               "in GB, above 0 and at most 4096 (e.g. 64 or "
+		               "31.5), got '%.*s'",
+		               QUOTE_MAX, val);
+	*gb = (double)v / 1000.0;
 	return 0;
 }
 

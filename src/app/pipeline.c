@@ -67,6 +67,7 @@ static int load_rules(const struct options *o, struct rules *ru, struct err *e)
 	for (i = 0; i < o->nthresholds; i++)
 		if (rules_set_threshold(ru, o->thresholds[i], e))
 			return -1;
+	ru->device_memory_gb = o->device_memory_gb;
 	return 0;
 }
 

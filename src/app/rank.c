@@ -15,6 +15,7 @@
 #include "analysis/analyse.h"
 #include "analysis/collection.h"
 #include "analysis/dbstages.h"
+#include "analysis/memory.h"
 #include "analysis/steps.h"
 #include "analysis/traceonly.h"
 #include "analysis/tracestages.h"
@@ -584,6 +585,8 @@ static int rank_from_kernels(const struct disc_rank *dr, const struct rules *ru,
 		goto out;
 	/* the kernel table is the big one: free it before the small files */
 	kernel_table_release(&kt);
+	if (dr->memrec)
+		memory_read_rank(dr->memrec, r); /* on the full timeline */
 	rank_keep_listed(r);
 	rank_summarise(r, rr);
 	rank_warn_truncated(r, rr);
@@ -619,6 +622,8 @@ int rank_analyse(const struct disc_rank *dr, const struct rules *ru,
 		return -1;
 	if (trace_only)
 		warn_missing(r, rr); /* after the trace said what it gave */
+	if (trace_only && dr->memrec)
+		memory_read_rank(dr->memrec, r);
 	if (dr->files[RF_STEPS] && read_steps(dr->files[RF_STEPS], ru, r, e))
 		return -1;
 	if (dr->files[RF_COMM] && read_comm(dr->files[RF_COMM], rr, e))

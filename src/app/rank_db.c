@@ -9,6 +9,7 @@
 #include "analysis/analyse.h"
 #include "analysis/collection.h"
 #include "analysis/dbstages.h"
+#include "analysis/memory.h"
 #include "analysis/steps.h"
 #include "analysis/traceonly.h"
 #include "analysis/tracestages.h"
@@ -145,6 +146,7 @@ static int analyse_db(struct db *db, const struct rules *ru,
 	struct stage_src src = {db_about(db)->path, NULL, db, 0};
 	struct db_facts facts;
 
+	rr->chip = db_about(db)->chip ? xstrdup(db_about(db)->chip) : NULL;
 	rr->db.schema = db_about(db)->schema_version
 	                    ? xstrdup(db_about(db)->schema_version)
 	                    : NULL;
@@ -156,6 +158,7 @@ static int analyse_db(struct db *db, const struct rules *ru,
 	if (rank_analyse_src(&src, kt, ru, r, e) || db_steps(db, kt, ru, r, e))
 		return -1;
 	kernel_table_release(kt);
+	memory_read_db(db, r); /* on the full timeline */
 	rank_keep_listed(r);
 	rank_summarise(r, rr);
 	rank_cross_check(r, rr);

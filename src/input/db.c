@@ -39,6 +39,9 @@ static const char *const c_conn[] = {"id", "connectionId", NULL};
 static const char *const c_mstx[] = {"startNs", "endNs", "message", NULL};
 static const char *const c_meta[] = {"name", "value", NULL};
 static const char *const c_rank[] = {"rankId", NULL};
+static const char *const c_npu[] = {"name", NULL};
+static const char *const c_mem[] = {"component", "timestamp", "totalAllocated",
+                                    "totalReserved", NULL};
 
 const char *const db_table_names[DBT_COUNT] = {"TASK",
                                                "COMPUTE_TASK_INFO",
@@ -54,12 +57,14 @@ const char *const db_table_names[DBT_COUNT] = {"TASK",
                                                "RANK_DEVICE_MAP",
                                                "ENUM_HCCL_TRANSPORT_TYPE",
                                                "ENUM_HCCL_LINK_TYPE",
-                                               "ENUM_API_TYPE"};
+                                               "ENUM_API_TYPE",
+                                               "NPU_INFO",
+                                               "MEMORY_RECORD"};
 
 static const char *const *const table_cols[DBT_COUNT] = {
-    c_task, c_compute, c_comm_op, c_comm_task, c_id_value,
-    c_step, c_overlap, c_api,     c_conn,      c_mstx,
-    c_meta, c_rank,    c_id_name, c_id_name,   c_id_name};
+    c_task,    c_compute, c_comm_op, c_comm_task, c_id_value, c_step,
+    c_overlap, c_api,     c_conn,    c_mstx,      c_meta,     c_rank,
+    c_id_name, c_id_name, c_id_name, c_npu,       c_mem};
 
 /* ---- errors -------------------------------------------------------------
  */
@@ -556,6 +561,29 @@ static int read_meta(struct db *db, struct err *e)
 	return dbi_done(db, rc, "META_DATA", e);
 }
 
+/* The chip model NPU_INFO names (its first row's, when text). */
+static int read_chip(struct db *db, struct err *e)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!db_has(db, DBT_NPU_INFO))
+		return 0;
+	st = dbi_prep(db, "SELECT name FROM NPU_INFO LIMIT 1", "NPU_INFO", e);
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char *v = sqlite3_column_text(st, 0);
+		size_t n = (size_t)sqlite3_column_bytes(st, 0), bad;
+		if (v && !db->chip && n && n < 64 &&
+		    utf8_is_text((const char *)v, n, &bad))
+			db->chip = xstrndup((const char *)v, n);
+	}
+	sqlite3_finalize(st);
+	db->about.chip = db->chip;
+	return dbi_done(db, rc, "NPU_INFO", e);
+}
+
 /* The one rank RANK_DEVICE_MAP names (several different: none). */
 static int read_rank(struct db *db, struct err *e)
 {
@@ -608,7 +636,7 @@ int db_open(const char *path, struct db **out, struct err *e)
 		strbuf_init(&db->cols[t]);
 	if (check_header(path, &db->about.size, e) || check_finished(path, e) ||
 	    open_conn(db, e) || probe(db, e) || require(db, e) ||
-	    read_meta(db, e) || read_rank(db, e)) {
+	    read_meta(db, e) || read_rank(db, e) || read_chip(db, e)) {
 		db_close(db);
 		return -1;
 	}
@@ -633,6 +661,7 @@ void db_close(struct db *db)
 		strbuf_release(&db->cols[i]);
 	strbuf_release(&db->tmp);
 	free(db->schema);
+	free(db->chip);
 	free(db->path);
 	free(db);
 }

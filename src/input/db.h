@@ -32,6 +32,7 @@
 
 #include "input/commjson.h"
 #include "input/db_types.h"
+#include "input/memrec.h"
 #include "input/profile.h"
 #include "util/err.h"
 
@@ -130,5 +131,13 @@ int db_collect_facts(struct db *db, struct db_facts *f, struct err *e);
  * the tables hold no task details (Level0 exports every task as N/A):
  * nothing can be said; 0 when read; -1 with ERR_INPUT. */
 int db_read_comm(struct db *db, struct commstats *cs, struct err *e);
+
+/* The MEMORY_RECORD rows (profile_memory=True) as memory samples, in
+ * bytes and ns, their component named through STRING_IDS ("PTA", "GE",
+ * "PTA+GE", "APP"); a row with a negative or non-integer value is skipped
+ * and counted in *bad. 0 with no call when the table is absent, or -1 (e
+ * set) on a read error (db_mem.c). */
+int db_read_memory(struct db *db, memrec_fn fn, void *ctx, uint64_t *rows,
+                   uint64_t *bad, struct err *e);
 
 #endif

@@ -23,6 +23,8 @@ enum db_table {
 	DBT_ENUM_HCCL_TRANSPORT_TYPE,
 	DBT_ENUM_HCCL_LINK_TYPE,
 	DBT_ENUM_API_TYPE,
+	DBT_NPU_INFO,
+	DBT_MEMORY_RECORD,
 	DBT_COUNT
 };
 extern const char *const db_table_names[DBT_COUNT];
@@ -32,6 +34,7 @@ struct db_about {
 	const char *path;
 	int64_t size;               /* bytes */
 	const char *schema_version; /* META_DATA SCHEMA_VERSION, or NULL */
+	const char *chip;           /* NPU_INFO name ("Ascend910B"), or NULL */
 	const char *block_col;      /* "blockDim", "blockNum" or NULL */
 	int64_t rank_id, device_id; /* RANK_DEVICE_MAP, -1 when absent */
 	unsigned tables;            /* bit 1u << t for each usable table */

@@ -204,6 +204,7 @@ static void disc_rank_free(struct disc_rank *r)
 	free(r->cann_version);
 	free(r->profiler_level);
 	free(r->aic_metrics);
+	free(r->memrec);
 }
 
 /* Appends *r to the run (which then owns its strings) and returns 1, or
@@ -226,16 +227,21 @@ static int take_rank(struct walk *w, struct disc_rank *r, const char *out_dir)
 	return 1;
 }
 
-/* The memory files in dir (presence only). */
-static unsigned memory_files(const char *dir)
+/* The memory files in dir; *memrec receives memory_record.csv's path
+ * (the one read), or NULL. */
+static unsigned memory_files(const char *dir, char **memrec)
 {
 	unsigned bits = 0;
 	int m;
 
+	*memrec = NULL;
 	for (m = 0; m < DM_COUNT; m++) {
 		char *p = find_file(dir, discover_memfile_names[m]);
 		bits |= p ? 1u << m : 0;
-		free(p);
+		if (m == DM_MEMORY_RECORD)
+			*memrec = p;
+		else
+			free(p);
 	}
 	return bits;
 }
@@ -255,7 +261,7 @@ static int add_rank(struct walk *w, const char *dir, const char *out_dir,
 	r.dir = xstrdup(dir);
 	r.id = -1;
 	profinfo_setup_init(&r.setup);
-	r.mem_files = memory_files(out_dir);
+	r.mem_files = memory_files(out_dir, &r.memrec);
 	for (f = 0; f < RF_INFO; f++)
 		r.files[f] = find_file(out_dir, rank_file_names[f]);
 	r.files[DF_DB] = find_db(out_dir);

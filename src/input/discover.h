@@ -46,6 +46,7 @@ struct disc_rank {
 	/* its collection settings (all unknown without profiler_info) */
 	struct profinfo_setup setup;
 	unsigned mem_files; /* 1u << enum disc_memfile for each one found */
+	char *memrec;       /* memory_record.csv's path, or NULL */
 };
 
 /* Something discovery noticed that the report should say: code

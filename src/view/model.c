@@ -2,6 +2,7 @@
  * section, in the order the report shows them. */
 #include "view/model.h"
 #include "view/model_collect.h"
+#include "view/model_memory.h"
 #include "view/model_ranks.h"
 
 #include <inttypes.h>
@@ -543,6 +544,7 @@ struct tmpl_vars *model_build(const struct result *r,
 	method(&c, v);
 	inputs(&c, v);
 	model_ranks(&c, v);
+	model_memory(&c, v);
 	docs(&c, v);
 	strbuf_release(&c.sb);
 	return v;

@@ -691,7 +691,48 @@ static void cli_parse_rejects_unknown_threshold_name(void **state)
 	usage_error(c, "--threshold 'matmul_qant=40': unknown name (known: "
 	               "matmul_quant, fa_quant_sparse, vector_fusion, "
 	               "comm_overlap, host_bound, rank_imbalance, "
-	               "vae_parallel, text_encoder)");
+	               "vae_parallel, text_encoder, memory_headroom)");
+}
+
+static void cli_parse_device_memory(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "report", "P", "--device-memory", "31.5", NULL);
+	ok(c);
+	assert_true(c->o.device_memory_gb == 31.5);
+}
+
+static void cli_parse_device_memory_with_unit(void **state)
+{
+	struct cl *c = *state;
+
+	parse(c, "check", "P", "--device-memory=64GB", NULL);
+	ok(c);
+	assert_true(c->o.device_memory_gb == 64);
+}
+
+static void cli_parse_rejects_device_memory(void **state)
+{
+	static const char *const bad[] = {
+	    "0", "-1", "abc", "4097", "1.2345", "64.", "64 GB", "64GiB", ""};
+	size_t i;
+	char msg[256];
+
+	for (i = 0; i < ARRAY_LEN(bad); i++) {
+		struct cl *c = *state;
+		cli_release(&c->o);
+		memset(&c->o, 0, sizeof(c->o));
+		while (c->argc)
+			free(c->argv[--c->argc]);
+		parse(c, "report", "P", "--device-memory", bad[i], NULL);
+		snprintf(msg, sizeof(msg),
+		         "--device-memory: expected the card's memory in GB, "
+		         "above 0 and at most 4096 (e.g. 64 or 31.5), got "
+		         "'%s'",
+		         bad[i]);
+		usage_error(c, msg);
+	}
 }
 
 static void cli_parse_rejects_threshold_value(void **state)
@@ -1004,6 +1045,9 @@ int main(void)
 	    T(cli_parse_lang_value_shown_safely),
 	    T(cli_parse_rejects_unknown_threshold_name),
 	    T(cli_parse_rejects_threshold_value),
+	    T(cli_parse_device_memory),
+	    T(cli_parse_device_memory_with_unit),
+	    T(cli_parse_rejects_device_memory),
 	    T(cli_parse_rejects_threshold_without_value),
 	    T(cli_parse_threshold_of_a_rules_file_waits),
 	    T(cli_parse_builtin_threshold_checked_with_rules),

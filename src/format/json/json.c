@@ -10,6 +10,7 @@
 
 #include "analysis/breakdown.h"
 #include "format/json/json_collect.h"
+#include "format/json/json_memory.h"
 #include "format/json/jsonw.h"
 #include "util/checked.h"
 #include "util/numfmt.h"
@@ -458,6 +459,8 @@ static void ranks_json(cJSON *root, const struct result *r)
 		rank_steps_json(o, rr);
 		rank_trace_json(o, rr);
 		rank_comm_json(o, rr);
+		json_rank_memory(o, rr);
+		jsonw_add_str(o, "chip", rr->chip);
 		cJSON_AddItemToArray(arr, o);
 	}
 }
@@ -503,6 +506,7 @@ void render_json(const struct result *r, const char *tool_version,
 	misc_json(root, r);
 	ranks_json(root, r);
 	cluster_json(root, r);
+	json_memory(root, r);
 	jsonw_print(root, JSONW_TABS, out);
 	cJSON_Delete(root);
 }

@@ -217,6 +217,7 @@ void render_text(const struct result *r, const char *tool_version,
 	categories(r, out);
 	ranks(r, out);
 	collection(r, out);
+	render_text_memory(r, out);
 	verdicts(r, out);
 	if (r->nwarnings)
 		strbuf_addf(out, "\nwarnings (%zu):\n", r->nwarnings);

@@ -9,4 +9,9 @@
 void render_text(const struct result *r, const char *tool_version,
                  struct strbuf *out);
 
+/* The memory line: the peak device memory (its rank), per stage of the
+ * lead rank, and the card's memory; nothing without memory samples
+ * (text_memory.c). */
+void render_text_memory(const struct result *r, struct strbuf *out);
+
 #endif

@@ -1,0 +1,213 @@
+/* Device memory: memory_record.csv's samples mapped onto the timeline's
+ * stages, the peaks, and the card's memory they are measured against. */
+#include "analysis/memory.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/db.h"
+#include "input/memrec.h"
+#include "util/banned.h"
+#include "util/err.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+static void peak_init(struct mem_peak *p)
+{
+	p->allocated_b = p->reserved_b = p->device_b = -1;
+	p->samples = 0;
+}
+
+static void max_into(int64_t *dst, int64_t v)
+{
+	if (v > *dst)
+		*dst = v;
+}
+
+static void peak_add(struct mem_peak *p, const struct mem_sample *s)
+{
+	p->samples++;
+	if (s->comp == MEMC_APP) {
+		max_into(&p->device_b, s->reserved_b);
+		return;
+	}
+	max_into(&p->allocated_b, s->allocated_b);
+	max_into(&p->reserved_b, s->reserved_b);
+}
+
+/* Index of the segment holding ts, or -1. */
+static long find_seg(const struct result *r, int64_t ts)
+{
+	size_t lo = 0, hi = r->nsegs;
+
+	while (lo < hi) { /* the first segment starting after ts */
+		size_t mid = lo + (hi - lo) / 2;
+		if (r->segs[mid].start_ns <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || r->segs[lo - 1].end_ns < ts)
+		return -1;
+	return (long)(lo - 1);
+}
+
+static void on_sample(const struct mem_sample *s, void *ctx)
+{
+	struct result *r = ctx;
+	struct rank_memory *m = &r->ranks[0].mem;
+	long k = find_seg(r, s->ts_ns);
+
+	peak_add(&m->all, s);
+	m->samples++;
+	if (k < 0)
+		m->outside++;
+	else
+		peak_add(&m->stage[r->segs[k].stage], s);
+}
+
+static void warn_bad(struct result *r, const char *path,
+                     const struct memrec_info *in)
+{
+	struct warning *w;
+	char *msg;
+
+	msg =
+	    xstrfmt("%s:%" PRIu64 ": %" PRIu64 " of %" PRIu64
+	            " memory rows skipped; the first: %s",
+	            path, in->first_bad_line, in->bad, in->rows, in->first_bad);
+	w = result_warn(r, "memory_bad_rows", path, in->first_bad_line, msg);
+	w->args[0] = xstrfmt("%" PRIu64, in->bad);
+	w->args[1] = xstrfmt("%" PRIu64, in->rows);
+	w->args[2] = xstrdup(in->first_bad);
+	free(msg);
+}
+
+static void rank_init(struct rank_memory *m)
+{
+	int s;
+
+	memset(m, 0, sizeof(*m));
+	peak_init(&m->all);
+	for (s = 0; s < STAGE_COUNT; s++)
+		peak_init(&m->stage[s]);
+}
+
+void memory_read_db(struct db *db, struct result *r)
+{
+	struct rank_memory *m = &r->ranks[0].mem;
+	struct err e = ERR_INIT;
+	uint64_t rows, bad;
+	struct warning *w;
+	char *msg;
+
+	rank_init(m);
+	if (db_read_memory(db, on_sample, r, &rows, &bad, &e)) {
+		memset(m, 0, sizeof(*m));
+		w = result_warn(r, "memory_unreadable", db_about(db)->path, 0,
+		                e.msg);
+		w->args[0] = xstrdup(e.msg);
+		return;
+	}
+	m->read = rows > 0;
+	m->bad = bad;
+	if (!bad)
+		return;
+	msg = xstrfmt("%s: MEMORY_RECORD: %" PRIu64 " of %" PRIu64
+	              " memory rows skipped (a negative or non-integer "
+	              "value)",
+	              db_about(db)->path, bad, rows);
+	w = result_warn(r, "memory_bad_rows", db_about(db)->path, 0, msg);
+	w->args[0] = xstrfmt("%" PRIu64, bad);
+	w->args[1] = xstrfmt("%" PRIu64, rows);
+	w->args[2] = xstrdup("MEMORY_RECORD");
+	free(msg);
+}
+
+void memory_read_rank(const char *path, struct result *r)
+{
+	struct rank_memory *m = &r->ranks[0].mem;
+	struct memrec_info in;
+	struct err e = ERR_INIT;
+	struct warning *w;
+
+	rank_init(m);
+	if (memrec_read(path, on_sample, r, &in, &e)) {
+		memset(m, 0, sizeof(*m));
+		w = result_warn(r, "memory_unreadable", path, 0, e.msg);
+		w->args[0] = xstrdup(e.msg);
+		return;
+	}
+	m->read = 1;
+	m->bad = in.bad;
+	if (in.bad)
+		warn_bad(r, path, &in);
+}
+
+static void peak_max(struct mem_peak *d, const struct mem_peak *s)
+{
+	max_into(&d->allocated_b, s->allocated_b);
+	max_into(&d->reserved_b, s->reserved_b);
+	max_into(&d->device_b, s->device_b);
+	d->samples += s->samples;
+}
+
+/* The peaks over the ranks, the lead's per stage. */
+static void gather(struct result *r, struct memory_summary *ms)
+{
+	size_t i;
+	int s;
+
+	peak_init(&ms->all);
+	for (s = 0; s < STAGE_COUNT; s++)
+		peak_init(&ms->stage[s]);
+	ms->peak_b = -1;
+	ms->peak_rank = -1;
+	for (i = 0; i < r->nranks; i++) {
+		const struct rank_memory *m = &r->ranks[i].mem;
+		int64_t top = m->all.reserved_b > m->all.device_b
+		                  ? m->all.reserved_b
+		                  : m->all.device_b;
+		if (!m->read || !m->samples)
+			continue;
+		ms->ranks++;
+		peak_max(&ms->all, &m->all);
+		if (top > ms->peak_b) {
+			ms->peak_b = top;
+			ms->peak_rank = r->ranks[i].id;
+		}
+		if (i == r->lead)
+			memcpy(ms->stage, m->stage, sizeof(ms->stage));
+		if (!ms->chip && r->ranks[i].chip)
+			ms->chip = xstrdup(r->ranks[i].chip);
+	}
+	ms->known = ms->ranks > 0 && ms->peak_b >= 0;
+}
+
+void memory_summarise(const struct rules *ru, struct result *r)
+{
+	struct memory_summary *ms = &r->memory;
+	double chip_gb;
+	size_t i;
+
+	free(ms->chip);
+	memset(ms, 0, sizeof(*ms));
+	gather(r, ms);
+	for (i = 0; !ms->chip && i < r->nranks; i++)
+		if (r->ranks[i].chip)
+			ms->chip = xstrdup(r->ranks[i].chip);
+	chip_gb = rules_chip_memory(ru, ms->chip);
+	if (ru->device_memory_gb > 0) {
+		ms->card_gb = ru->device_memory_gb;
+		ms->card_source = "option";
+	} else if (chip_gb > 0) {
+		ms->card_gb = chip_gb;
+		ms->card_source = "chip";
+	}
+	ms->peak_share =
+	    ms->known && ms->card_gb > 0
+	        ? 100.0 * (double)ms->peak_b / (ms->card_gb * MEMORY_GB)
+	        : -1;
+}

@@ -1,0 +1,65 @@
+/* report.json's device memory: the run's peaks, per stage, the card. */
+#include "format/json/json_memory.h"
+
+#include "format/json/jsonw.h"
+#include "util/banned.h"
+
+#define MIB 1048576.0
+
+static void mb(cJSON *o, const char *key, int64_t b)
+{
+	jsonw_add_fixed(o, key, (double)b / MIB, b >= 0);
+}
+
+static void peak_json(cJSON *o, const struct mem_peak *p)
+{
+	jsonw_add_u64(o, "samples", p->samples);
+	mb(o, "peak_allocated_mb", p->allocated_b);
+	mb(o, "peak_reserved_mb", p->reserved_b);
+	mb(o, "peak_device_mb", p->device_b);
+}
+
+static void stages_json(cJSON *o, const struct mem_peak *st)
+{
+	cJSON *so = jsonw_add_object(o, "stages");
+	int s;
+
+	for (s = 0; s < STAGE_COUNT; s++)
+		peak_json(jsonw_add_object(so, stage_names[s]), &st[s]);
+}
+
+void json_memory(cJSON *root, const struct result *r)
+{
+	const struct memory_summary *ms = &r->memory;
+	cJSON *o = jsonw_add_object(root, "memory");
+
+	jsonw_add_bool(o, "known", ms->known);
+	jsonw_add_u64(o, "ranks", ms->ranks);
+	mb(o, "peak_mb", ms->known ? ms->peak_b : -1);
+	jsonw_add_opt_i64(o, "peak_rank", ms->peak_rank, ms->known);
+	if (ms->known) {
+		peak_json(o, &ms->all);
+		stages_json(o, ms->stage);
+	}
+	jsonw_add_str(o, "chip", ms->chip);
+	jsonw_add_fixed(o, "card_memory_gb", ms->card_gb, ms->card_gb > 0);
+	jsonw_add_str(o, "card_source", ms->card_source);
+	jsonw_add_fixed(o, "peak_share_pct", ms->peak_share,
+	                ms->peak_share >= 0);
+}
+
+void json_rank_memory(cJSON *o, const struct rank_result *rr)
+{
+	const struct rank_memory *m = &rr->mem;
+	cJSON *mo;
+
+	if (!m->read) {
+		jsonw_add_null(o, "memory");
+		return;
+	}
+	mo = jsonw_add_object(o, "memory");
+	jsonw_add_u64(mo, "bad_rows", m->bad);
+	jsonw_add_u64(mo, "outside_stages", m->outside);
+	peak_json(mo, &m->all);
+	stages_json(mo, m->stage);
+}

@@ -1,0 +1,54 @@
+/* The terminal summary's memory line (memory_record.csv's peaks). */
+#include "format/text/text.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "analysis/memory.h"
+#include "util/banned.h"
+
+static void gb(struct strbuf *out, int64_t b)
+{
+	strbuf_addf(out, "%.2f GB", (double)b / MEMORY_GB);
+}
+
+/* The most a set of samples held: reserved or the process's total. */
+static int64_t top(const struct mem_peak *p)
+{
+	return p->reserved_b > p->device_b ? p->reserved_b : p->device_b;
+}
+
+static void card(const struct memory_summary *ms, struct strbuf *out)
+{
+	if (ms->card_gb <= 0) {
+		strbuf_adds(out, "; card memory unknown (--device-memory GB)");
+		return;
+	}
+	strbuf_addf(out, "; card %.3g GB (", ms->card_gb);
+	if (!strcmp(ms->card_source, "chip"))
+		strbuf_add_sanitized(out, ms->chip, strlen(ms->chip));
+	else
+		strbuf_adds(out, "--device-memory");
+	strbuf_addf(out, "), peak %.1f%%", ms->peak_share);
+}
+
+void render_text_memory(const struct result *r, struct strbuf *out)
+{
+	const struct memory_summary *ms = &r->memory;
+	int s;
+
+	if (!ms->known)
+		return;
+	strbuf_adds(out, "\nmemory: peak ");
+	gb(out, ms->peak_b);
+	if (r->nranks > 1)
+		strbuf_addf(out, " (rank %d)", ms->peak_rank);
+	for (s = 0; s < STAGE_COUNT; s++) {
+		if (top(&ms->stage[s]) < 0)
+			continue;
+		strbuf_addf(out, ", %s ", stage_names[s]);
+		gb(out, top(&ms->stage[s]));
+	}
+	card(ms, out);
+	strbuf_addch(out, '\n');
+}
