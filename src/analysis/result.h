@@ -72,9 +72,9 @@ struct segment {
 
 struct verdict {
 	char *id, *title, *metric, *recommendation;
-	char *check; /* neutral name of what is checked (English): the
-	              * threshold's "check", else its metric text; what a
-	              * passing finding is called (never the claim title) */
+	char *check;      /* neutral name of what is checked (English): the
+	                   * threshold's "check", else its metric text; what a
+	                   * passing finding is called (never the claim title) */
 	enum stage stage; /* or STAGE_ALL */
 	int rank;       /* rank id the value comes from (the worst one) when the
 	                 * value is per rank, -1 when it is over all ranks */
@@ -342,11 +342,11 @@ struct cluster_summary {
  * summary, the expected gains and the stage findings measure against.
  * Times in ns. */
 struct e2e_time {
-	int known;     /* the lead rank has kernels; else everything is 0 */
+	int known;       /* the lead rank has kernels; else everything is 0 */
 	int64_t span_ns; /* its first kernel's start to its last kernel's end */
 	int64_t stage_ns[STAGE_COUNT]; /* its stages' wall time */
-	int64_t busy_ns;   /* the sum of stage_ns */
-	uint64_t steps;    /* profiler steps in the span; 0 when unknown */
+	int64_t busy_ns;               /* the sum of stage_ns */
+	uint64_t steps;      /* profiler steps in the span; 0 when unknown */
 	int64_t per_step_ns; /* span_ns / steps; span_ns when steps is 0 */
 };
 

@@ -28,8 +28,8 @@ int summary_top(const struct result *r)
 enum summary_trust summary_trust(const struct result *r)
 {
 	const struct rank_collection *c = &r->collection.sum;
-	const unsigned low = 1u << GAP_LEVEL0 | 1u << GAP_NO_STEPS |
-	                     1u << GAP_TRACE_ONLY;
+	const unsigned low =
+	    1u << GAP_LEVEL0 | 1u << GAP_NO_STEPS | 1u << GAP_TRACE_ONLY;
 	const unsigned fair = 1u << GAP_FEW_STEPS | 1u << GAP_NO_WARMUP;
 
 	if (!r->collection.checked || (c->gaps & low))

@@ -89,6 +89,9 @@ void model_verdict_text(struct model_ctx *c, struct tmpl_vars *row,
 		snprintf(key, sizeof(key), "verdict_%s%s", vd->id,
 		         parts[i].suffix);
 		s = i18n_find(c->o->cat, key);
-		tmpl_set(row, parts[i].var, s ? s : fallback[i] ? fallback[i] : "");
+		tmpl_set(row, parts[i].var,
+		         s             ? s
+		         : fallback[i] ? fallback[i]
+		                       : "");
 	}
 }

@@ -29,8 +29,8 @@ static void e2e_time(struct model_ctx *c, struct tmpl_vars *v)
 	numfmt_duration(&span, e->span_ns);
 	values[0] = steps;
 	values[1] = span.buf;
-	model_set_msg(c, v, "sum_time_note", "summary_time_note", names,
-	              values, 2);
+	model_set_msg(c, v, "sum_time_note", "summary_time_note", names, values,
+	              2);
 	strbuf_release(&span);
 }
 
@@ -48,7 +48,8 @@ static void stage_bar(struct model_ctx *c, struct tmpl_vars *v)
 			continue;
 		row = tmpl_add_row(v, "sum_bar");
 		tmpl_set(row, "id", stage_names[s]);
-		tmpl_set(row, "label", model_tk(c, "summary_stage_", stage_names[s]));
+		tmpl_set(row, "label",
+		         model_tk(c, "summary_stage_", stage_names[s]));
 		model_set_ns(row, "ns", e->stage_ns[s]);
 		tmpl_setf(row, "share", "%.3f", share);
 		tmpl_setf(row, "width", "%.2f", share);

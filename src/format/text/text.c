@@ -88,10 +88,12 @@ static void verdicts(const struct result *r, struct strbuf *out)
 		                                 : " ok ";
 		strbuf_addf(out, "  [%s] %-16s ", tag, v->id);
 		if (v->applicable)
-			/* a passing check by its neutral name, never its claim */
+			/* a passing check by its neutral name, never its claim
+			 */
 			strbuf_addf(out, "%5.1f%% %s %g%%  %s", v->value,
 			            v->fired ? "> " : "<=", v->threshold,
-			            v->fired || !v->check ? v->title : v->check);
+			            v->fired || !v->check ? v->title
+			                                  : v->check);
 		else if (v->na_reason)
 			strbuf_addf(out, "n/a: %s", v->na_reason);
 		else

@@ -79,11 +79,12 @@ void text_summary(const struct result *r, struct strbuf *out)
 		strbuf_adds(out, "  findings     no findings\n");
 	if (top >= 0) {
 		const struct verdict *v = &r->verdicts[top];
-		strbuf_addf(out, "  do first     %s: %s (%.1f%% > %g%%)\n", v->id,
-		            v->title, v->value, v->threshold);
+		strbuf_addf(out, "  do first     %s: %s (%.1f%% > %g%%)\n",
+		            v->id, v->title, v->value, v->threshold);
 	} else {
-		strbuf_adds(out, "  do first     nothing: every check is within "
-		                 "its threshold\n");
+		strbuf_adds(out,
+		            "  do first     nothing: every check is within "
+		            "its threshold\n");
 	}
 	strbuf_addf(out, "  trust        %s - %s, ",
 	            summary_trust_names[summary_trust(r)],
@@ -91,9 +92,9 @@ void text_summary(const struct result *r, struct strbuf *out)
 	                ? coll_level_names[c->level]
 	                : "profiler level unknown");
 	if (c->steps)
-		strbuf_addf(out,
-		            "%" PRIu64 " timed steps after %" PRIu64 " warm-up, ",
-		            c->timed, summary_warmup(r));
+		strbuf_addf(
+		    out, "%" PRIu64 " timed steps after %" PRIu64 " warm-up, ",
+		    c->timed, summary_warmup(r));
 	else
 		strbuf_adds(out, "no step boundaries, ");
 	strbuf_addf(out, "%zu warning%s\n\n", r->nwarnings,
