@@ -100,27 +100,6 @@ if grep -q -- '--lang' <<<"$HELP"; then
 		STATUS=1
 	fi
 fi
-# The executive summary on the first screen (1280x800) and on a phone,
-# fired findings as cards, passing checks one line each (issue 13 §1, §6):
-# examples/image-dit-1card fires fa_quant_sparse only, the lead rank's
-# span is 308.41 ms over 2 steps.
-SUMMARY_EN=(
-	--fired 1 --passing 5
-	--text '#summary .sum-e2e=154.20 ms per profiler step (2 steps, 308.41 ms in all)'
-	--text '#summary .sum-findings=1 finding'
-	--text '#summary .sum-legend=DiT 143.91 ms · 47.4%'
-	--text '#summary .sum-top=Attention dominates the DiT (42.0% > 30.0%)'
-	--text '#summary .sum-trust=fair — Level1, 2 timed steps after 3 warm-up, 2 warnings'
-	--text '#verdict-comm_overlap summary=Exposed communication in the DiT'
-)
-echo "== summary (en): $WORK/report/report.html"
-node "$HERE/check_summary.mjs" "$WORK/report/report.html" "${SUMMARY_EN[@]}" || STATUS=1
-if [ -s "$WORK/report-zh/report.html" ]; then
-	echo "== summary (zh): $WORK/report-zh/report.html"
-	node "$HERE/check_summary.mjs" "$WORK/report-zh/report.html" --fired 1 --passing 5 \
-		--text '#summary .sum-findings=1 项发现' \
-		--text '#verdict-comm_overlap summary=DiT 中未被掩盖的通信' || STATUS=1
-fi
 # Operator names that are HTML, quotes and Markdown must stay text: no
 # script runs, no dialog opens, nothing is fetched.
 if PROFILE=$ROOT/tests/data/hostile render "$WORK/report-hostile"; then
