@@ -108,6 +108,7 @@ void result_release(struct result *r)
 		struct verdict *v = &r->verdicts[i];
 		free(v->id);
 		free(v->title);
+		free(v->check);
 		free(v->metric);
 		free(v->recommendation);
 		free(v->how);

@@ -74,6 +74,9 @@ struct segment {
 
 struct verdict {
 	char *id, *title, *metric, *recommendation;
+	char *check;      /* neutral name of what is checked (English): the
+	                   * threshold's "check", else its metric text; what a
+	                   * passing finding is called (never the claim title) */
 	enum stage stage; /* or STAGE_ALL */
 	int rank;       /* rank id the value comes from (the worst one) when the
 	                 * value is per rank, -1 when it is over all ranks */

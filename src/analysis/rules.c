@@ -359,6 +359,7 @@ static void threshold_free(struct threshold *t)
 	size_t i;
 	free(t->id);
 	free(t->title);
+	free(t->check);
 	free(t->recommendation);
 	for (i = 0; i < t->ndocs; i++)
 		free(t->docs[i]);
@@ -487,6 +488,8 @@ static int load_threshold(struct loader *L, const cJSON *o, const char *path,
 	      get_string(L, o, "title", path, &t->title) ||
 	      get_string(L, o, "recommendation", path, &t->recommendation) ||
 	      load_metric(L, o, path, t) || load_docs(L, o, path, t);
+	if (!ret && get(o, "check"))
+		ret = get_string(L, o, "check", path, &t->check);
 	strbuf_addf(&p, "%s.above", path);
 	if (!ret && (!cJSON_IsNumber(above) || above->valuedouble < 0 ||
 	             above->valuedouble > 100))

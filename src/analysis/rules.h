@@ -34,6 +34,7 @@ struct chip_rule {
 
 struct threshold {
 	char *id, *title, *recommendation;
+	char *check;      /* neutral name of the check ("check"), or NULL */
 	enum stage stage; /* or STAGE_ALL (METRIC_FREE_SHARE) */
 	enum metric metric;
 	enum category cat; /* METRIC_CATEGORY_SHARE only */

@@ -236,6 +236,7 @@ void verdicts_evaluate(const struct rules *ru, struct result *r)
 		v->title = xstrdup(t->title);
 		v->recommendation = xstrdup(t->recommendation);
 		v->metric = metric_text(t);
+		v->check = t->check ? xstrdup(t->check) : xstrdup(v->metric);
 		v->stage = t->stage;
 		v->threshold = t->above;
 		v->value = m.value;

@@ -4,6 +4,7 @@
 #include "view/model_collect.h"
 #include "view/model_memory.h"
 #include "view/model_ranks.h"
+#include "view/model_summary.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -67,29 +68,6 @@ static void verdict_docs(struct model_ctx *c, struct tmpl_vars *row,
 		tmpl_set(doc, "name", vd->docs[d]);
 		tmpl_set(doc, "url", url);
 		free(url);
-	}
-}
-
-/* Title, metric and recommendation from the catalogue when it knows the
- * verdict id (the built-in ones), else the rules file's own text. */
-static void verdict_text(struct model_ctx *c, struct tmpl_vars *row,
-                         const struct verdict *vd)
-{
-	static const struct {
-		const char *var, *suffix;
-	} parts[] = {{"title", "_title"},
-	             {"metric", "_metric"},
-	             {"recommendation", "_rec"}};
-	const char *fallback[] = {vd->title, vd->metric, vd->recommendation};
-	char key[160];
-	size_t i;
-
-	for (i = 0; i < 3; i++) {
-		const char *s;
-		snprintf(key, sizeof(key), "verdict_%s%s", vd->id,
-		         parts[i].suffix);
-		s = i18n_find(c->o->cat, key);
-		tmpl_set(row, parts[i].var, s ? s : fallback[i]);
 	}
 }
 
@@ -163,7 +141,7 @@ static void verdicts(struct model_ctx *c, struct tmpl_vars *v)
 		                    : vd->fired     ? "fired"
 		                                    : "ok";
 		tmpl_set(row, "id", vd->id);
-		verdict_text(c, row, vd);
+		model_verdict_text(c, row, vd);
 		tmpl_set(row, "state", state);
 		tmpl_set(row, "state_label", model_tk(c, "verdict_", state));
 		tmpl_set(row, "fired", vd->fired ? "1" : "");
@@ -176,6 +154,7 @@ static void verdicts(struct model_ctx *c, struct tmpl_vars *v)
 		fired += vd->fired;
 	}
 	tmpl_set(v, "any_fired", fired ? "1" : "");
+	tmpl_set(v, "any_passing", fired < r->nverdicts ? "1" : "");
 }
 
 /* ---- stages ------------------------------------------------------------ */
@@ -444,7 +423,7 @@ static void method(struct model_ctx *c, struct tmpl_vars *v)
 	for (i = 0; i < r->nverdicts; i++) {
 		struct tmpl_vars *row = tmpl_add_row(v, "thresholds");
 		tmpl_set(row, "id", r->verdicts[i].id);
-		verdict_text(c, row, &r->verdicts[i]);
+		model_verdict_text(c, row, &r->verdicts[i]);
 		tmpl_setf(row, "threshold", "%.3f", r->verdicts[i].threshold);
 	}
 }
@@ -535,6 +514,7 @@ struct tmpl_vars *model_build(const struct result *r,
 	struct tmpl_vars *v = tmpl_vars_new();
 
 	header(&c, v);
+	model_summary(&c, v);
 	verdicts(&c, v);
 	model_collection(&c, v);
 	stages(&c, v);

@@ -69,3 +69,29 @@ void model_set_msg(struct model_ctx *c, struct tmpl_vars *v, const char *name,
 	i18n_format(c->o->cat, key, &c->sb, names, values, n);
 	tmpl_set(v, name, c->sb.buf);
 }
+
+void model_verdict_text(struct model_ctx *c, struct tmpl_vars *row,
+                        const struct verdict *vd)
+{
+	static const struct {
+		const char *var, *suffix;
+	} parts[] = {{"title", "_title"},
+	             {"check", "_check"},
+	             {"metric", "_metric"},
+	             {"recommendation", "_rec"}};
+	const char *fallback[] = {vd->title, vd->check ? vd->check : vd->metric,
+	                          vd->metric, vd->recommendation};
+	char key[160];
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		const char *s;
+		snprintf(key, sizeof(key), "verdict_%s%s", vd->id,
+		         parts[i].suffix);
+		s = i18n_find(c->o->cat, key);
+		tmpl_set(row, parts[i].var,
+		         s             ? s
+		         : fallback[i] ? fallback[i]
+		                       : "");
+	}
+}

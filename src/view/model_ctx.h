@@ -42,6 +42,11 @@ void model_set_ns(struct tmpl_vars *v, const char *name, int64_t ns);
 void model_set_pct(struct tmpl_vars *v, const char *name, int64_t part,
                    int64_t whole);
 void model_set_u64(struct tmpl_vars *v, const char *name, uint64_t n);
+/* A verdict's title, check, metric and recommendation: the catalogue's
+ * (verdict_<id>_title, _check, _metric, _rec) when it knows the id (the
+ * built-in ones), else the rules file's own text. */
+void model_verdict_text(struct model_ctx *c, struct tmpl_vars *row,
+                        const struct verdict *vd);
 /* name = message key with {names[i]} replaced by values[i]. */
 void model_set_msg(struct model_ctx *c, struct tmpl_vars *v, const char *name,
                    const char *key, const char *const *names,

@@ -25,7 +25,8 @@ EXAMPLE=$ROOT/examples/image-dit-1card
 
 # What the report of examples/image-dit-1card must hold (at least).
 EXPECTS=(
-	--expect '.verdict-card=4'   # matmul_quant, fa_quant_sparse, vector_fusion, comm_overlap
+	--expect '[id^="verdict-"]=4'   # matmul_quant, fa_quant_sparse, vector_fusion, comm_overlap
+	--expect '#summary=1'
 	--expect 'table.stages=1'
 	--expect 'svg=2'
 	--expect 'a[href^="https://gitcode.com/Ascend/MindIE-SD"]=1'
@@ -119,7 +120,7 @@ if [ -x "$GEN" ] && "$GEN" --help 2>&1 | grep -q -- '--straggler'; then
 		--expect 'table.ranks tr.slowest=1' --expect '#collectives=1'
 		--expect '#overlap=1' --expect '#steps=1' --expect 'table.markers=1'
 		--expect 'table.rank-inputs tbody tr=4'
-		--expect '.verdict-card=6' --expect '#verdict-rank_imbalance.fired=1'
+		--expect '[id^="verdict-"]=6' --expect '#verdict-rank_imbalance.fired=1'
 		--expect 'svg=4'
 		--expect 'table.collection tbody tr=4'
 	)

@@ -81,6 +81,25 @@ def bbox_pages(pdf):
     return pages
 
 
+def upper_half_checks(pdf, texts):
+    """Each text (its words in a row) is on page 1, above the middle of the
+    page: the summary must be read without turning past half a page."""
+    if not texts:
+        return
+    width, height, ws = bbox_pages(pdf)[0]
+    for t in texts:
+        want = t.split()
+        hit = None
+        for i in range(len(ws) - len(want) + 1):
+            if all(ws[i + k][0] == want[k] for k in range(len(want))):
+                hit = ws[i:i + len(want)]
+                break
+        check(hit is not None and max(w[4] for w in hit) <= height / 2,
+              f"page 1, upper half: '{t}'",
+              "not on page 1" if hit is None else
+              f"bottom at {max(w[4] for w in hit):.0f} of {height:.0f} pt")
+
+
 def header_words(ws, header):
     """Words that start the two-word heading "header" (e.g. "Kernel type")."""
     first, second = header.split(" ", 1)
@@ -237,6 +256,7 @@ def main():
     ap.add_argument("--pages-min", type=int, default=1)
     ap.add_argument("--text", action="append", default=[])
     ap.add_argument("--no-text", action="append", default=[])
+    ap.add_argument("--upper-half", action="append", default=[])
     ap.add_argument("--url", action="append", default=[])
     ap.add_argument("--outline", action="append", default=[])
     ap.add_argument("--table-header")
@@ -276,6 +296,7 @@ def main():
     for s in a.no_text:
         check(s not in flat, f"no text '{s}' (section absent)")
     section_checks(flat, a.section_text, a.section_count)
+    upper_half_checks(a.pdf, a.upper_half)
     if a.cjk_min is not None:
         n = len(re.findall(r"[\u4e00-\u9fff]", flat))
         check(n >= a.cjk_min, f"{n} CJK ideographs in the text (>= {a.cjk_min})")

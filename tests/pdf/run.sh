@@ -37,6 +37,14 @@ python3 "$here/check_pdf.py" "$work/en/report.pdf" --max-kb 200 --pages-min 2 \
 	--outline "Verdicts" --outline "Stages" --outline "Method" \
 	--outline "MindIE-SD feature docs" \
 	--no-text "Per-rank figures" \
+	--upper-half "Summary" \
+	--upper-half "End-to-end device time: 154.20 ms per profiler step (2 steps, 308.41 ms in all)" \
+	--upper-half "Findings: 1 finding" \
+	--upper-half "Stage split: DiT 143.91 ms 47.4%" \
+	--upper-half "Do first: Attention dominates the DiT (42.0% > 30.0%)" \
+	--upper-half "Trust: fair — Level1, 2 timed steps after 3 warm-up, 2 warnings" \
+	--text "Passing checks" --text "Exposed communication in the DiT: 0.0% ≤ 30.0% (Within threshold)" \
+	--no-text "Communication is exposed in the DiT" \
 	--section-text "$steps_en" "Warnings" "Rank 0" \
 	--section-count "$steps_en" "Warnings" "$chart_en" 1 \
 	--section-count "$steps_en" "Warnings" "Steps per rank" 0 \
@@ -56,7 +64,7 @@ echo "== Chinese: examples/video-dit-4card rank 0"
 	-o "$work/zh" --format pdf --lang zh -q
 python3 "$here/check_pdf.py" "$work/zh/report.pdf" --max-kb 900 --pages-min 2 \
 	--title "扩散模型推理性能报告" --creator "sdperf $version" \
-	--text "结论" --text "DiT 以 MatMul 为主" --text "35.1%" --text "文本编码器" \
+	--text "结论" --text "DiT 中 MatMul 的占比" --no-text "DiT 以 MatMul 为主" --text "35.1%" --upper-half "摘要" --text "文本编码器" \
 	--text "暴露通信" --text "MindIE-SD 特性文档" --text "第 1 页" \
 	--url "$docs/zh/features/quantization.md" --url "$docs/zh/features/parallelism.md" \
 	--outline "结论" --outline "计算方法" \

@@ -11,6 +11,7 @@
 #include "analysis/breakdown.h"
 #include "format/json/json_collect.h"
 #include "format/json/json_memory.h"
+#include "format/json/json_summary.h"
 #include "format/json/jsonw.h"
 #include "util/checked.h"
 #include "util/numfmt.h"
@@ -197,6 +198,7 @@ static void verdicts_json(cJSON *root, const struct result *r)
 		cJSON *o = cJSON_CreateObject(), *docs;
 		jsonw_add_str(o, "id", v->id);
 		jsonw_add_str(o, "title", v->title);
+		jsonw_add_str(o, "check", v->check);
 		jsonw_add_str(o, "stage", stage_names[v->stage]);
 		jsonw_add_str(o, "metric", v->metric);
 		if (v->applicable)
@@ -497,6 +499,7 @@ void render_json(const struct result *r, const char *tool_version,
 	jsonw_add_str(tool, "name", "sdperf");
 	jsonw_add_str(tool, "version", tool_version);
 	profile_json(root, r);
+	json_summary(root, r);
 	inputs_json(root, r);
 	rules = cJSON_AddObjectToObject(root, "rules");
 	jsonw_add_str(rules, "source", r->rules_source);

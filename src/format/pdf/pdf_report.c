@@ -9,6 +9,7 @@
 #include "format/pdf/pdf_collect.h"
 #include "format/pdf/pdf_memory.h"
 #include "format/pdf/pdf_ranks.h"
+#include "format/pdf/pdf_summary.h"
 #include "util/banned.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -20,6 +21,7 @@ static void title_block(struct pdf_ctx *c)
 	struct strbuf *b = &c->val[0];
 
 	pdf_title(c, 110);
+	pdf_summary_section(c);
 	pdf_meta(c, "t_meta_profile", pdf_v(c, "profile"));
 	if (*pdf_v(c, "rank_dir"))
 		pdf_meta(c, "t_meta_rank", pdf_v(c, "rank_dir"));
@@ -157,7 +159,9 @@ static void verdicts(struct pdf_ctx *c)
 	if (!*pdf_v(c, "any_fired"))
 		pdf_strong(c, pdf_v(c, "t_verdicts_none_fired"), PDF_OK);
 	for (i = 0; i < n; i++)
-		card(c, tmpl_row(c->m, "verdicts", i));
+		if (*tmpl_get(tmpl_row(c->m, "verdicts", i), "fired"))
+			card(c, tmpl_row(c->m, "verdicts", i));
+	pdf_passing_checks(c);
 }
 
 static void stage_row(struct pdf_ctx *c, const struct tmpl_vars *r,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/collection.h"
+#include "format/text/text_summary.h"
 #include "util/checked.h"
 #include "util/banned.h"
 #include "util/numfmt.h"
@@ -77,16 +78,22 @@ static void verdicts(const struct result *r, struct strbuf *out)
 	size_t i, d;
 
 	strbuf_adds(out, "\nverdicts:\n");
-	for (i = 0; i < r->nverdicts; i++) {
-		const struct verdict *v = &r->verdicts[i];
+	/* fired ones first, then the others, each in rules order */
+	for (i = 0; i < 2 * r->nverdicts; i++) {
+		const struct verdict *v = &r->verdicts[i % r->nverdicts];
+		if ((i < r->nverdicts) != (v->fired != 0))
+			continue;
 		const char *tag = !v->applicable ? "n/a "
 		                  : v->fired     ? "FIRE"
 		                                 : " ok ";
 		strbuf_addf(out, "  [%s] %-16s ", tag, v->id);
 		if (v->applicable)
+			/* a passing check by its neutral name, never its claim
+			 */
 			strbuf_addf(out, "%5.1f%% %s %g%%  %s", v->value,
 			            v->fired ? "> " : "<=", v->threshold,
-			            v->title);
+			            v->fired || !v->check ? v->title
+			                                  : v->check);
 		else if (v->na_reason)
 			strbuf_addf(out, "n/a: %s", v->na_reason);
 		else
@@ -212,6 +219,7 @@ void render_text(const struct result *r, const char *tool_version,
 	            r->steps_total == 1 ? "" : "s");
 	numfmt_duration(out, checked_sub_sat(r->span_end_ns, r->span_start_ns));
 	strbuf_adds(out, " on the device timeline\n\n");
+	text_summary(r, out);
 	stage_table(r, out);
 	strbuf_addch(out, '\n');
 	categories(r, out);

@@ -1,0 +1,132 @@
+/* View model: the executive summary (view/model_summary.h). */
+#include "view/model_summary.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "analysis/e2e.h"
+#include "analysis/summary.h"
+#include "util/banned.h"
+#include "util/numfmt.h"
+
+/* End-to-end device time per profiler step, or of the whole profile. */
+static void e2e_time(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct e2e_time *e = &c->r->e2e;
+	const char *names[] = {"steps", "span"};
+	const char *values[2];
+	char steps[24];
+	struct strbuf span = STRBUF_INIT;
+
+	tmpl_set(v, "sum_known", e->known ? "1" : "");
+	model_set_ns(v, "sum_time_ns", e->per_step_ns);
+	tmpl_set(v, "sum_per_step", e->steps ? "1" : "");
+	if (!e->steps) {
+		tmpl_set(v, "sum_time_note", "");
+		return;
+	}
+	snprintf(steps, sizeof(steps), "%" PRIu64, e->steps);
+	numfmt_duration(&span, e->span_ns);
+	values[0] = steps;
+	values[1] = span.buf;
+	model_set_msg(c, v, "sum_time_note", "summary_time_note", names, values,
+	              2);
+	strbuf_release(&span);
+}
+
+/* The stage split: one bar of the stages' share of e2e busy time. */
+static void stage_bar(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct e2e_time *e = &c->r->e2e;
+	int s;
+
+	tmpl_define_loop(v, "sum_bar");
+	for (s = 0; s < STAGE_COUNT && e->known; s++) {
+		struct tmpl_vars *row;
+		double share = e2e_share(c->r, e->stage_ns[s]);
+		if (e->stage_ns[s] <= 0)
+			continue;
+		row = tmpl_add_row(v, "sum_bar");
+		tmpl_set(row, "id", stage_names[s]);
+		tmpl_set(row, "label",
+		         model_tk(c, "summary_stage_", stage_names[s]));
+		model_set_ns(row, "ns", e->stage_ns[s]);
+		tmpl_setf(row, "share", "%.3f", share);
+		tmpl_setf(row, "width", "%.2f", share);
+	}
+}
+
+static void findings(struct model_ctx *c, struct tmpl_vars *v)
+{
+	size_t n = summary_findings(c->r);
+	const char *names[] = {"n"};
+	const char *values[1];
+	char num[24];
+	int top = summary_top(c->r);
+
+	snprintf(num, sizeof(num), "%zu", n);
+	values[0] = num;
+	tmpl_set(v, "sum_findings_n", num);
+	model_set_msg(c, v, "sum_findings",
+	              n == 0   ? "summary_findings_none"
+	              : n == 1 ? "summary_findings_one"
+	                       : "summary_findings_many",
+	              names, values, 1);
+	tmpl_set(v, "sum_top", top >= 0 ? "1" : "");
+	tmpl_set(v, "top_gain", "");
+	if (top < 0)
+		return;
+	{
+		const struct verdict *vd = &c->r->verdicts[top];
+		struct tmpl_vars *t = tmpl_vars_new();
+		model_verdict_text(c, t, vd);
+		tmpl_set(v, "top_title", tmpl_get(t, "title"));
+		tmpl_set(v, "top_rec", tmpl_get(t, "recommendation"));
+		tmpl_vars_free(t);
+		tmpl_set(v, "top_id", vd->id);
+		tmpl_setf(v, "top_value", "%.3f", vd->value);
+		tmpl_setf(v, "top_threshold", "%.3f", vd->threshold);
+	}
+}
+
+static void trust(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	const struct rank_collection *col = &r->collection.sum;
+	enum summary_trust t = summary_trust(r);
+	const char *names[] = {"level", "timed", "warmup", "warnings", "n"};
+	const char *values[4];
+	char timed[24], warmup[24], warns[64];
+
+	tmpl_set(v, "sum_trust", summary_trust_names[t]);
+	tmpl_set(v, "sum_trust_label",
+	         model_tk(c, "summary_trust_", summary_trust_names[t]));
+	snprintf(timed, sizeof(timed), "%" PRIu64, col->timed);
+	snprintf(warmup, sizeof(warmup), "%" PRIu64, summary_warmup(r));
+	snprintf(warns, sizeof(warns), "%zu", r->nwarnings);
+	values[0] = warns;
+	strbuf_reset(&c->sb);
+	i18n_format(c->o->cat,
+	            r->nwarnings == 1 ? "summary_warnings_one"
+	                              : "summary_warnings_many",
+	            &c->sb, names + 4, values, 1);
+	snprintf(warns, sizeof(warns), "%s", c->sb.buf);
+	values[0] = col->level >= LEVEL_NONE && col->level <= LEVEL_2
+	                ? coll_level_names[col->level]
+	                : model_t(c, "summary_level_unknown");
+	values[1] = timed;
+	values[2] = warmup;
+	values[3] = warns;
+	model_set_msg(c, v, "sum_trust_detail",
+	              col->steps ? "summary_trust_detail"
+	                         : "summary_trust_nosteps",
+	              names, values, 4);
+}
+
+void model_summary(struct model_ctx *c, struct tmpl_vars *v)
+{
+	e2e_time(c, v);
+	stage_bar(c, v);
+	findings(c, v);
+	trust(c, v);
+}

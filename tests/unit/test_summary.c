@@ -1,0 +1,261 @@
+/* The executive summary (issue 13 §1) and the compact passing checks
+ * (§6) in every format: the numbers of examples/image-dit-1card through the
+ * real pipeline, then hand-made verdicts and collections for the choices
+ * (the top action, the trust line, no findings). */
+#include "unit.h"
+
+#include "analysis/rules.h"
+#include "analysis/summary.h"
+#include "app/pipeline.h"
+#include "format/json/json.h"
+#include "format/report.h"
+#include "format/text/text.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define EXAMPLE                                                                \
+	SDPERF_TEST_DATA "/../../examples/image-dit-1card/"                    \
+	                 "synth-node_1000_20260512095011733_ascend_pt"
+
+static void load(struct result *r, const char *path)
+{
+	struct options o;
+	struct rules ru;
+	struct err e = ERR_INIT;
+
+	memset(&o, 0, sizeof(o));
+	o.path = path;
+	o.paths = &o.path;
+	o.npaths = 1;
+	o.jobs = 1;
+	o.quiet = 1;
+	assert_int_equal(rules_load_builtin(&ru, &e), 0);
+	if (pipeline_analyse(&o, &ru, r, &e))
+		fail_msg("%s", e.msg);
+	rules_release(&ru);
+}
+
+static char *render(const struct result *r, enum report_kind kind,
+                    const char *lang)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct err e = ERR_INIT;
+	size_t missing = 99;
+	struct report_opts o = {lang,       NULL,     NULL, NULL, 1767225600,
+	                        "0.0-test", &missing, NULL, NULL};
+
+	if (report_render(r, kind, &o, &out, &e))
+		fail_msg("render failed: %s", e.msg);
+	if (missing)
+		fail_msg("%zu catalogue lookups found no message", missing);
+	return strbuf_detach(&out, NULL);
+}
+
+static char *text(const struct result *r, int json)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	if (json)
+		render_json(r, "0.0-test", &out);
+	else
+		render_text(r, "0.0-test", &out);
+	return strbuf_detach(&out, NULL);
+}
+
+static const char *at(const char *doc, const char *needle)
+{
+	const char *p = strstr(doc, needle);
+
+	if (!p)
+		fail_msg("lacks '%s'", needle);
+	return p;
+}
+
+/* examples/image-dit-1card: the lead rank spans 308.41 ms over 2 steps
+ * (154.20 ms each); its stages' wall times are DiT 143.91 ms, VAE
+ * 118.92 ms and text encoder 40.90 ms (47.4%, 39.2%, 13.5% of their sum);
+ * fa_quant_sparse fires alone (42.0% > 30%); Level1, 2 timed steps after
+ * the schedule's 3 warm-up, 2 warnings: fair. */
+static void example_summary_in_every_format(void **state)
+{
+	struct result r;
+	char *html, *md, *txt, *json, *zh;
+
+	(void)state;
+	result_init(&r);
+	load(&r, EXAMPLE);
+	assert_int_equal(summary_findings(&r), 1);
+	assert_string_equal(r.verdicts[summary_top(&r)].id, "fa_quant_sparse");
+	assert_int_equal(summary_trust(&r), TRUST_FAIR);
+	html = render(&r, REPORT_HTML, "en");
+	/* the summary comes before the verdicts and the meta table */
+	assert_true(at(html, "id=\"summary\"") < at(html, "class=\"meta\""));
+	at(html, "<strong class=\"sum-big\">154.20 ms</strong> per profiler "
+	         "step <span class=\"small\">(2 steps, 308.41 ms in all)");
+	at(html, "<strong class=\"sum-big\">1 finding</strong>");
+	at(html, "aria-label=\"DiT 47.4% · VAE 39.2% · Text encoder 13.5%\"");
+	at(html, "<span class=\"seg s-dit\" style=\"width:47.38%\"");
+	at(html, "<a href=\"#verdict-fa_quant_sparse\">Attention dominates "
+	         "the DiT</a> <span class=\"small\">(42.0% &gt; 30.0%)</span>");
+	at(html, "<strong>fair</strong> — Level1, 2 timed steps after 3 "
+	         "warm-up, 2 warnings");
+	md = render(&r, REPORT_MARKDOWN, "en");
+	assert_true(at(md, "## Summary") < at(md, "## Verdicts"));
+	at(md, "- **End\\-to\\-end device time:** **154.20 ms** per profiler "
+	       "step (2 steps, 308.41 ms in all)\n");
+	at(md, "- **Stage split:** DiT 143.91 ms 47.4% · VAE 118.92 ms 39.2% · "
+	       "Text encoder 40.90 ms 13.5%\n");
+	at(md, "- **Findings:** 1 finding\n");
+	txt = text(&r, 0);
+	assert_true(at(txt, "summary:\n") < at(txt, "stage           kernels"));
+	at(txt, "  end to end   154.20 ms per profiler step (2 steps, 308.41 "
+	        "ms in all)\n");
+	at(txt, "  do first     fa_quant_sparse: Attention dominates the DiT "
+	        "(42.0% > 30%)\n");
+	at(txt, "  trust        fair - Level1, 2 timed steps after 3 warm-up, "
+	        "2 warnings\n");
+	json = text(&r, 1);
+	at(json,
+	   "\"summary\":\t{\n\t\t\"e2e_known\":\ttrue,\n\t\t\"e2e_per\":\t"
+	   "\"profiler_step\",\n\t\t\"e2e_time_us\":\t154203.684,\n\t\t\"span_"
+	   "us\":\t308407.369,");
+	at(json, "\"findings\":\t1,\n\t\t\"top_verdict\":\t\"fa_quant_sparse\","
+	         "\n\t\t\"top_gain\":\tnull,");
+	zh = render(&r, REPORT_HTML, "zh");
+	at(zh, "<strong class=\"sum-big\">1 项发现</strong>");
+	at(zh,
+	   "<strong>中</strong> — Level1，3 个预热步之后 2 个计时步，2 条警告");
+	free(html);
+	free(md);
+	free(txt);
+	free(json);
+	free(zh);
+	result_release(&r);
+}
+
+/* A fired finding is a card with its claim; a passing one is one closed
+ * line by its neutral check name that opens to the recommendation, in
+ * HTML, Markdown and the terminal; the claim of a passing check appears
+ * nowhere. */
+static void passing_checks_are_one_line(void **state)
+{
+	struct result r;
+	char *html, *md, *txt;
+	const char *line;
+
+	(void)state;
+	result_init(&r);
+	load(&r, EXAMPLE);
+	html = render(&r, REPORT_HTML, "en");
+	at(html, "<article class=\"verdict-card fired\" "
+	         "id=\"verdict-fa_quant_sparse\">");
+	assert_null(strstr(html, "verdict-card ok"));
+	line = at(html, "<li class=\"check ok\" id=\"verdict-comm_overlap\">"
+	                "<details><summary><span class=\"badge\">Within "
+	                "threshold</span> <span class=\"check-name\">Exposed "
+	                "communication in the DiT</span> <span "
+	                "class=\"value\">0.0%</span> <span class=\"vs\">&le; "
+	                "30.0%</span></summary>");
+	assert_true(at(html, "<p class=\"rec\"><strong>If it fires:</strong> "
+	                     "Overlap communication") > line);
+	assert_null(strstr(html, "Communication is exposed in the DiT"));
+	/* the fired card comes before the passing checks */
+	assert_true(at(html, "id=\"verdict-fa_quant_sparse\"") < line);
+	md = render(&r, REPORT_MARKDOWN, "en");
+	at(md, "- ✓ **Exposed communication in the DiT**: 0.0% &le; 30.0% "
+	       "(Within threshold)\n  - If it fires: Overlap communication");
+	at(md, "### ⚠ Attention dominates the DiT (Action recommended)");
+	assert_null(strstr(md, "Communication is exposed in the DiT"));
+	txt = text(&r, 0);
+	assert_true(at(txt, "[FIRE] fa_quant_sparse") <
+	            at(txt, "[ ok ] matmul_quant"));
+	at(txt, "[ ok ] comm_overlap       0.0% <= 30%  Exposed communication "
+	        "in the DiT\n");
+	assert_null(strstr(txt, "Communication is exposed in the DiT"));
+	free(html);
+	free(md);
+	free(txt);
+	result_release(&r);
+}
+
+/* The choices on hand-made results: the first fired verdict in rules
+ * order is the top action; none fired: "no findings" and nothing to do;
+ * the trust levels from the collection's gaps and the warnings. */
+static void top_action_and_trust(void **state)
+{
+	struct result r;
+	char *html, *txt;
+	size_t i;
+
+	(void)state;
+	result_init(&r);
+	load(&r, EXAMPLE);
+	for (i = 0; i < r.nverdicts; i++)
+		r.verdicts[i].fired = 0;
+	assert_int_equal(summary_top(&r), -1);
+	html = render(&r, REPORT_HTML, "en");
+	at(html, "<strong class=\"sum-big\">no findings</strong>");
+	at(html, "Nothing to fix: every check is within its threshold.");
+	assert_null(strstr(html, "class=\"verdict-card"));
+	free(html);
+	/* two fired: the first in rules order (matmul_quant before
+	 * fa_quant_sparse) */
+	r.verdicts[0].fired = r.verdicts[1].fired = 1;
+	assert_string_equal(r.verdicts[0].id, "matmul_quant");
+	assert_int_equal(summary_top(&r), 0);
+	assert_int_equal(summary_findings(&r), 2);
+	txt = text(&r, 0);
+	at(txt, "  findings     2 findings\n  do first     matmul_quant: ");
+	free(txt);
+	/* good: Level1, 5 timed steps after 2 warm-up, no warning */
+	r.collection.sum.gaps = 0;
+	r.collection.sum.steps = r.collection.sum.timed = 5;
+	r.collection.sum.warmup_in = 0;
+	r.collection.sum.warmup_before = 2;
+	for (i = 0; i < r.nwarnings; i++) {
+		free(r.warnings[i].code);
+		free(r.warnings[i].file);
+		free(r.warnings[i].message);
+		free(r.warnings[i].reason);
+		for (int k = 0; k < WARNING_ARGS; k++)
+			free(r.warnings[i].args[k]);
+	}
+	r.nwarnings = 0;
+	assert_int_equal(summary_trust(&r), TRUST_GOOD);
+	html = render(&r, REPORT_HTML, "en");
+	at(html, "<p class=\"sum-trust trust-good\"><span class=\"sum-k\">"
+	         "Trust</span> <strong>good</strong> — Level1, 5 timed steps "
+	         "after 2 warm-up, 0 warnings</p>");
+	free(html);
+	/* low: Level0 */
+	r.collection.sum.level = LEVEL_0;
+	r.collection.sum.gaps = 1u << GAP_LEVEL0;
+	assert_int_equal(summary_trust(&r), TRUST_LOW);
+	txt = text(&r, 0);
+	at(txt, "  trust        low - Level0, 5 timed steps after 2 warm-up, "
+	        "0 warnings\n");
+	free(txt);
+	/* no step boundaries: the whole profile, low */
+	r.collection.sum.gaps = 1u << GAP_NO_STEPS;
+	r.collection.sum.level = LEVEL_1;
+	r.collection.sum.steps = r.collection.sum.timed = 0;
+	r.e2e.steps = 0;
+	r.e2e.per_step_ns = r.e2e.span_ns;
+	assert_int_equal(summary_trust(&r), TRUST_LOW);
+	html = render(&r, REPORT_HTML, "en");
+	at(html, "<strong class=\"sum-big\">308.41 ms</strong> whole profile");
+	at(html, "Level1, no step boundaries, 0 warnings");
+	free(html);
+	result_release(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(example_summary_in_every_format),
+	    cmocka_unit_test(passing_checks_are_one_line),
+	    cmocka_unit_test(top_action_and_trust),
+	};
+	setenv(REPORT_MISSES_ENV, "1", 1);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
