@@ -2,7 +2,8 @@
 # The executive summary on the first screen (1280x800) and on a phone,
 # fired findings as cards, passing checks one line each (issue 13 §1, §6),
 # checked by check_summary.mjs on the HTML report of examples/image-dit-1card
-# in English and Chinese: it fires fa_quant_sparse only; the lead rank's
+# in English and Chinese: it fires fa_quant_sparse, vae_parallel and
+# text_encoder; the lead rank's
 # span is 308.41 ms over 2 steps.
 #
 #   bash tests/browser/summary.sh SDPERF_BINARY
@@ -27,16 +28,16 @@ trap 'rm -rf "$WORK"' EXIT
 STATUS=0
 "$BIN" report "$EXAMPLE" -o "$WORK/en" --format html --quiet
 echo "== summary (en): $WORK/en/report.html"
-node "$HERE/check_summary.mjs" "$WORK/en/report.html" --fired 1 --passing 5 \
+node "$HERE/check_summary.mjs" "$WORK/en/report.html" --fired 3 --passing 6 \
 	--text '#summary .sum-e2e=154.20 ms per profiler step (2 steps, 308.41 ms in all)' \
-	--text '#summary .sum-findings=1 finding' \
+	--text '#summary .sum-findings=3 findings' \
 	--text '#summary .sum-legend=DiT 143.91 ms · 47.4%' \
 	--text '#summary .sum-top=Attention dominates the DiT (42.0% > 30.0%)' \
 	--text '#summary .sum-trust=fair — Level1, 2 timed steps after 3 warm-up, 2 warnings' \
 	--text '#verdict-comm_overlap summary=Exposed communication in the DiT' || STATUS=1
 "$BIN" report "$EXAMPLE" -o "$WORK/zh" --format html --lang zh --quiet
 echo "== summary (zh): $WORK/zh/report.html"
-node "$HERE/check_summary.mjs" "$WORK/zh/report.html" --fired 1 --passing 5 \
-	--text '#summary .sum-findings=1 项发现' \
+node "$HERE/check_summary.mjs" "$WORK/zh/report.html" --fired 3 --passing 6 \
+	--text '#summary .sum-findings=3 项发现' \
 	--text '#verdict-comm_overlap summary=DiT 中未被掩盖的通信' || STATUS=1
 exit "$STATUS"

@@ -39,7 +39,7 @@ python3 "$here/check_pdf.py" "$work/en/report.pdf" --max-kb 200 --pages-min 2 \
 	--no-text "Per-rank figures" \
 	--upper-half "Summary" \
 	--upper-half "End-to-end device time: 154.20 ms per profiler step (2 steps, 308.41 ms in all)" \
-	--upper-half "Findings: 1 finding" \
+	--upper-half "Findings: 3 findings" \
 	--upper-half "Stage split: DiT 143.91 ms 47.4%" \
 	--upper-half "Do first: Attention dominates the DiT (42.0% > 30.0%)" \
 	--upper-half "Trust: fair — Level1, 2 timed steps after 3 warm-up, 2 warnings" \

@@ -74,7 +74,7 @@ static const char *at(const char *doc, const char *needle)
 /* examples/image-dit-1card: the lead rank spans 308.41 ms over 2 steps
  * (154.20 ms each); its stages' wall times are DiT 143.91 ms, VAE
  * 118.92 ms and text encoder 40.90 ms (47.4%, 39.2%, 13.5% of their sum);
- * fa_quant_sparse fires alone (42.0% > 30%); Level1, 2 timed steps after
+ * fa_quant_sparse (42.0% > 30%), vae_parallel (39.2% > 30%) and text_encoder (13.5% > 10%) fire; Level1, 2 timed steps after
  * the schedule's 3 warm-up, 2 warnings: fair. */
 static void example_summary_in_every_format(void **state)
 {
@@ -84,7 +84,7 @@ static void example_summary_in_every_format(void **state)
 	(void)state;
 	result_init(&r);
 	load(&r, EXAMPLE);
-	assert_int_equal(summary_findings(&r), 1);
+	assert_int_equal(summary_findings(&r), 3);
 	assert_string_equal(r.verdicts[summary_top(&r)].id, "fa_quant_sparse");
 	assert_int_equal(summary_trust(&r), TRUST_FAIR);
 	html = render(&r, REPORT_HTML, "en");
@@ -92,7 +92,7 @@ static void example_summary_in_every_format(void **state)
 	assert_true(at(html, "id=\"summary\"") < at(html, "class=\"meta\""));
 	at(html, "<strong class=\"sum-big\">154.20 ms</strong> per profiler "
 	         "step <span class=\"small\">(2 steps, 308.41 ms in all)");
-	at(html, "<strong class=\"sum-big\">1 finding</strong>");
+	at(html, "<strong class=\"sum-big\">3 findings</strong>");
 	at(html, "aria-label=\"DiT 47.4% · VAE 39.2% · Text encoder 13.5%\"");
 	at(html, "<span class=\"seg s-dit\" style=\"width:47.38%\"");
 	at(html, "<a href=\"#verdict-fa_quant_sparse\">Attention dominates "
@@ -105,7 +105,7 @@ static void example_summary_in_every_format(void **state)
 	       "step (2 steps, 308.41 ms in all)\n");
 	at(md, "- **Stage split:** DiT 143.91 ms 47.4% · VAE 118.92 ms 39.2% · "
 	       "Text encoder 40.90 ms 13.5%\n");
-	at(md, "- **Findings:** 1 finding\n");
+	at(md, "- **Findings:** 3 findings\n");
 	txt = text(&r, 0);
 	assert_true(at(txt, "summary:\n") < at(txt, "stage           kernels"));
 	at(txt, "  end to end   154.20 ms per profiler step (2 steps, 308.41 "
@@ -119,10 +119,10 @@ static void example_summary_in_every_format(void **state)
 	   "\"summary\":\t{\n\t\t\"e2e_known\":\ttrue,\n\t\t\"e2e_per\":\t"
 	   "\"profiler_step\",\n\t\t\"e2e_time_us\":\t154203.684,\n\t\t\"span_"
 	   "us\":\t308407.369,");
-	at(json, "\"findings\":\t1,\n\t\t\"top_verdict\":\t\"fa_quant_sparse\","
+	at(json, "\"findings\":\t3,\n\t\t\"top_verdict\":\t\"fa_quant_sparse\","
 	         "\n\t\t\"top_gain\":\tnull,");
 	zh = render(&r, REPORT_HTML, "zh");
-	at(zh, "<strong class=\"sum-big\">1 项发现</strong>");
+	at(zh, "<strong class=\"sum-big\">3 项发现</strong>");
 	at(zh,
 	   "<strong>中</strong> — Level1，3 个预热步之后 2 个计时步，2 条警告");
 	free(html);
