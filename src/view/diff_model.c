@@ -222,14 +222,24 @@ static void chart(struct model_ctx *c, struct tmpl_vars *v)
 
 /* ---- verdicts, warnings -------------------------------------------------- */
 
-/* The catalogue's title of a built-in verdict, else its id. */
-static const char *verdict_title(struct model_ctx *c, const char *id)
+/* The catalogue's name of a built-in verdict, else its id: its title (a
+ * claim) where it fired on either side, else its neutral check name, so a
+ * finding that fired nowhere is never stated as a claim. */
+static const char *verdict_title(struct model_ctx *c, const char *id,
+                                 int fired)
 {
-	const char *s;
+	const char *s = NULL;
 
-	strbuf_reset(&c->sb);
-	strbuf_addf(&c->sb, "verdict_%s_title", id);
-	s = i18n_find(c->o->cat, c->sb.buf);
+	if (!fired) {
+		strbuf_reset(&c->sb);
+		strbuf_addf(&c->sb, "verdict_%s_check", id);
+		s = i18n_find(c->o->cat, c->sb.buf);
+	}
+	if (!s) {
+		strbuf_reset(&c->sb);
+		strbuf_addf(&c->sb, "verdict_%s_title", id);
+		s = i18n_find(c->o->cat, c->sb.buf);
+	}
 	return s ? s : id;
 }
 
@@ -239,7 +249,8 @@ static void verdict_row(struct model_ctx *c, struct tmpl_vars *row,
 	const char *change = verdict_change_names[vd->change];
 
 	tmpl_set(row, "id", vd->id);
-	tmpl_set(row, "title", verdict_title(c, vd->id));
+	tmpl_set(row, "title",
+	         verdict_title(c, vd->id, vd->change != VC_NEVER));
 	tmpl_set(row, "stage_label",
 	         model_tk(c, "stage_", stage_names[vd->stage]));
 	tmpl_set(row, "change", change);

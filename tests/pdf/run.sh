@@ -127,7 +127,7 @@ if "$sdperf" --help 2>&1 | grep -q 'sdperf diff'; then
 		--text "DiT (transformer): 1.47× faster" --text "VAE: 0.99×: within 2%" \
 		--text "Text encoder: 1.00×: within 2%" \
 		--text "Attention dominates the DiT Cleared" --text "fa_quant_sparse" \
-		--text "MatMul dominates the DiT Not fired" \
+		--text "MatMul share of the DiT Not fired" \
 		--text "FlashAttentionScore" --text "AdaBlockSparseAttention" \
 		--text "Page 1 of" \
 		--section-text "Removed (base run only)" "Method" "FlashAttentionScore" \
@@ -143,7 +143,7 @@ if "$sdperf" --help 2>&1 | grep -q 'sdperf diff'; then
 		--title "性能对比报告" --subject "两份昇腾 NPU 扩散模型 profile 的性能对比" \
 		--creator "sdperf $version" --fonts-embedded --glyphs --no-urls --cjk-min 500 \
 		--text "DiT(Transformer): 1.47×，更快" --text "文本编码器: 1.00×：变化在 2% 以内" \
-		--text "DiT 以注意力为主 已消除" --text "DiT 以 MatMul 为主 均未触发" \
+		--text "DiT 以注意力为主 已消除" --text "DiT 中 MatMul 的占比 均未触发" \
 		--text "结论变化" --text "可比性警告" --text "第 1 页" \
 		--text "FlashAttentionScore" --text "AdaBlockSparseAttention" \
 		--section-text "移除（仅基线）" "方法" "FlashAttentionScore" \
