@@ -79,7 +79,7 @@ struct traceprof_ctx {
 	struct traceprof_pending *pend;
 	size_t pcap, plive, pused;
 
-	size_t alloc_ranges, alloc_flows;
+	size_t alloc_ranges, alloc_flows, alloc_mem;
 	int rank_samples, rank_conflict;
 	struct strbuf tmp;
 
@@ -179,6 +179,14 @@ int traceprof_range_add(struct traceprof_ctx *c,
 void traceprof_host_event(struct traceprof_ctx *c,
                           const struct traceprof_members *m,
                           const char *el_end);
+/* A counter ("C") event of process index proc: an "APP/HBM" one of a
+ * process that is (or may yet be) "NPU MEM" is kept in tp->mem; a bad
+ * one is counted in tp->mem_bad. */
+void traceprof_counter(struct traceprof_ctx *c, size_t proc,
+                       const struct traceprof_members *m, const char *el_end,
+                       uint64_t at);
+/* After the pass: keeps the counters of the processes named "NPU MEM". */
+void traceprof_counters_finish(struct traceprof_ctx *c);
 /* A flow end ("s": start 1, "f": 0) named c->tmp: a torch_to_npu one is
  * paired with its other end by id into tp->flows. */
 void traceprof_flow_end(struct traceprof_ctx *c,

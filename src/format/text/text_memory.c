@@ -1,4 +1,4 @@
-/* The terminal summary's memory line (memory_record.csv's peaks). */
+/* The terminal summary's memory line (the peaks, where they come from). */
 #include "format/text/text.h"
 
 #include <inttypes.h>
@@ -32,6 +32,20 @@ static void card(const struct memory_summary *ms, struct strbuf *out)
 	strbuf_addf(out, "), peak %.1f%%", ms->peak_share);
 }
 
+/* "; from memory_record.csv" (the sources, most preferred first) */
+static void from(const struct memory_summary *ms, struct strbuf *out)
+{
+	const char *sep = "; from ";
+	int k;
+
+	for (k = MEMSRC_NONE + 1; k < MEMSRC_COUNT; k++)
+		if (ms->sources & 1u << k) {
+			strbuf_adds(out, sep);
+			strbuf_adds(out, memory_source_names[k]);
+			sep = ", ";
+		}
+}
+
 void render_text_memory(const struct result *r, struct strbuf *out)
 {
 	const struct memory_summary *ms = &r->memory;
@@ -50,5 +64,6 @@ void render_text_memory(const struct result *r, struct strbuf *out)
 		gb(out, top(&ms->stage[s]));
 	}
 	card(ms, out);
+	from(ms, out);
 	strbuf_addch(out, '\n');
 }
