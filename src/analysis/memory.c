@@ -247,6 +247,7 @@ static int got_samples(const struct result *r)
 void memory_read_sources(char *const files[], const struct traceprof *tp,
                          const char *trace_path, struct result *r)
 {
+	memset(&r->ranks[0].mem, 0, sizeof(r->ranks[0].mem));
 	if (files[DM_MEMORY_RECORD]) {
 		memory_read_rank(files[DM_MEMORY_RECORD], r);
 		if (got_samples(r))
