@@ -94,7 +94,8 @@ static void warn_bad(struct result *r, const char *path,
 	w = result_warn(r, "memory_bad_rows", path, in->first_bad_line, msg);
 	w->args[0] = xstrfmt("%" PRIu64, in->bad);
 	w->args[1] = xstrfmt("%" PRIu64, in->rows);
-	w->args[2] = xstrdup(in->first_bad);
+	w->args[2] = xstrfmt("line %" PRIu64 ": %s", in->first_bad_line,
+	                     in->first_bad);
 	free(msg);
 }
 
@@ -275,6 +276,15 @@ static void peak_max(struct mem_peak *d, const struct mem_peak *s)
 	d->samples += s->samples;
 }
 
+int64_t memory_top(const struct mem_peak *p)
+{
+	int64_t t = p->reserved_b > p->device_b ? p->reserved_b : p->device_b;
+
+	/* allocated only when nothing else is known (a reserved figure is
+	 * never below it) */
+	return t >= 0 ? t : p->allocated_b;
+}
+
 /* The peaks over the ranks, the lead's per stage. */
 static void gather(struct result *r, struct memory_summary *ms)
 {
@@ -288,9 +298,7 @@ static void gather(struct result *r, struct memory_summary *ms)
 	ms->peak_rank = -1;
 	for (i = 0; i < r->nranks; i++) {
 		const struct rank_memory *m = &r->ranks[i].mem;
-		int64_t top = m->all.reserved_b > m->all.device_b
-		                  ? m->all.reserved_b
-		                  : m->all.device_b;
+		int64_t top = memory_top(&m->all);
 		if (!m->read || !m->samples)
 			continue;
 		ms->ranks++;

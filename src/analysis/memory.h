@@ -74,6 +74,10 @@ void memory_read_db(struct db *db, struct result *r);
  * the peak's share of it. */
 void memory_summarise(const struct rules *ru, struct result *r);
 
+/* The most a set of samples held: the larger of reserved and the
+ * process's total, else allocated (a source without either), else -1. */
+int64_t memory_top(const struct mem_peak *p);
+
 /* 1 << 30: the GB of card memory and of the report (GiB, as npu-smi's
  * 65536 MB for a 64 GB card). */
 #define MEMORY_GB 1073741824.0

@@ -294,8 +294,9 @@ struct rank_memory {
 struct memory_summary {
 	int known;        /* some rank has memory samples */
 	uint64_t ranks;   /* ranks with samples */
-	int64_t peak_b;   /* the largest of reserved_b and device_b over
-	                   * the ranks: the most the card held */
+	int64_t peak_b;   /* the largest of reserved_b and device_b (else
+	                   * of allocated_b: memory_top) over the ranks:
+	                   * the most the card held */
 	int peak_rank;    /* rank id of peak_b */
 	unsigned sources; /* 1u << enum mem_source of the ranks counted */
 	struct mem_peak all;                /* maxima over the ranks */

@@ -14,6 +14,7 @@
 #include "unit.h"
 
 #include "analysis/memory.h"
+#include "analysis/rules.h"
 #include "input/db.h"
 #include "input/discover.h"
 #include "input/kernels.h"
@@ -535,6 +536,28 @@ static void precedence_places_the_trace(void **state)
 	assert_int_equal(mem(f)->source, MEMSRC_OPERATOR_MEMORY);
 }
 
+/* A source that gives allocated only still has a peak. */
+static void allocated_only_is_a_peak(void **state)
+{
+	struct fx *f = *state;
+	struct rules ru;
+	struct err e = ERR_INIT;
+
+	fx_file(f, DM_OPERATOR_MEMORY,
+	        "Name,Allocation Time(us),Allocation Total Allocated(MB)\n"
+	        "a,1500,12.5\nb,2500,30.0\n");
+	memory_read_sources(f->files, NULL, NULL, &f->r);
+	if (rules_load_builtin(&ru, &e))
+		fail_msg("%s", e.msg);
+	memory_summarise(&ru, &f->r);
+	rules_release(&ru);
+	assert_true(f->r.memory.known);
+	assert_int_equal(f->r.memory.peak_b, 30 * MB);
+	assert_int_equal(f->r.memory.sources, 1u << MEMSRC_OPERATOR_MEMORY);
+	assert_int_equal(f->r.memory.stage[STAGE_DIT].allocated_b,
+	                 12 * MB + MB / 2);
+}
+
 /* The db: MEMORY_RECORD first, NPU_MEM when it has none (a copy of the
  * real sample without MEMORY_RECORD, made with python3's sqlite3). */
 static void precedence_in_the_db(void **state)
@@ -589,6 +612,7 @@ int main(void)
 	    F(precedence_then_operator_memory_then_modules),
 	    F(precedence_passes_over_an_unusable_source),
 	    F(precedence_places_the_trace),
+	    F(allocated_only_is_a_peak),
 	    F(precedence_in_the_db),
 	};
 

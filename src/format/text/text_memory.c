@@ -12,12 +12,6 @@ static void gb(struct strbuf *out, int64_t b)
 	strbuf_addf(out, "%.2f GB", (double)b / MEMORY_GB);
 }
 
-/* The most a set of samples held: reserved or the process's total. */
-static int64_t top(const struct mem_peak *p)
-{
-	return p->reserved_b > p->device_b ? p->reserved_b : p->device_b;
-}
-
 static void card(const struct memory_summary *ms, struct strbuf *out)
 {
 	if (ms->card_gb <= 0) {
@@ -58,10 +52,10 @@ void render_text_memory(const struct result *r, struct strbuf *out)
 	if (r->nranks > 1)
 		strbuf_addf(out, " (rank %d)", ms->peak_rank);
 	for (s = 0; s < STAGE_COUNT; s++) {
-		if (top(&ms->stage[s]) < 0)
+		if (memory_top(&ms->stage[s]) < 0)
 			continue;
 		strbuf_addf(out, ", %s ", stage_names[s]);
-		gb(out, top(&ms->stage[s]));
+		gb(out, memory_top(&ms->stage[s]));
 	}
 	card(ms, out);
 	from(ms, out);
