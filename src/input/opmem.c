@@ -27,15 +27,14 @@ enum col {
 	C_NCOLS
 };
 
-static const char *const col_names[C_NCOLS] = {
-    NULL,
-    "Size(KB)",
-    "Allocation Time(us)",
-    "Release Time(us)",
-    "Allocation Total Allocated(MB)",
-    "Allocation Total Reserved(MB)",
-    "Release Total Allocated(MB)",
-    "Release Total Reserved(MB)"};
+static const char *const col_names[C_NCOLS] = {NULL,
+                                               "Size(KB)",
+                                               "Allocation Time(us)",
+                                               "Release Time(us)",
+                                               "Allocation Total Allocated(MB)",
+                                               "Allocation Total Reserved(MB)",
+                                               "Release Total Allocated(MB)",
+                                               "Release Total Reserved(MB)"};
 
 struct oreader {
 	struct csvread csv;
@@ -146,10 +145,12 @@ static void on_field(struct csvread *c, size_t i, const char *s, size_t len)
 		time_field(r, i, s, len, &r->rel, &r->has_rel);
 		break;
 	case C_AALLOC:
-		mb_field(r, i, s, len, &r->alloc.allocated_b, "not a size in MB");
+		mb_field(r, i, s, len, &r->alloc.allocated_b,
+		         "not a size in MB");
 		break;
 	case C_ARES:
-		mb_field(r, i, s, len, &r->alloc.reserved_b, "not a size in MB");
+		mb_field(r, i, s, len, &r->alloc.reserved_b,
+		         "not a size in MB");
 		break;
 	case C_RALLOC:
 		mb_field(r, i, s, len, &r->rel.allocated_b, "not a size in MB");
@@ -268,9 +269,8 @@ int opmem_read(const char *path, memrec_fn fn, void *ctx,
 	return end(&r);
 }
 
-int opmem_read_mem(const char *name, const void *data, size_t len,
-                   memrec_fn fn, void *ctx, struct memrec_info *info,
-                   struct err *e)
+int opmem_read_mem(const char *name, const void *data, size_t len, memrec_fn fn,
+                   void *ctx, struct memrec_info *info, struct err *e)
 {
 	struct oreader r;
 

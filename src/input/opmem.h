@@ -36,8 +36,7 @@ int opmem_read(const char *path, memrec_fn fn, void *ctx,
 
 /* The same for bytes in memory (tests, fuzzing); name is used in
  * messages. */
-int opmem_read_mem(const char *name, const void *data, size_t len,
-                   memrec_fn fn, void *ctx, struct memrec_info *info,
-                   struct err *e);
+int opmem_read_mem(const char *name, const void *data, size_t len, memrec_fn fn,
+                   void *ctx, struct memrec_info *info, struct err *e);
 
 #endif

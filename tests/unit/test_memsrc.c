@@ -141,15 +141,15 @@ static void opmem_skips_bad_rows_and_names_the_first(void **state)
 	(void)state;
 	snprintf(text, sizeof(text),
 	         "%s"
-	         "a,64,100,200,100,1.0,2.0,0.5,2.0,NPU:0\n"    /* good */
-	         "b,zz,100,200,100,1.0,2.0,0.5,2.0,NPU:0\n"    /* size */
-	         "c,64,-5,200,100,1.0,2.0,0.5,2.0,NPU:0\n"     /* time */
-	         "d,64,100,200,100,1.0,2.0,,,NPU:0\n"          /* no totals */
-	         "e,64,,200,100,1.0,2.0,0.5,2.0,NPU:0\n"       /* no alloc */
-	         "f,64,100,200,100,-1,2.0,0.5,2.0,NPU:0\n"     /* negative */
-	         "g,64,100,200\n"                              /* short */
-	         "h,64,300,,,9.0,10.0,,,NPU:0\n"               /* alive */
-	         "i,64,100,200,100,1e9,2.0,0.5,2.0,NPU:0\n",   /* exponent */
+	         "a,64,100,200,100,1.0,2.0,0.5,2.0,NPU:0\n"  /* good */
+	         "b,zz,100,200,100,1.0,2.0,0.5,2.0,NPU:0\n"  /* size */
+	         "c,64,-5,200,100,1.0,2.0,0.5,2.0,NPU:0\n"   /* time */
+	         "d,64,100,200,100,1.0,2.0,,,NPU:0\n"        /* no totals */
+	         "e,64,,200,100,1.0,2.0,0.5,2.0,NPU:0\n"     /* no alloc */
+	         "f,64,100,200,100,-1,2.0,0.5,2.0,NPU:0\n"   /* negative */
+	         "g,64,100,200\n"                            /* short */
+	         "h,64,300,,,9.0,10.0,,,NPU:0\n"             /* alive */
+	         "i,64,100,200,100,1e9,2.0,0.5,2.0,NPU:0\n", /* exponent */
 	         op_header);
 	assert_int_equal(op_text(text, &w, &in, &e), 0);
 	assert_int_equal(in.rows, 9);
@@ -196,9 +196,9 @@ static void opmem_rejects_what_is_no_operator_memory(void **state)
 		err_clear(&e);
 	}
 	/* a duplicate column */
-	assert_int_equal(op_text("Allocation Time(us),Allocation Time(us)\n",
-	                         &w, &in, &e),
-	                 -1);
+	assert_int_equal(
+	    op_text("Allocation Time(us),Allocation Time(us)\n", &w, &in, &e),
+	    -1);
 	assert_non_null(strstr(e.msg, "duplicate column"));
 }
 
@@ -306,7 +306,7 @@ static void trace_counters_of_the_real_samples(void **state)
 	"{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":7,\"tid\":0,"         \
 	"\"args\":{\"name\":\"Ascend Hardware\"}}"
 #define KERNEL                                                                 \
-	"{\"name\":\"Conv2D12\",\"pid\":7,\"tid\":1,\"ts\":\"1000\","         \
+	"{\"name\":\"Conv2D12\",\"pid\":7,\"tid\":1,\"ts\":\"1000\","          \
 	"\"dur\":10,\"ph\":\"X\"}"
 #define CTR(pid, name, ts, args)                                               \
 	"{\"name\":\"" name "\",\"pid\":" #pid ",\"tid\":0,\"ts\":" ts         \
@@ -316,30 +316,28 @@ static void trace_counters_of_the_real_samples(void **state)
  * another process's APP/HBM, other NPU MEM counters, and hostile ones. */
 static void trace_counters_keep_npu_mem_only(void **state)
 {
-	const char *json =
-	    "[" HW_META "," KERNEL ","
-	    CTR(5, "APP/HBM", "\"1000.5\"", "{\"KB\": 2.0}") ","
-	    CTR(5, "APP/DDR", "\"1000.5\"", "{\"KB\": 99999.0}") ","
-	    CTR(5, "Device/HBM", "\"1000.5\"", "{\"KB\": 99999.0}") ","
-	    CTR(6, "APP/HBM", "\"1001\"", "{\"KB\": 88888}") ","
-	    CTR(5, "APP/HBM", "\"1002\"", "{\"KB\": 3}") ","
-	    CTR(5, "APP/HBM", "\"x\"", "{\"KB\": 3}") ","
-	    CTR(5, "APP/HBM", "\"1003\"", "{\"KB\": -3}") ","
-	    CTR(5, "APP/HBM", "\"1003\"", "{\"KB\": \"7\"}") ","
-	    CTR(5, "APP/HBM", "\"1003\"", "{\"MB\": 7}") ","
-	    CTR(5, "APP/HBM", "\"1003\"", "[1,2]") ","
-	    "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":5,\"tid\":0,"
-	    "\"args\":{\"name\":\"NPU MEM\"}},"
-	    "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":6,\"tid\":0,"
-	    "\"args\":{\"name\":\"HBM\"}}]";
+	const char
+	    *json = "[" HW_META "," KERNEL "," CTR(5, "APP/HBM", "\"1000.5\"",
+	                                           "{\"KB\": 2.0}") "," CTR(5, "APP/DDR", "\"1000.5\"", "{\"KB\": 99999.0}") "," CTR(5, "Device/HBM", "\"1000.5\"", "{\"KB\": 99999.0}") "," CTR(6, "APP/HBM", "\"1001\"", "{\"KB\": 88888}") "," CTR(5, "APP/HBM", "\"1002\"", "{\"KB\": 3}") "," CTR(5,
+	                                                                                                                                                                                                                                                                                               "APP/HBM", "\"x\"", "{\"KB\": 3}") "," CTR(5,
+	                                                                                                                                                                                                                                                                                                                                          "APP/HBM", "\"1003\"", "{\"KB\": -3}") "," CTR(5,
+	                                                                                                                                                                                                                                                                                                                                                                                         "APP/HBM", "\"1003\"", "{\"KB\": \"7\"}") "," CTR(5,
+	                                                                                                                                                                                                                                                                                                                                                                                                                                           "APP/HBM",
+	                                                                                                                                                                                                                                                                                                                                                                                                                                           "\"1003\"",
+	                                                                                                                                                                                                                                                                                                                                                                                                                                           "{\"MB\": 7}") "," CTR(5,
+	                                                                                                                                                                                                                                                                                                                                                                                                                                                                  "APP/HBM", "\"1003\"", "[1,2]") ","
+	                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                  "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":5,\"tid\":0,"
+	                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                  "\"args\":{\"name\":\"NPU MEM\"}},"
+	                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                  "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":6,\"tid\":0,"
+	                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                  "\"args\":{\"name\":\"HBM\"}}]";
 	struct kernel_table kt;
 	struct traceprof tp;
 	struct err e = ERR_INIT;
 
 	(void)state;
 	kernel_table_init(&kt);
-	if (traceprof_read_mem("t.json", json, strlen(json), 0, NULL, NULL,
-	                       &kt, &tp, &e))
+	if (traceprof_read_mem("t.json", json, strlen(json), 0, NULL, NULL, &kt,
+	                       &tp, &e))
 		fail_msg("%s", e.msg);
 	assert_int_equal(tp.nmem, 2);
 	assert_int_equal(tp.mem[0].ts_ns, 1000500);
@@ -504,7 +502,8 @@ static void precedence_places_the_trace(void **state)
 {
 	struct fx *f = *state;
 	struct traceprof tp;
-	struct traceprof_mem m[2] = {{1500000, 7 * MB, 0}, {3000000, 9 * MB, 0}};
+	struct traceprof_mem m[2] = {{1500000, 7 * MB, 0},
+	                             {3000000, 9 * MB, 0}};
 
 	memset(&tp, 0, sizeof(tp));
 	tp.mem = m;
