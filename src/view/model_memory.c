@@ -96,7 +96,6 @@ void model_memory(struct model_ctx *c, struct tmpl_vars *v)
 	snprintf(rank, sizeof(rank), "%d", ms->peak_rank);
 	values[0] = rank;
 	values[1] = src.buf;
-	tmpl_set(v, "memory_source", src.buf);
 	model_set_msg(c, v, "memory_intro",
 	              c->r->nranks > 1 ? "sec_memory_intro_ranks"
 	                               : "sec_memory_intro",
