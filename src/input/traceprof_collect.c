@@ -181,11 +181,11 @@ void traceprof_host_event(struct traceprof_ctx *c,
 
 /* ---- device-memory counters --------------------------------------------- */
 
-static void counter_bad(struct traceprof *tp, uint64_t at, const char *why)
+static void counter_bad(struct traceprof_proc *p, uint64_t at, const char *why)
 {
-	if (!tp->mem_bad++) {
-		tp->mem_first_bad_at = at;
-		tp->mem_first_bad_why = why;
+	if (!p->mem_bad++) {
+		p->mem_first_bad_at = at;
+		p->mem_first_bad_why = why;
 	}
 }
 
@@ -228,11 +228,11 @@ void traceprof_counter(struct traceprof_ctx *c, size_t proc,
 		return;
 	if (!trace_raw_text(m->v[TPM_TS], m->n[TPM_TS], &t, &tn) ||
 	    trace_raw_parse_us(t, tn, &ts) || ts < 0) {
-		counter_bad(tp, at, "no usable \"ts\"");
+		counter_bad(&c->procs[proc], at, "no usable \"ts\"");
 		return;
 	}
 	if ((b = counter_bytes(m, el_end)) < 0) {
-		counter_bad(tp, at, "no usable args \"KB\"");
+		counter_bad(&c->procs[proc], at, "no usable args \"KB\"");
 		return;
 	}
 	if (traceprof_grow(c, &tp->mem, sizeof(*tp->mem), tp->nmem + 1,
@@ -253,6 +253,16 @@ void traceprof_counters_finish(struct traceprof_ctx *c)
 		if (c->procs[tp->mem[i].proc].role == TPR_NPU_MEM)
 			tp->mem[n++] = tp->mem[i];
 	tp->nmem = n;
+	for (i = 0; i < c->nprocs; i++) {
+		const struct traceprof_proc *p = &c->procs[i];
+		if (p->role != TPR_NPU_MEM || !p->mem_bad)
+			continue;
+		if (!tp->mem_bad || p->mem_first_bad_at < tp->mem_first_bad_at) {
+			tp->mem_first_bad_at = p->mem_first_bad_at;
+			tp->mem_first_bad_why = p->mem_first_bad_why;
+		}
+		tp->mem_bad += p->mem_bad;
+	}
 }
 
 /* ---- flows -------------------------------------------------------------- */

@@ -313,23 +313,29 @@ static void trace_counters_of_the_real_samples(void **state)
 	",\"args\":" args ",\"ph\":\"C\"}"
 
 /* The NPU MEM process named after its counters (as real traces may do),
- * another process's APP/HBM, other NPU MEM counters, and hostile ones. */
+ * another process's APP/HBM (a bad one of it not counted), other NPU MEM
+ * counters, and hostile ones. */
 static void trace_counters_keep_npu_mem_only(void **state)
 {
-	const char
-	    *json = "[" HW_META "," KERNEL "," CTR(5, "APP/HBM", "\"1000.5\"",
-	                                           "{\"KB\": 2.0}") "," CTR(5, "APP/DDR", "\"1000.5\"", "{\"KB\": 99999.0}") "," CTR(5, "Device/HBM", "\"1000.5\"", "{\"KB\": 99999.0}") "," CTR(6, "APP/HBM", "\"1001\"", "{\"KB\": 88888}") "," CTR(5, "APP/HBM", "\"1002\"", "{\"KB\": 3}") "," CTR(5,
-	                                                                                                                                                                                                                                                                                               "APP/HBM", "\"x\"", "{\"KB\": 3}") "," CTR(5,
-	                                                                                                                                                                                                                                                                                                                                          "APP/HBM", "\"1003\"", "{\"KB\": -3}") "," CTR(5,
-	                                                                                                                                                                                                                                                                                                                                                                                         "APP/HBM", "\"1003\"", "{\"KB\": \"7\"}") "," CTR(5,
-	                                                                                                                                                                                                                                                                                                                                                                                                                                           "APP/HBM",
-	                                                                                                                                                                                                                                                                                                                                                                                                                                           "\"1003\"",
-	                                                                                                                                                                                                                                                                                                                                                                                                                                           "{\"MB\": 7}") "," CTR(5,
-	                                                                                                                                                                                                                                                                                                                                                                                                                                                                  "APP/HBM", "\"1003\"", "[1,2]") ","
-	                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                  "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":5,\"tid\":0,"
-	                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                  "\"args\":{\"name\":\"NPU MEM\"}},"
-	                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                  "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":6,\"tid\":0,"
-	                                                                                                                                                                                                                                                                                                                                                                                                                                                                                                  "\"args\":{\"name\":\"HBM\"}}]";
+	/* clang-format off */
+	const char *json =
+	    "[" HW_META "," KERNEL ","
+	    CTR(5, "APP/HBM", "\"1000.5\"", "{\"KB\": 2.0}") ","
+	    CTR(5, "APP/DDR", "\"1000.5\"", "{\"KB\": 99999.0}") ","
+	    CTR(5, "Device/HBM", "\"1000.5\"", "{\"KB\": 99999.0}") ","
+	    CTR(6, "APP/HBM", "\"1001\"", "{\"KB\": 88888}") ","
+	    CTR(6, "APP/HBM", "\"y\"", "{\"KB\": 1}") ","
+	    CTR(5, "APP/HBM", "\"1002\"", "{\"KB\": 3}") ","
+	    CTR(5, "APP/HBM", "\"x\"", "{\"KB\": 3}") ","
+	    CTR(5, "APP/HBM", "\"1003\"", "{\"KB\": -3}") ","
+	    CTR(5, "APP/HBM", "\"1003\"", "{\"KB\": \"7\"}") ","
+	    CTR(5, "APP/HBM", "\"1003\"", "{\"MB\": 7}") ","
+	    CTR(5, "APP/HBM", "\"1003\"", "[1,2]") ","
+	    "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":5,\"tid\":0,"
+	    "\"args\":{\"name\":\"NPU MEM\"}},"
+	    "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":6,\"tid\":0,"
+	    "\"args\":{\"name\":\"HBM\"}}]";
+	/* clang-format on */
 	struct kernel_table kt;
 	struct traceprof tp;
 	struct err e = ERR_INIT;
