@@ -1,5 +1,6 @@
-/* Device memory: memory_record.csv's samples mapped onto the timeline's
- * stages, the peaks, and the card's memory they are measured against. */
+/* Device memory: each rank's samples, from its preferred source, mapped
+ * onto the timeline's stages, the peaks, and the card's memory they are
+ * measured against. */
 #include "analysis/memory.h"
 
 #include <inttypes.h>
@@ -8,11 +9,23 @@
 #include <string.h>
 
 #include "input/db.h"
+#include "input/discover.h"
 #include "input/memrec.h"
+#include "input/opmem.h"
+#include "input/traceprof.h"
 #include "util/banned.h"
 #include "util/err.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
+
+const char *const memory_source_names[MEMSRC_COUNT] = {
+    NULL,
+    "memory_record.csv",
+    "db:MEMORY_RECORD",
+    "db:NPU_MEM",
+    "trace_view.json:NPU MEM",
+    "operator_memory.csv",
+    "npu_module_mem.csv"};
 
 static void peak_init(struct mem_peak *p)
 {
@@ -81,7 +94,8 @@ static void warn_bad(struct result *r, const char *path,
 	w = result_warn(r, "memory_bad_rows", path, in->first_bad_line, msg);
 	w->args[0] = xstrfmt("%" PRIu64, in->bad);
 	w->args[1] = xstrfmt("%" PRIu64, in->rows);
-	w->args[2] = xstrdup(in->first_bad);
+	w->args[2] = xstrfmt("line %" PRIu64 ": %s", in->first_bad_line,
+	                     in->first_bad);
 	free(msg);
 }
 
@@ -95,7 +109,12 @@ static void rank_init(struct rank_memory *m)
 		peak_init(&m->stage[s]);
 }
 
-void memory_read_db(struct db *db, struct result *r)
+typedef int (*db_mem_fn)(struct db *db, memrec_fn fn, void *ctx,
+                         uint64_t *rows, uint64_t *bad, struct err *e);
+
+/* One table of the db (table: its name); 1 when it gave samples. */
+static int read_db_table(struct db *db, db_mem_fn rd, const char *table,
+                         int source, struct result *r)
 {
 	struct rank_memory *m = &r->ranks[0].mem;
 	struct err e = ERR_INIT;
@@ -104,29 +123,45 @@ void memory_read_db(struct db *db, struct result *r)
 	char *msg;
 
 	rank_init(m);
-	if (db_read_memory(db, on_sample, r, &rows, &bad, &e)) {
+	if (rd(db, on_sample, r, &rows, &bad, &e)) {
 		memset(m, 0, sizeof(*m));
 		w = result_warn(r, "memory_unreadable", db_about(db)->path, 0,
 		                e.msg);
 		w->args[0] = xstrdup(e.msg);
-		return;
+		return 0;
 	}
 	m->read = rows > 0;
+	m->source = m->read ? source : MEMSRC_NONE;
 	m->bad = bad;
-	if (!bad)
-		return;
-	msg = xstrfmt("%s: MEMORY_RECORD: %" PRIu64 " of %" PRIu64
-	              " memory rows skipped (a negative or non-integer "
-	              "value)",
-	              db_about(db)->path, bad, rows);
-	w = result_warn(r, "memory_bad_rows", db_about(db)->path, 0, msg);
-	w->args[0] = xstrfmt("%" PRIu64, bad);
-	w->args[1] = xstrfmt("%" PRIu64, rows);
-	w->args[2] = xstrdup("MEMORY_RECORD");
-	free(msg);
+	if (bad) {
+		msg = xstrfmt("%s: %s: %" PRIu64 " of %" PRIu64
+		              " memory rows skipped (a negative or "
+		              "non-integer value)",
+		              db_about(db)->path, table, bad, rows);
+		w = result_warn(r, "memory_bad_rows", db_about(db)->path, 0,
+		                msg);
+		w->args[0] = xstrfmt("%" PRIu64, bad);
+		w->args[1] = xstrfmt("%" PRIu64, rows);
+		w->args[2] = xstrdup(table);
+		free(msg);
+	}
+	return m->samples > 0;
 }
 
-void memory_read_rank(const char *path, struct result *r)
+void memory_read_db(struct db *db, struct result *r)
+{
+	if (!read_db_table(db, db_read_memory, "MEMORY_RECORD",
+	                   MEMSRC_DB_MEMORY_RECORD, r) &&
+	    db_has(db, DBT_NPU_MEM))
+		(void)read_db_table(db, db_read_npu_mem, "NPU_MEM",
+		                    MEMSRC_DB_NPU_MEM, r);
+}
+
+typedef int (*csv_mem_fn)(const char *path, memrec_fn fn, void *ctx,
+                          struct memrec_info *info, struct err *e);
+
+static void read_csv(const char *path, csv_mem_fn rd, int source,
+                     struct result *r)
 {
 	struct rank_memory *m = &r->ranks[0].mem;
 	struct memrec_info in;
@@ -134,16 +169,103 @@ void memory_read_rank(const char *path, struct result *r)
 	struct warning *w;
 
 	rank_init(m);
-	if (memrec_read(path, on_sample, r, &in, &e)) {
+	if (rd(path, on_sample, r, &in, &e)) {
 		memset(m, 0, sizeof(*m));
 		w = result_warn(r, "memory_unreadable", path, 0, e.msg);
 		w->args[0] = xstrdup(e.msg);
 		return;
 	}
 	m->read = 1;
+	m->source = source;
 	m->bad = in.bad;
 	if (in.bad)
 		warn_bad(r, path, &in);
+}
+
+void memory_read_rank(const char *path, struct result *r)
+{
+	read_csv(path, memrec_read, MEMSRC_MEMORY_RECORD, r);
+}
+
+void memory_read_opmem(const char *path, struct result *r)
+{
+	read_csv(path, opmem_read, MEMSRC_OPERATOR_MEMORY, r);
+}
+
+void memory_read_modmem(const char *path, struct result *r)
+{
+	read_csv(path, modmem_read, MEMSRC_NPU_MODULE_MEM, r);
+}
+
+static void warn_bad_counters(struct result *r, const char *path,
+                              const struct traceprof *tp)
+{
+	uint64_t all = tp->mem_bad + tp->nmem;
+	struct warning *w;
+	char *msg;
+
+	msg = xstrfmt("%s: byte %" PRIu64 ": %" PRIu64 " of %" PRIu64
+	              " NPU MEM counters skipped; the first: %s",
+	              path, tp->mem_first_bad_at, tp->mem_bad, all,
+	              tp->mem_first_bad_why);
+	w = result_warn(r, "memory_bad_rows", path, 0, msg);
+	w->args[0] = xstrfmt("%" PRIu64, tp->mem_bad);
+	w->args[1] = xstrfmt("%" PRIu64, all);
+	w->args[2] = xstrfmt("byte %" PRIu64 ": %s", tp->mem_first_bad_at,
+	                     tp->mem_first_bad_why);
+	free(msg);
+}
+
+void memory_read_trace(const struct traceprof *tp, const char *path,
+                       struct result *r)
+{
+	struct rank_memory *m = &r->ranks[0].mem;
+	struct mem_sample s;
+	size_t i;
+
+	if (!tp->nmem && !tp->mem_bad)
+		return; /* no NPU MEM counters: m is left as it was */
+	rank_init(m);
+	m->read = 1;
+	m->source = MEMSRC_TRACE;
+	m->bad = tp->mem_bad;
+	for (i = 0; i < tp->nmem; i++) {
+		s.comp = MEMC_APP;
+		s.ts_ns = tp->mem[i].ts_ns;
+		s.allocated_b = -1;
+		s.reserved_b = tp->mem[i].bytes;
+		on_sample(&s, r);
+	}
+	if (tp->mem_bad)
+		warn_bad_counters(r, path, tp);
+}
+
+static int got_samples(const struct result *r)
+{
+	return r->ranks[0].mem.read && r->ranks[0].mem.samples > 0;
+}
+
+void memory_read_sources(char *const files[], const struct traceprof *tp,
+                         const char *trace_path, struct result *r)
+{
+	memset(&r->ranks[0].mem, 0, sizeof(r->ranks[0].mem));
+	if (files[DM_MEMORY_RECORD]) {
+		memory_read_rank(files[DM_MEMORY_RECORD], r);
+		if (got_samples(r))
+			return;
+	}
+	if (tp) {
+		memory_read_trace(tp, trace_path, r);
+		if (got_samples(r))
+			return;
+	}
+	if (files[DM_OPERATOR_MEMORY]) {
+		memory_read_opmem(files[DM_OPERATOR_MEMORY], r);
+		if (got_samples(r))
+			return;
+	}
+	if (files[DM_NPU_MODULE_MEM])
+		memory_read_modmem(files[DM_NPU_MODULE_MEM], r);
 }
 
 static void peak_max(struct mem_peak *d, const struct mem_peak *s)
@@ -152,6 +274,15 @@ static void peak_max(struct mem_peak *d, const struct mem_peak *s)
 	max_into(&d->reserved_b, s->reserved_b);
 	max_into(&d->device_b, s->device_b);
 	d->samples += s->samples;
+}
+
+int64_t memory_top(const struct mem_peak *p)
+{
+	int64_t t = p->reserved_b > p->device_b ? p->reserved_b : p->device_b;
+
+	/* allocated only when nothing else is known (a reserved figure is
+	 * never below it) */
+	return t >= 0 ? t : p->allocated_b;
 }
 
 /* The peaks over the ranks, the lead's per stage. */
@@ -167,12 +298,11 @@ static void gather(struct result *r, struct memory_summary *ms)
 	ms->peak_rank = -1;
 	for (i = 0; i < r->nranks; i++) {
 		const struct rank_memory *m = &r->ranks[i].mem;
-		int64_t top = m->all.reserved_b > m->all.device_b
-		                  ? m->all.reserved_b
-		                  : m->all.device_b;
+		int64_t top = memory_top(&m->all);
 		if (!m->read || !m->samples)
 			continue;
 		ms->ranks++;
+		ms->sources |= 1u << m->source;
 		peak_max(&ms->all, &m->all);
 		if (top > ms->peak_b) {
 			ms->peak_b = top;

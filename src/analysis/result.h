@@ -254,7 +254,7 @@ struct rank_collection {
 	unsigned gaps;         /* 1u << enum coll_gap */
 };
 
-/* ---- device memory (analysis/memory.h), from memory_record.csv ------ */
+/* ---- device memory (analysis/memory.h) ------------------------------ */
 
 /* Peaks of a set of samples, in bytes; -1 when no sample had the value.
  * allocated and reserved are the framework's (PTA, GE, PTA+GE rows: the
@@ -265,9 +265,23 @@ struct mem_peak {
 	uint64_t samples;
 };
 
-/* One rank's memory_record.csv. */
+/* Where a rank's memory samples come from, the most preferred first
+ * (analysis/memory.h says why; memory_source_names their names). */
+enum mem_source {
+	MEMSRC_NONE,
+	MEMSRC_MEMORY_RECORD,    /* memory_record.csv */
+	MEMSRC_DB_MEMORY_RECORD, /* the db's MEMORY_RECORD */
+	MEMSRC_DB_NPU_MEM,       /* the db's NPU_MEM (app) */
+	MEMSRC_TRACE,            /* trace_view.json's NPU MEM APP/HBM */
+	MEMSRC_OPERATOR_MEMORY,  /* operator_memory.csv */
+	MEMSRC_NPU_MODULE_MEM,   /* npu_module_mem.csv (APP) */
+	MEMSRC_COUNT
+};
+
+/* One rank's memory samples, from its most preferred source. */
 struct rank_memory {
-	int read;         /* the file was read (samples may be 0) */
+	int read;         /* the source was read (samples may be 0) */
+	int source;       /* enum mem_source of what was read */
 	uint64_t samples; /* rows used */
 	uint64_t bad;     /* rows skipped (a warning names the first) */
 	uint64_t outside; /* samples in no stage segment of the timeline */
@@ -280,9 +294,11 @@ struct rank_memory {
 struct memory_summary {
 	int known;        /* some rank has memory samples */
 	uint64_t ranks;   /* ranks with samples */
-	int64_t peak_b;   /* the largest of reserved_b and device_b over
-	                   * the ranks: the most the card held */
+	int64_t peak_b;   /* the largest of reserved_b and device_b (else
+	                   * of allocated_b: memory_top) over the ranks:
+	                   * the most the card held */
 	int peak_rank;    /* rank id of peak_b */
+	unsigned sources; /* 1u << enum mem_source of the ranks counted */
 	struct mem_peak all;                /* maxima over the ranks */
 	struct mem_peak stage[STAGE_COUNT]; /* the lead rank's */
 	char *chip;            /* the chip model the profile names, or NULL */
@@ -348,7 +364,7 @@ struct rank_result {
 	struct coll_evidence ev;
 	struct rank_collection coll;
 
-	struct rank_memory mem; /* memory_record.csv */
+	struct rank_memory mem; /* device memory samples */
 	char *chip;             /* chip model the profile names, or NULL */
 };
 

@@ -193,8 +193,10 @@ static const char *memory_na(const struct result *r, const char **code)
 {
 	if (!r->memory.known) {
 		*code = "memory_none";
-		return "no memory_record.csv with samples (profile with "
-		       "profile_memory=True)";
+		return "no memory data with samples (memory_record.csv, "
+		       "operator_memory.csv, npu_module_mem.csv, NPU MEM "
+		       "counters, the db's MEMORY_RECORD or NPU_MEM: profile "
+		       "with profile_memory=True)";
 	}
 	*code = "card_unknown";
 	return "the card's memory is unknown: the profile names no chip of "

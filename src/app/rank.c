@@ -585,8 +585,8 @@ static int rank_from_kernels(const struct disc_rank *dr, const struct rules *ru,
 		goto out;
 	/* the kernel table is the big one: free it before the small files */
 	kernel_table_release(&kt);
-	if (dr->memrec)
-		memory_read_rank(dr->memrec, r); /* on the full timeline */
+	/* on the full timeline */
+	memory_read_sources(dr->memfiles, NULL, NULL, r);
 	rank_keep_listed(r);
 	rank_summarise(r, rr);
 	rank_warn_truncated(r, rr);
@@ -622,8 +622,6 @@ int rank_analyse(const struct disc_rank *dr, const struct rules *ru,
 		return -1;
 	if (trace_only)
 		warn_missing(r, rr); /* after the trace said what it gave */
-	if (trace_only && dr->memrec)
-		memory_read_rank(dr->memrec, r);
 	if (dr->files[RF_STEPS] && read_steps(dr->files[RF_STEPS], ru, r, e))
 		return -1;
 	if (dr->files[RF_COMM] && read_comm(dr->files[RF_COMM], rr, e))

@@ -9,6 +9,7 @@
 #include "analysis/analyse.h"
 #include "analysis/collection.h"
 #include "analysis/dbstages.h"
+#include "analysis/memory.h"
 #include "analysis/steps.h"
 #include "analysis/traceonly.h"
 #include "analysis/tracestages.h"
@@ -166,6 +167,8 @@ int rank_from_trace(const struct disc_rank *dr, const struct rules *ru,
 	if (analyse_trace(&kt, &tp, trace, ru, mr, r, e))
 		goto out;
 	step_notes(r, rr, &st);
+	/* on the full timeline, the trace's counters at hand */
+	memory_read_sources(dr->memfiles, &tp, trace, r);
 	rank_keep_listed(r);
 	rank_summarise(r, rr);
 	rank_warn_truncated(r, rr);

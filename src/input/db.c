@@ -42,6 +42,7 @@ static const char *const c_rank[] = {"rankId", NULL};
 static const char *const c_npu[] = {"name", NULL};
 static const char *const c_mem[] = {"component", "timestamp", "totalAllocated",
                                     "totalReserved", NULL};
+static const char *const c_npu_mem[] = {"type", "hbm", "timestampNs", NULL};
 
 const char *const db_table_names[DBT_COUNT] = {"TASK",
                                                "COMPUTE_TASK_INFO",
@@ -59,12 +60,14 @@ const char *const db_table_names[DBT_COUNT] = {"TASK",
                                                "ENUM_HCCL_LINK_TYPE",
                                                "ENUM_API_TYPE",
                                                "NPU_INFO",
-                                               "MEMORY_RECORD"};
+                                               "MEMORY_RECORD",
+                                               "NPU_MEM"};
 
 static const char *const *const table_cols[DBT_COUNT] = {
     c_task,    c_compute, c_comm_op, c_comm_task, c_id_value, c_step,
     c_overlap, c_api,     c_conn,    c_mstx,      c_meta,     c_rank,
-    c_id_name, c_id_name, c_id_name, c_npu,       c_mem};
+    c_id_name, c_id_name, c_id_name, c_npu,       c_mem,
+    c_npu_mem};
 
 /* ---- errors -------------------------------------------------------------
  */

@@ -140,4 +140,15 @@ int db_read_comm(struct db *db, struct commstats *cs, struct err *e);
 int db_read_memory(struct db *db, memrec_fn fn, void *ctx, uint64_t *rows,
                    uint64_t *bad, struct err *e);
 
+/* The NPU_MEM rows (profile_memory=True: the driver's sampling of device
+ * memory) of type "app" (the process, as memory_record.csv's APP rows) as
+ * MEMC_APP samples whose reserved_b is the row's hbm (bytes) at
+ * timestampNs; "device" rows (the whole card: every process and the
+ * driver) are counted in *rows but handed on as none. A row with a
+ * negative or non-integer hbm or time is skipped and counted in *bad.
+ * 0 with no call when the table is absent, or -1 (e set) on a read
+ * error (db_mem.c). */
+int db_read_npu_mem(struct db *db, memrec_fn fn, void *ctx, uint64_t *rows,
+                    uint64_t *bad, struct err *e);
+
 #endif

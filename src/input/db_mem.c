@@ -1,5 +1,5 @@
-/* The db export's MEMORY_RECORD, handed on row by row as memory samples
- * (the same as memory_record.csv's, input/memrec.h). */
+/* The db export's MEMORY_RECORD and NPU_MEM, handed on row by row as
+ * memory samples (the same as memory_record.csv's, input/memrec.h). */
 #include "input/db.h"
 #include "input/db_int.h"
 
@@ -40,30 +40,73 @@ static int row(sqlite3_stmt *st, struct mem_sample *s)
 	return s->allocated_b < -1 || s->reserved_b < -1 ? -1 : 0;
 }
 
-int db_read_memory(struct db *db, memrec_fn fn, void *ctx, uint64_t *rows,
-                   uint64_t *bad, struct err *e)
+/* NPU_MEM: the driver's view of the process ("app", in hbm) as an APP
+ * sample; "device" rows (the whole card, every process) are no sample:
+ * 1 for a sample, 0 for a row that is none, -1 for a bad one. */
+static int npu_row(sqlite3_stmt *st, struct mem_sample *s)
+{
+	const unsigned char *c = sqlite3_column_text(st, 0);
+
+	if (dbi_i64(st, 2, &s->ts_ns) || s->ts_ns < 0)
+		return -1;
+	s->comp = MEMC_APP;
+	s->allocated_b = -1;
+	s->reserved_b = size_at(st, 1);
+	if (s->reserved_b < -1)
+		return -1;
+	return c && !strcmp((const char *)c, "app") && s->reserved_b >= 0;
+}
+
+static int mem_row(sqlite3_stmt *st, struct mem_sample *s)
+{
+	if (row(st, s))
+		return -1;
+	return s->allocated_b >= 0 || s->reserved_b >= 0;
+}
+
+static int read_table(struct db *db, enum db_table t, const char *sql,
+                      int (*conv)(sqlite3_stmt *, struct mem_sample *),
+                      memrec_fn fn, void *ctx, uint64_t *rows, uint64_t *bad,
+                      struct err *e)
 {
 	sqlite3_stmt *st;
 	struct mem_sample s;
-	int rc;
+	int rc, k;
 
 	*rows = *bad = 0;
-	if (!db_has(db, DBT_MEMORY_RECORD))
+	if (!db_has(db, t))
 		return 0;
-	st = dbi_prep(db,
-	              "SELECT s.value, m.timestamp, m.totalAllocated, "
-	              "m.totalReserved FROM MEMORY_RECORD m LEFT JOIN "
-	              "STRING_IDS s ON s.id = m.component",
-	              "MEMORY_RECORD", e);
+	st = dbi_prep(db, sql, db_table_names[t], e);
 	if (!st)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		(*rows)++;
-		if (row(st, &s))
+		memset(&s, 0, sizeof(s));
+		k = conv(st, &s);
+		if (k < 0)
 			(*bad)++;
-		else if (s.allocated_b >= 0 || s.reserved_b >= 0)
+		else if (k > 0)
 			fn(&s, ctx);
 	}
 	sqlite3_finalize(st);
-	return dbi_done(db, rc, "MEMORY_RECORD", e);
+	return dbi_done(db, rc, db_table_names[t], e);
+}
+
+int db_read_memory(struct db *db, memrec_fn fn, void *ctx, uint64_t *rows,
+                   uint64_t *bad, struct err *e)
+{
+	return read_table(db, DBT_MEMORY_RECORD,
+	                  "SELECT s.value, m.timestamp, m.totalAllocated, "
+	                  "m.totalReserved FROM MEMORY_RECORD m LEFT JOIN "
+	                  "STRING_IDS s ON s.id = m.component",
+	                  mem_row, fn, ctx, rows, bad, e);
+}
+
+int db_read_npu_mem(struct db *db, memrec_fn fn, void *ctx, uint64_t *rows,
+                    uint64_t *bad, struct err *e)
+{
+	return read_table(db, DBT_NPU_MEM,
+	                  "SELECT s.value, n.hbm, n.timestampNs FROM NPU_MEM n "
+	                  "LEFT JOIN STRING_IDS s ON s.id = n.type",
+	                  npu_row, fn, ctx, rows, bad, e);
 }

@@ -25,6 +25,7 @@ enum db_table {
 	DBT_ENUM_API_TYPE,
 	DBT_NPU_INFO,
 	DBT_MEMORY_RECORD,
+	DBT_NPU_MEM,
 	DBT_COUNT
 };
 extern const char *const db_table_names[DBT_COUNT];

@@ -204,7 +204,8 @@ static void disc_rank_free(struct disc_rank *r)
 	free(r->cann_version);
 	free(r->profiler_level);
 	free(r->aic_metrics);
-	free(r->memrec);
+	for (f = 0; f < DM_COUNT; f++)
+		free(r->memfiles[f]);
 }
 
 /* Appends *r to the run (which then owns its strings) and returns 1, or
@@ -227,21 +228,15 @@ static int take_rank(struct walk *w, struct disc_rank *r, const char *out_dir)
 	return 1;
 }
 
-/* The memory files in dir; *memrec receives memory_record.csv's path
- * (the one read), or NULL. */
-static unsigned memory_files(const char *dir, char **memrec)
+/* The memory files in dir: their paths (or NULL) into paths. */
+static unsigned memory_files(const char *dir, char *paths[DM_COUNT])
 {
 	unsigned bits = 0;
 	int m;
 
-	*memrec = NULL;
 	for (m = 0; m < DM_COUNT; m++) {
-		char *p = find_file(dir, discover_memfile_names[m]);
-		bits |= p ? 1u << m : 0;
-		if (m == DM_MEMORY_RECORD)
-			*memrec = p;
-		else
-			free(p);
+		paths[m] = find_file(dir, discover_memfile_names[m]);
+		bits |= paths[m] ? 1u << m : 0;
 	}
 	return bits;
 }
@@ -261,7 +256,7 @@ static int add_rank(struct walk *w, const char *dir, const char *out_dir,
 	r.dir = xstrdup(dir);
 	r.id = -1;
 	profinfo_setup_init(&r.setup);
-	r.mem_files = memory_files(out_dir, &r.memrec);
+	r.mem_files = memory_files(out_dir, r.memfiles);
 	for (f = 0; f < RF_INFO; f++)
 		r.files[f] = find_file(out_dir, rank_file_names[f]);
 	r.files[DF_DB] = find_db(out_dir);

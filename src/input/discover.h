@@ -22,7 +22,7 @@ enum disc_export { EXPORT_TEXT, EXPORT_DB };
 
 /* The files profile_memory=True leaves beside the data (in
  * ASCEND_PROFILER_OUTPUT, possibly *.gz): discovery notes that they are
- * there and never reads them. "memory_record.csv", "operator_memory.csv",
+ * there and where; the rank analysis reads them (analysis/memory.h). "memory_record.csv", "operator_memory.csv",
  * "npu_module_mem.csv" */
 enum disc_memfile {
 	DM_MEMORY_RECORD,
@@ -46,7 +46,7 @@ struct disc_rank {
 	/* its collection settings (all unknown without profiler_info) */
 	struct profinfo_setup setup;
 	unsigned mem_files; /* 1u << enum disc_memfile for each one found */
-	char *memrec;       /* memory_record.csv's path, or NULL */
+	char *memfiles[DM_COUNT]; /* the path of each one found, or NULL */
 };
 
 /* Something discovery noticed that the report should say: code

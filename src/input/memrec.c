@@ -1,5 +1,6 @@
-/* memory_record.csv reader over input/csvread: columns found by header
- * name, one sample per row handed on, bad rows counted and skipped. */
+/* memory_record.csv and npu_module_mem.csv reader over input/csvread:
+ * columns found by header name, one sample per row handed on, bad rows
+ * counted and skipped. */
 #include "input/memrec.h"
 
 #include <inttypes.h>
@@ -30,6 +31,7 @@ struct mreader {
 	struct memrec_info *info;
 	unsigned char *colmap; /* enum col of each header column */
 	struct mem_sample row;
+	int app_only; /* npu_module_mem.csv: only APP rows are samples */
 	int row_bad;
 	int has_ts;
 };
@@ -39,7 +41,7 @@ static int is_blank(int c)
 	return c == ' ' || c == '\t' || c == '\r';
 }
 
-static void trim(const char **s, const char **end)
+void memrec_trim(const char **s, const char **end)
 {
 	while (*s < *end && is_blank((unsigned char)**s))
 		(*s)++;
@@ -70,7 +72,7 @@ int memrec_mb_to_bytes(const char *s, size_t len, int64_t *bytes)
 	int64_t ip, fp = 0, scale = 1;
 	int ni, nf = 0, i;
 
-	trim(&s, &end);
+	memrec_trim(&s, &end);
 	dot = memchr(s, '.', (size_t)(end - s));
 	if (!dot)
 		dot = end;
@@ -147,7 +149,7 @@ static enum memrec_comp comp_of(const char *s, size_t len)
 	const char *end = s + len;
 	size_t k;
 
-	trim(&s, &end);
+	memrec_trim(&s, &end);
 	for (k = 0; k < sizeof(names) / sizeof(*names); k++)
 		if (strlen(names[k]) == (size_t)(end - s) &&
 		    !memcmp(names[k], s, (size_t)(end - s)))
@@ -155,18 +157,18 @@ static enum memrec_comp comp_of(const char *s, size_t len)
 	return MEMC_OTHER;
 }
 
-static int is_empty(const char *s, size_t len)
+int memrec_is_empty(const char *s, size_t len)
 {
 	const char *end = s + len;
 
-	trim(&s, &end);
+	memrec_trim(&s, &end);
 	return s == end || (end - s == 3 && !memcmp(s, "N/A", 3));
 }
 
 static void mb_field(struct mreader *r, size_t i, const char *s, size_t len,
                      int64_t *out)
 {
-	if (is_empty(s, len))
+	if (memrec_is_empty(s, len))
 		return;
 	if (memrec_mb_to_bytes(s, len, out))
 		bad(r, i, "not a size in MB", s, len);
@@ -182,7 +184,7 @@ static void on_field(struct csvread *c, size_t i, const char *s, size_t len)
 		r->row.comp = comp_of(s, len);
 		break;
 	case C_TS:
-		trim(&b, &end);
+		memrec_trim(&b, &end);
 		if (decimal_us_to_ns_nearest(b, (size_t)(end - b),
 		                             &r->row.ts_ns))
 			bad(r, i, "not a timestamp", s, len);
@@ -227,7 +229,8 @@ static void on_row(struct csvread *c, size_t nfields)
 	}
 	if (r->row_bad)
 		in->bad++;
-	else if (r->row.allocated_b >= 0 || r->row.reserved_b >= 0) {
+	else if ((r->row.allocated_b >= 0 || r->row.reserved_b >= 0) &&
+	         (!r->app_only || r->row.comp == MEMC_APP)) {
 		in->samples++;
 		r->fn(&r->row, r->ctx);
 	}
@@ -246,16 +249,26 @@ static const struct csvread_opts csv_opts = {
     .trim_header = 1,
 };
 
-static void begin(struct mreader *r, const char *name, memrec_fn fn, void *ctx,
-                  struct memrec_info *info, struct err *e)
+static const struct csvread_opts module_opts = {
+    .what = "npu_module_mem.csv",
+    .max_columns = MAX_COLUMNS,
+    .max_bytes = MEMREC_MAX_BYTES,
+    .trim_header = 1,
+};
+
+static void begin(struct mreader *r, const char *name, int module,
+                  memrec_fn fn, void *ctx, struct memrec_info *info,
+                  struct err *e)
 {
 	memset(r, 0, sizeof(*r));
 	memset(info, 0, sizeof(*info));
 	r->fn = fn;
 	r->ctx = ctx;
 	r->info = info;
+	r->app_only = module;
 	row_reset(r);
-	csvread_init(&r->csv, name, &csv_opts, &callbacks, r, e);
+	csvread_init(&r->csv, name, module ? &module_opts : &csv_opts,
+	             &callbacks, r, e);
 }
 
 static int end(struct mreader *r)
@@ -277,7 +290,7 @@ int memrec_read(const char *path, memrec_fn fn, void *ctx,
 {
 	struct mreader r;
 
-	begin(&r, path, fn, ctx, info, e);
+	begin(&r, path, 0, fn, ctx, info, e);
 	csvread_file(&r.csv);
 	return end(&r);
 }
@@ -288,7 +301,28 @@ int memrec_read_mem(const char *name, const void *data, size_t len,
 {
 	struct mreader r;
 
-	begin(&r, name, fn, ctx, info, e);
+	begin(&r, name, 0, fn, ctx, info, e);
+	csvread_mem(&r.csv, data, len);
+	return end(&r);
+}
+
+int modmem_read(const char *path, memrec_fn fn, void *ctx,
+                struct memrec_info *info, struct err *e)
+{
+	struct mreader r;
+
+	begin(&r, path, 1, fn, ctx, info, e);
+	csvread_file(&r.csv);
+	return end(&r);
+}
+
+int modmem_read_mem(const char *name, const void *data, size_t len,
+                    memrec_fn fn, void *ctx, struct memrec_info *info,
+                    struct err *e)
+{
+	struct mreader r;
+
+	begin(&r, name, 1, fn, ctx, info, e);
 	csvread_mem(&r.csv, data, len);
 	return end(&r);
 }

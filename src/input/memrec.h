@@ -60,4 +60,23 @@ int memrec_read_mem(const char *name, const void *data, size_t len,
  * allowed. Returns 0, or -1 when s is not such a number or is too big. */
 int memrec_mb_to_bytes(const char *s, size_t len, int64_t *bytes);
 
+/* npu_module_mem.csv (profile_memory=True: the driver's memory per
+ * module, "Component,Timestamp(us),Total Reserved(MB),Device"), read as
+ * memory_record.csv is: the same columns, rows and errors (its messages
+ * name npu_module_mem.csv's kind). Only the rows of module APP (the
+ * process's own device memory, as memory_record.csv's APP rows) are
+ * handed on; the driver's other modules (HCCL, RUNTIME, SLOG, ...) are
+ * counted in info->rows but are no sample: memory the user cannot move
+ * with cpu_offload or share_memory. */
+int modmem_read(const char *path, memrec_fn fn, void *ctx,
+                struct memrec_info *info, struct err *e);
+int modmem_read_mem(const char *name, const void *data, size_t len,
+                    memrec_fn fn, void *ctx, struct memrec_info *info,
+                    struct err *e);
+
+/* Helpers the memory readers share: *s..*end without the blanks (space,
+ * tab, CR) around them; a field that is blank or "N/A" (1) or not (0). */
+void memrec_trim(const char **s, const char **end);
+int memrec_is_empty(const char *s, size_t len);
+
 #endif

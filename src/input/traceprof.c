@@ -265,10 +265,14 @@ static int on_raw(const struct trace_raw_el *el, uint64_t at, void *ctx)
 	if (*ph == 'M') /* only process names are wanted: parsed */
 		return m.v[TPM_NAME] && m.n[TPM_NAME] == 14 &&
 		       !memcmp(m.v[TPM_NAME], "\"process_name\"", 14);
-	if (*ph == 'C') { /* a counter: only counted, per process */
+	if (*ph == 'C') { /* a counter: counted, NPU MEM's kept */
 		if (traceprof_int_of(m.v[TPM_PID], m.n[TPM_PID], &pid) &&
-		    (p = proc_of(c, pid)))
+		    (p = proc_of(c, pid))) {
 			p->c_events++;
+			if (p->role == TPR_UNNAMED || p->role == TPR_NPU_MEM)
+				traceprof_counter(c, (size_t)(p - c->procs),
+				                  &m, el->p + el->n, at);
+		}
 		return 0;
 	}
 	if (*ph != 'X' && *ph != 's' && *ph != 'f')
@@ -405,6 +409,7 @@ static int read_trace(const char *name, const void *data, size_t len,
 		             (long long)c.too_many);
 	if (!rc && !c.failed) {
 		traceprof_kernels_finish(&c);
+		traceprof_counters_finish(&c);
 		procs_finish(&c);
 		if (c.rank_conflict)
 			tp->rank_id = -1;
@@ -442,6 +447,7 @@ void traceprof_release(struct traceprof *tp)
 		free(tp->ranges[i].name);
 	free(tp->ranges);
 	free(tp->flows);
+	free(tp->mem);
 	for (k = 0; k < OV_KINDS; k++)
 		free(tp->ov[k]);
 	memset(tp, 0, sizeof(*tp));

@@ -70,6 +70,14 @@ struct traceprof_range {
 	int64_t start_ns, end_ns;
 };
 
+/* A device-memory counter of the "NPU MEM" process: its "APP/HBM" event
+ * (profile_memory: the process's HBM as the driver samples it, the same
+ * as memory_record.csv's APP rows), args {"KB": N} in bytes. */
+struct traceprof_mem {
+	int64_t ts_ns, bytes;
+	size_t proc; /* internal to the pass: its process */
+};
+
 /* A torch_to_npu flow: where the host launched, where the device ran. */
 struct traceprof_flow {
 	int64_t host_ns, dev_ns;
@@ -111,6 +119,13 @@ struct traceprof {
 	                         * (record_shapes) */
 	uint64_t mem_counters;  /* C events of the "NPU MEM" process
 	                         * (profile_memory) */
+	/* its APP/HBM counters, file order (charged to tp->charged), and
+	 * those without a usable ts or KB (skipped; the first's byte offset
+	 * and why, static English) */
+	struct traceprof_mem *mem;
+	size_t nmem;
+	uint64_t mem_bad, mem_first_bad_at;
+	const char *mem_first_bad_why;
 	uint64_t cann_events;   /* X events of the "CANN" process (the
 	                         * AscendCL layer: Level1 and above) */
 	uint64_t hccl_subtasks; /* X events of the HCCL process that are no

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input/memrec.h"
 #include "input/trace_raw.h"
 #include "util/checked.h"
 #include "util/decimal.h"
@@ -176,6 +177,92 @@ void traceprof_host_event(struct traceprof_ctx *c,
 	while (!c->tp->host_shapes && trace_raw_it_next(&it, &mb))
 		c->tp->host_shapes =
 		    traceprof_raw_eq(mb.key, mb.klen, "Input Dims");
+}
+
+/* ---- device-memory counters --------------------------------------------- */
+
+static void counter_bad(struct traceprof_proc *p, uint64_t at, const char *why)
+{
+	if (!p->mem_bad++) {
+		p->mem_first_bad_at = at;
+		p->mem_first_bad_why = why;
+	}
+}
+
+/* args {"KB": N}: N (a non-negative decimal) in bytes, or -1. */
+static int64_t counter_bytes(const struct traceprof_members *m,
+                             const char *el_end)
+{
+	struct trace_raw_el args = {m->v[TPM_ARGS], 0, NULL, 0};
+	struct trace_raw_it it;
+	struct trace_raw_member mb;
+	int64_t mib_b;
+
+	if (!args.p || *args.p != '{')
+		return -1;
+	args.n = (size_t)(el_end - args.p);
+	trace_raw_it_init(&it, &args);
+	while (trace_raw_it_next(&it, &mb))
+		if (traceprof_raw_eq(mb.key, mb.klen, "KB"))
+			/* N KB = N MiB / 1024: exact for whole KB */
+			return mb.vlen && *mb.val != '"' &&
+			               !memrec_mb_to_bytes(mb.val, mb.vlen,
+			                                   &mib_b)
+			           ? (mib_b + 512) / 1024
+			           : -1;
+	return -1;
+}
+
+void traceprof_counter(struct traceprof_ctx *c, size_t proc,
+                       const struct traceprof_members *m, const char *el_end,
+                       uint64_t at)
+{
+	struct traceprof *tp = c->tp;
+	struct traceprof_mem *x;
+	const char *t;
+	size_t tn;
+	int64_t ts, b;
+
+	if (!m->v[TPM_NAME] ||
+	    !traceprof_raw_eq(m->v[TPM_NAME], m->n[TPM_NAME], "\"APP/HBM\""))
+		return;
+	if (!trace_raw_text(m->v[TPM_TS], m->n[TPM_TS], &t, &tn) ||
+	    trace_raw_parse_us(t, tn, &ts) || ts < 0) {
+		counter_bad(&c->procs[proc], at, "no usable \"ts\"");
+		return;
+	}
+	if ((b = counter_bytes(m, el_end)) < 0) {
+		counter_bad(&c->procs[proc], at, "no usable args \"KB\"");
+		return;
+	}
+	if (traceprof_grow(c, &tp->mem, sizeof(*tp->mem), tp->nmem + 1,
+	                   &c->alloc_mem, "memory counters"))
+		return;
+	x = &tp->mem[tp->nmem++];
+	x->ts_ns = ts;
+	x->bytes = b;
+	x->proc = proc;
+}
+
+void traceprof_counters_finish(struct traceprof_ctx *c)
+{
+	struct traceprof *tp = c->tp;
+	size_t i, n = 0;
+
+	for (i = 0; i < tp->nmem; i++)
+		if (c->procs[tp->mem[i].proc].role == TPR_NPU_MEM)
+			tp->mem[n++] = tp->mem[i];
+	tp->nmem = n;
+	for (i = 0; i < c->nprocs; i++) {
+		const struct traceprof_proc *p = &c->procs[i];
+		if (p->role != TPR_NPU_MEM || !p->mem_bad)
+			continue;
+		if (!tp->mem_bad || p->mem_first_bad_at < tp->mem_first_bad_at) {
+			tp->mem_first_bad_at = p->mem_first_bad_at;
+			tp->mem_first_bad_why = p->mem_first_bad_why;
+		}
+		tp->mem_bad += p->mem_bad;
+	}
 }
 
 /* ---- flows -------------------------------------------------------------- */

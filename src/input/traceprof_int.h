@@ -51,6 +51,10 @@ struct traceprof_proc {
 	struct traceprof_spanv ov[OV_KINDS]; /* kept while unnamed or overlap */
 	uint64_t x_events, c_events, subtasks, bad, first_bad_at;
 	const char *first_bad_why;
+	/* APP/HBM counters that cannot be used (counted for the process
+	 * only once it is named NPU MEM) */
+	uint64_t mem_bad, mem_first_bad_at;
+	const char *mem_first_bad_why;
 };
 
 /* A flow end waiting for the other, keyed by a 64-bit keyed hash of its id
@@ -79,7 +83,7 @@ struct traceprof_ctx {
 	struct traceprof_pending *pend;
 	size_t pcap, plive, pused;
 
-	size_t alloc_ranges, alloc_flows;
+	size_t alloc_ranges, alloc_flows, alloc_mem;
 	int rank_samples, rank_conflict;
 	struct strbuf tmp;
 
@@ -179,6 +183,15 @@ int traceprof_range_add(struct traceprof_ctx *c,
 void traceprof_host_event(struct traceprof_ctx *c,
                           const struct traceprof_members *m,
                           const char *el_end);
+/* A counter ("C") event of process index proc: an "APP/HBM" one of a
+ * process that is (or may yet be) "NPU MEM" is kept in tp->mem; a bad
+ * one is counted in tp->mem_bad. */
+void traceprof_counter(struct traceprof_ctx *c, size_t proc,
+                       const struct traceprof_members *m, const char *el_end,
+                       uint64_t at);
+/* After the pass: keeps the counters of the processes named "NPU MEM",
+ * and counts their bad ones into tp. */
+void traceprof_counters_finish(struct traceprof_ctx *c);
 /* A flow end ("s": start 1, "f": 0) named c->tmp: a torch_to_npu one is
  * paired with its other end by id into tp->flows. */
 void traceprof_flow_end(struct traceprof_ctx *c,

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/memory.h"
+#include "util/strbuf.h"
 #include "util/banned.h"
 
 static void gb(struct tmpl_vars *v, const char *name, int64_t b)
@@ -65,22 +66,41 @@ static void stage_rows(struct model_ctx *c, struct tmpl_vars *v)
 	}
 }
 
+/* The sources the ranks' samples came from, most preferred first:
+ * "memory_record.csv" or "operator_memory.csv, npu_module_mem.csv". */
+static void sources(const struct memory_summary *ms, struct strbuf *out)
+{
+	int k;
+
+	for (k = MEMSRC_NONE + 1; k < MEMSRC_COUNT; k++) {
+		if (!(ms->sources & 1u << k))
+			continue;
+		if (out->len)
+			strbuf_adds(out, ", ");
+		strbuf_adds(out, memory_source_names[k]);
+	}
+}
+
 void model_memory(struct model_ctx *c, struct tmpl_vars *v)
 {
 	const struct memory_summary *ms = &c->r->memory;
-	const char *names[] = {"rank", NULL};
-	const char *values[1];
+	const char *names[] = {"rank", "source"};
+	const char *values[2];
 	char rank[24];
+	struct strbuf src = STRBUF_INIT;
 
 	tmpl_set(v, "has_memory", ms->known ? "1" : "");
 	if (!ms->known)
 		return;
+	sources(ms, &src);
 	snprintf(rank, sizeof(rank), "%d", ms->peak_rank);
 	values[0] = rank;
+	values[1] = src.buf;
 	model_set_msg(c, v, "memory_intro",
 	              c->r->nranks > 1 ? "sec_memory_intro_ranks"
 	                               : "sec_memory_intro",
-	              names, values, 1);
+	              names, values, 2);
+	strbuf_release(&src);
 	gb(v, "memory_peak_gb", ms->peak_b);
 	snprintf(rank, sizeof(rank), "%.2f", (double)ms->peak_b / MEMORY_GB);
 	names[0] = "gb";

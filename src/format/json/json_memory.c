@@ -1,6 +1,7 @@
 /* report.json's device memory: the run's peaks, per stage, the card. */
 #include "format/json/json_memory.h"
 
+#include "analysis/memory.h"
 #include "format/json/jsonw.h"
 #include "util/banned.h"
 
@@ -28,12 +29,32 @@ static void stages_json(cJSON *o, const struct mem_peak *st)
 		peak_json(jsonw_add_object(so, stage_names[s]), &st[s]);
 }
 
+/* The one source of the ranks counted, "mixed" when they differ, null
+ * without samples; and every source, most preferred first. */
+static void sources_json(cJSON *o, unsigned set)
+{
+	cJSON *a;
+	int k, n = 0, one = MEMSRC_NONE;
+
+	for (k = MEMSRC_NONE + 1; k < MEMSRC_COUNT; k++)
+		if (set & 1u << k) {
+			n++;
+			one = k;
+		}
+	jsonw_add_str(o, "source", n > 1 ? "mixed" : memory_source_names[one]);
+	a = jsonw_add_array(o, "sources");
+	for (k = MEMSRC_NONE + 1; k < MEMSRC_COUNT; k++)
+		if (set & 1u << k)
+			jsonw_add_str(a, NULL, memory_source_names[k]);
+}
+
 void json_memory(cJSON *root, const struct result *r)
 {
 	const struct memory_summary *ms = &r->memory;
 	cJSON *o = jsonw_add_object(root, "memory");
 
 	jsonw_add_bool(o, "known", ms->known);
+	sources_json(o, ms->sources);
 	jsonw_add_u64(o, "ranks", ms->ranks);
 	mb(o, "peak_mb", ms->known ? ms->peak_b : -1);
 	jsonw_add_opt_i64(o, "peak_rank", ms->peak_rank, ms->known);
@@ -58,6 +79,7 @@ void json_rank_memory(cJSON *o, const struct rank_result *rr)
 		return;
 	}
 	mo = jsonw_add_object(o, "memory");
+	jsonw_add_str(mo, "source", memory_source_names[m->source]);
 	jsonw_add_u64(mo, "bad_rows", m->bad);
 	jsonw_add_u64(mo, "outside_stages", m->outside);
 	peak_json(mo, &m->all);

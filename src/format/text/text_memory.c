@@ -1,4 +1,4 @@
-/* The terminal summary's memory line (memory_record.csv's peaks). */
+/* The terminal summary's memory line (the peaks, where they come from). */
 #include "format/text/text.h"
 
 #include <inttypes.h>
@@ -10,12 +10,6 @@
 static void gb(struct strbuf *out, int64_t b)
 {
 	strbuf_addf(out, "%.2f GB", (double)b / MEMORY_GB);
-}
-
-/* The most a set of samples held: reserved or the process's total. */
-static int64_t top(const struct mem_peak *p)
-{
-	return p->reserved_b > p->device_b ? p->reserved_b : p->device_b;
 }
 
 static void card(const struct memory_summary *ms, struct strbuf *out)
@@ -32,6 +26,20 @@ static void card(const struct memory_summary *ms, struct strbuf *out)
 	strbuf_addf(out, "), peak %.1f%%", ms->peak_share);
 }
 
+/* "; from memory_record.csv" (the sources, most preferred first) */
+static void from(const struct memory_summary *ms, struct strbuf *out)
+{
+	const char *sep = "; from ";
+	int k;
+
+	for (k = MEMSRC_NONE + 1; k < MEMSRC_COUNT; k++)
+		if (ms->sources & 1u << k) {
+			strbuf_adds(out, sep);
+			strbuf_adds(out, memory_source_names[k]);
+			sep = ", ";
+		}
+}
+
 void render_text_memory(const struct result *r, struct strbuf *out)
 {
 	const struct memory_summary *ms = &r->memory;
@@ -44,11 +52,12 @@ void render_text_memory(const struct result *r, struct strbuf *out)
 	if (r->nranks > 1)
 		strbuf_addf(out, " (rank %d)", ms->peak_rank);
 	for (s = 0; s < STAGE_COUNT; s++) {
-		if (top(&ms->stage[s]) < 0)
+		if (memory_top(&ms->stage[s]) < 0)
 			continue;
 		strbuf_addf(out, ", %s ", stage_names[s]);
-		gb(out, top(&ms->stage[s]));
+		gb(out, memory_top(&ms->stage[s]));
 	}
 	card(ms, out);
+	from(ms, out);
 	strbuf_addch(out, '\n');
 }
