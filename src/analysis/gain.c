@@ -54,8 +54,7 @@ void gain_amdahl(struct gain *g, int64_t part_ns, int64_t stage_ns,
 	g->part_ns = part_ns;
 	g->stage_before_ns = stage_ns;
 	g->stage_after_low_ns = gain_after(stage_ns, part_ns, g->speedup_low);
-	g->stage_after_high_ns =
-	    gain_after(stage_ns, part_ns, g->speedup_high);
+	g->stage_after_high_ns = gain_after(stage_ns, part_ns, g->speedup_high);
 	g->e2e_before_ns = e2e_ns;
 	/* what the stage saves, the end to end saves */
 	g->e2e_after_low_ns = e2e_ns - (stage_ns - g->stage_after_low_ns);
@@ -153,8 +152,7 @@ static int by_gain(const void *a, const void *b)
 
 	if (gx != gy)
 		return gx < gy ? -1 : 1;
-	if (gx == 0 &&
-	    x->v.gain->saving_high_pct != y->v.gain->saving_high_pct)
+	if (gx == 0 && x->v.gain->saving_high_pct != y->v.gain->saving_high_pct)
 		return x->v.gain->saving_high_pct > y->v.gain->saving_high_pct
 		           ? -1
 		           : 1;

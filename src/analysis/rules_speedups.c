@@ -17,8 +17,8 @@
 #define MAX_FACTOR 1000.0
 #define MAX_TEXT   4096
 
-static int bad(const char *name, struct err *e, const char *id,
-               const char *key, const char *what)
+static int bad(const char *name, struct err *e, const char *id, const char *key,
+               const char *what)
 {
 	if (!id)
 		return err_set(e, ERR_INPUT, "%s: 'speedups': %s", name, what);
@@ -48,9 +48,9 @@ static int text(const char *name, struct err *e, const char *id,
 static int check_keys(const char *name, struct err *e, const char *id,
                       const cJSON *o)
 {
-	static const char *const known[] = {"part",       "stage",  "category",
-	                                    "low",        "high",   "assumption",
-	                                    "source",     "comment"};
+	static const char *const known[] = {"part",   "stage",  "category",
+	                                    "low",    "high",   "assumption",
+	                                    "source", "comment"};
 	const cJSON *it;
 	size_t i;
 
@@ -94,8 +94,8 @@ static int load_where(const char *name, struct err *e, const char *id,
 	            s->part == GAIN_PART_STAGE;
 	int v;
 
-	s->stage = s->part == GAIN_PART_IMBALANCE ? STAGE_DIT
-	                                          : (enum stage)STAGE_ALL;
+	s->stage =
+	    s->part == GAIN_PART_IMBALANCE ? STAGE_DIT : (enum stage)STAGE_ALL;
 	if (!named && st)
 		return bad(name, e, id, "stage",
 		           "only a category, exposed_comm or stage part "

@@ -101,8 +101,8 @@ static void estimate_text(struct model_ctx *c, const struct gain *g,
 	values[2] = sb[1].buf;
 	values[3] = sb[2].buf;
 	values[4] = sb[3].buf;
-	values[5] = model_t(c, c->r->e2e.steps ? "gain_per_step"
-	                                       : "gain_per_profile");
+	values[5] =
+	    model_t(c, c->r->e2e.steps ? "gain_per_step" : "gain_per_profile");
 	values[6] = sb[4].buf;
 	i18n_format(c->o->cat,
 	            with_stage && g->stage != STAGE_ALL ? "gain_estimate"
@@ -134,10 +134,11 @@ void model_gain(struct model_ctx *c, struct tmpl_vars *row,
 	struct strbuf sb = STRBUF_INIT;
 
 	tmpl_set(row, "gain", g ? "1" : "");
-	tmpl_set(row, "gain_kind", !g             ? ""
-	                           : g->no_speed  ? "none"
-	                           : g->estimated ? "estimate"
-	                                          : "unknown");
+	tmpl_set(row, "gain_kind",
+	         !g             ? ""
+	         : g->no_speed  ? "none"
+	         : g->estimated ? "estimate"
+	                        : "unknown");
 	if (g && g->estimated)
 		estimate_text(c, g, 1, &sb);
 	else

@@ -5,9 +5,10 @@
  *   gain ("1" when the finding has a gain line), gain_kind ("estimate",
  *   "none": no speed gain, "unknown": the profile does not measure the
  *   part), gain_text ("DiT 142.4 ms → 101.0–113.2 ms; end to end 301.0 ms
- *   → 259.6–271.8 ms per step (−9.7–13.8%)"), gain_note ("; assuming ..."
-^ *   or, for none, what it buys instead; each begins with its separator), gain_source, gain_saving_low and
- *   gain_saving_high (percent, "%.3f"; empty unless estimated). */
+ *   → 259.6–271.8 ms per step (−9.7–13.8%)"), gain_note ("; assuming
+ *   ..." or, for none, what it buys instead: each begins with its
+ *   separator), gain_source, gain_saving_low and gain_saving_high
+ *   (percent, "%.3f"; empty unless estimated). */
 #ifndef SDPERF_MODEL_GAIN_H
 #define SDPERF_MODEL_GAIN_H
 

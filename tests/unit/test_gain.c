@@ -279,14 +279,15 @@ static void top_is_the_largest_gain(void **state)
 	result_release(&r);
 }
 
-/* ---- bad rules ------------------------------------------------------------ */
+/* ---- bad rules ------------------------------------------------------------
+ */
 
 static void fails(const char *entry, const char *msg)
 {
 	struct rules ru;
 	struct err e = ERR_INIT;
-	char *text = xstrfmt("{\"extends\": \"builtin\", \"speedups\": %s}",
-	                     entry);
+	char *text =
+	    xstrfmt("{\"extends\": \"builtin\", \"speedups\": %s}", entry);
 
 	if (!rules_load_text(&ru, "bad.json", text, strlen(text), &e))
 		fail_msg("loaded: %s", text);
@@ -321,10 +322,11 @@ static void bad_speedups_are_errors(void **state)
 	      "\"high\": 3, " TEXTS "}}",
 	      "bad.json: 'speedups.x.stage': expected dit, vae, text_encoder "
 	      "or other");
-	fails("{\"x\": {\"part\": \"category\", \"stage\": \"dit\", \"low\": 2, "
-	      "\"high\": 3, " TEXTS "}}",
-	      "bad.json: 'speedups.x.category': expected FA, MatMul, Conv, "
-	      "Vector, Comm or Other");
+	fails(
+	    "{\"x\": {\"part\": \"category\", \"stage\": \"dit\", \"low\": 2, "
+	    "\"high\": 3, " TEXTS "}}",
+	    "bad.json: 'speedups.x.category': expected FA, MatMul, Conv, "
+	    "Vector, Comm or Other");
 	fails("{\"x\": {\"part\": \"idle\", \"stage\": \"dit\", \"low\": 2, "
 	      "\"high\": 3, " TEXTS "}}",
 	      "bad.json: 'speedups.x.stage': only a category, exposed_comm or "
