@@ -246,17 +246,27 @@ static void snapshot_reads_the_video_example_exactly(void **state)
 	assert_int_equal(dit->types[0].total_ns, 2334108650LL);
 	assert_int_equal(vae->kernel_ns, 9264232260LL);
 	assert_int_equal(s.nverdicts, 9);
-	assert_string_equal(s.verdicts[6].id, "vae_parallel");
-	assert_true(s.verdicts[6].fired);
-	assert_true(s.verdicts[6].value == 63.529);
-	assert_int_equal(s.verdicts[6].stage, STAGE_VAE);
+	/* by expected gain: vae_parallel (its gain read back), then
+	 * comm_overlap, then rank_imbalance; the passing ones after */
+	assert_string_equal(s.verdicts[0].id, "vae_parallel");
+	assert_true(s.verdicts[0].fired);
+	assert_true(s.verdicts[0].value == 63.529);
+	assert_int_equal(s.verdicts[0].stage, STAGE_VAE);
+	assert_true(s.verdicts[0].has_gain);
+	assert_true(s.verdicts[0].gain_low_pct == 21.147);
+	assert_true(s.verdicts[0].gain_high_pct == 31.721);
 	assert_string_equal(s.verdicts[8].id, "memory_headroom");
 	assert_false(s.verdicts[8].fired);
-	assert_string_equal(s.verdicts[3].id, "comm_overlap");
-	assert_true(s.verdicts[3].fired);
-	assert_true(s.verdicts[3].value == 53.633);
-	assert_true(s.verdicts[3].threshold == 30.0);
-	assert_int_equal(s.verdicts[4].stage, STAGE_ALL);
+	assert_false(s.verdicts[8].has_gain);
+	assert_string_equal(s.verdicts[1].id, "comm_overlap");
+	assert_true(s.verdicts[1].fired);
+	assert_true(s.verdicts[1].value == 53.633);
+	assert_true(s.verdicts[1].threshold == 30.0);
+	assert_string_equal(s.verdicts[2].id, "rank_imbalance");
+	assert_string_equal(s.verdicts[6].id, "host_bound");
+	assert_int_equal(s.verdicts[6].stage, STAGE_ALL);
+	assert_true(s.has_e2e);
+	assert_int_equal(s.e2e_ns, 1724006219LL);
 	assert_int_equal(s.nranks, 4);
 	assert_int_equal(s.ranks[2].id, 2);
 	assert_int_equal(s.ranks[2].dit_kernel_ns, 1008168710LL);
@@ -277,8 +287,11 @@ static void snapshot_reads_null_communication_and_value(void **state)
 	assert_int_equal(s.nranks, 1);
 	assert_int_equal(s.ranks[0].comm_wait_ns, -1);
 	assert_int_equal(s.ranks[0].dit_compute_ns, 142443370LL);
-	assert_string_equal(s.verdicts[5].id, "rank_imbalance");
-	assert_false(s.verdicts[5].applicable);
+	/* fired: vae_parallel, fa_quant_sparse, text_encoder; then the
+	 * others in rules order: matmul_quant, vector_fusion,
+	 * comm_overlap, host_bound, rank_imbalance, memory_headroom */
+	assert_string_equal(s.verdicts[7].id, "rank_imbalance");
+	assert_false(s.verdicts[7].applicable);
 	assert_int_equal(s.stage[STAGE_DIT].wall_ns, 143913186LL);
 	snapshot_release(&s);
 }
