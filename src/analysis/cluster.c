@@ -8,6 +8,7 @@
 
 #include "analysis/breakdown.h"
 #include "analysis/e2e.h"
+#include "analysis/gain.h"
 #include "analysis/memory.h"
 #include "analysis/vaesplit.h"
 #include "analysis/verdicts.h"
@@ -336,6 +337,7 @@ void cluster_merge(struct result *parts, size_t n, const struct rules *ru,
 	cluster_summarise(out);
 	memory_summarise(ru, out);
 	verdicts_evaluate(ru, out);
+	gain_evaluate(ru, out);
 	out->rules_source = xstrdup(ru->source ? ru->source : "built-in");
 	for (i = 0; i < n; i++) {
 		for (s = 0; s < STAGE_COUNT; s++) {

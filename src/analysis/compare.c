@@ -173,6 +173,9 @@ static void add_verdict(struct comparison *c, const struct snap_verdict *b,
 	v->base = v->base_applicable ? b->value : 0.0;
 	v->new_ = v->new_applicable ? n->value : 0.0;
 	v->threshold = any->threshold;
+	v->promised = bf && b->has_gain;
+	v->promised_low_pct = v->promised ? b->gain_low_pct : 0;
+	v->promised_high_pct = v->promised ? b->gain_high_pct : 0;
 }
 
 static void compare_verdicts(const struct snapshot *b, const struct snapshot *n,
@@ -547,6 +550,9 @@ int compare_snapshots(const struct snapshot *base, const struct snapshot *new_,
 	if (!common)
 		return no_common_stage(base, new_, e);
 	compare_verdicts(base, new_, c);
+	c->e2e_known = base->has_e2e && new_->has_e2e;
+	c->e2e.base = c->e2e_known ? base->e2e_ns : 0;
+	c->e2e.new_ = c->e2e_known ? new_->e2e_ns : 0;
 	compare_types(base, new_, c);
 	compare_ranks(base, new_, c);
 	compare_shape(base, new_, c);
@@ -576,4 +582,11 @@ void comparison_release(struct comparison *c)
 	free(c->base_source);
 	free(c->new_source);
 	memset(c, 0, sizeof(*c));
+}
+
+double cmp_saving_pct(struct cmp_time t)
+{
+	if (!t.base)
+		return 0;
+	return 100.0 * (double)(t.base - t.new_) / (double)t.base;
 }

@@ -50,6 +50,11 @@ struct cmp_verdict {
 	enum verdict_change change;
 	int base_applicable, new_applicable;
 	double base, new_, threshold; /* percent */
+	/* the base report's expected gain for it, when it fired there with
+	 * an estimate (promised): the end-to-end saving in percent, low and
+	 * high end; compare with comparison.e2e */
+	int promised;
+	double promised_low_pct, promised_high_pct;
 };
 
 enum type_status { TS_BOTH, TS_ADDED, TS_REMOVED };
@@ -101,6 +106,11 @@ struct comparison {
 	size_t nranks;
 	struct cmp_warning *warnings;
 	size_t nwarnings;
+	/* the end-to-end time per profiler step of each side (report.json's
+	 * summary.e2e_time_us), when both sides have one (e2e_known); the
+	 * measured saving is cmp_saving_pct(e2e) */
+	int e2e_known;
+	struct cmp_time e2e;
 };
 
 /* Compares base with new into c (initialised here; the caller releases it
@@ -111,6 +121,10 @@ struct comparison {
 int compare_snapshots(const struct snapshot *base, const struct snapshot *new_,
                       int per_step, struct comparison *c, struct err *e);
 void comparison_release(struct comparison *c);
+
+/* The saving from base to new in percent of base: 100 (base - new) /
+ * base, positive when new is faster; 0 when base is 0. */
+double cmp_saving_pct(struct cmp_time t);
 
 /* delta % = 100 (new - base) / base; 0 with *defined = 0 when base is 0 */
 double cmp_pct(struct cmp_time t, int *defined);

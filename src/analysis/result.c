@@ -115,6 +115,7 @@ void result_release(struct result *r)
 		for (k = 0; k < v->ndocs; k++)
 			free(v->docs[k]);
 		free(v->docs);
+		gain_free(v->gain);
 	}
 	free(r->verdicts);
 	free(r->rules_source);

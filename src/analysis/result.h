@@ -72,6 +72,47 @@ struct segment {
  * report.json); more are analysed and counted (segs_total), not listed. */
 #define RESULT_MAX_SEGMENTS 10000
 
+/* What a finding's speed-up applies to (rules "speedups" "part";
+ * analysis/gain.h): a category's kernel time in a stage, a stage's
+ * exposed communication, the device's idle time, a whole stage's wall
+ * time, the slowest rank's compute above the median's, or nothing (a
+ * finding that buys capacity, not speed). A new kind of part is one name
+ * here and one case in gain.c. */
+enum gain_part {
+	GAIN_PART_NONE,
+	GAIN_PART_CATEGORY,
+	GAIN_PART_EXPOSED_COMM,
+	GAIN_PART_IDLE,
+	GAIN_PART_STAGE,
+	GAIN_PART_IMBALANCE,
+	GAIN_PART_COUNT
+};
+/* "none", "category", "exposed_comm", "idle", "stage", "imbalance" */
+extern const char *const gain_part_names[GAIN_PART_COUNT];
+
+/* A fired finding's expected gain (analysis/gain.h): Amdahl's law on the
+ * lead rank, per profiler step (of the whole profile without steps).
+ * "low" is the estimate with the low speed-up (the smaller saving),
+ * "high" with the high one. Times in ns. */
+struct gain {
+	int estimated;      /* the numbers below are set; else no_speed says
+	                     * why not, or the part is unknown in this
+	                     * profile */
+	int no_speed;       /* part "none": no speed gain (the assumption
+	                     * says what it buys instead) */
+	enum gain_part part;
+	enum stage stage;   /* the stage the part belongs to, or STAGE_ALL */
+	enum category cat;  /* GAIN_PART_CATEGORY only */
+	double speedup_low, speedup_high;
+	int64_t part_ns;
+	int64_t stage_before_ns, stage_after_low_ns, stage_after_high_ns;
+	int64_t e2e_before_ns, e2e_after_low_ns, e2e_after_high_ns;
+	double saving_low_pct, saving_high_pct; /* of e2e_before_ns */
+	char *assumption_en, *assumption_zh, *source;
+};
+/* Frees g and its strings (NULL is fine). */
+void gain_free(struct gain *g);
+
 struct verdict {
 	char *id, *title, *metric, *recommendation;
 	char *check;      /* neutral name of what is checked (English): the
@@ -93,6 +134,10 @@ struct verdict {
 	int fired; /* value > threshold */
 	char **docs;
 	size_t ndocs;
+	struct gain *gain; /* a fired finding's expected gain, when the rules
+	                    * give it a speed-up; else NULL */
+	int order;         /* 1, 2, ...: a fired finding's place by expected
+	                    * gain (analysis/gain.h); 0 when not fired */
 };
 
 #define WARNING_ARGS 4

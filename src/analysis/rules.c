@@ -571,7 +571,8 @@ static int check_keys(struct loader *L, const cJSON *root)
 	static const char *const known[] = {
 	    "schema",     "about",    "comment",    "extends",
 	    "comm_cores", "classify", "signatures", "segmentation",
-	    "thresholds", "markers",  "steps",      "chips"};
+	    "thresholds", "markers",  "steps",      "chips",
+	    "speedups"};
 	const cJSON *it;
 	size_t i;
 
@@ -618,6 +619,9 @@ static int load_json(struct rules *r, struct loader *L, const cJSON *root,
 	if ((v = get(root, "markers")) && load_markers(L, v, r))
 		return -1;
 	if ((v = get(root, "chips")) && rules_load_chips(L->name, v, r, L->e))
+		return -1;
+	if ((v = get(root, "speedups")) &&
+	    rules_load_speedups(L->name, v, r, L->e))
 		return -1;
 	move_to_front(r->markers, r->nmarkers, r->nmarkers - nmark);
 	/* a user's additions are tried before the built-in patterns */
@@ -798,6 +802,7 @@ void rules_release(struct rules *r)
 		free(r->markers[i].glob);
 	free(r->markers);
 	rules_chips_release(r);
+	rules_speedups_release(r);
 	free(r->source);
 	memset(r, 0, sizeof(*r));
 }

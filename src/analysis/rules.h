@@ -43,6 +43,19 @@ struct threshold {
 	size_t ndocs;
 };
 
+/* A finding's expected speed-up (rules "speedups", keyed by the finding's
+ * id; rules_speedups.c): what part of the time it applies to and by how
+ * much, the assumption in en and zh, and where the range comes from. */
+struct speedup_rule {
+	char *id; /* the finding (threshold id) */
+	enum gain_part part;
+	enum stage stage;  /* category, exposed_comm, stage; STAGE_DIT for
+	                    * imbalance, STAGE_ALL for idle and none */
+	enum category cat; /* GAIN_PART_CATEGORY only */
+	double low, high;  /* factors, 1 <= low <= high; 0 for none */
+	char *assumption_en, *assumption_zh, *source;
+};
+
 struct rules {
 	char *source; /* "built-in", "FILE", or "FILE + built-in" (extends) */
 	int extended; /* the file extends the built-in rules */
@@ -63,6 +76,8 @@ struct rules {
 	size_t nchips;
 	double device_memory_gb; /* --device-memory, 0 when not given: wins
 	                          * over the chip table */
+	struct speedup_rule *speedups; /* "speedups", one per finding id */
+	size_t nspeedups;
 };
 
 /* Loads the embedded assets/rules.json. */
@@ -93,6 +108,19 @@ struct cJSON;
 int rules_load_chips(const char *name, const struct cJSON *arr, struct rules *r,
                      struct err *e);
 void rules_chips_release(struct rules *r);
+
+/* For rules.c (rules_speedups.c): loads "speedups": {"FINDING_ID": {"part":
+ * ..., "stage": ..., "category": ..., "low": N, "high": N, "assumption":
+ * {"en": ..., "zh": ...}, "source": ...}, ...} of the rules file name into
+ * r; an id already there is replaced (a user's file that extends the
+ * built-in rules wins). Errors (ERR_INPUT) name the file and the key
+ * ("speedups.matmul_quant.low") and say what was expected. */
+int rules_load_speedups(const char *name, const struct cJSON *obj,
+                        struct rules *r, struct err *e);
+void rules_speedups_release(struct rules *r);
+/* The speed-up of finding id, or NULL. */
+const struct speedup_rule *rules_speedup(const struct rules *r,
+                                         const char *id);
 
 /* Category of a kernel type on an accelerator core (core may be ""). */
 enum category rules_classify(const struct rules *r, const char *type,

@@ -15,14 +15,28 @@ size_t summary_findings(const struct result *r)
 	return n;
 }
 
+/* Whether fired verdict a promises more than b: an estimate beats none,
+ * a larger high-end saving beats a smaller one. */
+static int better(const struct verdict *a, const struct verdict *b)
+{
+	int ea = a->gain && a->gain->estimated;
+	int eb = b->gain && b->gain->estimated;
+
+	if (ea != eb)
+		return ea;
+	return ea && a->gain->saving_high_pct > b->gain->saving_high_pct;
+}
+
 int summary_top(const struct result *r)
 {
 	size_t i;
+	int top = -1;
 
 	for (i = 0; i < r->nverdicts; i++)
-		if (r->verdicts[i].fired)
-			return (int)i;
-	return -1;
+		if (r->verdicts[i].fired &&
+		    (top < 0 || better(&r->verdicts[i], &r->verdicts[top])))
+			top = (int)i;
+	return top;
 }
 
 enum summary_trust summary_trust(const struct result *r)

@@ -22,8 +22,9 @@ extern const char *const summary_trust_names[3];
 size_t summary_findings(const struct result *r);
 
 /* Index in r->verdicts of the finding to act on first, or -1 when none
- * fired. The one place that chooses: today the first fired verdict in
- * rules order. */
+ * fired. The one place that chooses: the fired verdict with the largest
+ * expected gain (the high end of its end-to-end saving, analysis/gain.h),
+ * else the first fired one; the first of equals. */
 int summary_top(const struct result *r);
 
 enum summary_trust summary_trust(const struct result *r);

@@ -154,6 +154,29 @@ static int read_stages(struct snapread *r, const struct snapread_val *root,
 
 /* The optional verdict fields: metric and how (strings), rank (a number);
  * absent or of another type, they stay NULL / has_rank 0. */
+/* The optional "gain" of a fired finding: the end-to-end saving it
+ * promised, read when it is an object that says it is estimated. */
+static int read_verdict_gain(struct snapread *r, const struct snapread_val *o,
+                             struct snap_verdict *v)
+{
+	struct snapread_val g;
+	size_t old;
+	int rc, est = 0, ret = 0;
+
+	if ((rc = snapread_find(r, o, "gain", &g)) <= 0 || g.t != JP_OBJECT)
+		return rc < 0 ? -1 : 0;
+	old = jsonerr_push(&r->j, "gain");
+	ret = snapread_get_bool(r, &g, "estimated", &est);
+	if (!ret && est)
+		ret = snapread_get_num(r, &g, "saving_low_pct", -1e6, 100,
+		                       &v->gain_low_pct) ||
+		      snapread_get_num(r, &g, "saving_high_pct", -1e6, 100,
+		                       &v->gain_high_pct);
+	v->has_gain = !ret && est;
+	jsonerr_pop(&r->j, old);
+	return ret ? -1 : 0;
+}
+
 static int read_verdict_extra(struct snapread *r, const struct snapread_val *o,
                               struct snap_verdict *v)
 {
@@ -173,7 +196,7 @@ static int read_verdict_extra(struct snapread *r, const struct snapread_val *o,
 	v->has_rank = rc;
 	v->rank = rc ? c->valuedouble : 0;
 	cJSON_Delete(c);
-	return 0;
+	return read_verdict_gain(r, o, v);
 }
 
 static int read_verdict(struct snapread *r, const struct snapread_val *o,
@@ -402,6 +425,27 @@ static int read_header(struct snapread *r, const struct snapread_val *root,
 	return read_profile(r, root, s);
 }
 
+/* The optional summary's end-to-end time (reports before the summary
+ * have none). */
+static int read_e2e(struct snapread *r, const struct snapread_val *root,
+                    struct snapshot *s)
+{
+	struct snapread_val sum;
+	size_t old;
+	int rc, known = 0, ret;
+
+	if ((rc = snapread_find(r, root, "summary", &sum)) <= 0 ||
+	    sum.t != JP_OBJECT)
+		return rc < 0 ? -1 : 0;
+	old = jsonerr_push(&r->j, "summary");
+	ret = snapread_get_bool(r, &sum, "e2e_known", &known);
+	if (!ret && known)
+		ret = snapread_get_us(r, &sum, "e2e_time_us", &s->e2e_ns);
+	s->has_e2e = !ret && known && s->e2e_ns > 0;
+	jsonerr_pop(&r->j, old);
+	return ret ? -1 : 0;
+}
+
 /* Checks the whole text (a syntax error anywhere is an error) and marks
  * the top-level value. */
 static int open_doc(struct jpull *p, const char *name, const char *text,
@@ -440,7 +484,8 @@ int snapshot_from_json(const char *name, const char *text, size_t len,
 		goto out;
 	}
 	if (read_header(&r, &root, s) || read_stages(&r, &root, s) ||
-	    read_verdicts(&r, &root, s) || read_ranks(&r, &root, s))
+	    read_verdicts(&r, &root, s) || read_ranks(&r, &root, s) ||
+	    read_e2e(&r, &root, s))
 		goto out;
 	ret = 0;
 out:

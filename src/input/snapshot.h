@@ -46,6 +46,11 @@ struct snap_verdict {
 	char *metric, *how;
 	int has_rank;
 	double rank;
+	/* the end-to-end saving its expected gain promised, in percent of
+	 * the end-to-end time ("gain": saving_low_pct, saving_high_pct),
+	 * when has_gain (the gain is there and estimated) */
+	int has_gain;
+	double gain_low_pct, gain_high_pct;
 };
 
 struct snap_rank {
@@ -67,6 +72,10 @@ struct snapshot {
 	size_t nverdicts;
 	struct snap_rank *ranks;
 	size_t nranks;
+	/* summary.e2e_time_us when summary.e2e_known (has_e2e): the
+	 * end-to-end time per profiler step (of the profile without steps) */
+	int has_e2e;
+	int64_t e2e_ns;
 };
 
 /* Reads a report.json text (schema_version 1) into s. name is used in

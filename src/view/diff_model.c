@@ -289,6 +289,68 @@ static void verdicts(struct model_ctx *c, struct tmpl_vars *v,
 	tmpl_set(v, "any_change", any ? "1" : "");
 }
 
+/* "−9.7–15.3%": the promised end-to-end change (a saving is a fall) */
+static void add_promise(struct strbuf *sb, const struct cmp_verdict *vd)
+{
+	char lo[32], hi[32];
+
+	snprintf(lo, sizeof(lo), "%.1f", vd->promised_low_pct);
+	snprintf(hi, sizeof(hi), "%.1f", vd->promised_high_pct);
+	strbuf_adds(sb, MINUS);
+	if (strcmp(lo, hi))
+		strbuf_addf(sb, "%s–", lo);
+	strbuf_addf(sb, "%s%%", hi);
+}
+
+/* What the base report's estimates promised, next to the end-to-end
+ * change measured: one row per finding that fired in the base with an
+ * estimate. */
+static void promises(struct model_ctx *c, struct tmpl_vars *v,
+                     const struct comparison *cmp)
+{
+	const char *names[] = {"title", "promised", "measured", "base",
+	                       "new"};
+	const char *values[5];
+	struct strbuf p = STRBUF_INIT, m = STRBUF_INIT, b = STRBUF_INIT,
+	              n = STRBUF_INIT;
+	size_t i;
+
+	tmpl_define_loop(v, "promises");
+	if (cmp->e2e_known) {
+		add_signed1(&m, -cmp_saving_pct(cmp->e2e));
+		strbuf_addch(&m, '%');
+		numfmt_duration(&b, cmp->e2e.base);
+		numfmt_duration(&n, cmp->e2e.new_);
+	}
+	for (i = 0; i < cmp->nverdicts; i++) {
+		const struct cmp_verdict *vd = &cmp->verdicts[i];
+		struct tmpl_vars *row;
+		if (!vd->promised)
+			continue;
+		row = tmpl_add_row(v, "promises");
+		strbuf_reset(&p);
+		add_promise(&p, vd);
+		values[0] = verdict_title(c, vd->id);
+		values[1] = p.buf;
+		values[2] = m.buf;
+		values[3] = b.buf;
+		values[4] = n.buf;
+		tmpl_set(row, "id", vd->id);
+		tmpl_set(row, "promised", p.buf);
+		tmpl_set(row, "measured", m.buf);
+		tmpl_setf(row, "promised_low", "%.3f", vd->promised_low_pct);
+		tmpl_setf(row, "promised_high", "%.3f", vd->promised_high_pct);
+		model_set_msg(c, row, "text",
+		              cmp->e2e_known ? "diff_promise"
+		                             : "diff_promise_unmeasured",
+		              names, values, 5);
+	}
+	strbuf_release(&p);
+	strbuf_release(&m);
+	strbuf_release(&b);
+	strbuf_release(&n);
+}
+
 static void warnings(struct model_ctx *c, struct tmpl_vars *v,
                      const struct comparison *cmp)
 {
@@ -475,6 +537,7 @@ struct tmpl_vars *diff_model_build(const struct comparison *cmp,
 	header(&c, v, cmp);
 	summary(&c, v, cmp);
 	verdicts(&c, v, cmp);
+	promises(&c, v, cmp);
 	warnings(&c, v, cmp);
 	stages(&c, v, cmp);
 	chart(&c, v);

@@ -17,6 +17,12 @@
  *     comparison's order): id, title, stage_label, change, change_label,
  *     base, new (percents, "" when not applicable), threshold,
  *     base_fired, new_fired; any_change;
+ *   loop promises (findings that fired in the base with an expected
+ *     gain, in the verdicts' order): id, promised ("−9.7–15.3%": the
+ *     end-to-end change the base report estimated), promised_low,
+ *     promised_high (its savings, "%.3f"), measured ("−12.0%": the
+ *     end-to-end change per step between the runs, empty when a side has
+ *     no summary), text (the sentence with both);
  *   loop warnings: code, text;
  *   loop stages (stages on either side): id, label, presence ("" or "only
  *     in ..." text), speedup, speedup_text, trend, and for m in wall,

@@ -4,6 +4,7 @@
 #include "view/model_collect.h"
 #include "view/model_memory.h"
 #include "view/model_ranks.h"
+#include "view/model_gain.h"
 #include "view/model_summary.h"
 
 #include <inttypes.h>
@@ -130,7 +131,8 @@ static void verdicts(struct model_ctx *c, struct tmpl_vars *v)
 	values[0] = model_tk(c, "stage_", stage_names[STAGE_DIT]);
 	model_set_msg(c, v, "verdicts_intro", "sec_verdicts_intro", names,
 	              values, 1);
-	/* fired verdicts first, then the others, each in rules order */
+	/* fired verdicts first (r->verdicts: by expected gain), then the
+	 * others in rules order */
 	for (i = 0; i < 2 * r->nverdicts; i++) {
 		const struct verdict *vd = &r->verdicts[i % r->nverdicts];
 		struct tmpl_vars *row;
@@ -151,6 +153,8 @@ static void verdicts(struct model_ctx *c, struct tmpl_vars *v)
 		verdict_na(c, row, vd);
 		verdict_how(c, row, vd);
 		verdict_docs(c, row, vd);
+		model_gain(c, row, vd);
+		tmpl_setf(row, "order", "%d", vd->order);
 		fired += vd->fired;
 	}
 	tmpl_set(v, "any_fired", fired ? "1" : "");

@@ -6,6 +6,7 @@
 
 #include "analysis/e2e.h"
 #include "analysis/summary.h"
+#include "view/model_gain.h"
 #include "util/banned.h"
 #include "util/numfmt.h"
 
@@ -86,6 +87,9 @@ static void findings(struct model_ctx *c, struct tmpl_vars *v)
 		tmpl_set(v, "top_id", vd->id);
 		tmpl_setf(v, "top_value", "%.3f", vd->value);
 		tmpl_setf(v, "top_threshold", "%.3f", vd->threshold);
+		strbuf_reset(&c->sb);
+		model_gain_short(c, vd->gain, &c->sb);
+		tmpl_set(v, "top_gain", c->sb.buf);
 	}
 }
 

@@ -9,8 +9,8 @@
  *     (percent of e2e busy time), width (the same, for CSS);
  *   sum_findings_n, sum_findings ("2 findings" / "no findings");
  *   sum_top ("1" when a finding fired), top_id, top_title, top_value,
- *     top_threshold, top_rec, top_gain (the expected gain: empty until
- *     gains exist);
+ *     top_threshold, top_rec, top_gain (its expected gain end to end,
+ *     view/model_gain.h, or empty when the rules give it none);
  *   sum_trust (good, fair, low), sum_trust_label, sum_trust_detail
  *     ("Level1, 5 timed steps after 2 warm-up, 0 warnings"). */
 #ifndef SDPERF_MODEL_SUMMARY_H

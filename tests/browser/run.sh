@@ -159,6 +159,7 @@ if grep -q 'sdperf diff' <<<"$HELP"; then
 	DIFF_COMMON=(
 		--count '.speedup=3' --count 'table.diff-stages tbody tr=3'
 		--count 'table.verdict-changes tbody tr=9' --count 'tr.vc-cleared=1'
+		--count 'ul.promises li=3'
 		--expect 'svg.diff-chart rect.c-FA=4' --expect 'svg.diff-chart rect.c-MatMul=6'
 		--count 'ul.type-list.removed li=1' --count 'ul.type-list.added li=4'
 		--text 'ul.type-list.removed li code' 'FlashAttentionScore'
@@ -170,6 +171,7 @@ if grep -q 'sdperf diff' <<<"$HELP"; then
 		--row 'table.verdict-changes tbody tr' 'fa_quant_sparse' 'Cleared'
 		--row 'table.verdict-changes tbody tr' 'matmul_quant' 'Not fired'
 		--row 'table.verdict-changes tbody tr' 'vae_parallel' 'Still fired'
+		--text '#promise-fa_quant_sparse' 'Attention dominates the DiT: promised −9.7–14.5% end to end; measured −15.0% (154.20 ms → 131.02 ms per step)'
 		--row 'table.diff-stages tbody tr' 'DiT (transformer)' '1.47× faster'
 		--row 'table.diff-stages tbody tr' 'VAE' '0.99×: within 2%'
 		--row 'table.diff-stages tbody tr' 'Text encoder' '1.00×: within 2%'

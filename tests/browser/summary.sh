@@ -3,8 +3,8 @@
 # fired findings as cards, passing checks one line each (issue 13 §1, §6),
 # checked by check_summary.mjs on the HTML report of examples/image-dit-1card
 # in English and Chinese: it fires fa_quant_sparse, vae_parallel and
-# text_encoder; the lead rank's
-# span is 308.41 ms over 2 steps.
+# text_encoder; the lead rank's span is 308.41 ms over 2 steps, and the top
+# action is vae_parallel, the largest expected gain (issue 13 §2).
 #
 #   bash tests/browser/summary.sh SDPERF_BINARY
 set -euo pipefail
@@ -32,12 +32,14 @@ node "$HERE/check_summary.mjs" "$WORK/en/report.html" --fired 3 --passing 6 \
 	--text '#summary .sum-e2e=154.20 ms per profiler step (2 steps, 308.41 ms in all)' \
 	--text '#summary .sum-findings=3 findings' \
 	--text '#summary .sum-legend=DiT 143.91 ms · 47.4%' \
-	--text '#summary .sum-top=Attention dominates the DiT (42.0% > 30.0%)' \
+	--text '#summary .sum-top=The VAE is a large share of end to end (39.2% > 30.0%) · Estimated gain: end to end 154.2 ms → 124.5–134.4 ms per step (−12.9–19.3%)' \
+	--text '#verdict-vae_parallel .gain=Estimated gain: VAE 59.5 ms → 29.7–39.6 ms' \
 	--text '#summary .sum-trust=fair — Level1, 2 timed steps after 3 warm-up, 2 warnings' \
 	--text '#verdict-comm_overlap summary=Exposed communication in the DiT' || STATUS=1
 "$BIN" report "$EXAMPLE" -o "$WORK/zh" --format html --lang zh --quiet
 echo "== summary (zh): $WORK/zh/report.html"
 node "$HERE/check_summary.mjs" "$WORK/zh/report.html" --fired 3 --passing 6 \
 	--text '#summary .sum-findings=3 项发现' \
+	--text '#summary .sum-top=预计收益（估算）: 端到端每步 154.2 ms → 124.5–134.4 ms（减少 12.9–19.3%）' \
 	--text '#verdict-comm_overlap summary=DiT 中未被掩盖的通信' || STATUS=1
 exit "$STATUS"

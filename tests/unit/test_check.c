@@ -104,7 +104,11 @@ static void max_on_full_paths_passes_at_the_limit(void **state)
 	passes(k, "ranks.2.dit_compute_us=720289.22");
 	fails(k, "ranks.2.dit_compute_us=720289.2",
 	      "ranks.2.dit_compute_us = 720289.22 > 720289.2 (--max)");
-	passes(k, "verdicts.0.value_pct=39.247");
+	/* the last verdict is memory_headroom in rules order and in gain
+	 * order alike (fired ones come first, passing ones in rules order) */
+	passes(k, "verdicts.8.threshold_pct=85");
+	fails(k, "verdicts.8.threshold_pct=84.9",
+	      "verdicts.8.threshold_pct = 85 > 84.9 (--max)");
 	/* a key with a dot in it, a key in another case */
 	usage_error(k, "ranks.0.files.kernel_details.csv=1",
 	            "--max 'ranks.0.files.kernel_details.csv=1': not a "
@@ -177,18 +181,19 @@ static void fired_verdicts_fail_unless_turned_off(void **state)
 	                 0);
 	assert_int_equal(k->r.nchecks, 8); /* eight applicable verdicts */
 	assert_int_equal(k->r.nfailures, 3);
+	/* in the report's order: by expected gain */
 	assert_string_equal(k->r.failures[0],
-	                    "verdict comm_overlap fired: exposed communication "
-	                    "share of dit wall time 53.6% > 30% (worst: rank "
-	                    "1)");
-	assert_string_equal(k->r.failures[1],
-	                    "verdict rank_imbalance fired: slowest rank's dit "
-	                    "compute time above the median rank's 24.0% > 10% "
-	                    "(slowest: rank 2)");
-	assert_string_equal(k->r.failures[2],
 	                    "verdict vae_parallel fired: vae share of the "
 	                    "end-to-end device time (the stages' wall time) "
 	                    "63.5% > 30% (lead: rank 0)");
+	assert_string_equal(k->r.failures[1],
+	                    "verdict comm_overlap fired: exposed communication "
+	                    "share of dit wall time 53.6% > 30% (worst: rank "
+	                    "1)");
+	assert_string_equal(k->r.failures[2],
+	                    "verdict rank_imbalance fired: slowest rank's dit "
+	                    "compute time above the median rank's 24.0% > 10% "
+	                    "(slowest: rank 2)");
 	check_result_release(&k->r);
 	o.verdicts = 0; /* --no-verdicts */
 	assert_int_equal(check_run("report.json", k->text.buf, k->text.len,

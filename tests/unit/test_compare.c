@@ -246,17 +246,27 @@ static void snapshot_reads_the_video_example_exactly(void **state)
 	assert_int_equal(dit->types[0].total_ns, 2334108650LL);
 	assert_int_equal(vae->kernel_ns, 9264232260LL);
 	assert_int_equal(s.nverdicts, 9);
-	assert_string_equal(s.verdicts[6].id, "vae_parallel");
-	assert_true(s.verdicts[6].fired);
-	assert_true(s.verdicts[6].value == 63.529);
-	assert_int_equal(s.verdicts[6].stage, STAGE_VAE);
+	/* by expected gain: vae_parallel (its gain read back), then
+	 * comm_overlap, then rank_imbalance; the passing ones after */
+	assert_string_equal(s.verdicts[0].id, "vae_parallel");
+	assert_true(s.verdicts[0].fired);
+	assert_true(s.verdicts[0].value == 63.529);
+	assert_int_equal(s.verdicts[0].stage, STAGE_VAE);
+	assert_true(s.verdicts[0].has_gain);
+	assert_true(s.verdicts[0].gain_low_pct == 21.147);
+	assert_true(s.verdicts[0].gain_high_pct == 31.721);
 	assert_string_equal(s.verdicts[8].id, "memory_headroom");
 	assert_false(s.verdicts[8].fired);
-	assert_string_equal(s.verdicts[3].id, "comm_overlap");
-	assert_true(s.verdicts[3].fired);
-	assert_true(s.verdicts[3].value == 53.633);
-	assert_true(s.verdicts[3].threshold == 30.0);
-	assert_int_equal(s.verdicts[4].stage, STAGE_ALL);
+	assert_false(s.verdicts[8].has_gain);
+	assert_string_equal(s.verdicts[1].id, "comm_overlap");
+	assert_true(s.verdicts[1].fired);
+	assert_true(s.verdicts[1].value == 53.633);
+	assert_true(s.verdicts[1].threshold == 30.0);
+	assert_string_equal(s.verdicts[2].id, "rank_imbalance");
+	assert_string_equal(s.verdicts[6].id, "host_bound");
+	assert_int_equal(s.verdicts[6].stage, STAGE_ALL);
+	assert_true(s.has_e2e);
+	assert_int_equal(s.e2e_ns, 1724006219LL);
 	assert_int_equal(s.nranks, 4);
 	assert_int_equal(s.ranks[2].id, 2);
 	assert_int_equal(s.ranks[2].dit_kernel_ns, 1008168710LL);
@@ -277,8 +287,11 @@ static void snapshot_reads_null_communication_and_value(void **state)
 	assert_int_equal(s.nranks, 1);
 	assert_int_equal(s.ranks[0].comm_wait_ns, -1);
 	assert_int_equal(s.ranks[0].dit_compute_ns, 142443370LL);
-	assert_string_equal(s.verdicts[5].id, "rank_imbalance");
-	assert_false(s.verdicts[5].applicable);
+	/* fired: vae_parallel, fa_quant_sparse, text_encoder; then the
+	 * others in rules order: matmul_quant, vector_fusion,
+	 * comm_overlap, host_bound, rank_imbalance, memory_headroom */
+	assert_string_equal(s.verdicts[7].id, "rank_imbalance");
+	assert_false(s.verdicts[7].applicable);
 	assert_int_equal(s.stage[STAGE_DIT].wall_ns, 143913186LL);
 	snapshot_release(&s);
 }
@@ -330,6 +343,84 @@ static void snapshot_errors_name_the_json_path(void **state)
 	bad_json("[1, 2]", "r.json: not an sdperf report (not a JSON object)");
 	bad_json("", "r.json: empty file");
 	bad_json("{\"a\": 1} {}", "r.json:1:10: JSON syntax error");
+}
+
+/* mini's report.json with a summary whose end-to-end time is e2e_us
+ * (NULL: no summary). */
+static char *with_summary(const struct mini *m, const char *e2e_us)
+{
+	char *text = mini_json(m), *end = strrchr(text, '}');
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add(&sb, text, (size_t)(end - text));
+	if (e2e_us)
+		strbuf_addf(&sb,
+		            ", \"summary\": {\"e2e_known\": true, "
+		            "\"e2e_time_us\": %s}",
+		            e2e_us);
+	strbuf_adds(&sb, "}\n");
+	free(text);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* The base's comm_overlap promised 9.7-14.6% end to end (its gain); the
+ * summaries say 300 ms -> 255 ms a step: the comparison carries both. A
+ * gain not estimated promises nothing; a bad saving names its path. */
+static void promised_gain_and_e2e_are_compared(void **state)
+{
+	static const char gain[] =
+	    "\"threshold_pct\": 10.0, \"gain\": {\"estimated\": true, "
+	    "\"saving_low_pct\": 9.700, \"saving_high_pct\": 14.600}}";
+	struct snapshot sb, sn;
+	struct comparison c;
+	struct err e = ERR_INIT;
+	struct strbuf t = STRBUF_INIT;
+	char *base = with_summary(&base_mini, "300000.000");
+	char *new_ = with_summary(&new_mini, "255000.000");
+	char *p = strstr(base, "\"threshold_pct\": 10.0}");
+
+	(void)state;
+	assert_non_null(p);
+	strbuf_add(&t, base, (size_t)(p - base));
+	strbuf_adds(&t, gain);
+	strbuf_adds(&t, p + strlen("\"threshold_pct\": 10.0}"));
+	snap("base.json", t.buf, &sb);
+	snap("new.json", new_, &sn);
+	assert_true(sb.has_e2e);
+	assert_int_equal(sb.e2e_ns, 300000000);
+	assert_true(sb.verdicts[1].has_gain);
+	if (compare_snapshots(&sb, &sn, 0, &c, &e))
+		fail_msg("compare: %s", e.msg);
+	assert_string_equal(c.verdicts[1].id, "comm_overlap");
+	assert_true(c.verdicts[1].promised);
+	assert_true(c.verdicts[1].promised_low_pct == 9.7);
+	assert_true(c.verdicts[1].promised_high_pct == 14.6);
+	assert_false(c.verdicts[0].promised);
+	assert_true(c.e2e_known);
+	assert_int_equal(c.e2e.base, 300000000);
+	assert_int_equal(c.e2e.new_, 255000000);
+	assert_true(cmp_saving_pct(c.e2e) == 15.0);
+	comparison_release(&c);
+	snapshot_release(&sn);
+	/* a side without a summary: nothing measured */
+	free(new_);
+	new_ = with_summary(&new_mini, NULL);
+	snap("new.json", new_, &sn);
+	if (compare_snapshots(&sb, &sn, 0, &c, &e))
+		fail_msg("compare: %s", e.msg);
+	assert_false(c.e2e_known);
+	assert_true(c.verdicts[1].promised);
+	comparison_release(&c);
+	snapshot_release(&sn);
+	snapshot_release(&sb);
+	/* a bad saving */
+	p = strstr(t.buf, "9.700");
+	memcpy(p, "\"9.7\"", 5);
+	bad_json(t.buf, "r.json: verdicts.1.gain.saving_low_pct: expected a "
+	                "number");
+	strbuf_release(&t);
+	free(base);
+	free(new_);
 }
 
 static void snapshot_rejects_other_schema_and_tools(void **state)
@@ -753,6 +844,7 @@ int main(void)
 	    cmocka_unit_test(snapshot_reads_the_video_example_exactly),
 	    cmocka_unit_test(snapshot_reads_null_communication_and_value),
 	    cmocka_unit_test(snapshot_errors_name_the_json_path),
+	    cmocka_unit_test(promised_gain_and_e2e_are_compared),
 	    cmocka_unit_test(snapshot_rejects_other_schema_and_tools),
 	    cmocka_unit_test(a_report_against_itself_changes_nothing),
 	    cmocka_unit_test(pair_gives_exact_stage_deltas),

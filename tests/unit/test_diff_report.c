@@ -21,12 +21,14 @@
  */
 
 static struct cmp_verdict verdicts[] = {
-    {S("fa_quant_sparse"), STAGE_DIT, VC_CLEARED, 1, 1, 52.6, 40.0, 45.0},
-    {S("matmul_quant"), STAGE_DIT, VC_APPEARED, 1, 1, 38.0, 55.5, 50.0},
-    {S("comm_overlap"), STAGE_DIT, VC_STAYED, 1, 1, 12.0, 11.0, 10.0},
-    {S("vector_fusion"), STAGE_DIT, VC_NEVER, 1, 1, 8.0, 9.0, 20.0},
-    {S("host_bound"), STAGE_ALL, VC_NEVER, 1, 0, 3.0, 0, 25.0},
-    {S("my_own_rule"), STAGE_VAE, VC_NEVER, 1, 1, 1.0, 2.0, 30.0}};
+    {S("fa_quant_sparse"), STAGE_DIT, VC_CLEARED, 1, 1, 52.6, 40.0, 45.0, 1,
+     9.7, 15.26},
+    {S("matmul_quant"), STAGE_DIT, VC_APPEARED, 1, 1, 38.0, 55.5, 50.0, 0, 0,
+     0},
+    {S("comm_overlap"), STAGE_DIT, VC_STAYED, 1, 1, 12.0, 11.0, 10.0, 0, 0, 0},
+    {S("vector_fusion"), STAGE_DIT, VC_NEVER, 1, 1, 8.0, 9.0, 20.0, 0, 0, 0},
+    {S("host_bound"), STAGE_ALL, VC_NEVER, 1, 0, 3.0, 0, 25.0, 0, 0, 0},
+    {S("my_own_rule"), STAGE_VAE, VC_NEVER, 1, 1, 1.0, 2.0, 30.0, 0, 0, 0}};
 
 static struct cmp_type types[] = {
     {S("FlashAttentionScore"),
@@ -131,6 +133,9 @@ static void fixture(struct comparison *c)
 	c->nranks = ARRAY_LEN(ranks);
 	c->warnings = warnings;
 	c->nwarnings = ARRAY_LEN(warnings);
+	/* 300 -> 255 ms a step end to end: 15.0% faster */
+	c->e2e_known = 1;
+	c->e2e = (struct cmp_time){300 * MS, 255 * MS};
 }
 
 /* Renders kind in lang; asserts success and no missing catalogue key. */
@@ -436,6 +441,40 @@ static size_t pdf_pages(const char *pdf, size_t len)
 	return n;
 }
 
+/* The gain the base report promised for fa_quant_sparse, next to the
+ * end-to-end change measured, in HTML and Markdown, en and zh; without the
+ * summary's end-to-end time on a side, not measured; no promise, no
+ * section. */
+static void promised_gain_next_to_measured(void **state)
+{
+	struct comparison c;
+	char *h, *m;
+
+	(void)state;
+	fixture(&c);
+	h = render(&c, REPORT_HTML, "en");
+	has(h, "<h3>Promised against measured</h3>");
+	has(h, "<li id=\"promise-fa_quant_sparse\">Attention dominates the "
+	       "DiT: promised " MINUS "9.7–15.3% end to end; measured " MINUS
+	       "15.0% (300.00 ms → 255.00 ms per step)</li>");
+	free(h);
+	m = render(&c, REPORT_MARKDOWN, "zh");
+	has(m, "### 预计与实测对比\n");
+	has(m, "预计端到端 " MINUS "9.7–15.3%；实测 " MINUS "15.0%（每步 "
+	       "300.00 ms → 255.00 ms）\n");
+	free(m);
+	c.e2e_known = 0;
+	m = render(&c, REPORT_MARKDOWN, "en");
+	has(m, "promised " MINUS "9.7–15.3% end to end; not measured");
+	free(m);
+	verdicts[0].promised = 0;
+	h = render(&c, REPORT_HTML, "en");
+	if (strstr(h, "Promised against measured"))
+		fail_msg("a promise section without a promise");
+	verdicts[0].promised = 1;
+	free(h);
+}
+
 static void pdf_renders_in_both_languages(void **state)
 {
 	const char *langs[] = {"en", "zh"};
@@ -485,6 +524,7 @@ int main(void)
 	    cmocka_unit_test(markdown_has_the_same_numbers_escaped),
 	    cmocka_unit_test(chinese_reports_use_the_chinese_catalogue),
 	    cmocka_unit_test(per_step_warning_says_times_are_per_step),
+	    cmocka_unit_test(promised_gain_next_to_measured),
 	    cmocka_unit_test(pdf_renders_in_both_languages),
 	    cmocka_unit_test(pdf_with_a_missing_font_is_an_input_error),
 	};

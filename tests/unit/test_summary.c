@@ -74,8 +74,12 @@ static const char *at(const char *doc, const char *needle)
 /* examples/image-dit-1card: the lead rank spans 308.41 ms over 2 steps
  * (154.20 ms each); its stages' wall times are DiT 143.91 ms, VAE
  * 118.92 ms and text encoder 40.90 ms (47.4%, 39.2%, 13.5% of their sum);
- * fa_quant_sparse (42.0% > 30%), vae_parallel (39.2% > 30%) and text_encoder (13.5% > 10%) fire; Level1, 2 timed steps after
- * the schedule's 3 warm-up, 2 warnings: fair. */
+ * fa_quant_sparse (42.0% > 30%), vae_parallel (39.2% > 30%) and
+ * text_encoder (13.5% > 10%) fire; Level1, 2 timed steps after the
+ * schedule's 3 warm-up, 2 warnings: fair. The largest expected gain is
+ * vae_parallel's: its 59.46 ms a step at 1.5-2x saves 19.82-29.73 ms of
+ * 154.20 ms (12.9-19.3%), so it is the top action; fa_quant_sparse's
+ * 29.91 ms of attention at 2-4x saves 14.96-22.43 ms (9.7-14.5%). */
 static void example_summary_in_every_format(void **state)
 {
 	struct result r;
@@ -85,7 +89,11 @@ static void example_summary_in_every_format(void **state)
 	result_init(&r);
 	load(&r, EXAMPLE);
 	assert_int_equal(summary_findings(&r), 3);
-	assert_string_equal(r.verdicts[summary_top(&r)].id, "fa_quant_sparse");
+	assert_string_equal(r.verdicts[summary_top(&r)].id, "vae_parallel");
+	/* the findings by expected gain */
+	assert_string_equal(r.verdicts[0].id, "vae_parallel");
+	assert_string_equal(r.verdicts[1].id, "fa_quant_sparse");
+	assert_string_equal(r.verdicts[2].id, "text_encoder");
 	assert_int_equal(summary_trust(&r), TRUST_FAIR);
 	html = render(&r, REPORT_HTML, "en");
 	/* the summary comes before the verdicts and the meta table */
@@ -95,8 +103,26 @@ static void example_summary_in_every_format(void **state)
 	at(html, "<strong class=\"sum-big\">3 findings</strong>");
 	at(html, "aria-label=\"DiT 47.4% · VAE 39.2% · Text encoder 13.5%\"");
 	at(html, "<span class=\"seg s-dit\" style=\"width:47.38%\"");
-	at(html, "<a href=\"#verdict-fa_quant_sparse\">Attention dominates "
-	         "the DiT</a> <span class=\"small\">(42.0% &gt; 30.0%)</span>");
+	at(html, "<a href=\"#verdict-vae_parallel\">The VAE is a large share "
+	         "of end to end</a> <span class=\"small\">(39.2% &gt; "
+	         "30.0%)</span> · Estimated gain: <strong class=\"sum-gain\">end "
+	         "to end 154.2 ms → 124.5–134.4 ms per step "
+	         "(−12.9–19.3%)</strong>");
+	/* each fired card has its gain, assumption and source; the cards
+	 * come by gain */
+	at(html, "<p class=\"gain gain-estimate\"><strong>Estimated "
+	         "gain:</strong> VAE 59.5 ms → 29.7–39.6 ms; end to end 154.2 "
+	         "ms → 124.5–134.4 ms per step (−12.9–19.3%); assuming the VAE "
+	         "runs 1.5–2× faster");
+	at(html, "<strong>Estimated gain:</strong> DiT 72.0 ms → 49.5–57.0 "
+	   "ms; end to end 154.2 ms → 131.8–139.2 ms per step (−9.7–14.5%); "
+	   "assuming the DiT&#39;s attention runs 2–4× faster");
+	at(html, "<span class=\"small\">(source: MindIE-SD sparse doc "
+	         "(RainFusion2.0, arXiv 2512.24086)");
+	assert_true(at(html, "id=\"verdict-vae_parallel\">") <
+	            at(html, "id=\"verdict-fa_quant_sparse\">"));
+	assert_true(at(html, "id=\"verdict-fa_quant_sparse\">") <
+	            at(html, "id=\"verdict-text_encoder\">"));
 	at(html, "<strong>fair</strong> — Level1, 2 timed steps after 3 "
 	         "warm-up, 2 warnings");
 	md = render(&r, REPORT_MARKDOWN, "en");
@@ -106,12 +132,25 @@ static void example_summary_in_every_format(void **state)
 	at(md, "- **Stage split:** DiT 143.91 ms 47.4% · VAE 118.92 ms 39.2% · "
 	       "Text encoder 40.90 ms 13.5%\n");
 	at(md, "- **Findings:** 3 findings\n");
+	at(md, "- **Do first:** The VAE is a large share of end to end (39.2% "
+	       "&gt; 30.0%) · Estimated gain: **end to end 154.2 ms → "
+	       "124.5–134.4 ms per step \\(−12.9–19.3%\\)**\n");
+	at(md, "- **Estimated gain:** VAE 59.5 ms → 29.7–39.6 ms; end to end "
+	       "154.2 ms → 124.5–134.4 ms per step \\(−12.9–19.3%\\); "
+	       "assuming the VAE runs 1.5–2× faster");
+	at(md, "(source: sdperf assumption: MindIE\\-SD's parallelism doc");
 	txt = text(&r, 0);
 	assert_true(at(txt, "summary:\n") < at(txt, "stage           kernels"));
 	at(txt, "  end to end   154.20 ms per profiler step (2 steps, 308.41 "
 	        "ms in all)\n");
-	at(txt, "  do first     fa_quant_sparse: Attention dominates the DiT "
-	        "(42.0% > 30%)\n");
+	at(txt, "  do first     vae_parallel: The VAE is a large share of end "
+	        "to end (39.2% > 30%)\n               estimated gain: end to "
+	        "end 154.2 ms -> 124.5-134.4 ms per step (-12.9-19.3%)\n");
+	at(txt, "         estimated gain: DiT 72.0 ms -> 49.5-57.0 ms; end to "
+	        "end 154.2 ms -> 131.8-139.2 ms per step (-9.7-14.5%); assuming "
+	        "the DiT's attention runs 2–4× faster");
+	assert_true(at(txt, "[FIRE] vae_parallel") <
+	            at(txt, "[FIRE] fa_quant_sparse"));
 	at(txt, "  trust        fair - Level1, 2 timed steps after 3 warm-up, "
 	        "2 warnings\n");
 	json = text(&r, 1);
@@ -119,12 +158,28 @@ static void example_summary_in_every_format(void **state)
 	   "\"summary\":\t{\n\t\t\"e2e_known\":\ttrue,\n\t\t\"e2e_per\":\t"
 	   "\"profiler_step\",\n\t\t\"e2e_time_us\":\t154203.684,\n\t\t\"span_"
 	   "us\":\t308407.369,");
-	at(json, "\"findings\":\t3,\n\t\t\"top_verdict\":\t\"fa_quant_sparse\","
-	         "\n\t\t\"top_gain\":\tnull,");
+	at(json, "\"findings\":\t3,\n\t\t\"top_verdict\":\t\"vae_parallel\","
+	         "\n\t\t\"top_gain\":\t{\n\t\t\t\"estimated\":\ttrue,");
+	at(json, "\"speedup_low\":\t1.500,\n\t\t\t\"speedup_high\":\t2.000,"
+	         "\n\t\t\t\"part_us\":\t59460.209,\n\t\t\t\"stage_before_"
+	         "us\":\t59460.209,\n\t\t\t\"stage_after_low_us\":\t39640.139,"
+	         "\n\t\t\t\"stage_after_high_us\":\t29730.104,\n\t\t\t\"e2e_"
+	         "before_us\":\t154203.684,\n\t\t\t\"e2e_after_low_us\":\t"
+	         "134383.614,\n\t\t\t\"e2e_after_high_us\":\t124473.579,\n\t\t"
+	         "\t\"saving_low_pct\":\t12.853,\n\t\t\t\"saving_high_pct\":\t"
+	         "19.280,");
+	at(json, "\"order\":\t[\"vae_parallel\", \"fa_quant_sparse\", "
+	         "\"text_encoder\"]");
+	at(json, "\"order\":\t1,\n\t\t\t\"gain\":\t{");
 	zh = render(&r, REPORT_HTML, "zh");
 	at(zh, "<strong class=\"sum-big\">3 项发现</strong>");
 	at(zh,
 	   "<strong>中</strong> — Level1，3 个预热步之后 2 个计时步，2 条警告");
+	at(zh, "预计收益（估算）: <strong class=\"sum-gain\">端到端每步 154.2 "
+	       "ms → 124.5–134.4 ms（减少 12.9–19.3%）</strong>");
+	at(zh, "<strong>预计收益（估算）:</strong> VAE 59.5 ms → 29.7–39.6 "
+	       "ms；端到端每步 154.2 ms → 124.5–134.4 ms（减少 12.9–19.3%）；前提："
+	       "VAE 解码切分到两张或更多卡上并行后快 1.5–2 倍");
 	free(html);
 	free(md);
 	free(txt);
@@ -178,8 +233,8 @@ static void passing_checks_are_one_line(void **state)
 	result_release(&r);
 }
 
-/* The choices on hand-made results: the first fired verdict in rules
- * order is the top action; none fired: "no findings" and nothing to do;
+/* The choices on hand-made results: the fired verdict with the largest
+ * expected gain is the top action; none fired: "no findings" and nothing to do;
  * the trust levels from the collection's gaps and the warnings. */
 static void top_action_and_trust(void **state)
 {
@@ -198,14 +253,19 @@ static void top_action_and_trust(void **state)
 	at(html, "Nothing to fix: every check is within its threshold.");
 	assert_null(strstr(html, "class=\"verdict-card"));
 	free(html);
-	/* two fired: the first in rules order (matmul_quant before
-	 * fa_quant_sparse) */
+	/* two fired: the larger expected gain (vae_parallel's, at 0) is
+	 * the top action, wherever it is */
 	r.verdicts[0].fired = r.verdicts[1].fired = 1;
-	assert_string_equal(r.verdicts[0].id, "matmul_quant");
+	assert_string_equal(r.verdicts[0].id, "vae_parallel");
 	assert_int_equal(summary_top(&r), 0);
 	assert_int_equal(summary_findings(&r), 2);
 	txt = text(&r, 0);
-	at(txt, "  findings     2 findings\n  do first     matmul_quant: ");
+	at(txt, "  findings     2 findings\n  do first     vae_parallel: ");
+	free(txt);
+	r.verdicts[1].gain->saving_high_pct = 30;
+	assert_int_equal(summary_top(&r), 1);
+	txt = text(&r, 0);
+	at(txt, "  findings     2 findings\n  do first     fa_quant_sparse: ");
 	free(txt);
 	/* good: Level1, 5 timed steps after 2 warm-up, no warning */
 	r.collection.sum.gaps = 0;

@@ -103,7 +103,29 @@ static void verdicts(cJSON *w, const struct comparison *c)
 		jsonw_add_fixed(o, "base_pct", v->base, v->base_applicable);
 		jsonw_add_fixed(o, "new_pct", v->new_, v->new_applicable);
 		jsonw_add_fixed(o, "threshold_pct", v->threshold, 1);
+		/* the base report's expected gain (end-to-end saving) */
+		jsonw_add_fixed(o, "promised_saving_low_pct",
+		                v->promised_low_pct, v->promised);
+		jsonw_add_fixed(o, "promised_saving_high_pct",
+		                v->promised_high_pct, v->promised);
 	}
+}
+
+/* The end-to-end time per step of both sides and the saving measured,
+ * null when a side has none. */
+static void e2e(cJSON *w, const struct comparison *c)
+{
+	cJSON *o = jsonw_add_object(w, "e2e");
+
+	if (c->e2e_known) {
+		jsonw_add_us(o, "base_us", c->e2e.base);
+		jsonw_add_us(o, "new_us", c->e2e.new_);
+	} else {
+		jsonw_add_null(o, "base_us");
+		jsonw_add_null(o, "new_us");
+	}
+	jsonw_add_fixed(o, "saving_pct", cmp_saving_pct(c->e2e),
+	                c->e2e_known);
 }
 
 static void types(cJSON *w, const struct comparison *c)
@@ -181,6 +203,7 @@ void render_diff_json(const struct comparison *c, const char *version,
 	for (s = 0; s < STAGE_COUNT; s++)
 		stage(st, stage_names[s], &c->stages[s]);
 	verdicts(root, c);
+	e2e(root, c);
 	types(root, c);
 	ranks(root, c);
 	warnings(root, c);

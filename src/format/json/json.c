@@ -214,6 +214,8 @@ static void verdicts_json(cJSON *root, const struct result *r)
 		docs = cJSON_AddArrayToObject(o, "docs");
 		for (d = 0; d < v->ndocs; d++)
 			cJSON_AddItemToArray(docs, jsonw_str(v->docs[d]));
+		jsonw_add_opt_i64(o, "order", v->order, v->order > 0);
+		json_gain(o, "gain", r, v->gain);
 		cJSON_AddItemToArray(arr, o);
 	}
 }

@@ -43,14 +43,67 @@ static void trust_json(cJSON *o, const struct result *r)
 	jsonw_add_u64(t, "warnings", r->nwarnings);
 }
 
+/* A time of the estimate, null when there is none. */
+static void gain_us(cJSON *o, const char *key, const struct gain *g,
+                    int64_t ns)
+{
+	if (g->estimated)
+		jsonw_add_us(o, key, ns);
+	else
+		jsonw_add_null(o, key);
+}
+
+void json_gain(cJSON *o, const char *key, const struct result *r,
+               const struct gain *g)
+{
+	cJSON *x, *a;
+	int range = g && !g->no_speed;
+
+	if (!g) {
+		jsonw_add_null(o, key);
+		return;
+	}
+	x = jsonw_add_object(o, key);
+	jsonw_add_bool(x, "estimated", g->estimated);
+	jsonw_add_bool(x, "no_speed_gain", g->no_speed);
+	jsonw_add_str(x, "part", gain_part_names[g->part]);
+	jsonw_add_str(x, "stage", stage_names[g->stage]);
+	jsonw_add_str(x, "category", g->part == GAIN_PART_CATEGORY
+	                                 ? category_names[g->cat]
+	                                 : NULL);
+	jsonw_add_str(x, "per", r->e2e.steps ? "profiler_step" : "profile");
+	jsonw_add_fixed(x, "speedup_low", g->speedup_low, range);
+	jsonw_add_fixed(x, "speedup_high", g->speedup_high, range);
+	gain_us(x, "part_us", g, g->part_ns);
+	gain_us(x, "stage_before_us", g, g->stage_before_ns);
+	gain_us(x, "stage_after_low_us", g, g->stage_after_low_ns);
+	gain_us(x, "stage_after_high_us", g, g->stage_after_high_ns);
+	gain_us(x, "e2e_before_us", g, g->e2e_before_ns);
+	gain_us(x, "e2e_after_low_us", g, g->e2e_after_low_ns);
+	gain_us(x, "e2e_after_high_us", g, g->e2e_after_high_ns);
+	jsonw_add_fixed(x, "saving_low_pct", g->saving_low_pct, g->estimated);
+	jsonw_add_fixed(x, "saving_high_pct", g->saving_high_pct,
+	                g->estimated);
+	a = jsonw_add_object(x, "assumption");
+	jsonw_add_str(a, "en", g->assumption_en);
+	jsonw_add_str(a, "zh", g->assumption_zh);
+	jsonw_add_str(x, "source", g->source);
+}
+
 void json_summary(cJSON *root, const struct result *r)
 {
-	cJSON *o = cJSON_AddObjectToObject(root, "summary");
+	cJSON *o = cJSON_AddObjectToObject(root, "summary"), *ord;
 	int top = summary_top(r);
+	size_t i;
 
 	e2e_json(o, r);
 	jsonw_add_u64(o, "findings", summary_findings(r));
 	jsonw_add_str(o, "top_verdict", top >= 0 ? r->verdicts[top].id : NULL);
-	cJSON_AddNullToObject(o, "top_gain");
+	json_gain(o, "top_gain", r, top >= 0 ? r->verdicts[top].gain : NULL);
+	/* the fired findings by expected gain (analysis/gain.h) */
+	ord = jsonw_add_array(o, "order");
+	for (i = 0; i < r->nverdicts; i++)
+		if (r->verdicts[i].fired)
+			jsonw_add_str(ord, NULL, r->verdicts[i].id);
 	trust_json(o, r);
 }

@@ -9,5 +9,9 @@
 
 /* Adds "summary" to root. */
 void json_summary(cJSON *root, const struct result *r);
+/* Adds a finding's expected gain g as member key of o (null when g is
+ * NULL): see docs/report-schema.md. */
+void json_gain(cJSON *o, const char *key, const struct result *r,
+               const struct gain *g);
 
 #endif

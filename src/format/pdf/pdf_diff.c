@@ -201,6 +201,21 @@ static void verdict_table(struct pdf_ctx *c)
 	pdf_table(c, &t);
 }
 
+/* What the base report's estimates promised, next to the measured
+ * end-to-end change: only when it promised something. */
+static void promises(struct pdf_ctx *c)
+{
+	size_t i, n = tmpl_nrows(c->m, "promises");
+
+	if (!n)
+		return;
+	pdf_subheading(c, pdf_v(c, "t_diff_sec_promises"));
+	pdf_para(c, pdf_v(c, "t_diff_promises_intro"));
+	for (i = 0; i < n; i++)
+		pdf_bullet(c, tmpl_get(tmpl_row(c->m, "promises", i), "text"),
+		           NULL);
+}
+
 static void summary(struct pdf_ctx *c)
 {
 	size_t i, n = tmpl_nrows(c->m, "warnings");
@@ -213,6 +228,7 @@ static void summary(struct pdf_ctx *c)
 	if (!*pdf_v(c, "any_change"))
 		pdf_para(c, pdf_v(c, "t_diff_verdicts_none_changed"));
 	verdict_table(c);
+	promises(c);
 	pdf_subheading(c, pdf_v(c, "t_diff_sec_warnings"));
 	if (!n)
 		pdf_para(c, pdf_v(c, "t_diff_no_warnings"));

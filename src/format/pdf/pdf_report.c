@@ -105,6 +105,33 @@ static const char *metric(struct pdf_ctx *c, const struct tmpl_vars *r)
 	return c->val[4].buf;
 }
 
+/* A fired finding's estimated gain line, with its assumption and
+ * source, into b (empty when it has none). */
+static void gain_line(struct pdf_ctx *c, const struct tmpl_vars *r,
+                      struct strbuf *b)
+{
+	strbuf_reset(b);
+	if (!*tmpl_get(r, "gain"))
+		return;
+	strbuf_addf(b, "%s: %s%s (%s: %s)", pdf_v(c, "t_gain_label"),
+	            tmpl_get(r, "gain_text"), tmpl_get(r, "gain_note"),
+	            pdf_v(c, "t_gain_source"), tmpl_get(r, "gain_source"));
+}
+
+/* Height of the gain line in width w: 0 without one. */
+static float gain_height(struct pdf_ctx *c, const struct tmpl_vars *r,
+                         float w)
+{
+	struct strbuf b = STRBUF_INIT;
+	float h = 0;
+
+	gain_line(c, r, &b);
+	if (b.len)
+		h = 3 + 11.0f * (float)pt_nlines(&c->d, b.buf, &PDF_SMALL, w);
+	strbuf_release(&b);
+	return h;
+}
+
 /* Height of a verdict card with inner width w. */
 static float card_height(struct pdf_ctx *c, const struct tmpl_vars *r, float w)
 {
@@ -122,6 +149,7 @@ static float card_height(struct pdf_ctx *c, const struct tmpl_vars *r, float w)
 		                              &PDF_SMALL, w);
 	h += 3 + 12.0f * (float)pt_nlines(&c->d, tmpl_get(r, "recommendation"),
 	                                  &PDF_BODY, w);
+	h += gain_height(c, r, w);
 	return h + 3 + 12.0f * (float)doc_links(c, r, 0, w, 1) + 8;
 }
 
@@ -130,6 +158,7 @@ static void card(struct pdf_ctx *c, const struct tmpl_vars *r)
 	unsigned long rgb = state_rgb(tmpl_get(r, "state"));
 	struct pdf_style big = {15.0f, 1, PDF_FG};
 	float x = MARGIN + 12, w = CONTENT_W - 22;
+	struct strbuf gain = STRBUF_INIT;
 
 	pdf_card(c, card_height(c, r, w), rgb);
 	c->d.y -= 8;
@@ -145,6 +174,12 @@ static void card(struct pdf_ctx *c, const struct tmpl_vars *r)
 	}
 	c->d.y -= 3;
 	pt_para(&c->d, tmpl_get(r, "recommendation"), &PDF_BODY, x, w, 12.0f);
+	gain_line(c, r, &gain);
+	if (gain.len) {
+		c->d.y -= 3;
+		pt_para(&c->d, gain.buf, &PDF_SMALL, x, w, 11.0f);
+	}
+	strbuf_release(&gain);
 	c->d.y -= 3;
 	doc_links(c, r, x, w, 0);
 	c->d.y -= 8 + 6;
@@ -158,6 +193,8 @@ static void verdicts(struct pdf_ctx *c)
 	pdf_para(c, pdf_v(c, "verdicts_intro"));
 	if (!*pdf_v(c, "any_fired"))
 		pdf_strong(c, pdf_v(c, "t_verdicts_none_fired"), PDF_OK);
+	else
+		pdf_para(c, pdf_v(c, "t_gain_method"));
 	for (i = 0; i < n; i++)
 		if (*tmpl_get(tmpl_row(c->m, "verdicts", i), "fired"))
 			card(c, tmpl_row(c->m, "verdicts", i));

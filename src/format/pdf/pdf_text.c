@@ -105,6 +105,27 @@ static int needs_cjk(const struct pdf_doc *d, uint32_t cp)
 	return cp > 0x7F && HPDF_Font_GetUnicodeWidth(d->reg, cp) == 0;
 }
 
+/* Code points the CJK font lacks, drawn as a look-alike it has when a
+ * string is set in it (WenQuanYi Zen Hei has no U+2212 MINUS SIGN). */
+static void cjk_substitute(struct pdf_doc *d, HPDF_Font f)
+{
+	static const char minus[] = "\xE2\x88\x92";
+	struct strbuf out = STRBUF_INIT;
+	const char *p = d->clean.buf, *hit;
+
+	if (!f || f != d->cjk || !strstr(p, minus))
+		return;
+	while ((hit = strstr(p, minus))) {
+		strbuf_add(&out, p, (size_t)(hit - p));
+		strbuf_addch(&out, '-');
+		p = hit + 3;
+	}
+	strbuf_adds(&out, p);
+	strbuf_reset(&d->clean);
+	strbuf_add(&d->clean, out.buf, out.len);
+	strbuf_release(&out);
+}
+
 HPDF_Font pt_font(struct pdf_doc *d, const char *s, const struct pdf_style *st)
 {
 	size_t n = strlen(s), i = 0, len;
@@ -142,6 +163,7 @@ float pt_text_width(struct pdf_doc *d, const char *s,
 	strbuf_reset(&d->clean);
 	pt_clean(&d->clean, s);
 	f = pt_font(d, d->clean.buf, st);
+	cjk_substitute(d, f);
 	return pt_width(f, st->size, d->clean.buf, d->clean.len);
 }
 
@@ -307,6 +329,7 @@ size_t pt_wrap(struct pdf_doc *d, const char *s, const struct pdf_style *st,
 	strbuf_reset(&d->clean);
 	pt_clean(&d->clean, s);
 	w.f = *font = pt_font(d, d->clean.buf, st);
+	cjk_substitute(d, w.f);
 	w.size = st->size;
 	w.width = width;
 	w.cut = cut;
@@ -462,6 +485,7 @@ float pt_draw_str(struct pdf_doc *d, HPDF_Page page, const struct pdf_style *st,
 	strbuf_reset(&d->clean);
 	pt_clean(&d->clean, s);
 	f = pt_font(d, d->clean.buf, st);
+	cjk_substitute(d, f);
 	w = pt_width(f, st->size, d->clean.buf, d->clean.len);
 	/* pt_draw reuses scratch, not clean: clean stays valid */
 	pt_draw(d, page, f, st, x, y, d->clean.buf, d->clean.len);

@@ -71,6 +71,19 @@ static void verdicts(const struct comparison *c, struct strbuf *out)
 		else
 			strbuf_adds(out, " ->   n/a");
 		strbuf_addf(out, "  (threshold %g%%)\n", v->threshold);
+		if (!v->promised)
+			continue;
+		/* what the base report's estimate promised, and what the
+		 * runs measured end to end */
+		strbuf_addf(out,
+		            "         promised end to end -%.1f-%.1f%%",
+		            v->promised_low_pct, v->promised_high_pct);
+		if (c->e2e_known)
+			strbuf_addf(out, ", measured %+.1f%%\n",
+			            -cmp_saving_pct(c->e2e));
+		else
+			strbuf_adds(out, ", not measured (no end-to-end time "
+			                 "in a report.json)\n");
 	}
 }
 

@@ -78,7 +78,8 @@ static void verdicts(const struct result *r, struct strbuf *out)
 	size_t i, d;
 
 	strbuf_adds(out, "\nverdicts:\n");
-	/* fired ones first, then the others, each in rules order */
+	/* fired ones first (by expected gain), then the others in rules
+	 * order */
 	for (i = 0; i < 2 * r->nverdicts; i++) {
 		const struct verdict *v = &r->verdicts[i % r->nverdicts];
 		if ((i < r->nverdicts) != (v->fired != 0))
@@ -105,6 +106,10 @@ static void verdicts(const struct result *r, struct strbuf *out)
 			strbuf_adds(out, "\n         see:");
 			for (d = 0; d < v->ndocs; d++)
 				strbuf_addf(out, " %s", v->docs[d]);
+			if (v->gain) {
+				strbuf_adds(out, "\n         ");
+				text_gain(r, v->gain, 1, out);
+			}
 		}
 		strbuf_addch(out, '\n');
 	}

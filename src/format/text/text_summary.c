@@ -2,6 +2,7 @@
 #include "format/text/text_summary.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 #include "analysis/e2e.h"
 #include "analysis/summary.h"
@@ -63,6 +64,71 @@ static void split_lines(const struct result *r, struct strbuf *out)
 	strbuf_adds(out, "]\n");
 }
 
+/* "142.4 ms" in the unit of unit_ns, four digits or so */
+static void dur(struct strbuf *out, int64_t ns, int64_t unit_ns)
+{
+	int64_t a = unit_ns < 0 ? -unit_ns : unit_ns;
+
+	if (a >= 1000000000)
+		strbuf_addf(out, "%.2f s", (double)ns / 1e9);
+	else if (a >= 1000000)
+		strbuf_addf(out, "%.1f ms", (double)ns / 1e6);
+	else
+		strbuf_addf(out, "%.1f us", (double)ns / 1e3);
+}
+
+/* "X -> A-B unit": the better time first */
+static void change(struct strbuf *out, int64_t before, int64_t best,
+                   int64_t worst)
+{
+	struct strbuf b = STRBUF_INIT;
+
+	dur(out, before, before);
+	strbuf_adds(out, " -> ");
+	if (best != worst) {
+		dur(&b, best, before);
+		/* the number only: the unit follows the second */
+		strbuf_add(out, b.buf, (size_t)(strchr(b.buf, ' ') - b.buf));
+		strbuf_addch(out, '-');
+	}
+	dur(out, worst, before);
+	strbuf_release(&b);
+}
+
+void text_gain(const struct result *r, const struct gain *g, int full,
+               struct strbuf *out)
+{
+	if (!g)
+		return;
+	strbuf_adds(out, "estimated gain: ");
+	if (g->no_speed)
+		strbuf_adds(out, "no speed gain");
+	else if (!g->estimated)
+		strbuf_adds(out, "not estimated: this profile does not measure "
+		                 "the time it applies to");
+	if (g->estimated) {
+		if (full && g->stage != STAGE_ALL) {
+			strbuf_addf(out, "%s ", short_names[g->stage]);
+			change(out, g->stage_before_ns, g->stage_after_high_ns,
+			       g->stage_after_low_ns);
+			strbuf_adds(out, "; ");
+		}
+		strbuf_adds(out, "end to end ");
+		change(out, g->e2e_before_ns, g->e2e_after_high_ns,
+		       g->e2e_after_low_ns);
+		strbuf_addf(out, " %s (-%.1f-%.1f%%)",
+		            r->e2e.steps ? "per step" : "for the whole profile",
+		            g->saving_low_pct, g->saving_high_pct);
+	}
+	if (!full)
+		return;
+	strbuf_adds(out, g->no_speed ? "; " : "; assuming ");
+	strbuf_add_sanitized(out, g->assumption_en, strlen(g->assumption_en));
+	strbuf_adds(out, " (source: ");
+	strbuf_add_sanitized(out, g->source, strlen(g->source));
+	strbuf_addch(out, ')');
+}
+
 void text_summary(const struct result *r, struct strbuf *out)
 {
 	size_t n = summary_findings(r);
@@ -81,6 +147,11 @@ void text_summary(const struct result *r, struct strbuf *out)
 		const struct verdict *v = &r->verdicts[top];
 		strbuf_addf(out, "  do first     %s: %s (%.1f%% > %g%%)\n",
 		            v->id, v->title, v->value, v->threshold);
+		if (v->gain) {
+			strbuf_adds(out, "               ");
+			text_gain(r, v->gain, 0, out);
+			strbuf_addch(out, '\n');
+		}
 	} else {
 		strbuf_adds(out,
 		            "  do first     nothing: every check is within "

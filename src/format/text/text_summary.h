@@ -9,4 +9,12 @@
  * a 40-column bar), findings, the top action, trust. */
 void text_summary(const struct result *r, struct strbuf *out);
 
+/* A finding's expected gain in one line of ASCII (the rules' assumption
+ * and source sanitised as they are): "estimated gain: DiT 142.4 ms ->
+ * 101.0-113.2 ms; end to end 301.0 ms -> 259.6-271.8 ms per step
+ * (-9.7-13.8%)", then, when full, "; assuming ... (source: ...)". The
+ * stage part is left out unless full. Nothing when g is NULL. */
+void text_gain(const struct result *r, const struct gain *g, int full,
+               struct strbuf *out);
+
 #endif
