@@ -330,7 +330,7 @@ static void promises(struct model_ctx *c, struct tmpl_vars *v,
 		row = tmpl_add_row(v, "promises");
 		strbuf_reset(&p);
 		add_promise(&p, vd);
-		values[0] = verdict_title(c, vd->id);
+		values[0] = verdict_title(c, vd->id, 1);
 		values[1] = p.buf;
 		values[2] = m.buf;
 		values[3] = b.buf;
