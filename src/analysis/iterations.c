@@ -1,0 +1,587 @@
+/* Denoising iterations: the loop cut where its head repeats, each
+ * iteration counted and timed, cache hits told from what they leave out.
+ * Why a head and not a fixed period: a cache changes the length of the
+ * iterations it hits, so the loop has no single period; the kernels that
+ * open each iteration (timestep embedding, patch embedding) run whether
+ * the blocks are cached or not. */
+#include "analysis/iterations.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/e2e.h"
+#include "util/checked.h"
+#include "util/membudget.h"
+#include "util/sortcmp.h"
+#include "util/xalloc.h"
+#include "util/banned.h"
+
+const char *const iter_hit_names[3] = {"full", "dit", "attention"};
+const char *const cache_kind_names[3] = {"none", "dit", "attention"};
+
+/* Kernels of a block hashed to recognise it. */
+#define ITER_BLOCK_MAX 512
+
+/* Places of the head tried against the first block's place. */
+#define MATCH_TRIES 4096
+
+static int is_comm(const struct iter_input *in, size_t i)
+{
+	return in->key_cat[in->k[i].key] == CAT_COMM;
+}
+
+static int is_dit(const struct iter_input *in, size_t i)
+{
+	return in->stage[i] == STAGE_DIT;
+}
+
+/* The DiT range [s, e) that begins at s: DiT kernels of one Step Id. */
+static size_t range_end(const struct iter_input *in, size_t s)
+{
+	size_t e = s + 1;
+
+	while (e < in->n && is_dit(in, e) && in->k[e].step == in->k[s].step)
+		e++;
+	return e;
+}
+
+/* FNV-1a over the keys of the next w compute kernels from i (Comm kernels
+ * land wherever their stream puts them: left out). */
+static uint64_t window_hash(const struct iter_input *in, size_t i, size_t e,
+                            size_t w)
+{
+	uint64_t h = 1469598103934665603ull;
+	size_t j, used = 0;
+
+	for (j = i; j < e && used < w; j++) {
+		if (is_comm(in, j))
+			continue;
+		h ^= in->k[j].key + 1;
+		h *= 1099511628211ull;
+		used++;
+	}
+	return h ^ (uint64_t)used;
+}
+
+/* The DiT-signature key with the most DiT time, UINT32_MAX if none. */
+static uint32_t pick_anchor(const struct iter_input *in)
+{
+	int64_t *t = xcalloc(in->nkeys ? in->nkeys : 1, sizeof(*t));
+	uint32_t best = UINT32_MAX;
+	size_t i;
+
+	for (i = 0; i < in->n; i++)
+		if (is_dit(in, i) && in->key_sig[in->k[i].key] == SIG_DIT)
+			checked_accumulate(&t[in->k[i].key],
+			                   checked_add_sat(in->k[i].dur_ns, 1));
+	for (i = 0; i < in->nkeys; i++)
+		if (t[i] && (best == UINT32_MAX || t[i] > t[best]))
+			best = (uint32_t)i;
+	free(t);
+	return best;
+}
+
+/* A window at an anchor kernel. */
+struct win {
+	uint64_t h;
+	int64_t weight;
+	size_t pos;
+	size_t range; /* start of its DiT range */
+};
+
+static int cmp_win(const void *pa, const void *pb)
+{
+	const struct win *a = pa, *b = pb;
+
+	if (a->h != b->h)
+		return a->h < b->h ? -1 : 1;
+	return (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+/* The block signature: the heaviest window that repeats. *first is its
+ * group in w (sorted), *count its size. Returns 0 if none repeats. */
+static int heaviest(const struct win *w, size_t m, size_t *first,
+                    size_t *count)
+{
+	size_t i, j;
+	int64_t best = -1;
+
+	for (i = 0; i < m; i = j) {
+		int64_t sum = 0;
+		for (j = i; j < m && w[j].h == w[i].h; j++)
+			checked_accumulate(&sum, w[j].weight);
+		if (j - i >= 2 && sum > best) {
+			best = sum;
+			*first = i;
+			*count = j - i;
+		}
+	}
+	return best >= 0;
+}
+
+/* How far back from i the compute-kernel sequences before i and before j
+ * agree (j > i); the index where the agreement starts. */
+static size_t common_start(const struct iter_input *in, size_t lo, size_t i,
+                           size_t j)
+{
+	size_t start = i;
+
+	for (;;) {
+		while (i > lo && is_comm(in, i - 1))
+			i--;
+		while (j > i && is_comm(in, j - 1))
+			j--;
+		if (i == lo || j <= i || in->k[i - 1].key != in->k[j - 1].key)
+			return start;
+		start = --i;
+		j--;
+	}
+}
+
+/* What splitting needs: the head's keys, the block signature. */
+struct plan {
+	uint32_t head[ITER_HEAD_MAX];
+	size_t nhead;
+	uint32_t anchor;
+	size_t w;
+	/* a block: blk_len compute kernels from one of key blk_key whose
+	 * hash is block_h (blk_len 0: blocks not counted) */
+	uint32_t blk_key;
+	size_t blk_len;
+	uint64_t block_h;
+};
+
+/* Steps 1 and 2: the block signature and the head. 0 when found. */
+static int make_plan(const struct iter_input *in, const struct rules *ru,
+                     struct plan *p, struct err *e)
+{
+	struct win *w = NULL;
+	size_t i, s, m = 0, g = 0, cnt = 0, a0, lo, l0;
+	uint64_t cost;
+	int ret = 1;
+
+	memset(p, 0, sizeof(*p));
+	p->w = ru->loop_window > 0 ? (size_t)ru->loop_window : 16;
+	p->anchor = pick_anchor(in);
+	if (p->anchor == UINT32_MAX)
+		return 1;
+	for (i = 0; i < in->n; i++)
+		m += is_dit(in, i) && in->k[i].key == p->anchor;
+	cost = (uint64_t)m * sizeof(*w);
+	if (membudget_charge(cost))
+		return membudget_fail(e, cost,
+		                      "denoising iterations: %zu windows", m);
+	w = xmalloc((m ? m : 1) * sizeof(*w));
+	m = 0;
+	for (s = 0; s < in->n;) {
+		size_t end;
+		if (!is_dit(in, s)) {
+			s++;
+			continue;
+		}
+		end = range_end(in, s);
+		for (i = s; i < end; i++)
+			if (in->k[i].key == p->anchor) {
+				w[m].h = window_hash(in, i, end, p->w);
+				w[m].weight = in->k[i].dur_ns;
+				w[m].pos = i;
+				w[m++].range = s;
+			}
+		s = end;
+	}
+	qsort(w, m, sizeof(*w), cmp_win);
+	if (!heaviest(w, m, &g, &cnt))
+		goto out;
+	/* the first block is the group's first place; the head is what the
+	 * later places of the same window in its range repeat before it */
+	a0 = w[g].pos;
+	lo = w[g].range;
+	l0 = a0;
+	for (i = g + 1; i < g + cnt && i <= g + MATCH_TRIES; i++) {
+		size_t cs;
+		if (w[i].range != lo)
+			break;
+		cs = common_start(in, lo, a0, w[i].pos);
+		l0 = cs < l0 ? cs : l0;
+	}
+	/* the block: from where the first two places' sequences agree
+	 * back to, as long as the distance between them */
+	if (cnt >= 2 && w[g + 1].range == lo) {
+		size_t pb = 0, b0 = common_start(in, lo, a0, w[g + 1].pos);
+		for (i = a0; i < w[g + 1].pos; i++)
+			pb += !is_comm(in, i);
+		while (b0 < a0 && is_comm(in, b0))
+			b0++;
+		p->blk_key = in->k[b0].key;
+		p->blk_len = pb < ITER_BLOCK_MAX ? pb : ITER_BLOCK_MAX;
+		p->block_h = window_hash(in, b0, range_end(in, lo), p->blk_len);
+	}
+	for (i = l0; i < a0 && p->nhead < ITER_HEAD_MAX; i++)
+		if (!is_comm(in, i))
+			p->head[p->nhead++] = in->k[i].key;
+	ret = p->nhead ? 0 : 1;
+out:
+	free(w);
+	membudget_release(cost);
+	return ret;
+}
+
+/* The head matches at compute kernel i (within [i, e)): the index after
+ * its last kernel, or 0. */
+static size_t head_at(const struct iter_input *in, const struct plan *p,
+                      size_t i, size_t e)
+{
+	size_t j = 0;
+
+	for (; i < e && j < p->nhead; i++) {
+		if (is_comm(in, i))
+			continue;
+		if (in->k[i].key != p->head[j++])
+			return 0;
+	}
+	return j == p->nhead ? i : 0;
+}
+
+/* A growing list of iterations charged to the budget. */
+struct ilist {
+	struct iteration *v;
+	size_t n, alloc;
+};
+
+static int push_iter(struct ilist *l, const struct iteration *it,
+                     struct err *e)
+{
+	if (l->n == l->alloc &&
+	    membudget_grow(&l->v, sizeof(*l->v), l->n + 1, &l->alloc))
+		return membudget_fail(e, sizeof(*l->v) * (l->n + 1),
+		                      "denoising iterations: %zu iterations",
+		                      l->n + 1);
+	l->v[l->n++] = *it;
+	return 0;
+}
+
+/* Counts and times kernels [a, b) as iteration it. */
+static void measure(const struct iter_input *in, const struct plan *p,
+                    size_t a, size_t b, size_t e, struct iteration *it)
+{
+	int64_t end = in->k[a].start_ns;
+	size_t i;
+
+	it->start_ns = in->k[a].start_ns;
+	it->step = in->k[a].step;
+	for (i = a; i < b; i++) {
+		const struct kernel *k = &in->k[i];
+		int64_t ke = checked_add_sat(k->start_ns, k->dur_ns);
+		end = ke > end ? ke : end;
+		it->kernels++;
+		if (in->key_cat[k->key] == CAT_FA &&
+		    in->key_part[k->key] == FA_PART_ATTENTION)
+			it->attention++;
+		if (in->key_cat[k->key] == CAT_MATMUL)
+			it->matmul++;
+		if (p->blk_len && k->key == p->blk_key &&
+		    window_hash(in, i, e, p->blk_len) == p->block_h)
+			it->blocks++;
+	}
+	it->dur_ns = checked_sub_sat(end, it->start_ns);
+}
+
+/* Step 3 over one DiT range [s, e): its iterations, call number call. */
+static int split_range(const struct iter_input *in, const struct plan *p,
+                       size_t s, size_t e, uint32_t call, struct ilist *l,
+                       int *any, struct err *e_)
+{
+	size_t i, next, start = SIZE_MAX;
+	uint32_t idx = 0;
+	struct iteration it;
+
+	*any = 0;
+	for (i = s; i < e; i = next) {
+		size_t after = is_comm(in, i) ? 0 : head_at(in, p, i, e);
+		next = after ? after : i + 1;
+		if (!after)
+			continue;
+		if (start != SIZE_MAX) {
+			memset(&it, 0, sizeof(it));
+			it.call = call;
+			it.index = idx++;
+			measure(in, p, start, i, e, &it);
+			if (push_iter(l, &it, e_))
+				return -1;
+		}
+		start = i;
+	}
+	if (start == SIZE_MAX)
+		return 0;
+	memset(&it, 0, sizeof(it));
+	it.call = call;
+	it.index = idx;
+	measure(in, p, start, e, e, &it);
+	*any = 1;
+	return push_iter(l, &it, e_);
+}
+
+/* ---- classification ------------------------------------------------------ */
+
+static uint64_t median_u64(uint64_t *v, size_t n)
+{
+	size_t i, j;
+
+	/* insertion sort: called on the reference iterations' counts */
+	for (i = 1; i < n; i++) {
+		uint64_t x = v[i];
+		for (j = i; j > 0 && v[j - 1] > x; j--)
+			v[j] = v[j - 1];
+		v[j] = x;
+	}
+	return n ? v[(n - 1) / 2] : 0;
+}
+
+/* The full iterations' yardsticks: medians over those with at least 3/4
+ * of the most kernels. */
+struct yard {
+	uint64_t kernels, attention, matmul, blocks;
+};
+
+static int yardstick(const struct ilist *l, struct yard *y)
+{
+	uint64_t kmax = 0, *v[4];
+	size_t i, m = 0, q;
+	uint64_t cost = 4 * sizeof(uint64_t) * (uint64_t)l->n;
+
+	for (i = 0; i < l->n; i++)
+		kmax = l->v[i].kernels > kmax ? l->v[i].kernels : kmax;
+	if (membudget_charge(cost))
+		return -1;
+	for (q = 0; q < 4; q++)
+		v[q] = xmalloc((l->n ? l->n : 1) * sizeof(uint64_t));
+	for (i = 0; i < l->n; i++) {
+		const struct iteration *it = &l->v[i];
+		if (it->kernels * 4 < kmax * 3)
+			continue;
+		v[0][m] = it->kernels;
+		v[1][m] = it->attention;
+		v[2][m] = it->matmul;
+		v[3][m++] = it->blocks;
+	}
+	y->kernels = median_u64(v[0], m);
+	y->attention = median_u64(v[1], m);
+	y->matmul = median_u64(v[2], m);
+	y->blocks = median_u64(v[3], m);
+	for (q = 0; q < 4; q++)
+		free(v[q]);
+	membudget_release(cost);
+	return 0;
+}
+
+static enum iter_hit classify(const struct iteration *it, const struct yard *y)
+{
+	double fa, fm;
+
+	if (y->attention && y->matmul) {
+		fa = (double)it->attention / (double)y->attention;
+		fm = (double)it->matmul / (double)y->matmul;
+		/* attention gone, the FFN's MatMuls still there */
+		if (fa <= 0.5 && fm - fa >= 0.25)
+			return ITER_HIT_ATTENTION;
+	}
+	if (it->kernels * 2 <= y->kernels)
+		return ITER_HIT_DIT;
+	return ITER_FULL;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	return sortcmp_i64(a, b);
+}
+
+/* Median duration of the full iterations; flags the slow ones. */
+static int full_median(struct ilist *l, double factor, struct iter_summary *o)
+{
+	uint64_t cost = sizeof(int64_t) * (uint64_t)l->n;
+	int64_t *d;
+	size_t i, m = 0;
+
+	if (membudget_charge(cost))
+		return -1;
+	d = xmalloc((l->n ? l->n : 1) * sizeof(*d));
+	for (i = 0; i < l->n; i++)
+		if (l->v[i].hit == ITER_FULL)
+			d[m++] = l->v[i].dur_ns;
+	qsort(d, m, sizeof(*d), cmp_i64);
+	o->full = m;
+	o->median_ns = m ? d[(m - 1) / 2] : 0;
+	free(d);
+	membudget_release(cost);
+	for (i = 0; i < l->n && o->median_ns > 0; i++) {
+		struct iteration *it = &l->v[i];
+		if (it->hit != ITER_FULL ||
+		    (double)it->dur_ns < factor * (double)o->median_ns)
+			continue;
+		it->outlier = it->index == 0 ? 1 : 2;
+		o->outliers++;
+	}
+	return 0;
+}
+
+/* The cache's period: the most frequent gap between consecutive full
+ * iterations of a call that have hits between them. */
+static void cache_period(const struct ilist *l, struct cache_seen *c)
+{
+	uint64_t count[64] = {0};
+	size_t i, last = SIZE_MAX, g, best = 0;
+	int other = 0;
+
+	for (i = 0; i < l->n; i++) {
+		const struct iteration *it = &l->v[i];
+		if (last != SIZE_MAX && l->v[last].call != it->call)
+			last = SIZE_MAX;
+		if (it->hit != ITER_FULL)
+			continue;
+		if (last != SIZE_MAX && it->index - l->v[last].index > 1) {
+			g = it->index - l->v[last].index;
+			if (g < 64)
+				count[g]++;
+			else
+				other = 1;
+		}
+		last = i;
+	}
+	for (g = 2; g < 64; g++)
+		if (count[g] > count[best])
+			best = g;
+	c->period = count[best] ? best : 0;
+	c->regular = c->period && !other;
+	for (g = 2; g < 64 && c->regular; g++)
+		if (count[g] && g != best)
+			c->regular = 0;
+}
+
+static void summarise(struct ilist *l, const struct yard *y, double factor,
+                      struct iter_summary *o)
+{
+	uint64_t nk[3] = {0};
+	size_t i, calls = 0, first = 0;
+
+	for (i = 0; i < l->n; i++) {
+		l->v[i].hit = (unsigned char)classify(&l->v[i], y);
+		nk[l->v[i].hit]++;
+	}
+	o->blocks = y->blocks;
+	o->median_kernels = y->kernels;
+	o->outlier_factor = factor;
+	o->suggest_period = ITER_SUGGEST_PERIOD;
+	for (i = 0; i <= l->n; i++) {
+		/* a call's loop: first start to last end; what a cache at
+		 * the suggested period would skip of its iterations */
+		if (i < l->n && (i == 0 || l->v[i].call == l->v[i - 1].call))
+			continue;
+		if (i > 0) {
+			const struct iteration *a = &l->v[first], *b = &l->v[i - 1];
+			uint64_t n = b->index + 1u;
+			checked_accumulate(&o->loop_ns,
+			                   checked_sub_sat(checked_add_sat(
+			                                       b->start_ns,
+			                                       b->dur_ns),
+			                                   a->start_ns));
+			o->would_skip += n - (n + ITER_SUGGEST_PERIOD - 1) /
+			                         ITER_SUGGEST_PERIOD;
+			calls++;
+		}
+		first = i;
+	}
+	o->calls = calls;
+	if (nk[ITER_HIT_DIT] + nk[ITER_HIT_ATTENTION] >= 2) {
+		o->cache.kind = nk[ITER_HIT_ATTENTION] > nk[ITER_HIT_DIT]
+		                    ? CACHE_ATTENTION
+		                    : CACHE_DIT;
+		o->cache.hits = nk[ITER_HIT_DIT] + nk[ITER_HIT_ATTENTION];
+		cache_period(l, &o->cache);
+	}
+}
+
+static void saved(const struct ilist *l, struct iter_summary *o)
+{
+	size_t i;
+
+	if (o->cache.kind == CACHE_NONE)
+		return;
+	for (i = 0; i < l->n; i++)
+		if (l->v[i].hit != ITER_FULL && l->v[i].dur_ns < o->median_ns)
+			checked_accumulate(&o->cache.saved_ns,
+			                   o->median_ns - l->v[i].dur_ns);
+}
+
+static int split_all(const struct iter_input *in, const struct plan *p,
+                     struct ilist *l, struct err *e)
+{
+	size_t s, end;
+	uint32_t call = 0;
+	int any;
+
+	for (s = 0; s < in->n; s = end) {
+		if (!is_dit(in, s)) {
+			end = s + 1;
+			continue;
+		}
+		end = range_end(in, s);
+		if (split_range(in, p, s, end, call, l, &any, e))
+			return -1;
+		call += any ? 1 : 0;
+	}
+	return 0;
+}
+
+int iterations_find(const struct iter_input *in, const struct rules *ru,
+                    struct iter_summary *out, struct err *e)
+{
+	struct ilist l = {NULL, 0, 0};
+	struct plan p;
+	struct yard y;
+	int ret = -1, pr;
+
+	memset(out, 0, sizeof(*out));
+	pr = make_plan(in, ru, &p, e);
+	if (pr)
+		return pr < 0 ? -1 : 0;
+	if (split_all(in, &p, &l, e))
+		goto out;
+	if (!l.n) {
+		ret = 0;
+		goto out;
+	}
+	if (yardstick(&l, &y) ||
+	    (summarise(&l, &y, ru->outlier_factor, out),
+	     full_median(&l, ru->outlier_factor, out))) {
+		membudget_fail(e, sizeof(uint64_t) * 4 * (uint64_t)l.n,
+		               "denoising iterations: medians of %zu "
+		               "iterations",
+		               l.n);
+		goto out;
+	}
+	saved(&l, out);
+	out->found = 1;
+	out->head = p.nhead;
+	out->total = l.n;
+	out->n = l.n < RESULT_MAX_ITERS ? l.n : RESULT_MAX_ITERS;
+	out->v = xmalloc(out->n * sizeof(*out->v));
+	memcpy(out->v, l.v, out->n * sizeof(*out->v));
+	ret = 0;
+out:
+	membudget_shrink(&l.v, sizeof(*l.v), 0, &l.alloc);
+	free(l.v);
+	return ret;
+}
+
+void iter_summary_release(struct iter_summary *s)
+{
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+double iterations_loop_share(const struct result *r)
+{
+	if (!r->iters.found || !r->e2e.known || r->e2e.busy_ns <= 0)
+		return -1;
+	return e2e_share(r, r->iters.loop_ns);
+}
