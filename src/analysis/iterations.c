@@ -98,25 +98,44 @@ static int cmp_win(const void *pa, const void *pb)
 	return (a->pos > b->pos) - (a->pos < b->pos);
 }
 
-/* The block signature: the heaviest window that repeats. *first is its
- * group in w (sorted), *count its size. Returns 0 if none repeats. */
+static int64_t group_weight(const struct win *w, size_t m, size_t i,
+                            size_t *j)
+{
+	int64_t sum = 0;
+
+	for (*j = i; *j < m && w[*j].h == w[i].h; (*j)++)
+		checked_accumulate(&sum, w[*j].weight);
+	return sum;
+}
+
+/* The block signature: of the windows that repeat and weigh at least half
+ * the heaviest, the one that comes first. The heaviest alone may be a
+ * cache hit's block (an AttentionCache's FFN-only blocks outnumber the
+ * full ones), while a call's first iteration always runs in full. *first
+ * is its group in w (sorted by hash, then place), *count its size.
+ * Returns 0 if no window repeats. */
 static int heaviest(const struct win *w, size_t m, size_t *first,
                     size_t *count)
 {
 	size_t i, j;
-	int64_t best = -1;
+	int64_t best = -1, sum;
+	int found = 0;
 
 	for (i = 0; i < m; i = j) {
-		int64_t sum = 0;
-		for (j = i; j < m && w[j].h == w[i].h; j++)
-			checked_accumulate(&sum, w[j].weight);
-		if (j - i >= 2 && sum > best) {
+		sum = group_weight(w, m, i, &j);
+		if (j - i >= 2 && sum > best)
 			best = sum;
-			*first = i;
-			*count = j - i;
-		}
 	}
-	return best >= 0;
+	for (i = 0; i < m && best >= 0; i = j) {
+		sum = group_weight(w, m, i, &j);
+		if (j - i < 2 || sum < best / 2 ||
+		    (found && w[i].pos > w[*first].pos))
+			continue;
+		*first = i;
+		*count = j - i;
+		found = 1;
+	}
+	return found;
 }
 
 /* How far back from i the compute-kernel sequences before i and before j

@@ -130,6 +130,25 @@ static void write_markers(FILE *fp, const struct truth *t)
 	fputs("]", fp);
 }
 
+/* The loop of each step: its iterations and which hit the cache. */
+static void write_iterations(FILE *fp, const struct truth *t)
+{
+	static const char *const kinds[] = {"none", "dit", "attention"};
+	int i, first = 1;
+
+	fprintf(fp,
+	        ",\n \"iterations\": {\"per_step\": %d, \"cache\": \"%s\", "
+	        "\"period\": %d, \"hits_per_step\": [",
+	        t->iters, kinds[t->cache], t->cache ? t->cache_period : 0);
+	for (i = 0; t->cache && i < t->iters; i++) {
+		if (i % t->cache_period == 0)
+			continue;
+		fprintf(fp, "%s%d", first ? "" : ", ", i);
+		first = 0;
+	}
+	fputs("]}", fp);
+}
+
 int truth_write_json(const char *path, const struct truth *t, int rank)
 {
 	FILE *fp = fopen(path, "wb");
@@ -150,6 +169,7 @@ int truth_write_json(const char *path, const struct truth *t, int rank)
 		write_stage(fp, &t->st[s]);
 	}
 	fputs("\n }", fp);
+	write_iterations(fp, t);
 	write_markers(fp, t);
 	fputs("}\n", fp);
 	bad = ferror(fp);

@@ -25,6 +25,9 @@ struct truth {
 	int steps;
 	int straggler;     /* this rank is the --straggler */
 	int64_t sync_wait; /* sum of the collectives' waits for peers */
+	/* the denoising loop per step: iterations, and --cache's kind
+	 * (opts.h CACHE_*) and period */
+	int iters, cache, cache_period;
 	struct marker *mk; /* every step's stage ranges (with --markers) */
 	size_t nmk, capmk;
 };
