@@ -568,7 +568,7 @@ static void rules_load_text_rejects_unknown_metric(void **state)
 	    "\"dit\", \"metric\": \"share\", \"above\": 1, \"docs\": []}]}",
 	    "u.json: 'thresholds[0].metric': expected 'category_share', "
 	    "'exposed_comm_share', 'free_share', 'rank_imbalance', "
-	    "'stage_share' or 'memory_peak_share'");
+	    "'stage_share', 'memory_peak_share' or 'dit_loop_share'");
 }
 
 static void rules_load_text_free_share_needs_stage_all(void **state)
