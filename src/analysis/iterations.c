@@ -175,7 +175,7 @@ static int make_plan(const struct iter_input *in, const struct rules *ru,
                      struct plan *p, struct err *e)
 {
 	struct win *w = NULL;
-	size_t i, s, m = 0, g = 0, cnt = 0, a0, lo, l0;
+	size_t i, s, m = 0, g = 0, cnt = 0, a0, lo, l0, b0;
 	uint64_t cost;
 	int ret = 1;
 
@@ -224,9 +224,12 @@ static int make_plan(const struct iter_input *in, const struct rules *ru,
 		l0 = cs < l0 ? cs : l0;
 	}
 	/* the block: from where the first two places' sequences agree
-	 * back to, as long as the distance between them */
+	 * back to, as long as the distance between them; the head stops
+	 * where the first block starts (a hit may run no full block) */
+	b0 = a0;
 	if (cnt >= 2 && w[g + 1].range == lo) {
-		size_t pb = 0, b0 = common_start(in, lo, a0, w[g + 1].pos);
+		size_t pb = 0;
+		b0 = common_start(in, lo, a0, w[g + 1].pos);
 		for (i = a0; i < w[g + 1].pos; i++)
 			pb += !is_comm(in, i);
 		while (b0 < a0 && is_comm(in, b0))
@@ -235,7 +238,9 @@ static int make_plan(const struct iter_input *in, const struct rules *ru,
 		p->blk_len = pb < ITER_BLOCK_MAX ? pb : ITER_BLOCK_MAX;
 		p->block_h = window_hash(in, b0, range_end(in, lo), p->blk_len);
 	}
-	for (i = l0; i < a0 && p->nhead < ITER_HEAD_MAX; i++)
+	if (b0 <= l0)
+		b0 = a0; /* no head before the blocks: up to the anchor */
+	for (i = l0; i < b0 && p->nhead < ITER_HEAD_MAX; i++)
 		if (!is_comm(in, i))
 			p->head[p->nhead++] = in->k[i].key;
 	ret = p->nhead ? 0 : 1;
