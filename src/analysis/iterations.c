@@ -157,6 +157,76 @@ static size_t common_start(const struct iter_input *in, size_t lo, size_t i,
 	}
 }
 
+/* Compute kernels in [a, b). */
+static size_t compute_in(const struct iter_input *in, size_t a, size_t b)
+{
+	size_t n = 0;
+
+	for (; a < b; a++)
+		n += !is_comm(in, a);
+	return n;
+}
+
+/* The kernel c compute kernels before a (c >= 1), or SIZE_MAX before lo. */
+static size_t back(const struct iter_input *in, size_t lo, size_t a, size_t c)
+{
+	while (c && a > lo) {
+		a--;
+		c -= !is_comm(in, a);
+	}
+	return c ? SIZE_MAX : a;
+}
+
+/* Idle device time before kernel x: from the latest end of the few
+ * kernels before it (a collective may still run). */
+static int64_t idle_before(const struct iter_input *in, size_t lo, size_t x)
+{
+	int64_t end = INT64_MIN;
+	size_t y;
+
+	if (x == SIZE_MAX || x <= lo)
+		return 0;
+	for (y = x > lo + 8 ? x - 8 : lo; y < x; y++)
+		if (checked_add_sat(in->k[y].start_ns, in->k[y].dur_ns) > end)
+			end = checked_add_sat(in->k[y].start_ns,
+			                      in->k[y].dur_ns);
+	return in->k[x].start_ns > end ? in->k[x].start_ns - end : 0;
+}
+
+/* Where the head begins within [l0, b0): the sequences before the first
+ * block and before the later ones may agree further back than the
+ * iteration starts (a prologue ending with the same Cast as an
+ * iteration's tail). The host leaves the device idle where a new
+ * iteration begins (the scheduler's step): of the places in [l0, b0),
+ * the one with the most idle time before it, summed over the first
+ * aligned iterations (places g[0..cnt) whose agreement reaches as far). */
+static size_t head_start(const struct iter_input *in, const struct win *g,
+                         size_t cnt, size_t l0, size_t b0)
+{
+	size_t a0 = g[0].pos, lo = g[0].range, ha = compute_in(in, l0, a0);
+	size_t hl = compute_in(in, l0, b0), o, j, best = 0, aligned[8], na = 0;
+	int64_t best_idle = -1;
+
+	for (j = 0; j < cnt && j <= MATCH_TRIES && na < 8; j++) {
+		if (g[j].range != lo)
+			break;
+		if (!j || common_start(in, lo, a0, g[j].pos) <= l0)
+			aligned[na++] = g[j].pos;
+	}
+	for (o = 0; o < hl && o < ha; o++) {
+		int64_t idle = 0;
+		for (j = 0; j < na; j++)
+			checked_accumulate(
+			    &idle,
+			    idle_before(in, lo, back(in, lo, aligned[j], ha - o)));
+		if (idle > best_idle) {
+			best_idle = idle;
+			best = o;
+		}
+	}
+	return best ? back(in, lo, a0, ha - best) : l0;
+}
+
 /* What splitting needs: the head's keys, the block signature. */
 struct plan {
 	uint32_t head[ITER_HEAD_MAX];
@@ -240,6 +310,7 @@ static int make_plan(const struct iter_input *in, const struct rules *ru,
 	}
 	if (b0 <= l0)
 		b0 = a0; /* no head before the blocks: up to the anchor */
+	l0 = head_start(in, w + g, cnt, l0, b0);
 	for (i = l0; i < b0 && p->nhead < ITER_HEAD_MAX; i++)
 		if (!is_comm(in, i))
 			p->head[p->nhead++] = in->k[i].key;

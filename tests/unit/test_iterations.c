@@ -43,6 +43,7 @@ struct fixture {
 	int64_t t;   /* where the next kernel starts */
 	int32_t step;
 	int64_t fa_us; /* attention's duration */
+	int64_t gap_us; /* the host's idle time before each iteration */
 	struct iter_summary s;
 };
 
@@ -109,6 +110,7 @@ static void iteration(struct fixture *f, enum it_kind kind)
 {
 	int b;
 
+	f->t += f->gap_us * US;
 	add(f, K_SIN, STAGE_DIT);
 	add(f, K_TMM, STAGE_DIT);
 	if (kind == IT_DIT_HIT) {
@@ -316,6 +318,32 @@ static void iterations_one_hit_is_no_cache(void **state)
 	assert_int_equal(f->s.cache.saved_ns, 0);
 }
 
+/* A prologue ending with the Cast every iteration ends with: the
+ * sequences before the first block and before the later ones agree over
+ * Cast + head, but the host's idle time before each iteration (20 us)
+ * shows where iterations begin. */
+static void iterations_head_starts_at_the_idle_gap(void **state)
+{
+	struct fixture *f = *state;
+	static const enum it_kind k[] = {IT_FULL, IT_FULL, IT_FULL};
+	size_t i;
+
+	f->gap_us = 20;
+	add(f, K_RANDN, STAGE_DIT);
+	add(f, K_CAST, STAGE_DIT);
+	for (i = 0; i < ARRAY_LEN(k); i++)
+		iteration(f, k[i]);
+	find(f);
+	assert_int_equal(f->s.head, 2);
+	assert_int_equal(f->s.total, 3);
+	/* RANDN and Cast (11 us each), then 20 us idle */
+	assert_int_equal(f->s.v[0].start_ns, (1000 + 22 + 20) * US);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(f->s.v[i].kernels, 31);
+		assert_int_equal(f->s.v[i].dur_ns, 500 * US);
+	}
+}
+
 /* Without a repeating block there is no loop. */
 static void iterations_none_without_loop(void **state)
 {
@@ -453,6 +481,8 @@ int main(void)
 	                                    setup, teardown),
 	    cmocka_unit_test_setup_teardown(iterations_none_without_loop, setup,
 	                                    teardown),
+	    cmocka_unit_test_setup_teardown(
+	        iterations_head_starts_at_the_idle_gap, setup, teardown),
 	    cmocka_unit_test_setup_teardown(
 	        cache_finding_fires_when_the_loop_dominates, setup, teardown),
 	    cmocka_unit_test_setup_teardown(

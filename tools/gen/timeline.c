@@ -96,6 +96,7 @@ static void fill_kernels(struct timeline *tl, struct step *s, double *raw,
 {
 	const struct model *m = tl->m;
 	size_t i;
+	int32_t iter = -1;
 
 	s->n = 0;
 	for (i = 0; i < m->np; i++) {
@@ -103,6 +104,7 @@ static void fill_kernels(struct timeline *tl, struct step *s, double *raw,
 		const struct tmpl *t;
 		double j;
 
+		iter += m->prog[i] == PROG_ITER_MARK;
 		if (m->prog[i] >= PROG_FIRST_MARK)
 			continue;
 		k = &s->k[s->n];
@@ -113,6 +115,7 @@ static void fill_kernels(struct timeline *tl, struct step *s, double *raw,
 		raw[s->n] = (double)t->natural_ns *
 		            (1.0 - j + 2.0 * j * rng_unit(&tl->rng));
 		hit[s->n] = m->hit[i];
+		k->iter = t->stage == ST_DIT ? iter : -1;
 		s->n++;
 	}
 }
