@@ -385,7 +385,7 @@ int analyse_with(struct kernel_table *kt, const struct rules *ru,
 	                  r);
 	overlap_stage_comm(kt->v, kt->n, so.stage, key_cat, r);
 	{
-		struct iter_input in = {kt->v,   kt->n,    so.stage, key_cat,
+		struct iter_input in = {kt->v,    kt->n,   so.stage, key_cat,
 		                        key_part, key_sig, nkeys};
 		if (iterations_find(&in, ru, &r->iters, e))
 			goto out;

@@ -98,8 +98,7 @@ static int cmp_win(const void *pa, const void *pb)
 	return (a->pos > b->pos) - (a->pos < b->pos);
 }
 
-static int64_t group_weight(const struct win *w, size_t m, size_t i,
-                            size_t *j)
+static int64_t group_weight(const struct win *w, size_t m, size_t i, size_t *j)
 {
 	int64_t sum = 0;
 
@@ -114,8 +113,7 @@ static int64_t group_weight(const struct win *w, size_t m, size_t i,
  * full ones), while a call's first iteration always runs in full. *first
  * is its group in w (sorted by hash, then place), *count its size.
  * Returns 0 if no window repeats. */
-static int heaviest(const struct win *w, size_t m, size_t *first,
-                    size_t *count)
+static int heaviest(const struct win *w, size_t m, size_t *first, size_t *count)
 {
 	size_t i, j;
 	int64_t best = -1, sum;
@@ -188,8 +186,8 @@ static int64_t idle_before(const struct iter_input *in, size_t lo, size_t x)
 		return 0;
 	for (y = x > lo + 8 ? x - 8 : lo; y < x; y++)
 		if (checked_add_sat(in->k[y].start_ns, in->k[y].dur_ns) > end)
-			end = checked_add_sat(in->k[y].start_ns,
-			                      in->k[y].dur_ns);
+			end =
+			    checked_add_sat(in->k[y].start_ns, in->k[y].dur_ns);
 	return in->k[x].start_ns > end ? in->k[x].start_ns - end : 0;
 }
 
@@ -218,7 +216,8 @@ static size_t head_start(const struct iter_input *in, const struct win *g,
 		for (j = 0; j < na; j++)
 			checked_accumulate(
 			    &idle,
-			    idle_before(in, lo, back(in, lo, aligned[j], ha - o)));
+			    idle_before(in, lo,
+			                back(in, lo, aligned[j], ha - o)));
 		if (idle > best_idle) {
 			best_idle = idle;
 			best = o;
@@ -343,8 +342,7 @@ struct ilist {
 	size_t n, alloc;
 };
 
-static int push_iter(struct ilist *l, const struct iteration *it,
-                     struct err *e)
+static int push_iter(struct ilist *l, const struct iteration *it, struct err *e)
 {
 	if (l->n == l->alloc &&
 	    membudget_grow(&l->v, sizeof(*l->v), l->n + 1, &l->alloc))
@@ -356,8 +354,8 @@ static int push_iter(struct ilist *l, const struct iteration *it,
 }
 
 /* Counts and times kernels [a, b) as iteration it. */
-static void measure(const struct iter_input *in, const struct plan *p,
-                    size_t a, size_t b, size_t e, struct iteration *it)
+static void measure(const struct iter_input *in, const struct plan *p, size_t a,
+                    size_t b, size_t e, struct iteration *it)
 {
 	int64_t end = in->k[a].start_ns;
 	size_t i;
@@ -572,13 +570,14 @@ static void summarise(struct ilist *l, const struct yard *y, double factor,
 		if (i < l->n && (i == 0 || l->v[i].call == l->v[i - 1].call))
 			continue;
 		if (i > 0) {
-			const struct iteration *a = &l->v[first], *b = &l->v[i - 1];
+			const struct iteration *a = &l->v[first],
+			                       *b = &l->v[i - 1];
 			uint64_t n = b->index + 1u;
-			checked_accumulate(&o->loop_ns,
-			                   checked_sub_sat(checked_add_sat(
-			                                       b->start_ns,
-			                                       b->dur_ns),
-			                                   a->start_ns));
+			checked_accumulate(
+			    &o->loop_ns,
+			    checked_sub_sat(
+			        checked_add_sat(b->start_ns, b->dur_ns),
+			        a->start_ns));
 			o->would_skip += n - (n + ITER_SUGGEST_PERIOD - 1) /
 			                         ITER_SUGGEST_PERIOD;
 			calls++;
@@ -645,9 +644,8 @@ int iterations_find(const struct iter_input *in, const struct rules *ru,
 		ret = 0;
 		goto out;
 	}
-	if (yardstick(&l, &y) ||
-	    (summarise(&l, &y, ru->outlier_factor, out),
-	     full_median(&l, ru->outlier_factor, out))) {
+	if (yardstick(&l, &y) || (summarise(&l, &y, ru->outlier_factor, out),
+	                          full_median(&l, ru->outlier_factor, out))) {
 		membudget_fail(e, sizeof(uint64_t) * 4 * (uint64_t)l.n,
 		               "denoising iterations: medians of %zu "
 		               "iterations",

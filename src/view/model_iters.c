@@ -14,8 +14,7 @@
 
 /* What marks an iteration: full, cache hit, warm-up, outlier. */
 enum mark { MARK_FULL, MARK_HIT, MARK_WARMUP, MARK_OUTLIER, MARKS };
-static const char *const mark_ids[MARKS] = {"full", "hit", "warmup",
-                                            "outlier"};
+static const char *const mark_ids[MARKS] = {"full", "hit", "warmup", "outlier"};
 static const char *const mark_css[MARKS] = {"it-full", "it-hit", "it-warmup",
                                             "it-outlier"};
 static const enum svg_shape mark_shape[MARKS] = {SVG_CIRCLE, SVG_DIAMOND,
@@ -40,8 +39,8 @@ static void ms(char *buf, size_t n, int64_t ns)
 static void intro(struct model_ctx *c, struct tmpl_vars *v)
 {
 	const struct iter_summary *s = &c->r->iters;
-	const char *names[] = {"head", "total", "calls", "blocks", "kernels",
-	                       "median"};
+	const char *names[] = {"head",   "total",   "calls",
+	                       "blocks", "kernels", "median"};
 	char b[6][32];
 	const char *values[6] = {b[0], b[1], b[2], b[3], b[4], b[5]};
 
@@ -51,8 +50,7 @@ static void intro(struct model_ctx *c, struct tmpl_vars *v)
 	snprintf(b[3], 32, "%llu", (unsigned long long)s->blocks);
 	snprintf(b[4], 32, "%llu", (unsigned long long)s->median_kernels);
 	ms(b[5], 32, s->median_ns);
-	model_set_msg(c, v, "iters_intro", "sec_iters_intro", names, values,
-	              6);
+	model_set_msg(c, v, "iters_intro", "sec_iters_intro", names, values, 6);
 }
 
 static void loop_line(struct model_ctx *c, struct tmpl_vars *v)
@@ -93,8 +91,8 @@ const char *model_iters_pattern(struct model_ctx *c)
 static void cache_line(struct model_ctx *c, struct tmpl_vars *v)
 {
 	const struct iter_summary *s = &c->r->iters;
-	const char *names[] = {"hits", "total", "pattern", "saved", "period",
-	                       "skip"};
+	const char *names[] = {"hits",  "total",  "pattern",
+	                       "saved", "period", "skip"};
 	char b[6][32];
 	char *pattern;
 	const char *values[6] = {b[0], b[1], NULL, b[3], b[4], b[5]};

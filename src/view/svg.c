@@ -138,11 +138,11 @@ void svg_timeline(struct strbuf *out, const char *title,
 
 /* ---- points on a time axis --------------------------------------------- */
 
-#define PLOT_L   64  /* left of the plot: the y tick labels */
+#define PLOT_L   64 /* left of the plot: the y tick labels */
 #define PLOT_T   10
-#define PLOT_R   24  /* room for the last x tick label */
+#define PLOT_R   24 /* room for the last x tick label */
 #define PLOT_H   180
-#define AXIS_GAP 44  /* x ticks and the x label under the plot */
+#define AXIS_GAP 44 /* x ticks and the x label under the plot */
 
 /* A 1-2-5 step giving about `want` ticks over range (> 0). */
 static double nice_step(double range, int want)
@@ -164,12 +164,15 @@ static double nice_step(double range, int want)
 
 static void tick_label(struct strbuf *out, double ms, double step)
 {
-	strbuf_addf(out, step >= 1 ? "%.0f" : step >= 0.1 ? "%.1f" : "%.2f",
+	strbuf_addf(out,
+	            step >= 1     ? "%.0f"
+	            : step >= 0.1 ? "%.1f"
+	                          : "%.2f",
 	            ms);
 }
 
-static void shape(struct strbuf *out, enum svg_shape s, const char *css,
-                  int x, int y)
+static void shape(struct strbuf *out, enum svg_shape s, const char *css, int x,
+                  int y)
 {
 	switch (s) {
 	case SVG_DIAMOND:
@@ -185,9 +188,9 @@ static void shape(struct strbuf *out, enum svg_shape s, const char *css,
 		            css, x - 5, y - 5);
 		break;
 	case SVG_TRIANGLE:
-		strbuf_addf(out,
-		            "<polygon class=\"%s\" points=\"%d,%d %d,%d %d,%d\"",
-		            css, x, y - 6, x + 6, y + 5, x - 6, y + 5);
+		strbuf_addf(
+		    out, "<polygon class=\"%s\" points=\"%d,%d %d,%d %d,%d\"",
+		    css, x, y - 6, x + 6, y + 5, x - 6, y + 5);
 		break;
 	default:
 		strbuf_addf(out,
@@ -208,19 +211,21 @@ static void axes(struct strbuf *out, double xrange_ms, double ymax_ms,
 	            PLOT_L, PLOT_T, base, PLOT_L + w);
 	for (t = 0; t <= xrange_ms * 1.0000001; t += xs) {
 		int x = PLOT_L + (int)(t / xrange_ms * w);
-		strbuf_addf(out,
-		            "<path class=\"axis\" d=\"M%d %dv5\"/><text x=\"%d\" "
-		            "y=\"%d\" text-anchor=\"middle\">",
-		            x, base, x, base + 18);
+		strbuf_addf(
+		    out,
+		    "<path class=\"axis\" d=\"M%d %dv5\"/><text x=\"%d\" "
+		    "y=\"%d\" text-anchor=\"middle\">",
+		    x, base, x, base + 18);
 		tick_label(out, t, xs);
 		strbuf_adds(out, "</text>");
 	}
 	for (t = 0; t <= ymax_ms * 1.0000001; t += ys) {
 		int y = base - (int)(t / ymax_ms * PLOT_H);
-		strbuf_addf(out,
-		            "<path class=\"grid\" d=\"M%d %dH%d\"/><text x=\"%d\" "
-		            "y=\"%d\" text-anchor=\"end\">",
-		            PLOT_L, y, PLOT_L + w, PLOT_L - 6, y + 4);
+		strbuf_addf(
+		    out,
+		    "<path class=\"grid\" d=\"M%d %dH%d\"/><text x=\"%d\" "
+		    "y=\"%d\" text-anchor=\"end\">",
+		    PLOT_L, y, PLOT_L + w, PLOT_L - 6, y + 4);
 		tick_label(out, t, ys);
 		strbuf_adds(out, "</text>");
 	}
@@ -264,8 +269,9 @@ void svg_points(struct strbuf *out, const char *title,
 		strbuf_adds(out, "><title>");
 		xml_text(out, p[k].label);
 		strbuf_adds(out, p[k].shape == SVG_CIRCLE ? "</title></circle>"
-		                 : p[k].shape == SVG_SQUARE ? "</title></rect>"
-		                                            : "</title></polygon>");
+		                 : p[k].shape == SVG_SQUARE
+		                     ? "</title></rect>"
+		                     : "</title></polygon>");
 	}
 	for (i = 0; i < (int)nlegend; i++) {
 		int x = (i % 4) * (BAR_W / 4) + 8;

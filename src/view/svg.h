@@ -44,7 +44,7 @@ void svg_bars(struct strbuf *out, const char *title,
 enum svg_shape { SVG_CIRCLE, SVG_DIAMOND, SVG_SQUARE, SVG_TRIANGLE };
 
 struct svg_point {
-	int64_t x, y;      /* ns: x from the axis' origin, y a duration */
+	int64_t x, y; /* ns: x from the axis' origin, y a duration */
 	enum svg_shape shape;
 	const char *css;   /* class giving its colour */
 	const char *label; /* tooltip text */

@@ -15,16 +15,16 @@
 /* Kernel keys of the hand-made DiT: each with its category, FA part and
  * stage signature. */
 enum {
-	K_SIN,    /* head: timestep embedding (Vector) */
-	K_TMM,    /* head: its MatMul */
-	K_LN,     /* block: norm, DiT signature */
-	K_QKV,    /* block: attention's MatMuls */
-	K_FA,     /* block: attention */
-	K_FFN,    /* block: the FFN's MatMul */
-	K_ADD,    /* block: residual (Vector) */
-	K_CAST,   /* the iteration's tail */
-	K_RANDN,  /* the loop's prologue */
-	K_CONV,   /* a VAE kernel between two calls */
+	K_SIN,   /* head: timestep embedding (Vector) */
+	K_TMM,   /* head: its MatMul */
+	K_LN,    /* block: norm, DiT signature */
+	K_QKV,   /* block: attention's MatMuls */
+	K_FA,    /* block: attention */
+	K_FFN,   /* block: the FFN's MatMul */
+	K_ADD,   /* block: residual (Vector) */
+	K_CAST,  /* the iteration's tail */
+	K_RANDN, /* the loop's prologue */
+	K_CONV,  /* a VAE kernel between two calls */
 	K_COUNT
 };
 static const unsigned char key_cat[K_COUNT] = {
@@ -40,9 +40,9 @@ struct fixture {
 	struct kernel *k;
 	unsigned char *stage;
 	size_t n, cap;
-	int64_t t;   /* where the next kernel starts */
+	int64_t t; /* where the next kernel starts */
 	int32_t step;
-	int64_t fa_us; /* attention's duration */
+	int64_t fa_us;  /* attention's duration */
 	int64_t gap_us; /* the host's idle time before each iteration */
 	struct iter_summary s;
 };
@@ -140,7 +140,7 @@ static void call(struct fixture *f, const enum it_kind *kinds, size_t n)
 
 static void find(struct fixture *f)
 {
-	struct iter_input in = {f->k,    f->n,     f->stage, key_cat,
+	struct iter_input in = {f->k,     f->n,    f->stage, key_cat,
 	                        key_part, key_sig, K_COUNT};
 	struct err e = ERR_INIT;
 
@@ -273,7 +273,8 @@ static void iterations_find_attention_cache(void **state)
 	assert_int_equal(f->s.total, 6);
 	for (i = 0; i < 6; i++) {
 		const struct iteration *it = &f->s.v[i];
-		assert_int_equal(it->hit, i % 3 ? ITER_HIT_ATTENTION : ITER_FULL);
+		assert_int_equal(it->hit,
+		                 i % 3 ? ITER_HIT_ATTENTION : ITER_FULL);
 		assert_int_equal(it->attention, i % 3 ? 0 : 4);
 		assert_int_equal(it->matmul, i % 3 ? 5 : 13);
 		assert_int_equal(it->kernels, i % 3 ? 19 : 31);
@@ -308,8 +309,7 @@ static void iterations_irregular_period(void **state)
 static void iterations_one_hit_is_no_cache(void **state)
 {
 	struct fixture *f = *state;
-	static const enum it_kind k[] = {IT_FULL, IT_DIT_HIT, IT_FULL,
-	                                 IT_FULL};
+	static const enum it_kind k[] = {IT_FULL, IT_DIT_HIT, IT_FULL, IT_FULL};
 
 	call(f, k, ARRAY_LEN(k));
 	find(f);
@@ -459,7 +459,8 @@ static void cache_rule_needs_the_dit(void **state)
 
 	(void)state;
 	memset(&r, 0, sizeof(r));
-	assert_int_equal(rules_load_text(&r, "mine.json", text, strlen(text), &e), -1);
+	assert_int_equal(
+	    rules_load_text(&r, "mine.json", text, strlen(text), &e), -1);
 	assert_non_null(strstr(e.msg, "dit_loop_share is the DiT's"));
 	rules_release(&r);
 }

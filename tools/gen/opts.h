@@ -54,9 +54,9 @@ struct opts {
 	int comm_single_key;   /* communication.json under "step" alone */
 	int profiler_info;     /* write profiler_info[_N].json */
 	unsigned exports;      /* EXPORT_* mask: text files, db, or both */
-	int subtasks; /* runtime and HCCL sub-tasks beside the kernels */
-	int npu_only; /* the trace of ProfilerActivity.NPU alone: no host */
-	int prologue; /* PROLOGUE_*: the DiT's prologue after the encode */
+	int subtasks;     /* runtime and HCCL sub-tasks beside the kernels */
+	int npu_only;     /* the trace of ProfilerActivity.NPU alone: no host */
+	int prologue;     /* PROLOGUE_*: the DiT's prologue after the encode */
 	int cache;        /* CACHE_*: a cache active in the denoising loop */
 	int cache_period; /* with it: one full iteration in cache_period */
 };

@@ -39,7 +39,8 @@ static void add_iterations(struct truth *t, const struct step *s)
 		x = &t->it[base + (size_t)k->iter];
 		x->kernels++;
 		x->start = k->start < x->start ? k->start : x->start;
-		x->end = k->start + k->dur > x->end ? k->start + k->dur : x->end;
+		x->end =
+		    k->start + k->dur > x->end ? k->start + k->dur : x->end;
 	}
 }
 

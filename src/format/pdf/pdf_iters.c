@@ -39,9 +39,10 @@ static double step_of(double range, int want)
 {
 	double raw = range / want, mag = pow(10, floor(log10(raw)));
 
-	return raw <= mag ? mag : raw <= 2 * mag ? 2 * mag
-	                      : raw <= 5 * mag   ? 5 * mag
-	                                         : 10 * mag;
+	return raw <= mag       ? mag
+	       : raw <= 2 * mag ? 2 * mag
+	       : raw <= 5 * mag ? 5 * mag
+	                        : 10 * mag;
 }
 
 static void tick(struct pdf_ctx *c, float x, float y, double v, double step,
@@ -51,7 +52,10 @@ static void tick(struct pdf_ctx *c, float x, float y, double v, double step,
 	float w;
 
 	snprintf(num, sizeof(num),
-	         step >= 1 ? "%.0f" : step >= 0.1 ? "%.1f" : "%.2f", v);
+	         step >= 1     ? "%.0f"
+	         : step >= 0.1 ? "%.1f"
+	                       : "%.2f",
+	         v);
 	w = right ? pt_text_width(&c->d, num, &PDF_SMALL) : 0;
 	pt_draw_str(&c->d, c->d.page, &PDF_SMALL, x - w, y, num);
 }
@@ -119,14 +123,14 @@ static void chart(struct pdf_ctx *c)
 void pdf_iters_section(struct pdf_ctx *c)
 {
 	static const struct pdf_col spec[] = {
-	    {"t_col_call", 0.08f, 1},         {"t_col_iter", 0.1f, 1},
-	    {"t_col_iter_start", 0.13f, 1},   {"t_col_iter_dur", 0.13f, 1},
-	    {"t_col_kernels", 0.1f, 1},       {"t_col_iter_attention", 0.11f, 1},
-	    {"t_col_iter_matmul", 0.1f, 1},   {"t_col_iter_mark", 0.25f, 0}};
-	static const char *const vars[] = {"call",      "index",   "start_ms",
-	                                   "dur_ms",    "kernels", "attention",
-	                                   "matmul",    "mark_label"};
-	tmpl_fmt_fn fmts[] = {NULL,    NULL,    c->ff2, c->ff2,
+	    {"t_col_call", 0.08f, 1},       {"t_col_iter", 0.1f, 1},
+	    {"t_col_iter_start", 0.13f, 1}, {"t_col_iter_dur", 0.13f, 1},
+	    {"t_col_kernels", 0.1f, 1},     {"t_col_iter_attention", 0.11f, 1},
+	    {"t_col_iter_matmul", 0.1f, 1}, {"t_col_iter_mark", 0.25f, 0}};
+	static const char *const vars[] = {"call",   "index",     "start_ms",
+	                                   "dur_ms", "kernels",   "attention",
+	                                   "matmul", "mark_label"};
+	tmpl_fmt_fn fmts[] = {NULL,    NULL,    c->ff2,  c->ff2,
 	                      c->fint, c->fint, c->fint, NULL};
 
 	if (!*pdf_v(c, "has_iters"))

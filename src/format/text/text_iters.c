@@ -40,7 +40,8 @@ void render_text_iters(const struct result *r, struct strbuf *out)
 	            "outlier%s",
 	            (unsigned long long)s->total, (unsigned long long)s->calls,
 	            s->calls == 1 ? "" : "s", ms(s->median_ns),
-	            (unsigned long long)s->outliers, s->outliers == 1 ? "" : "s");
+	            (unsigned long long)s->outliers,
+	            s->outliers == 1 ? "" : "s");
 	if (share >= 0)
 		strbuf_addf(out, ", loop %.1f%% of end to end", share);
 	cache(&s->cache, out);
