@@ -19,8 +19,13 @@
 const char *const iter_hit_names[3] = {"full", "dit", "attention"};
 const char *const cache_kind_names[3] = {"none", "dit", "attention"};
 
-/* Kernels of a block hashed to recognise it. */
-#define ITER_BLOCK_MAX 512
+/* Kernels of a block compared to recognise it: enough to tell a full
+ * block from a cached one, few enough that a hostile profile (one kernel
+ * type everywhere) costs at most this many comparisons per kernel. */
+#define ITER_BLOCK_MAX 64
+
+/* Kernels two sequences are compared back at most. */
+#define AGREE_MAX 4096
 
 /* Places of the head tried against the first block's place. */
 #define MATCH_TRIES 4096
@@ -141,14 +146,17 @@ static int heaviest(const struct win *w, size_t m, size_t *first, size_t *count)
 static size_t common_start(const struct iter_input *in, size_t lo, size_t i,
                            size_t j)
 {
-	size_t start = i;
+	size_t start = i, steps = 0;
 
 	for (;;) {
 		while (i > lo && is_comm(in, i - 1))
 			i--;
 		while (j > i && is_comm(in, j - 1))
 			j--;
-		if (i == lo || j <= i || in->k[i - 1].key != in->k[j - 1].key)
+		/* bounded: MATCH_TRIES places each walk at most AGREE_MAX
+		 * back, whatever a profile of one kernel type repeats */
+		if (i == lo || j <= i || in->k[i - 1].key != in->k[j - 1].key ||
+		    ++steps > AGREE_MAX)
 			return start;
 		start = --i;
 		j--;
@@ -232,11 +240,10 @@ struct plan {
 	size_t nhead;
 	uint32_t anchor;
 	size_t w;
-	/* a block: blk_len compute kernels from one of key blk_key whose
-	 * hash is block_h (blk_len 0: blocks not counted) */
-	uint32_t blk_key;
+	/* a block: blk_len compute kernels of the keys blk (blk_len 0:
+	 * blocks not counted) */
+	uint32_t blk[ITER_BLOCK_MAX];
 	size_t blk_len;
-	uint64_t block_h;
 };
 
 /* Steps 1 and 2: the block signature and the head. 0 when found. */
@@ -303,9 +310,10 @@ static int make_plan(const struct iter_input *in, const struct rules *ru,
 			pb += !is_comm(in, i);
 		while (b0 < a0 && is_comm(in, b0))
 			b0++;
-		p->blk_key = in->k[b0].key;
-		p->blk_len = pb < ITER_BLOCK_MAX ? pb : ITER_BLOCK_MAX;
-		p->block_h = window_hash(in, b0, range_end(in, lo), p->blk_len);
+		pb = pb < ITER_BLOCK_MAX ? pb : ITER_BLOCK_MAX;
+		for (i = b0; i < w[g + 1].pos && p->blk_len < pb; i++)
+			if (!is_comm(in, i))
+				p->blk[p->blk_len++] = in->k[i].key;
 	}
 	if (b0 <= l0)
 		b0 = a0; /* no head before the blocks: up to the anchor */
@@ -318,6 +326,19 @@ out:
 	free(w);
 	membudget_release(cost);
 	return ret;
+}
+
+/* Whether the compute kernels from i (within [i, e)) have the keys
+ * want[0..n); stops at the first that differs. */
+static int seq_at(const struct iter_input *in, const uint32_t *want, size_t n,
+                  size_t i, size_t e)
+{
+	size_t j = 0;
+
+	for (; i < e && j < n; i++)
+		if (!is_comm(in, i) && in->k[i].key != want[j++])
+			return 0;
+	return j == n;
 }
 
 /* The head matches at compute kernel i (within [i, e)): the index after
@@ -372,8 +393,8 @@ static void measure(const struct iter_input *in, const struct plan *p, size_t a,
 			it->attention++;
 		if (in->key_cat[k->key] == CAT_MATMUL)
 			it->matmul++;
-		if (p->blk_len && k->key == p->blk_key &&
-		    window_hash(in, i, e, p->blk_len) == p->block_h)
+		if (p->blk_len && k->key == p->blk[0] &&
+		    seq_at(in, p->blk, p->blk_len, i, e))
 			it->blocks++;
 	}
 	it->dur_ns = checked_sub_sat(end, it->start_ns);
