@@ -245,13 +245,18 @@ static void snapshot_reads_the_video_example_exactly(void **state)
 	assert_int_equal(dit->types[0].count, 192);
 	assert_int_equal(dit->types[0].total_ns, 2334108650LL);
 	assert_int_equal(vae->kernel_ns, 9264232260LL);
-	assert_int_equal(s.nverdicts, 9);
+	assert_int_equal(s.nverdicts, 10);
 	assert_string_equal(s.verdicts[6].id, "vae_parallel");
 	assert_true(s.verdicts[6].fired);
 	assert_true(s.verdicts[6].value == 63.529);
 	assert_int_equal(s.verdicts[6].stage, STAGE_VAE);
 	assert_string_equal(s.verdicts[8].id, "memory_headroom");
 	assert_false(s.verdicts[8].fired);
+	/* the loop, 3 iterations of 4 blocks a call, is 36.2% of end to
+	 * end: the cache finding passes */
+	assert_string_equal(s.verdicts[9].id, "cache");
+	assert_false(s.verdicts[9].fired);
+	assert_true(s.verdicts[9].value == 36.179);
 	assert_string_equal(s.verdicts[3].id, "comm_overlap");
 	assert_true(s.verdicts[3].fired);
 	assert_true(s.verdicts[3].value == 53.633);
