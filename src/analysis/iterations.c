@@ -112,26 +112,33 @@ static int64_t group_weight(const struct win *w, size_t m, size_t i, size_t *j)
 	return sum;
 }
 
-/* The block signature: of the windows that repeat and weigh at least half
- * the heaviest, the one that comes first. The heaviest alone may be a
- * cache hit's block (an AttentionCache's FFN-only blocks outnumber the
- * full ones), while a call's first iteration always runs in full. *first
- * is its group in w (sorted by hash, then place), *count its size.
- * Returns 0 if no window repeats. */
+/* The block signature: of the windows that repeat, weigh at least a
+ * twentieth of the heaviest in all and half the heaviest per place, the
+ * one that comes first. The heaviest alone may be a cache hit's block (an
+ * AttentionCache's FFN-only blocks outnumber the full ones), while a
+ * call's first iteration always runs in full; per place, a full block's
+ * window (from the QKV projection) weighs about what a hit's does (from
+ * the FFN), a timestep embedding's far less. *first is its group in w
+ * (sorted by hash, then place), *count its size. Returns 0 if no window
+ * repeats. */
 static int heaviest(const struct win *w, size_t m, size_t *first, size_t *count)
 {
 	size_t i, j;
-	int64_t best = -1, sum;
+	int64_t best = -1, best_mean = 0, sum;
 	int found = 0;
 
 	for (i = 0; i < m; i = j) {
 		sum = group_weight(w, m, i, &j);
-		if (j - i >= 2 && sum > best)
-			best = sum;
+		if (j - i < 2)
+			continue;
+		best = sum > best ? sum : best;
+		if (sum / (int64_t)(j - i) > best_mean)
+			best_mean = sum / (int64_t)(j - i);
 	}
 	for (i = 0; i < m && best >= 0; i = j) {
 		sum = group_weight(w, m, i, &j);
-		if (j - i < 2 || sum < best / 2 ||
+		if (j - i < 2 || sum < best / 20 ||
+		    sum / (int64_t)(j - i) < best_mean / 2 ||
 		    (found && w[i].pos > w[*first].pos))
 			continue;
 		*first = i;
@@ -315,8 +322,11 @@ static int make_plan(const struct iter_input *in, const struct rules *ru,
 			if (!is_comm(in, i))
 				p->blk[p->blk_len++] = in->k[i].key;
 	}
+	/* no head before the blocks: the places all lie in one iteration
+	 * (a single full one), or the iterations do not open with kernels of
+	 * their own; either way they cannot be told apart */
 	if (b0 <= l0)
-		b0 = a0; /* no head before the blocks: up to the anchor */
+		goto out;
 	l0 = head_start(in, w + g, cnt, l0, b0);
 	for (i = l0; i < b0 && p->nhead < ITER_HEAD_MAX; i++)
 		if (!is_comm(in, i))
@@ -673,6 +683,14 @@ int iterations_find(const struct iter_input *in, const struct rules *ru,
 		               l.n);
 		goto out;
 	}
+	/* a denoising loop runs transformer blocks, and a cache computes in
+	 * full more than once: a sequence that repeats in another kind of
+	 * profile (a training step, a decode loop) is no loop */
+	ret = 0;
+	if (out->full < 2 || y.blocks < 1) {
+		memset(out, 0, sizeof(*out));
+		goto out;
+	}
 	saved(&l, out);
 	out->found = 1;
 	out->head = p.nhead;
@@ -680,7 +698,6 @@ int iterations_find(const struct iter_input *in, const struct rules *ru,
 	out->n = l.n < RESULT_MAX_ITERS ? l.n : RESULT_MAX_ITERS;
 	out->v = xmalloc(out->n * sizeof(*out->v));
 	memcpy(out->v, l.v, out->n * sizeof(*out->v));
-	ret = 0;
 out:
 	membudget_shrink(&l.v, sizeof(*l.v), 0, &l.alloc);
 	free(l.v);

@@ -46,7 +46,10 @@ struct iter_input {
  * outlier_factor times the median full iteration or more is an outlier
  * (warm-up when it is its call's first). Two hits or more make an active
  * cache. Fills *out (release with iter_summary_release); found is 0 when
- * no loop or no head was found. Returns 0, or -1 with an ERR_INPUT error
+ * no loop or no head was found (no kernels before the first block that
+ * the later iterations repeat), or fewer than two iterations ran in full
+ * or they ran no block (a sequence that repeats in another kind of
+ * profile). Returns 0, or -1 with an ERR_INPUT error
  * when the memory budget refuses the work lists (charged while used). */
 int iterations_find(const struct iter_input *in, const struct rules *ru,
                     struct iter_summary *out, struct err *e);

@@ -344,6 +344,21 @@ static void iterations_head_starts_at_the_idle_gap(void **state)
 	}
 }
 
+/* One full iteration and hits after it: no loop (too little to tell a
+ * cache from a sequence that happens to repeat). */
+static void iterations_need_two_full_iterations(void **state)
+{
+	struct fixture *f = *state;
+	static const enum it_kind k[] = {IT_FULL, IT_DIT_HIT, IT_DIT_HIT,
+	                                 IT_DIT_HIT};
+
+	call(f, k, ARRAY_LEN(k));
+	find(f);
+	assert_false(f->s.found);
+	assert_int_equal(f->s.total, 0);
+	assert_int_equal(f->s.cache.kind, CACHE_NONE);
+}
+
 /* Without a repeating block there is no loop. */
 static void iterations_none_without_loop(void **state)
 {
@@ -482,6 +497,8 @@ int main(void)
 	                                    setup, teardown),
 	    cmocka_unit_test_setup_teardown(iterations_none_without_loop, setup,
 	                                    teardown),
+	    cmocka_unit_test_setup_teardown(iterations_need_two_full_iterations,
+	                                    setup, teardown),
 	    cmocka_unit_test_setup_teardown(
 	        iterations_head_starts_at_the_idle_gap, setup, teardown),
 	    cmocka_unit_test_setup_teardown(
