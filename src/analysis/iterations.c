@@ -253,12 +253,86 @@ struct plan {
 	size_t blk_len;
 };
 
-/* Steps 1 and 2: the block signature and the head. 0 when found. */
+/* Every anchor kernel's window of the DiT ranges into w (m of them). */
+static size_t collect_windows(const struct iter_input *in, const struct plan *p,
+                              struct win *w)
+{
+	size_t i, s, m = 0, end;
+
+	for (s = 0; s < in->n; s = end) {
+		if (!is_dit(in, s)) {
+			end = s + 1;
+			continue;
+		}
+		end = range_end(in, s);
+		for (i = s; i < end; i++)
+			if (in->k[i].key == p->anchor) {
+				w[m].h = window_hash(in, i, end, p->w);
+				w[m].weight = in->k[i].dur_ns;
+				w[m].pos = i;
+				w[m++].range = s;
+			}
+	}
+	return m;
+}
+
+/* The block that the places g[0] and g[1] open (cnt >= 2, one range):
+ * from where their sequences agree back to, as long as the distance
+ * between them; its keys into p. Returns its first kernel, or g[0]'s
+ * place when there is no second place. */
+static size_t find_block(const struct iter_input *in, const struct win *g,
+                         size_t cnt, struct plan *p)
+{
+	size_t i, pb = 0, b0;
+
+	if (cnt < 2 || g[1].range != g[0].range)
+		return g[0].pos;
+	b0 = common_start(in, g[0].range, g[0].pos, g[1].pos);
+	for (i = g[0].pos; i < g[1].pos; i++)
+		pb += !is_comm(in, i);
+	while (b0 < g[0].pos && is_comm(in, b0))
+		b0++;
+	pb = pb < ITER_BLOCK_MAX ? pb : ITER_BLOCK_MAX;
+	for (i = b0; i < g[1].pos && p->blk_len < pb; i++)
+		if (!is_comm(in, i))
+			p->blk[p->blk_len++] = in->k[i].key;
+	return b0;
+}
+
+/* The head before the first block g[0]: what the later places of the
+ * same window in its range repeat before it, from where the host idles
+ * most (head_start) to where the block starts (b0). 0 when found. */
+static int find_head(const struct iter_input *in, const struct win *g,
+                     size_t cnt, size_t b0, struct plan *p)
+{
+	size_t i, a0 = g[0].pos, lo = g[0].range, l0 = a0;
+
+	for (i = 1; i < cnt && i <= MATCH_TRIES; i++) {
+		size_t cs;
+		if (g[i].range != lo)
+			break;
+		cs = common_start(in, lo, a0, g[i].pos);
+		l0 = cs < l0 ? cs : l0;
+	}
+	/* no head before the blocks: the places all lie in one iteration
+	 * (a single full one), or the iterations do not open with kernels of
+	 * their own; either way they cannot be told apart */
+	if (b0 <= l0)
+		return 1;
+	l0 = head_start(in, g, cnt, l0, b0);
+	for (i = l0; i < b0 && p->nhead < ITER_HEAD_MAX; i++)
+		if (!is_comm(in, i))
+			p->head[p->nhead++] = in->k[i].key;
+	return p->nhead ? 0 : 1;
+}
+
+/* Steps 1 and 2: the block signature and the head. 0 when found, 1 when
+ * not, -1 when the budget refuses the windows. */
 static int make_plan(const struct iter_input *in, const struct rules *ru,
                      struct plan *p, struct err *e)
 {
 	struct win *w = NULL;
-	size_t i, s, m = 0, g = 0, cnt = 0, a0, lo, l0, b0;
+	size_t i, m = 0, g = 0, cnt = 0;
 	uint64_t cost;
 	int ret = 1;
 
@@ -274,65 +348,11 @@ static int make_plan(const struct iter_input *in, const struct rules *ru,
 		return membudget_fail(e, cost,
 		                      "denoising iterations: %zu windows", m);
 	w = xmalloc((m ? m : 1) * sizeof(*w));
-	m = 0;
-	for (s = 0; s < in->n;) {
-		size_t end;
-		if (!is_dit(in, s)) {
-			s++;
-			continue;
-		}
-		end = range_end(in, s);
-		for (i = s; i < end; i++)
-			if (in->k[i].key == p->anchor) {
-				w[m].h = window_hash(in, i, end, p->w);
-				w[m].weight = in->k[i].dur_ns;
-				w[m].pos = i;
-				w[m++].range = s;
-			}
-		s = end;
-	}
+	m = collect_windows(in, p, w);
 	qsort(w, m, sizeof(*w), cmp_win);
-	if (!heaviest(w, m, &g, &cnt))
-		goto out;
-	/* the first block is the group's first place; the head is what the
-	 * later places of the same window in its range repeat before it */
-	a0 = w[g].pos;
-	lo = w[g].range;
-	l0 = a0;
-	for (i = g + 1; i < g + cnt && i <= g + MATCH_TRIES; i++) {
-		size_t cs;
-		if (w[i].range != lo)
-			break;
-		cs = common_start(in, lo, a0, w[i].pos);
-		l0 = cs < l0 ? cs : l0;
-	}
-	/* the block: from where the first two places' sequences agree
-	 * back to, as long as the distance between them; the head stops
-	 * where the first block starts (a hit may run no full block) */
-	b0 = a0;
-	if (cnt >= 2 && w[g + 1].range == lo) {
-		size_t pb = 0;
-		b0 = common_start(in, lo, a0, w[g + 1].pos);
-		for (i = a0; i < w[g + 1].pos; i++)
-			pb += !is_comm(in, i);
-		while (b0 < a0 && is_comm(in, b0))
-			b0++;
-		pb = pb < ITER_BLOCK_MAX ? pb : ITER_BLOCK_MAX;
-		for (i = b0; i < w[g + 1].pos && p->blk_len < pb; i++)
-			if (!is_comm(in, i))
-				p->blk[p->blk_len++] = in->k[i].key;
-	}
-	/* no head before the blocks: the places all lie in one iteration
-	 * (a single full one), or the iterations do not open with kernels of
-	 * their own; either way they cannot be told apart */
-	if (b0 <= l0)
-		goto out;
-	l0 = head_start(in, w + g, cnt, l0, b0);
-	for (i = l0; i < b0 && p->nhead < ITER_HEAD_MAX; i++)
-		if (!is_comm(in, i))
-			p->head[p->nhead++] = in->k[i].key;
-	ret = p->nhead ? 0 : 1;
-out:
+	if (heaviest(w, m, &g, &cnt))
+		ret =
+		    find_head(in, w + g, cnt, find_block(in, w + g, cnt, p), p);
 	free(w);
 	membudget_release(cost);
 	return ret;
