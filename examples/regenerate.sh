@@ -5,7 +5,7 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 cd "$root"
-runs="image-dit-1card image-dit-1card-tuned video-dit-4card video-v2v-1card"
+runs="image-dit-1card image-dit-1card-tuned video-dit-4card video-v2v-1card video-dit-cache-1card"
 for d in $runs; do
 	rm -rf "examples/$d"
 done

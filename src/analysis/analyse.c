@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/breakdown.h"
+#include "analysis/iterations.h"
 #include "analysis/overlap.h"
 #include "analysis/stages.h"
 #include "util/membudget.h"
@@ -383,6 +384,12 @@ int analyse_with(struct kernel_table *kt, const struct rules *ru,
 	breakdown_compute(kt, key_cat, key_part, so.stage, r->segs, r->nsegs,
 	                  r);
 	overlap_stage_comm(kt->v, kt->n, so.stage, key_cat, r);
+	{
+		struct iter_input in = {kt->v,    kt->n,   so.stage, key_cat,
+		                        key_part, key_sig, nkeys};
+		if (iterations_find(&in, ru, &r->iters, e))
+			goto out;
+	}
 	step_warnings(r);
 	r->rules_source = xstrdup(ru->source ? ru->source : "built-in");
 	ret = 0;

@@ -227,6 +227,8 @@ static void take_lead(struct result *lead, struct result *out)
 	out->seg_min_segment = lead->seg_min_segment;
 	out->rank_dir = lead->rank_dir;
 	lead->rank_dir = NULL;
+	out->iters = lead->iters;
+	memset(&lead->iters, 0, sizeof(lead->iters));
 }
 
 /* The slowest and the (lower) median rank by DiT compute time, among the

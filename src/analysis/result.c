@@ -91,6 +91,7 @@ void result_release(struct result *r)
 	free(r->ranks);
 
 	free(r->memory.chip);
+	free(r->iters.v);
 	free(r->profile_path);
 	free(r->rank_dir);
 	for (i = 0; i < r->ninputs; i++) {
@@ -168,6 +169,7 @@ uint64_t result_bytes(const struct result *r)
 	b += (uint64_t)r->ninputs * sizeof(*r->inputs);
 	b += (uint64_t)r->nsteps * sizeof(*r->steps);
 	b += (uint64_t)r->nsegs * sizeof(*r->segs);
+	b += (uint64_t)r->iters.n * sizeof(*r->iters.v);
 	for (s = 0; s < STAGE_COUNT; s++)
 		b += types_bytes(r->stages[s].top, r->stages[s].ntop);
 	b += types_bytes(r->unmatched, r->nunmatched);

@@ -467,6 +467,70 @@ struct vae_split {
 	int64_t total_ns; /* stages[STAGE_VAE].kernel_ns: their sum */
 };
 
+/* ---- denoising iterations (analysis/iterations.h) -------------------- */
+
+/* Iterations a result lists (all are analysed: iters.total). */
+#define RESULT_MAX_ITERS 5000
+
+/* What an iteration ran: the full block stack, or a cache hit. */
+enum iter_hit { ITER_FULL, ITER_HIT_DIT, ITER_HIT_ATTENTION };
+/* "full", "dit", "attention" */
+extern const char *const iter_hit_names[3];
+
+/* One denoising iteration of the lead rank: from its first kernel (the
+ * start of the iteration's head, the kernels that open every iteration)
+ * to the last kernel before the next iteration's head. Times in ns. */
+struct iteration {
+	uint32_t call;    /* DiT loop (pipeline call) it belongs to, from 0 */
+	uint32_t index;   /* within its call, from 0 */
+	int32_t step;     /* Step Id of its first kernel, or STEP_NONE */
+	int64_t start_ns; /* its first kernel's start */
+	int64_t dur_ns;   /* to the latest end of its kernels */
+	uint64_t kernels, attention, matmul; /* all, FA attention, MatMul */
+	uint64_t blocks; /* full transformer blocks (the block signature) */
+	unsigned char hit;     /* enum iter_hit */
+	unsigned char outlier; /* 0, 1 warm-up (first of its call), 2 slow */
+};
+
+enum cache_kind { CACHE_NONE, CACHE_DIT, CACHE_ATTENTION };
+/* "none", "dit", "attention" */
+extern const char *const cache_kind_names[3];
+
+/* An active cache, seen in the iterations (analysis/iterations.h). */
+struct cache_seen {
+	enum cache_kind kind; /* the hits' kind (the more frequent one) */
+	uint64_t hits;        /* hit iterations (both kinds) */
+	uint64_t period;      /* a full iteration every `period` (0: no
+	                       * full iteration after a hit to tell it) */
+	int regular;          /* every gap between full iterations around
+	                       * hits is `period` */
+	int64_t saved_ns; /* sum over hits of median_ns - its duration */
+};
+
+/* The lead rank's denoising loops split into iterations: what the
+ * iteration chart, the cache report and the cache finding read. */
+struct iter_summary {
+	int found;            /* some loop was split into iterations */
+	uint64_t calls;       /* DiT loops with iterations */
+	struct iteration *v;  /* the first RESULT_MAX_ITERS, in time order */
+	size_t n;
+	uint64_t total;       /* iterations, listed or not */
+	uint64_t full;        /* of which ran the full block stack */
+	int64_t loop_ns;      /* sum over calls of first start to last end */
+	int64_t median_ns;    /* median duration of the full iterations */
+	uint64_t median_kernels; /* of the full iterations' kernel counts */
+	uint64_t blocks;      /* blocks in a full iteration (their median) */
+	uint64_t head;        /* kernels of the head that opens an iteration */
+	double outlier_factor; /* a full iteration this many times the
+	                        * median or more is an outlier */
+	uint64_t outliers;    /* full iterations flagged (warm-up or slow) */
+	struct cache_seen cache;
+	/* for an expected gain: a cache at suggest_period (one full
+	 * iteration every suggest_period, the first of each call full)
+	 * would skip would_skip of the iterations */
+	uint64_t suggest_period, would_skip;
+};
+
 struct result {
 	char *profile_path; /* PATH as the user gave it */
 	char *rank_dir;     /* the *_ascend_pt folder, or NULL */
@@ -517,6 +581,7 @@ struct result {
 	struct e2e_time e2e;            /* analysis/e2e.h */
 	struct vae_split vae_split;     /* analysis/vaesplit.h */
 	struct memory_summary memory;   /* analysis/memory.h */
+	struct iter_summary iters;      /* analysis/iterations.h: lead's */
 };
 
 void result_init(struct result *r);

@@ -406,7 +406,8 @@ static const struct {
                     {"free_share", METRIC_FREE_SHARE},
                     {"rank_imbalance", METRIC_RANK_IMBALANCE},
                     {"stage_share", METRIC_STAGE_SHARE},
-                    {"memory_peak_share", METRIC_MEMORY_PEAK_SHARE}};
+                    {"memory_peak_share", METRIC_MEMORY_PEAK_SHARE},
+                    {"dit_loop_share", METRIC_DIT_LOOP_SHARE}};
 
 static int load_stage(struct loader *L, const char *stage, const char *path,
                       struct threshold *t)
@@ -426,6 +427,11 @@ static int load_stage(struct loader *L, const char *stage, const char *path,
 			            : "memory_peak_share is measured over the "
 			              "whole run: expected 'all'");
 		t->stage = (enum stage)STAGE_ALL;
+	} else if (t->metric == METRIC_DIT_LOOP_SHARE && s != STAGE_DIT) {
+		ret = bad(L, p.buf,
+		          "dit_loop_share is the DiT's denoising loop: "
+		          "expected 'dit'");
+		t->stage = STAGE_DIT;
 	} else {
 		if (s < 0)
 			ret = bad(L, p.buf,
@@ -453,8 +459,8 @@ static int load_metric(struct loader *L, const cJSON *o, const char *path,
 		strbuf_addf(&p, "%s.metric", path);
 		ret = bad(L, p.buf,
 		          "expected 'category_share', 'exposed_comm_share', "
-		          "'free_share', 'rank_imbalance', 'stage_share' or "
-		          "'memory_peak_share'");
+		          "'free_share', 'rank_imbalance', 'stage_share', "
+		          "'memory_peak_share' or 'dit_loop_share'");
 	}
 	if (!ret) {
 		t->metric = metric_names[m].metric;

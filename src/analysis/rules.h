@@ -14,7 +14,9 @@ enum metric {
 	METRIC_FREE_SHARE,     /* device idle share of the step (stage "all") */
 	METRIC_RANK_IMBALANCE, /* slowest rank's compute vs the median */
 	METRIC_STAGE_SHARE,    /* a stage's share of end to end (r->e2e) */
-	METRIC_MEMORY_PEAK_SHARE /* peak device memory / the card's, all */
+	METRIC_MEMORY_PEAK_SHARE, /* peak device memory / the card's, all */
+	METRIC_DIT_LOOP_SHARE     /* the denoising loop's share of end to end,
+	                           * stage dit (analysis/iterations.h) */
 };
 /* A kernel's stage signature; SIG_NONE = says nothing about the stage. */
 enum sig { SIG_NONE = 0, SIG_DIT = 1, SIG_VAE = 2 };

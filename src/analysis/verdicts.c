@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/e2e.h"
+#include "analysis/iterations.h"
 #include "util/banned.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -104,6 +105,21 @@ static void stage_share(const struct threshold *t, const struct result *r,
 	}
 }
 
+/* The denoising loop's share of end to end (the lead rank's), when every
+ * iteration runs the full block stack: with a cache active there is
+ * nothing left to recommend. */
+static void loop_share(const struct result *r, struct measure *m)
+{
+	double v = iterations_loop_share(r);
+
+	m->applicable = v >= 0 && r->iters.cache.kind == CACHE_NONE;
+	m->value = m->applicable ? v : 0;
+	if (m->applicable && r->nranks > 1) {
+		m->rank = r->ranks[r->lead].id;
+		m->how = "lead";
+	}
+}
+
 static void measure(const struct threshold *t, const struct result *r,
                     struct measure *m)
 {
@@ -131,6 +147,9 @@ static void measure(const struct threshold *t, const struct result *r,
 		break;
 	case METRIC_STAGE_SHARE:
 		stage_share(t, r, m);
+		break;
+	case METRIC_DIT_LOOP_SHARE:
+		loop_share(r, m);
 		break;
 	case METRIC_MEMORY_PEAK_SHARE:
 		m->applicable = r->memory.peak_share >= 0;
@@ -173,6 +192,10 @@ static char *metric_text(const struct threshold *t)
 		               stage_names[t->stage]);
 	case METRIC_MEMORY_PEAK_SHARE:
 		return xstrdup("peak device memory as a share of the card's");
+	case METRIC_DIT_LOOP_SHARE:
+		return xstrdup("denoising loop share of the end-to-end device "
+		               "time (first iteration's start to last "
+		               "iteration's end, per call)");
 	}
 	return xstrdup("");
 }
@@ -203,6 +226,27 @@ static const char *memory_na(const struct result *r, const char **code)
 	       "the rules' table; give --device-memory GB";
 }
 
+/* Why the loop's share is not measured. */
+static const char *loop_na(const struct result *r, const char **code)
+{
+	if (!r->iters.found) {
+		*code = "no_loop";
+		return "no denoising loop was split into iterations (no "
+		       "repeating block stack with a head before it)";
+	}
+	if (r->iters.cache.kind == CACHE_ATTENTION) {
+		*code = "cache_active_attention";
+		return "an AttentionCache is already active (see the "
+		       "denoising iterations)";
+	}
+	if (r->iters.cache.kind == CACHE_DIT) {
+		*code = "cache_active_dit";
+		return "a DiTCache is already active (see the denoising "
+		       "iterations)";
+	}
+	return NULL;
+}
+
 /* Why a metric has no value, when the stage's kernels are not the reason
  * (NULL then); *code receives it as a code for catalogues. */
 static const char *na_reason(enum metric m, const struct result *r,
@@ -213,6 +257,8 @@ static const char *na_reason(enum metric m, const struct result *r,
 		return "needs two or more analysed ranks";
 	if (m == METRIC_MEMORY_PEAK_SHARE)
 		return memory_na(r, code);
+	if (m == METRIC_DIT_LOOP_SHARE)
+		return loop_na(r, code);
 	if (m != METRIC_FREE_SHARE)
 		return NULL;
 	if (!has_steps(r))

@@ -38,7 +38,8 @@ const struct cli_opt cli_opts[] = {
      "matmul_quant=45 (names: matmul_quant,\n"
      "fa_quant_sparse, vector_fusion, comm_overlap,\n"
      "host_bound, rank_imbalance, vae_parallel,\n"
-     "text_encoder, memory_headroom; repeatable)"},
+     "text_encoder, memory_headroom, cache;\n"
+     "repeatable)"},
     {"jobs", OPT_JOBS, "N", CLI_EVERY, CV_TEXT, NULL,
      "ranks analysed in parallel (default: one\n"
      "per CPU core)"},

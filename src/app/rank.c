@@ -235,6 +235,7 @@ void rank_take_analysis(struct result *r, struct result *a)
 	r->seg_min_segment = a->seg_min_segment;
 	r->stage_method = a->stage_method;
 	r->unmatched = a->unmatched;
+	r->iters = a->iters;
 	r->nunmatched = a->nunmatched;
 	r->rules_source = a->rules_source;
 	r->warnings = xrealloc(r->warnings, (r->nwarnings + a->nwarnings + 1) *

@@ -2,6 +2,7 @@
  * section, in the order the report shows them. */
 #include "view/model.h"
 #include "view/model_collect.h"
+#include "view/model_iters.h"
 #include "view/model_memory.h"
 #include "view/model_ranks.h"
 #include "view/model_gain.h"
@@ -529,6 +530,7 @@ struct tmpl_vars *model_build(const struct result *r,
 	inputs(&c, v);
 	model_ranks(&c, v);
 	model_memory(&c, v);
+	model_iters(&c, v);
 	docs(&c, v);
 	strbuf_release(&c.sb);
 	return v;

@@ -3,6 +3,7 @@
 #include "view/svg.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 #include <stdlib.h>
 
@@ -132,6 +133,154 @@ void svg_timeline(struct strbuf *out, const char *title,
 		strbuf_adds(out, "</title></rect>");
 	}
 	legend(out, legend_parts, nlegend, 0, BAR_H + 10);
+	strbuf_adds(out, "</svg>");
+}
+
+/* ---- points on a time axis --------------------------------------------- */
+
+#define PLOT_L   64 /* left of the plot: the y tick labels */
+#define PLOT_T   10
+#define PLOT_R   24 /* room for the last x tick label */
+#define PLOT_H   180
+#define AXIS_GAP 44 /* x ticks and the x label under the plot */
+
+/* A 1-2-5 step giving about `want` ticks over range (> 0). */
+static double nice_step(double range, int want)
+{
+	double raw = range / want, mag = 1;
+
+	while (mag * 10 <= raw)
+		mag *= 10;
+	while (mag > raw)
+		mag /= 10;
+	if (raw <= mag)
+		return mag;
+	if (raw <= 2 * mag)
+		return 2 * mag;
+	if (raw <= 5 * mag)
+		return 5 * mag;
+	return 10 * mag;
+}
+
+static void tick_label(struct strbuf *out, double ms, double step)
+{
+	strbuf_addf(out,
+	            step >= 1     ? "%.0f"
+	            : step >= 0.1 ? "%.1f"
+	                          : "%.2f",
+	            ms);
+}
+
+static void shape(struct strbuf *out, enum svg_shape s, const char *css, int x,
+                  int y)
+{
+	switch (s) {
+	case SVG_DIAMOND:
+		strbuf_addf(out,
+		            "<polygon class=\"%s\" points=\"%d,%d %d,%d %d,%d "
+		            "%d,%d\"",
+		            css, x, y - 6, x + 6, y, x, y + 6, x - 6, y);
+		break;
+	case SVG_SQUARE:
+		strbuf_addf(out,
+		            "<rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"10\" "
+		            "height=\"10\"",
+		            css, x - 5, y - 5);
+		break;
+	case SVG_TRIANGLE:
+		strbuf_addf(
+		    out, "<polygon class=\"%s\" points=\"%d,%d %d,%d %d,%d\"",
+		    css, x, y - 6, x + 6, y + 5, x - 6, y + 5);
+		break;
+	default:
+		strbuf_addf(out,
+		            "<circle class=\"%s\" cx=\"%d\" cy=\"%d\" r=\"4\"",
+		            css, x, y);
+	}
+}
+
+/* The axes: lines, ticks with their labels, the two axis labels. */
+static void axes(struct strbuf *out, double xrange_ms, double ymax_ms,
+                 const char *xlabel, const char *ylabel)
+{
+	int w = BAR_W - PLOT_L - PLOT_R, base = PLOT_T + PLOT_H;
+	double xs = nice_step(xrange_ms, 8), ys = nice_step(ymax_ms, 4), t;
+
+	strbuf_addf(out,
+	            "<path class=\"axis\" d=\"M%d %dV%dH%d\" fill=\"none\"/>",
+	            PLOT_L, PLOT_T, base, PLOT_L + w);
+	for (t = 0; t <= xrange_ms * 1.0000001; t += xs) {
+		int x = PLOT_L + (int)(t / xrange_ms * w);
+		strbuf_addf(
+		    out,
+		    "<path class=\"axis\" d=\"M%d %dv5\"/><text x=\"%d\" "
+		    "y=\"%d\" text-anchor=\"middle\">",
+		    x, base, x, base + 18);
+		tick_label(out, t, xs);
+		strbuf_adds(out, "</text>");
+	}
+	for (t = 0; t <= ymax_ms * 1.0000001; t += ys) {
+		int y = base - (int)(t / ymax_ms * PLOT_H);
+		strbuf_addf(
+		    out,
+		    "<path class=\"grid\" d=\"M%d %dH%d\"/><text x=\"%d\" "
+		    "y=\"%d\" text-anchor=\"end\">",
+		    PLOT_L, y, PLOT_L + w, PLOT_L - 6, y + 4);
+		tick_label(out, t, ys);
+		strbuf_adds(out, "</text>");
+	}
+	strbuf_addf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
+	            PLOT_L + w / 2, base + 38);
+	xml_text(out, xlabel);
+	strbuf_addf(out,
+	            "</text><text x=\"12\" y=\"%d\" text-anchor=\"middle\" "
+	            "transform=\"rotate(-90 12 %d)\">",
+	            PLOT_T + PLOT_H / 2, PLOT_T + PLOT_H / 2);
+	xml_text(out, ylabel);
+	strbuf_adds(out, "</text>");
+}
+
+void svg_points(struct strbuf *out, const char *title,
+                const struct svg_point *p, size_t n, const char *xlabel,
+                const char *ylabel, const struct svg_part *legend_parts,
+                const enum svg_shape *shapes, size_t nlegend)
+{
+	int64_t xmax = 1, ymax = 1;
+	int w = BAR_W - PLOT_L - PLOT_R, base = PLOT_T + PLOT_H;
+	int top = base + AXIS_GAP + 8, i;
+	size_t k;
+	double xr, yr;
+
+	for (k = 0; k < n; k++) {
+		xmax = p[k].x > xmax ? p[k].x : xmax;
+		ymax = p[k].y > ymax ? p[k].y : ymax;
+	}
+	/* the axes end on a tick: the ranges rounded up to their steps */
+	xr = (double)xmax / 1e6;
+	xr = ceil(xr / nice_step(xr, 8)) * nice_step(xr, 8);
+	yr = (double)ymax / 1e6 * 1.1;
+	yr = ceil(yr / nice_step(yr, 4)) * nice_step(yr, 4);
+	open_svg(out, title, top + (int)((nlegend + 3) / 4) * LEGEND_ROW);
+	axes(out, xr, yr, xlabel, ylabel);
+	for (k = 0; k < n; k++) {
+		int x = PLOT_L + (int)((double)p[k].x / 1e6 / xr * w);
+		int y = base - (int)((double)p[k].y / 1e6 / yr * PLOT_H);
+		shape(out, p[k].shape, p[k].css, x, y);
+		strbuf_adds(out, "><title>");
+		xml_text(out, p[k].label);
+		strbuf_adds(out, p[k].shape == SVG_CIRCLE ? "</title></circle>"
+		                 : p[k].shape == SVG_SQUARE
+		                     ? "</title></rect>"
+		                     : "</title></polygon>");
+	}
+	for (i = 0; i < (int)nlegend; i++) {
+		int x = (i % 4) * (BAR_W / 4) + 8;
+		int y = top + (i / 4) * LEGEND_ROW;
+		shape(out, shapes[i], legend_parts[i].css, x, y);
+		strbuf_addf(out, "/><text x=\"%d\" y=\"%d\">", x + 14, y + 4);
+		xml_text(out, legend_parts[i].label);
+		strbuf_adds(out, "</text>");
+	}
 	strbuf_adds(out, "</svg>");
 }
 

@@ -40,4 +40,23 @@ void svg_bars(struct strbuf *out, const char *title,
               const char *const *row_labels, const int64_t *values,
               size_t nrows);
 
+/* Marker shapes of svg_points: told apart by shape as well as colour. */
+enum svg_shape { SVG_CIRCLE, SVG_DIAMOND, SVG_SQUARE, SVG_TRIANGLE };
+
+struct svg_point {
+	int64_t x, y; /* ns: x from the axis' origin, y a duration */
+	enum svg_shape shape;
+	const char *css;   /* class giving its colour */
+	const char *label; /* tooltip text */
+};
+
+/* A scatter of points on a time axis (x, in ms, ticks at 1-2-5 steps)
+ * and a duration axis (y, in ms, from 0), each axis with its label, and
+ * a legend of shapes (legend[i].label, .css; value unused) drawn with
+ * shapes[i]. */
+void svg_points(struct strbuf *out, const char *title,
+                const struct svg_point *p, size_t n, const char *xlabel,
+                const char *ylabel, const struct svg_part *legend_parts,
+                const enum svg_shape *shapes, size_t nlegend);
+
 #endif

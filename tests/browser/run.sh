@@ -158,7 +158,7 @@ if grep -q 'sdperf diff' <<<"$HELP"; then
 	DIFF_NEW=$ROOT/examples/image-dit-1card-tuned
 	DIFF_COMMON=(
 		--count '.speedup=3' --count 'table.diff-stages tbody tr=3'
-		--count 'table.verdict-changes tbody tr=9' --count 'tr.vc-cleared=1'
+		--count 'table.verdict-changes tbody tr=10' --count 'tr.vc-cleared=1'
 		--count 'ul.promises li=3'
 		--expect 'svg.diff-chart rect.c-FA=4' --expect 'svg.diff-chart rect.c-MatMul=6'
 		--count 'ul.type-list.removed li=1' --count 'ul.type-list.added li=4'

@@ -179,7 +179,7 @@ static void fired_verdicts_fail_unless_turned_off(void **state)
 	assert_int_equal(check_run("report.json", k->text.buf, k->text.len,
 	                           &k->s, &o, &k->r, &k->e),
 	                 0);
-	assert_int_equal(k->r.nchecks, 8); /* eight applicable verdicts */
+	assert_int_equal(k->r.nchecks, 9); /* nine applicable verdicts */
 	assert_int_equal(k->r.nfailures, 3);
 	/* in the report's order: by expected gain */
 	assert_string_equal(k->r.failures[0],

@@ -691,7 +691,7 @@ static void cli_parse_rejects_unknown_threshold_name(void **state)
 	usage_error(c, "--threshold 'matmul_qant=40': unknown name (known: "
 	               "matmul_quant, fa_quant_sparse, vector_fusion, "
 	               "comm_overlap, host_bound, rank_imbalance, "
-	               "vae_parallel, text_encoder, memory_headroom)");
+	               "vae_parallel, text_encoder, memory_headroom, cache)");
 }
 
 static void cli_parse_device_memory(void **state)

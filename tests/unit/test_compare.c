@@ -245,7 +245,7 @@ static void snapshot_reads_the_video_example_exactly(void **state)
 	assert_int_equal(dit->types[0].count, 192);
 	assert_int_equal(dit->types[0].total_ns, 2334108650LL);
 	assert_int_equal(vae->kernel_ns, 9264232260LL);
-	assert_int_equal(s.nverdicts, 9);
+	assert_int_equal(s.nverdicts, 10);
 	/* by expected gain: vae_parallel (its gain read back), then
 	 * comm_overlap, then rank_imbalance; the passing ones after */
 	assert_string_equal(s.verdicts[0].id, "vae_parallel");
@@ -258,6 +258,11 @@ static void snapshot_reads_the_video_example_exactly(void **state)
 	assert_string_equal(s.verdicts[8].id, "memory_headroom");
 	assert_false(s.verdicts[8].fired);
 	assert_false(s.verdicts[8].has_gain);
+	/* the loop, 3 iterations of 4 blocks a call, is 36.2% of end to
+	 * end: the cache finding passes */
+	assert_string_equal(s.verdicts[9].id, "cache");
+	assert_false(s.verdicts[9].fired);
+	assert_true(s.verdicts[9].value == 36.179);
 	assert_string_equal(s.verdicts[1].id, "comm_overlap");
 	assert_true(s.verdicts[1].fired);
 	assert_true(s.verdicts[1].value == 53.633);

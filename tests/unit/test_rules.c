@@ -132,7 +132,7 @@ static void rules_builtin_loads_defaults(void **state)
 	assert_int_equal(r->min_text_encoder, 8);
 	assert_int_equal(r->ncomm, 3);
 	assert_string_equal(r->comm_cores[0], "HCCL");
-	assert_int_equal(r->nth, 9);
+	assert_int_equal(r->nth, 10);
 	assert_string_equal(r->th[0].id, "matmul_quant");
 	assert_string_equal(r->th[1].id, "fa_quant_sparse");
 	assert_string_equal(r->th[2].id, "vector_fusion");
@@ -388,7 +388,7 @@ rules_load_text_extends_builtin_puts_user_patterns_first(void **state)
 	assert_int_equal(r->window, 8);
 	assert_int_equal(r->min_segment, 12);
 	/* a threshold with a built-in id replaces it, in place */
-	assert_int_equal(r->nth, 10);
+	assert_int_equal(r->nth, 11);
 	assert_string_equal(r->th[0].id, "matmul_quant");
 	assert_string_equal(r->th[0].title, "Mine");
 	assert_true(r->th[0].above == 42.5);
@@ -396,7 +396,7 @@ rules_load_text_extends_builtin_puts_user_patterns_first(void **state)
 	assert_int_equal(r->th[0].cat, CAT_CONV);
 	assert_int_equal(r->th[0].ndocs, 1);
 	assert_string_equal(r->th[0].docs[0], "cache");
-	assert_string_equal(r->th[9].id, "extra");
+	assert_string_equal(r->th[10].id, "extra");
 	assert_true(th(r, "fa_quant_sparse")->above == 30.0);
 	rules_release(&b);
 }
@@ -568,7 +568,7 @@ static void rules_load_text_rejects_unknown_metric(void **state)
 	    "\"dit\", \"metric\": \"share\", \"above\": 1, \"docs\": []}]}",
 	    "u.json: 'thresholds[0].metric': expected 'category_share', "
 	    "'exposed_comm_share', 'free_share', 'rank_imbalance', "
-	    "'stage_share' or 'memory_peak_share'");
+	    "'stage_share', 'memory_peak_share' or 'dit_loop_share'");
 }
 
 static void rules_load_text_free_share_needs_stage_all(void **state)
@@ -776,7 +776,7 @@ static void rules_set_threshold_rejects_unknown_name(void **state)
 	set_fails(r, "matmul=45",
 	          "--threshold 'matmul=45': unknown name (known: matmul_quant, "
 	          "fa_quant_sparse, vector_fusion, comm_overlap, host_bound, "
-	          "rank_imbalance, vae_parallel, text_encoder, memory_headroom)");
+	          "rank_imbalance, vae_parallel, text_encoder, memory_headroom, cache)");
 }
 
 static void rules_set_threshold_rejects_bad_values(void **state)

@@ -59,6 +59,7 @@ struct builder {
 	const struct opts *o;
 	struct rng rng;
 	int aicpu_index; /* numeric suffix of AI_CPU kernel names */
+	int in_hit;      /* pushing a cache-hit iteration (--cache) */
 };
 
 /* What a template adder needs; shapes are ';'-separated and unquoted. */

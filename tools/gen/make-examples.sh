@@ -38,3 +38,10 @@ OUT=$2
 	--video --vae-encode --text-encoder clip --mix fa=25,matmul=35,vector=35 \
 	--dit-prologue broadcast --markers \
 	--self-check
+
+# Video DiT on one card with a DiTCache: 12 iterations of 8 blocks per
+# call, one in 3 in full, the others run the first block and add back the
+# cached residual of the rest (--cache dit:3); the report shows the
+# iterations, the hit pattern and the time the cache saved.
+"$GEN" -o "$OUT/video-dit-cache-1card" --seed 404 --steps 2 --iters 12 --blocks 8 \
+	--video --text-encoder clip --cache dit:3 --self-check

@@ -251,6 +251,8 @@ void mb_push(struct builder *b, uint16_t id)
 	struct model *m = b->m;
 
 	xgrow(&m->prog, &m->capp, m->np + 1, sizeof(*m->prog));
+	xgrow(&m->hit, &m->caph, m->np + 1, sizeof(*m->hit));
+	m->hit[m->np] = (unsigned char)b->in_hit;
 	m->prog[m->np++] = id;
 }
 
@@ -428,6 +430,7 @@ int model_build(struct model *m, const struct opts *o)
 	b.m = m;
 	b.o = o;
 	b.aicpu_index = 17 + (int)(o->seed % 40);
+	b.in_hit = 0;
 	rng_seed(&b.rng, o->seed, 0x6d6f64656cULL);
 	m->sp = o->ranks > 1 && o->comm != COMM_NONE;
 	if (o->te == TE_T5)
@@ -458,5 +461,6 @@ void model_free(struct model *m)
 	}
 	free(m->t);
 	free(m->prog);
+	free(m->hit);
 	memset(m, 0, sizeof(*m));
 }

@@ -78,6 +78,8 @@ struct model {
 	size_t nt, capt;
 	uint16_t *prog; /* template ids (or PROG_*_MARK) in launch order */
 	size_t np, capp;
+	unsigned char *hit; /* per prog entry: 1 in a cache-hit iteration */
+	size_t caph;
 	double share[CAT_COUNT]; /* DiT target shares in percent, sum 100 */
 	int sp;                  /* sequence parallel: comm kernels present */
 };

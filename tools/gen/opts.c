@@ -205,6 +205,7 @@ enum optid {
 	O_SUBTASKS,
 	O_NPU_ONLY,
 	O_PROLOGUE,
+	O_CACHE,
 	O_HELP
 };
 
@@ -270,6 +271,9 @@ static const struct optdef OPTDEFS[] = {
     {"--dit-prologue", "KIND", O_PROLOGUE,
      "broadcast | scatter: noise + concat after the VAE encode, the latents "
      "sent to the SP group, then the host's gap (needs --vae-encode)"},
+    {"--cache", "KIND:N", O_CACHE,
+     "dit:N | attention:N: N-1 of every N denoising iterations hit a "
+     "DiTCache / AttentionCache (N >= 2)"},
     {"--help", NULL, O_HELP, "this text"},
 };
 
@@ -310,6 +314,25 @@ static void set_defaults(struct opts *o)
 	o->straggler_f = 1.0;
 	o->profiler_info = 1;
 	o->exports = EXPORT_TEXT;
+}
+
+/* "dit:N" or "attention:N", 2 <= N <= 1000. */
+static int parse_cache(const char *v, struct opts *o)
+{
+	static const struct keyword KINDS[] = {
+	    {"dit", CACHE_DIT}, {"attention", CACHE_ATTENTION}, {NULL, 0}};
+	const char *colon = strchr(v, ':');
+	char kind[16];
+	size_t len = colon ? (size_t)(colon - v) : 0;
+
+	if (!colon || len >= sizeof(kind))
+		return -1;
+	memcpy(kind, v, len);
+	kind[len] = '\0';
+	if (lookup(KINDS, kind, &o->cache) ||
+	    parse_int(colon + 1, 2, 1000, &o->cache_period))
+		return -1;
+	return 0;
 }
 
 /* The options added for stragglers, markers and file forms. */
@@ -356,6 +379,9 @@ static int apply_new(struct opts *o, enum optid id, const char *v)
 	case O_PROLOGUE:
 		rc = lookup(PROLOGUES, v, &k);
 		o->prologue = k;
+		break;
+	case O_CACHE:
+		rc = parse_cache(v, o);
 		break;
 	default:
 		break;

@@ -54,15 +54,25 @@ struct opts {
 	int comm_single_key;   /* communication.json under "step" alone */
 	int profiler_info;     /* write profiler_info[_N].json */
 	unsigned exports;      /* EXPORT_* mask: text files, db, or both */
-	int subtasks; /* runtime and HCCL sub-tasks beside the kernels */
-	int npu_only; /* the trace of ProfilerActivity.NPU alone: no host */
-	int prologue; /* PROLOGUE_*: the DiT's prologue after the encode */
+	int subtasks;     /* runtime and HCCL sub-tasks beside the kernels */
+	int npu_only;     /* the trace of ProfilerActivity.NPU alone: no host */
+	int prologue;     /* PROLOGUE_*: the DiT's prologue after the encode */
+	int cache;        /* CACHE_*: a cache active in the denoising loop */
+	int cache_period; /* with it: one full iteration in cache_period */
 };
 
 /* --dit-prologue: latent noise and concat right after the VAE encode, the
  * latents broadcast or scattered to the sequence-parallel group, then the
  * host's idle gap before the loop. */
 enum { PROLOGUE_NONE, PROLOGUE_BROADCAST, PROLOGUE_SCATTER };
+
+/* --cache KIND:N: iteration i of each call runs in full when i % N == 0
+ * and hits the cache otherwise (N-1 of every N iterations). A DiTCache hit
+ * runs the first block, then one Add (the cached residual of the other
+ * blocks) in place of them; an AttentionCache hit runs every block
+ * without its attention part (QKV projection, norms, RoPE, attention,
+ * output projection, their collectives): the FFN stays. */
+enum { CACHE_NONE, CACHE_DIT, CACHE_ATTENTION };
 
 enum opts_result { OPTS_OK, OPTS_HELP, OPTS_ERROR };
 

@@ -328,7 +328,9 @@ static void compare_stage(struct check *c, const char *st,
 
 /* DiT shares of FA / MatMul / Vector must land within 1 point. With a
  * straggler, compute is stretched and collectives absorb waits, so the
- * shares hold within the DiT's non-Comm time instead. */
+ * shares hold within the DiT's non-Comm time instead. With --cache the
+ * target is the full iterations' mix (timeline.c), which the cache hits
+ * move on purpose: not checked then. */
 static void check_mix(struct check *c, const struct opts *o,
                       const struct model *m)
 {
@@ -339,7 +341,7 @@ static void check_mix(struct check *c, const struct opts *o,
 	double scale = strag ? 100.0 / (100.0 - m->share[CAT_COMM]) : 1.0;
 	int i;
 
-	for (i = 0; i < 3 && base > 0; i++) {
+	for (i = 0; i < 3 && base > 0 && !o->cache; i++) {
 		double share = 100.0 * (double)d->cat_time[main_cats[i]] / base;
 		double want = m->share[main_cats[i]] * scale;
 		if (share < want - 1.0 || share > want + 1.0) {

@@ -333,6 +333,25 @@ static void push_block(struct builder *b, const struct dit_ids *d)
 	mb_push(b, d->add);
 }
 
+/* A block of an AttentionCache hit: the cached attention output is
+ * added back (gate Mul, residual Add) instead of computed; the FFN runs. */
+static void push_ffn_block(struct builder *b, const struct dit_ids *d)
+{
+	mb_push(b, d->ln);
+	mb_push(b, d->mul);
+	mb_push(b, d->add);
+	mb_push(b, d->mul);
+	mb_push(b, d->add);
+	mb_push(b, d->ln);
+	mb_push(b, d->mul);
+	mb_push(b, d->add);
+	dit_linear(b, d->ff1);
+	mb_push(b, d->gelu);
+	dit_linear(b, d->ff2);
+	mb_push(b, d->mul);
+	mb_push(b, d->add);
+}
+
 /* Timestep embedding (sinusoid + 2-layer MLP) and the patch embedding. */
 static void make_pre(struct builder *b, const struct dit_geom *g,
                      uint16_t pre[7])
@@ -407,15 +426,28 @@ void build_dit(struct builder *b)
 	if (b->o->te == TE_NONE)
 		mb_push(b, mb_aicpu(b, OP_NONZERO, ST_DIT, 0.004));
 	for (it = 0; it < b->o->iters; it++) {
+		int hit = b->o->cache && it % b->o->cache_period != 0;
+		b->in_hit = hit;
 		mb_push(b, PROG_ITER_MARK);
 		for (i = 0; i < 7; i++)
 			mb_push(b, pre[i]);
-		for (blk = 0; blk < b->o->blocks; blk++)
+		if (hit && b->o->cache == CACHE_DIT) {
+			/* the first block, then the other blocks' cached
+			 * residual added back */
 			push_block(b, &d);
+			mb_push(b, d.add);
+		}
+		for (blk = 0; !hit && blk < b->o->blocks; blk++)
+			push_block(b, &d);
+		for (blk = 0; hit && b->o->cache == CACHE_ATTENTION &&
+		              blk < b->o->blocks;
+		     blk++)
+			push_ffn_block(b, &d);
 		mb_push(b, post[0]);
 		if (b->m->sp && b->o->comm == COMM_ALLGATHER)
 			mb_push(b, post[1]);
 		for (i = 2; i < 8; i++)
 			mb_push(b, post[i]);
 	}
+	b->in_hit = 0;
 }

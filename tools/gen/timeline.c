@@ -91,10 +91,12 @@ static const struct tmpl *tmpl_of(const struct timeline *tl,
 }
 
 /* Pass 1: one kernel per program entry with a jittered natural duration. */
-static void fill_kernels(struct timeline *tl, struct step *s, double *raw)
+static void fill_kernels(struct timeline *tl, struct step *s, double *raw,
+                         unsigned char *hit)
 {
 	const struct model *m = tl->m;
 	size_t i;
+	int32_t iter = -1;
 
 	s->n = 0;
 	for (i = 0; i < m->np; i++) {
@@ -102,6 +104,7 @@ static void fill_kernels(struct timeline *tl, struct step *s, double *raw)
 		const struct tmpl *t;
 		double j;
 
+		iter += m->prog[i] == PROG_ITER_MARK;
 		if (m->prog[i] >= PROG_FIRST_MARK)
 			continue;
 		k = &s->k[s->n];
@@ -111,13 +114,19 @@ static void fill_kernels(struct timeline *tl, struct step *s, double *raw)
 		j = t->op->cat == CAT_COMM ? 0.15 : 0.06;
 		raw[s->n] = (double)t->natural_ns *
 		            (1.0 - j + 2.0 * j * rng_unit(&tl->rng));
+		hit[s->n] = m->hit[i];
+		k->iter = t->stage == ST_DIT ? iter : -1;
 		s->n++;
 	}
 }
 
 /* Pass 2: scale each DiT category so its share of DiT kernel time is the
- * target exactly (per step, so any number of steps stays on target). */
-static void scale_dit(struct timeline *tl, struct step *s, double *raw)
+ * target exactly (per step, so any number of steps stays on target). The
+ * kernels of cache-hit iterations (--cache) are scaled alike but left out
+ * of the sums: the target is the full iterations' mix, and a hit costs
+ * what its kernels cost there. */
+static void scale_dit(struct timeline *tl, struct step *s, double *raw,
+                      const unsigned char *hit)
 {
 	const struct model *m = tl->m;
 	double sum[CAT_COUNT] = {0}, scale[CAT_COUNT], main_sum, main_share,
@@ -127,7 +136,7 @@ static void scale_dit(struct timeline *tl, struct step *s, double *raw)
 
 	for (i = 0; i < s->n; i++) {
 		const struct tmpl *t = tmpl_of(tl, &s->k[i]);
-		if (t->stage == ST_DIT)
+		if (t->stage == ST_DIT && !hit[i])
 			sum[t->op->cat] += raw[i];
 	}
 	main_sum = sum[CAT_FA] + sum[CAT_MATMUL] + sum[CAT_VECTOR];
@@ -389,16 +398,18 @@ static void span(struct step *s)
 static void step_prepare(struct timeline *tl, struct step *s, int number)
 {
 	double *raw = xmalloc(tl->m->np * sizeof(*raw));
+	unsigned char *hit = xmalloc(tl->m->np ? tl->m->np : 1);
 
 	xgrow(&s->k, &s->cap, tl->m->np, sizeof(*s->k));
 	s->number = number;
 	s->host_start = tl->host_cursor;
 	s->first_start =
 	    s->host_start + rng_between(&tl->rng, 600 * US, 1500 * US);
-	fill_kernels(tl, s, raw);
-	scale_dit(tl, s, raw);
+	fill_kernels(tl, s, raw, hit);
+	scale_dit(tl, s, raw, hit);
 	slow_down(tl, s);
 	free(raw);
+	free(hit);
 }
 
 static void step_finish(struct timeline *tl, struct step *s)

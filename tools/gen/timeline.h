@@ -20,6 +20,7 @@ struct kern {
 	int64_t sync_wait; /* comm only: ns of dur spent waiting for peers */
 	uint32_t tmpl;     /* index into model.t */
 	uint32_t seq;      /* compute: Task ID; comm: collective number */
+	int32_t iter;      /* DiT denoising iteration in its step, or -1 */
 };
 
 /* One profiler step = one pipeline call. Kernels are sorted by start. */

@@ -11,6 +11,39 @@
 #include "xalloc.h"
 #include "banned.h"
 
+/* The step's iterations, from each kernel's iteration number. */
+static void add_iterations(struct truth *t, const struct step *s)
+{
+	size_t i, base = t->nit;
+	int32_t most = -1;
+
+	for (i = 0; i < s->n; i++)
+		most = s->k[i].iter > most ? s->k[i].iter : most;
+	if (most < 0 || t->nit + (size_t)most + 1 > TRUTH_MAX_ITERS)
+		return;
+	xgrow(&t->it, &t->capit, t->nit + (size_t)most + 1, sizeof(*t->it));
+	for (i = 0; i <= (size_t)most; i++) {
+		struct titer *x = &t->it[base + i];
+		memset(x, 0, sizeof(*x));
+		x->step = s->number;
+		x->index = (int)i;
+		x->start = INT64_MAX;
+		x->end = INT64_MIN;
+	}
+	t->nit += (size_t)most + 1;
+	for (i = 0; i < s->n; i++) {
+		const struct kern *k = &s->k[i];
+		struct titer *x;
+		if (k->iter < 0)
+			continue;
+		x = &t->it[base + (size_t)k->iter];
+		x->kernels++;
+		x->start = k->start < x->start ? k->start : x->start;
+		x->end =
+		    k->start + k->dur > x->end ? k->start + k->dur : x->end;
+	}
+}
+
 void truth_add_step(struct truth *t, const struct model *m,
                     const struct step *s)
 {
@@ -33,6 +66,7 @@ void truth_add_step(struct truth *t, const struct model *m,
 	}
 	t->kernels += s->n;
 	t->steps++;
+	add_iterations(t, s);
 }
 
 void truth_add_markers(struct truth *t, const struct launch *l)
@@ -46,6 +80,9 @@ void truth_free(struct truth *t)
 {
 	free(t->mk);
 	t->mk = NULL;
+	free(t->it);
+	t->it = NULL;
+	t->nit = t->capit = 0;
 	t->nmk = t->capmk = 0;
 }
 
@@ -130,6 +167,38 @@ static void write_markers(FILE *fp, const struct truth *t)
 	fputs("]", fp);
 }
 
+/* The loop of each step: its iterations and which hit the cache. */
+static void write_iterations(FILE *fp, const struct truth *t)
+{
+	static const char *const kinds[] = {"none", "dit", "attention"};
+	int i, first = 1;
+	size_t j;
+
+	fprintf(fp,
+	        ",\n \"iterations\": {\"per_step\": %d, \"cache\": \"%s\", "
+	        "\"period\": %d, \"hits_per_step\": [",
+	        t->iters, kinds[t->cache], t->cache ? t->cache_period : 0);
+	for (i = 0; t->cache && i < t->iters; i++) {
+		if (i % t->cache_period == 0)
+			continue;
+		fprintf(fp, "%s%d", first ? "" : ", ", i);
+		first = 0;
+	}
+	fputs("],\n  \"list\": [", fp);
+	for (j = 0; j < t->nit; j++) {
+		const struct titer *x = &t->it[j];
+		fprintf(fp,
+		        "%s\n   {\"step\": %d, \"index\": %d, \"kernels\": "
+		        "%" PRIu64 ", \"start_us\": ",
+		        j ? "," : "", x->step, x->index, x->kernels);
+		truth_print_us(fp, x->start);
+		fputs(", \"duration_us\": ", fp);
+		truth_print_us(fp, x->end - x->start);
+		fputc('}', fp);
+	}
+	fputs("]}", fp);
+}
+
 int truth_write_json(const char *path, const struct truth *t, int rank)
 {
 	FILE *fp = fopen(path, "wb");
@@ -150,6 +219,7 @@ int truth_write_json(const char *path, const struct truth *t, int rank)
 		write_stage(fp, &t->st[s]);
 	}
 	fputs("\n }", fp);
+	write_iterations(fp, t);
 	write_markers(fp, t);
 	fputs("}\n", fp);
 	bad = ferror(fp);

@@ -19,12 +19,25 @@ struct stage_acc {
 	int64_t exposed; /* sum over comm kernels of duration - covered */
 };
 
+/* One denoising iteration: its DiT kernels' count and extent. */
+struct titer {
+	int step, index;
+	uint64_t kernels;
+	int64_t start, end;
+};
+#define TRUTH_MAX_ITERS 2000
+
 struct truth {
 	struct stage_acc st[ST_COUNT];
 	uint64_t kernels;
 	int steps;
 	int straggler;     /* this rank is the --straggler */
 	int64_t sync_wait; /* sum of the collectives' waits for peers */
+	/* the denoising loop per step: iterations, and --cache's kind
+	 * (opts.h CACHE_*) and period */
+	int iters, cache, cache_period;
+	struct titer *it; /* the first TRUTH_MAX_ITERS iterations */
+	size_t nit, capit;
 	struct marker *mk; /* every step's stage ranges (with --markers) */
 	size_t nmk, capmk;
 };

@@ -10,6 +10,7 @@
 
 #include "analysis/breakdown.h"
 #include "format/json/json_collect.h"
+#include "format/json/json_iters.h"
 #include "format/json/json_memory.h"
 #include "format/json/json_summary.h"
 #include "format/json/jsonw.h"
@@ -512,6 +513,7 @@ void render_json(const struct result *r, const char *tool_version,
 	ranks_json(root, r);
 	cluster_json(root, r);
 	json_memory(root, r);
+	json_iters(root, r);
 	jsonw_print(root, JSONW_TABS, out);
 	cJSON_Delete(root);
 }

@@ -7,6 +7,7 @@
 
 #include "format/pdf/pdf_chart.h"
 #include "format/pdf/pdf_collect.h"
+#include "format/pdf/pdf_iters.h"
 #include "format/pdf/pdf_memory.h"
 #include "format/pdf/pdf_ranks.h"
 #include "format/pdf/pdf_summary.h"
@@ -482,6 +483,7 @@ void pdf_report_layout(struct pdf_ctx *c)
 	pdf_cluster_sections(c);
 	pdf_steps_section(c);
 	pdf_memory_section(c);
+	pdf_iters_section(c);
 	warnings(c);
 	method(c);
 	inputs(c);

@@ -535,6 +535,34 @@ void pt_hline(HPDF_Page page, float x0, float x1, float y, float width,
 	HPDF_Page_Stroke(page);
 }
 
+void pt_marker(struct pdf_doc *d, int shape, float x, float y, float r,
+               unsigned long rgb)
+{
+	rgb_fill(d->page, rgb);
+	switch (shape) {
+	case 1:
+		HPDF_Page_MoveTo(d->page, x, y + r);
+		HPDF_Page_LineTo(d->page, x + r, y);
+		HPDF_Page_LineTo(d->page, x, y - r);
+		HPDF_Page_LineTo(d->page, x - r, y);
+		HPDF_Page_ClosePath(d->page);
+		break;
+	case 2:
+		HPDF_Page_Rectangle(d->page, x - r * 0.8f, y - r * 0.8f,
+		                    r * 1.6f, r * 1.6f);
+		break;
+	case 3:
+		HPDF_Page_MoveTo(d->page, x, y + r);
+		HPDF_Page_LineTo(d->page, x + r, y - r * 0.8f);
+		HPDF_Page_LineTo(d->page, x - r, y - r * 0.8f);
+		HPDF_Page_ClosePath(d->page);
+		break;
+	default:
+		HPDF_Page_Circle(d->page, x, y, r * 0.75f);
+	}
+	HPDF_Page_Fill(d->page);
+}
+
 void pt_new_page(struct pdf_doc *d)
 {
 	d->page = HPDF_AddPage(d->pdf);

@@ -139,6 +139,12 @@ void pt_rect(struct pdf_doc *d, float x, float y, float w, float h,
              unsigned long rgb);
 void pt_hline(HPDF_Page page, float x0, float x1, float y, float width,
               unsigned long rgb);
+/* A filled marker centred on (x, y), r points from its centre to its
+ * corners: shape 0 a circle, 1 a diamond, 2 a square, 3 a triangle (the
+ * shapes of view/svg.h's enum svg_shape). */
+void pt_marker(struct pdf_doc *d, int shape, float x, float y, float r,
+               unsigned long rgb);
+
 /* Adds an A4 page and makes it current, y at its top. */
 void pt_new_page(struct pdf_doc *d);
 /* Starts a new page unless h points still fit on this one. */

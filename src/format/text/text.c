@@ -231,6 +231,7 @@ void render_text(const struct result *r, const char *tool_version,
 	ranks(r, out);
 	collection(r, out);
 	render_text_memory(r, out);
+	render_text_iters(r, out);
 	verdicts(r, out);
 	if (r->nwarnings)
 		strbuf_addf(out, "\nwarnings (%zu):\n", r->nwarnings);

@@ -14,4 +14,8 @@ void render_text(const struct result *r, const char *tool_version,
  * (text_memory.c). */
 void render_text_memory(const struct result *r, struct strbuf *out);
 
+/* The denoising iterations in one line, when a loop was split
+ * (text_iters.c). */
+void render_text_iters(const struct result *r, struct strbuf *out);
+
 #endif
