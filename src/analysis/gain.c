@@ -14,7 +14,8 @@
 #include "util/xalloc.h"
 
 const char *const gain_part_names[GAIN_PART_COUNT] = {
-    "none", "category", "exposed_comm", "idle", "stage", "imbalance"};
+    "none", "category", "exposed_comm", "idle", "stage", "imbalance",
+    "loop"};
 
 void gain_free(struct gain *g)
 {
@@ -96,6 +97,11 @@ int64_t gain_part_ns(const struct speedup_rule *s, const struct result *r)
 			return -1;
 		return r->ranks[r->cluster.slowest].compute_ns -
 		       r->ranks[r->cluster.median].compute_ns;
+	case GAIN_PART_LOOP:
+		/* the DiT's denoising loop, as the cache finding measures it */
+		if (!r->iters.found)
+			return -1;
+		return r->iters.loop_ns;
 	case GAIN_PART_COUNT:
 		break;
 	}

@@ -85,6 +85,7 @@ enum gain_part {
 	GAIN_PART_IDLE,
 	GAIN_PART_STAGE,
 	GAIN_PART_IMBALANCE,
+	GAIN_PART_LOOP, /* the lead rank's denoising loop (iters.loop_ns) */
 	GAIN_PART_COUNT
 };
 /* "none", "category", "exposed_comm", "idle", "stage", "imbalance" */

@@ -79,8 +79,8 @@ static int load_part(const char *name, struct err *e, const char *id,
 			return 0;
 		}
 	return bad(name, e, id, "part",
-	           "expected none, category, exposed_comm, idle, stage or "
-	           "imbalance");
+	           "expected none, category, exposed_comm, idle, stage, "
+	           "imbalance or loop");
 }
 
 /* The stage (and category) the part belongs to: named for the parts
@@ -94,8 +94,9 @@ static int load_where(const char *name, struct err *e, const char *id,
 	            s->part == GAIN_PART_STAGE;
 	int v;
 
-	s->stage =
-	    s->part == GAIN_PART_IMBALANCE ? STAGE_DIT : (enum stage)STAGE_ALL;
+	s->stage = s->part == GAIN_PART_IMBALANCE || s->part == GAIN_PART_LOOP
+	               ? STAGE_DIT
+	               : (enum stage)STAGE_ALL;
 	if (!named && st)
 		return bad(name, e, id, "stage",
 		           "only a category, exposed_comm or stage part "

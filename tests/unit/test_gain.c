@@ -219,6 +219,48 @@ static void idle_part_is_the_step(void **state)
 	result_release(&r);
 }
 
+/* cache fired: the loop is 300 ms of the profile (150 ms a step) inside
+ * the DiT's 200 ms a step; 1.3-1.7x on it saves 150 (1 - 1/1.3) =
+ * 34.615385 ms to 150 (1 - 1/1.7) = 61.764706 ms a step. Without a
+ * split loop there is no estimate. */
+static void loop_part_is_the_denoising_loop(void **state)
+{
+	struct result r;
+	struct rules ru;
+	const struct gain *g;
+
+	(void)state;
+	builtin(&ru);
+	make_result(&r);
+	free(r.verdicts[1].id);
+	r.verdicts[1].id = xstrdup("cache");
+	r.verdicts[1].stage = STAGE_DIT;
+	r.verdicts[0].fired = r.verdicts[2].fired = r.verdicts[3].fired = 0;
+	r.verdicts[1].fired = 1;
+	r.iters.found = 1;
+	r.iters.loop_ns = 300 * MS;
+	gain_evaluate(&ru, &r);
+	assert_string_equal(r.verdicts[0].id, "cache");
+	g = r.verdicts[0].gain;
+	assert_non_null(g);
+	assert_true(g->estimated);
+	assert_int_equal(g->part, GAIN_PART_LOOP);
+	assert_int_equal(g->stage, STAGE_DIT);
+	assert_int_equal(g->part_ns, 150 * MS);
+	assert_int_equal(g->stage_before_ns, 200 * MS);
+	assert_int_equal(g->stage_after_low_ns, 200 * MS - 34615385);
+	assert_int_equal(g->stage_after_high_ns, 200 * MS - 61764706);
+	assert_int_equal(g->e2e_after_low_ns, 350 * MS - 34615385);
+	assert_int_equal(g->e2e_after_high_ns, 350 * MS - 61764706);
+	assert_near(g->saving_low_pct, 9.8901099, 1e-6);
+	assert_near(g->saving_high_pct, 17.6470588, 1e-6);
+	r.iters.found = 0;
+	gain_evaluate(&ru, &r);
+	assert_false(r.verdicts[0].gain->estimated);
+	rules_release(&ru);
+	result_release(&r);
+}
+
 /* A user's rules file that extends the built-in one replaces
  * matmul_quant's range (10-1000x: 72-79.92 ms saved, 20.571-22.834%), so
  * it now comes before vae_parallel (21.429% at most); an id of its own
@@ -306,7 +348,7 @@ static void bad_speedups_are_errors(void **state)
 	fails("{\"x\": 3}", "bad.json: 'speedups.x': expected an object");
 	fails("{\"x\": {\"part\": \"gpu\", " TEXTS "}}",
 	      "bad.json: 'speedups.x.part': expected none, category, "
-	      "exposed_comm, idle, stage or imbalance");
+	      "exposed_comm, idle, stage, imbalance or loop");
 	fails("{\"x\": {\"part\": \"stage\", \"stage\": \"vae\", \"low\": 0.5, "
 	      "\"high\": 2, " TEXTS "}}",
 	      "bad.json: 'speedups.x.low': expected a speed-up factor from 1 "
@@ -353,6 +395,7 @@ int main(void)
 	    cmocka_unit_test(gain_amdahl_exact),
 	    cmocka_unit_test(builtin_gains_and_order),
 	    cmocka_unit_test(idle_part_is_the_step),
+	    cmocka_unit_test(loop_part_is_the_denoising_loop),
 	    cmocka_unit_test(user_override_reorders),
 	    cmocka_unit_test(top_is_the_largest_gain),
 	    cmocka_unit_test(bad_speedups_are_errors),
