@@ -17,6 +17,8 @@ it: its CIDToGIDMap entry is not 0 (.notdef, drawn as an empty box);
 --no-urls: no link annotation at all; --cjk-min N: the extracted text holds
 at least N CJK ideographs (Chinese text comes out as Chinese); --cjk-max N:
 at most N (no Chinese left in an English report).
+Always: qpdf --check finds no error or warning, and pdftotext prints
+nothing on stderr (poppler's warnings, e.g. about a ToUnicode CMap).
 Prints one line per check and "N passed, M failed"; exit 1 on any failure.
 """
 import argparse
@@ -276,7 +278,8 @@ def main():
 
     size = os.path.getsize(a.pdf)
     rc, out, err = run("qpdf", "--check", a.pdf)
-    check(rc == 0, "qpdf --check", (out + err).strip()[-300:])
+    check(rc == 0 and "WARNING" not in out + err, "qpdf --check: no error or warning",
+          (out + err).strip()[-300:])
     if a.max_kb:
         check(size <= a.max_kb * 1024, f"size {size // 1024} KB <= {a.max_kb} KB")
     f = info(a.pdf)
@@ -290,6 +293,10 @@ def main():
         check(f.get("Creator") == a.creator, f"Creator is '{a.creator}'", f"got '{f.get('Creator')}'")
     check(bool(f.get("CreationDate")), "CreationDate is set")
     rc, text, err = run("pdftotext", "-layout", "-enc", "UTF-8", a.pdf, "-")
+    # poppler's complaints (e.g. "Invalid 'begincidrange' operator in
+    # ToUnicode CMap", libharu's own CMap) go to stderr: a valid PDF has none
+    check(rc == 0 and not err.strip(), "pdftotext: nothing on stderr",
+          f"{len(err.splitlines())} lines: " + err.strip()[:300])
     flat = re.sub(r"\s+", " ", text)
     for s in a.text:
         check(s in flat, f"text '{s}'")

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <hpdf_objects.h>
+
 #include "format/pdf/fontcheck.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
@@ -25,6 +27,55 @@ void pt_font_error(struct pdf_doc *d, const char *path, const char *why)
 	        path, why, cjk ? "fonts-wqy-zenhei" : "fonts-dejavu-core",
 	        cjk ? "--cjk-font" : "--font");
 	longjmp(d->jb, 1);
+}
+
+/* Replaces the ToUnicode CMap of Type0 font f. libharu 2.3.0 writes its
+ * encoding CMap there ("begincidrange", which maps codes to CIDs), and
+ * poppler rejects it with a warning per use. With the UTF-8 encoder a
+ * character code is the code point itself (Identity-H, CID = code), so
+ * the map is the identity: one bfrange per 256 codes (a range may not
+ * cross a change of its first byte), at most 100 to a block, the
+ * surrogates left out. */
+static void to_unicode(struct pdf_doc *d, HPDF_Font f)
+{
+	HPDF_Dict cmap = HPDF_Dict_GetItem((HPDF_Dict)f, "ToUnicode",
+	                                   HPDF_OCLASS_DICT);
+	struct strbuf map = STRBUF_INIT, *sb = &map;
+	HPDF_STATUS st;
+	unsigned hi, in_block = 0, left = 256 - 8;
+
+	if (!cmap || !cmap->stream)
+		return;
+	strbuf_adds(sb, "/CIDInit /ProcSet findresource begin\n"
+	                "12 dict begin\nbegincmap\n"
+	                "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) "
+	                "/Supplement 0 >> def\n"
+	                "/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n"
+	                "1 begincodespacerange\n<0000> <FFFF>\n"
+	                "endcodespacerange\n");
+	for (hi = 0; hi < 256; hi++) {
+		if (hi >= 0xD8 && hi <= 0xDF)
+			continue;
+		if (!in_block) {
+			in_block = left < 100 ? left : 100;
+			left -= in_block;
+			strbuf_addf(sb, "%u beginbfrange\n", in_block);
+		}
+		strbuf_addf(sb, "<%02X00> <%02XFF> <%02X00>\n", hi, hi, hi);
+		if (!--in_block)
+			strbuf_adds(sb, "endbfrange\n");
+	}
+	strbuf_adds(sb, "endcmap\nCMapName currentdict /CMap defineresource "
+	                "pop\nend\nend\n");
+	HPDF_MemStream_FreeData(cmap->stream);
+	st = HPDF_Stream_Write(cmap->stream, (const HPDF_BYTE *)sb->buf,
+	                       (HPDF_UINT)sb->len);
+	strbuf_release(&map);
+	if (st != HPDF_OK) {
+		err_set(&d->err, ERR_INTERNAL,
+		        "pdf: cannot write a font's ToUnicode map");
+		longjmp(d->jb, 1);
+	}
 }
 
 HPDF_Font pt_load_font(struct pdf_doc *d, const char *path, int cjk)
@@ -58,6 +109,7 @@ HPDF_Font pt_load_font(struct pdf_doc *d, const char *path, int cjk)
 	                  : HPDF_LoadTTFontFromFile(d->pdf, path, HPDF_TRUE);
 	f = HPDF_GetFont(d->pdf, name, "UTF-8");
 	d->loading = NULL;
+	to_unicode(d, f);
 	return f;
 }
 
