@@ -7,7 +7,7 @@ usage: check_pdf.py REPORT.pdf [--max-kb N] [--title T] [--creator C]
                      [--table-cell-marker S] [--table-pages-min N]]
                     [--section-text START END S]...
                     [--section-count START END S N]...
-                    [--fonts-embedded] [--glyphs] [--no-urls] [--cjk-min N] [--cjk-max N]
+                    [--same-page A B]... [--fonts-embedded] [--glyphs] [--no-urls] [--cjk-min N] [--cjk-max N]
 --section-text: S is in the text from the first START to the first END
 after it (e.g. one section's intro and the next section's heading);
 --section-count: S is there exactly N times.
@@ -17,8 +17,11 @@ it: its CIDToGIDMap entry is not 0 (.notdef, drawn as an empty box);
 --no-urls: no link annotation at all; --cjk-min N: the extracted text holds
 at least N CJK ideographs (Chinese text comes out as Chinese); --cjk-max N:
 at most N (no Chinese left in an English report).
-Always: qpdf --check finds no error or warning, and pdftotext prints
-nothing on stderr (poppler's warnings, e.g. about a ToUnicode CMap).
+--same-page: the first line holding A and the first line after it holding
+B are on one page (a small table, from its heading to its last row).
+Always: qpdf --check finds no error or warning, pdftotext prints nothing
+on stderr (poppler's warnings, e.g. about a ToUnicode CMap), and no page
+ends with a heading (a line of 11-point text or larger).
 Prints one line per check and "N passed, M failed"; exit 1 on any failure.
 """
 import argparse
@@ -81,6 +84,53 @@ def bbox_pages(pdf):
                  for w in page.iter("word")]
         pages.append((float(page.get("width")), float(page.get("height")), words))
     return pages
+
+
+# Running header and footer bands (pdf_text.h: TOP and BOTTOM, in points
+# from the top of an A4 page as poppler counts them)
+HEAD_BAND, FOOT_BAND = 50.0, 841.89 - 45.0
+# A word box this tall is a heading's (11 pt and up: DejaVu 12.8, WenQuanYi
+# 13.8); body text is 9 pt (10.5, CJK 11.3), tables 8 pt
+HEADING_H = 12.5
+
+
+def page_lines(pages):
+    """Per page, its lines of body text top to bottom (words with one top,
+    the running header and footer left out): [(text, tallest word, top,
+    bottom)]."""
+    out = []
+    for width, height, ws in pages:
+        lines = []
+        for t, x0, y0, x1, y1 in sorted(ws, key=lambda w: (round(w[4]), w[1])):
+            if y0 < HEAD_BAND or y0 > FOOT_BAND:
+                continue
+            if lines and abs(lines[-1][3] - y1) < 2.5:
+                tx, h, top, bot = lines[-1]
+                lines[-1] = (tx + " " + t, max(h, y1 - y0), min(top, y0), max(bot, y1))
+            else:
+                lines.append((t, y1 - y0, y0, y1))
+        out.append(lines)
+    return out
+
+
+def keep_checks(pdf, same_page):
+    """No page ends with a heading (pdf_layout.c keeps a heading with what
+    follows it); for each (A, B) of same_page, the first line holding A
+    and the first line after it holding B are on one page (a small table
+    is never split)."""
+    lines = page_lines(bbox_pages(pdf))
+    alone = [f"page {i + 1}: '{ls[-1][0][:60]}'" for i, ls in enumerate(lines)
+             if ls and ls[-1][1] >= HEADING_H]
+    check(not alone, "no page ends with a heading", "; ".join(alone[:5]))
+    flat = [(i, ln[0]) for i, ls in enumerate(lines) for ln in ls]
+    for a, b in same_page:
+        start = next((k for k, (i, t) in enumerate(flat) if a in t), None)
+        end = None if start is None else next(
+            (k for k in range(start + 1, len(flat)) if b in flat[k][1]), None)
+        check(end is not None and flat[start][0] == flat[end][0],
+              f"'{a}' .. '{b}' on one page",
+              "not found" if end is None else
+              f"pages {flat[start][0] + 1} and {flat[end][0] + 1}")
 
 
 def upper_half_checks(pdf, texts):
@@ -269,6 +319,8 @@ def main():
                     metavar=("START", "END", "S"))
     ap.add_argument("--section-count", nargs=4, action="append", default=[],
                     metavar=("START", "END", "S", "N"))
+    ap.add_argument("--same-page", nargs=2, action="append", default=[],
+                    metavar=("A", "B"))
     ap.add_argument("--fonts-embedded", action="store_true")
     ap.add_argument("--glyphs", action="store_true")
     ap.add_argument("--no-urls", action="store_true")
@@ -304,6 +356,7 @@ def main():
         check(s not in flat, f"no text '{s}' (section absent)")
     section_checks(flat, a.section_text, a.section_count)
     upper_half_checks(a.pdf, a.upper_half)
+    keep_checks(a.pdf, a.same_page)
     if a.cjk_min is not None:
         n = len(re.findall(r"[\u4e00-\u9fff]", flat))
         check(n >= a.cjk_min, f"{n} CJK ideographs in the text (>= {a.cjk_min})")

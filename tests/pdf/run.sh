@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # PDF report tests with poppler (pdftotext, pdfinfo, pdftoppm) and qpdf:
 # English and Chinese example reports, and a profile with hundreds of long
-# kernel type names (a multi-page table).  Usage: tests/pdf/run.sh SDPERF
+# kernel type names (a multi-page table). check_pdf.py also checks every
+# PDF for poppler warnings (pdftotext's stderr), qpdf --check warnings and
+# a heading at the foot of a page; --same-page: a small table on one page.  Usage: tests/pdf/run.sh SDPERF
 set -euo pipefail
 sdperf=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
@@ -95,6 +97,7 @@ if [ -x "$gen" ] && "$gen" --help 2>&1 | grep -q -- '--straggler'; then
 		--text "slowest rank 2 vs median" --text "Slowest rank: 2" \
 		--text "DiT category time per rank" --text "Collective communication" \
 		--text "AllToAll" --text "Bandwidth per transport" \
+		--same-page "Bandwidth per transport" "SDMA" \
 		--text "Overlap Analysis totals per rank" --text "user markers through flows" \
 		--text "Steps per rank" --text "Worker threads" \
 		--section-text "$steps_en" "Warnings" "Steps per rank" \
@@ -108,6 +111,7 @@ if [ -x "$gen" ] && "$gen" --help 2>&1 | grep -q -- '--straggler'; then
 	python3 "$here/check_pdf.py" "$work/gen4-zh/report.pdf" --max-kb 1200 --pages-min 5 \
 		--text "各卡对比" --text "集合通信" --text "最慢卡 2 对比中位卡" \
 		--text "阶段边界" --outline "各卡对比" --outline "步骤" \
+		--same-page "各链路带宽" "SDMA" \
 		--section-text "每张有 step_trace_time.csv 的卡" "计算方法" "各卡步骤汇总" \
 		--section-count "每张有 step_trace_time.csv 的卡" "计算方法" \
 			"每步的计算、未被掩盖的通信和空闲时间" 4 || status=1

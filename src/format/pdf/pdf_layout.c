@@ -2,12 +2,15 @@
  * tables (contracts in pdf_layout.h). */
 #include "format/pdf/pdf_layout.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "util/banned.h"
 
 #define PAD 3.0f  /* table cell padding */
 #define DOT 10.0f /* room for a colour swatch before cell text */
+/* A table of this many rows or fewer is never split across pages. */
+#define PDF_SMALL_TABLE 8
 
 static const struct pdf_style S_CELL = {8.0f, 0, PDF_FG};
 static const struct pdf_style S_HEAD = {8.0f, 1, PDF_FG};
@@ -28,6 +31,9 @@ void pdf_ctx_init(struct pdf_ctx *c)
 		strbuf_init(&c->lines[i]);
 		strbuf_init(&c->subl[i]);
 	}
+	for (i = 0; i < PDF_MAX_HELD; i++)
+		strbuf_init(&c->held[i]);
+	strbuf_init(&c->held_wrap);
 	strbuf_init(&c->bytes);
 }
 
@@ -43,6 +49,9 @@ void pdf_ctx_release(struct pdf_ctx *c)
 		strbuf_release(&c->lines[i]);
 		strbuf_release(&c->subl[i]);
 	}
+	for (i = 0; i < PDF_MAX_HELD; i++)
+		strbuf_release(&c->held[i]);
+	strbuf_release(&c->held_wrap);
 	strbuf_release(&c->bytes);
 }
 
@@ -91,33 +100,119 @@ void pdf_bullet(struct pdf_ctx *c, const char *s, const char *sub)
 	c->d.y -= 2.0f;
 }
 
+/* Heading styles: the text style, line height, space above (not at the
+ * top of a page) and below. */
+static const struct heading_look {
+	const struct pdf_style *st;
+	float lead, above, below;
+} LOOK_SECTION = {&PDF_H2, 18.0f, 12.0f, 8.0f},
+  LOOK_SUB = {&PDF_H3, 15.0f, 4.0f, 3.0f};
+
+/* Room kept below held headings at least: two lines of body text. */
+#define KEEP_MIN 24.0f
+
+/* Draws held heading i at y; its lines are in c->held_wrap. */
+static void held_draw(struct pdf_ctx *c, size_t i, HPDF_Font f)
+{
+	struct pdf_doc *d = &c->d;
+	const struct heading_look *lk = c->held_sec[i] ? &LOOK_SECTION
+	                                               : &LOOK_SUB;
+	const char *p, *nl;
+
+	if (d->y < TOP)
+		d->y -= lk->above;
+	if (c->held_sec[i]) {
+		HPDF_Destination dst = HPDF_Page_CreateDestination(d->page);
+		HPDF_Outline ol;
+		HPDF_Destination_SetFitH(dst, d->y + 4);
+		/* held[i] was cleaned when it was held */
+		ol = HPDF_CreateOutline(d->pdf, NULL, c->held[i].buf, c->utf8);
+		HPDF_Outline_SetDestination(ol, dst);
+	}
+	for (p = c->held_wrap.buf;; p = nl + 1) {
+		nl = strchr(p, '\n');
+		d->y -= lk->lead;
+		pt_draw(d, d->page, f, lk->st, MARGIN, d->y + 0.28f * lk->lead,
+		        p, nl ? (size_t)(nl - p) : strlen(p));
+		if (!nl)
+			break;
+	}
+	if (c->held_sec[i])
+		pt_hline(d->page, MARGIN, MARGIN + CONTENT_W, d->y - 2, 0.6f,
+		         PDF_LINE);
+	d->y -= lk->below;
+}
+
+/* The height of held heading i, space above included (its lines wrapped
+ * into c->held_wrap). */
+static float held_height(struct pdf_ctx *c, size_t i)
+{
+	const struct heading_look *lk = c->held_sec[i] ? &LOOK_SECTION
+	                                               : &LOOK_SUB;
+	HPDF_Font f;
+	size_t n;
+
+	strbuf_reset(&c->held_wrap);
+	n = pt_wrap(&c->d, c->held[i].buf, lk->st, CONTENT_W, 0, 0,
+	            &c->held_wrap, &f);
+
+	return lk->above + (float)n * lk->lead + lk->below;
+}
+
+/* d->held: lays out the held headings, on a new page unless they fit on
+ * this one with h points (at least KEEP_MIN, at most what a page has
+ * left) of what follows. pt_para and pt_nlines share d->para, which the
+ * caller of pt_need may be reading: they wrap into c->held_wrap. */
+static void held_layout(struct pdf_doc *d, float h)
+{
+	struct pdf_ctx *c = (struct pdf_ctx *)(void *)((char *)d -
+	                                      offsetof(struct pdf_ctx, d));
+	float need = 0;
+	size_t i;
+	HPDF_Font f;
+
+	for (i = 0; i < c->nheld; i++)
+		need += held_height(c, i);
+	h = h < KEEP_MIN ? KEEP_MIN : h;
+	if (need + h > TOP - BOTTOM)
+		h = TOP - BOTTOM - need;
+	if (d->y - need - h < BOTTOM && d->y < TOP)
+		pt_new_page(d);
+	for (i = 0; i < c->nheld; i++) {
+		const struct heading_look *lk =
+		    c->held_sec[i] ? &LOOK_SECTION : &LOOK_SUB;
+		strbuf_reset(&c->held_wrap);
+		pt_wrap(d, c->held[i].buf, lk->st, CONTENT_W, 0, 0,
+		        &c->held_wrap, &f);
+		held_draw(c, i, f);
+	}
+	c->nheld = 0;
+}
+
+static void hold(struct pdf_ctx *c, const char *s, int section)
+{
+	if (c->nheld == PDF_MAX_HELD)
+		pdf_flush_headings(c);
+	strbuf_reset(&c->held[c->nheld]);
+	pt_clean(&c->held[c->nheld], s);
+	c->held_sec[c->nheld++] = section;
+	c->d.held = held_layout;
+}
+
+void pdf_flush_headings(struct pdf_ctx *c)
+{
+	if (c->nheld)
+		pt_need(&c->d, 0);
+}
+
 void pdf_section(struct pdf_ctx *c, const char *var)
 {
-	const char *title = pdf_v(c, var);
-	HPDF_Outline ol;
-	HPDF_Destination dst;
-
-	if (c->d.y < TOP)
-		c->d.y -= 12.0f;
-	pt_need(&c->d, 72.0f); /* never a heading alone at the foot of a page */
-	dst = HPDF_Page_CreateDestination(c->d.page);
-	HPDF_Destination_SetFitH(dst, c->d.y + 4);
-	strbuf_reset(&c->d.sb);
-	pt_clean(&c->d.sb, title);
-	ol = HPDF_CreateOutline(c->d.pdf, NULL, c->d.sb.buf, c->utf8);
-	HPDF_Outline_SetDestination(ol, dst);
-	pt_para(&c->d, title, &PDF_H2, MARGIN, CONTENT_W, 18.0f);
-	pt_hline(c->d.page, MARGIN, MARGIN + CONTENT_W, c->d.y - 2, 0.6f,
-	         PDF_LINE);
-	c->d.y -= 8.0f;
+	hold(c, pdf_v(c, var), 1);
 }
 
 void pdf_subheading(struct pdf_ctx *c, const char *s)
 {
-	c->d.y -= 4.0f;
-	pt_need(&c->d, 50.0f);
-	pt_para(&c->d, s, &PDF_H3, MARGIN, CONTENT_W, 15.0f);
-	c->d.y -= 3.0f;
+	hold(c, s, 0);
 }
 
 void pdf_title(struct pdf_ctx *c, float label_w)
@@ -323,6 +418,37 @@ static void row_cells(struct pdf_ctx *c, const struct pdf_table *t,
 		t->row(c, r, cells);
 }
 
+/* The height a table keeps on one page from its start: the whole table
+ * (and keep_last) when it has PDF_SMALL_TABLE rows or fewer, else its
+ * heading row and first row; at most a page. */
+static float table_keep(struct pdf_ctx *c, const struct pdf_table *t,
+                        const struct pdf_col *cols)
+{
+	struct pdf_cell cells[PDF_MAX_COLS];
+	size_t i, k, n = tmpl_nrows(t->m, t->loop), shown = 0;
+	float first = 0, all = 0, h;
+
+	for (i = 0; i < n && shown <= PDF_SMALL_TABLE; i++) {
+		const struct tmpl_vars *r = tmpl_row(t->m, t->loop, i);
+		if (t->when && !*tmpl_get(r, t->when))
+			continue;
+		row_cells(c, t, r, cells);
+		h = row_layout(c, cols, t->n, cells, &S_CELL);
+		if (!shown++)
+			first = h;
+		all += h;
+	}
+	h = shown > PDF_SMALL_TABLE ? first : all + t->keep_last;
+	for (k = 0; k < t->n; k++) {
+		cells[k].text = cols[k].head;
+		cells[k].sub = cells[k].url = NULL;
+		cells[k].dot = -1;
+		cells[k].indent = 0;
+	}
+	h += row_layout(c, cols, t->n, cells, &S_HEAD);
+	return h < TOP - BOTTOM ? h : TOP - BOTTOM;
+}
+
 void pdf_table(struct pdf_ctx *c, const struct pdf_table *t)
 {
 	struct pdf_col cols[PDF_MAX_COLS];
@@ -334,6 +460,7 @@ void pdf_table(struct pdf_ctx *c, const struct pdf_table *t)
 		if (!t->head_text)
 			cols[k].head = pdf_v(c, t->cols[k].head);
 	}
+	pt_need(&c->d, table_keep(c, t, cols));
 	table_head(c, cols, t->n);
 	for (i = 0; i < n; i++) {
 		const struct tmpl_vars *r = tmpl_row(t->m, t->loop, i);

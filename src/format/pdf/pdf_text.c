@@ -599,10 +599,15 @@ void pt_new_page(struct pdf_doc *d)
 	d->y = TOP;
 }
 
-/* Starts a new page unless h points still fit on this one. */
 void pt_need(struct pdf_doc *d, float h)
 {
-	if (d->y - h < BOTTOM)
+	void (*held)(struct pdf_doc *, float) = d->held;
+
+	if (held) {
+		d->held = NULL;
+		held(d, h);
+	}
+	if (d->y - h < BOTTOM && d->y < TOP)
 		pt_new_page(d);
 }
 

@@ -67,6 +67,10 @@ struct pdf_doc {
 	HPDF_Page *pages;
 	size_t npages, apages;
 	struct strbuf sb, para; /* scratch for callers; wrapped paragraph */
+	/* NULL, or the layout's headings waiting for what follows them:
+	 * pt_need calls it (once) with the height it was asked for, and it
+	 * lays the headings out together with that much room */
+	void (*held)(struct pdf_doc *d, float h);
 };
 
 /* A text style: size in points, bold, fill colour 0xRRGGBB. */
@@ -141,7 +145,9 @@ void pt_hline(HPDF_Page page, float x0, float x1, float y, float width,
               unsigned long rgb);
 /* Adds an A4 page and makes it current, y at its top. */
 void pt_new_page(struct pdf_doc *d);
-/* Starts a new page unless h points still fit on this one. */
+/* Starts a new page unless h points still fit on this one (or the page is
+ * still empty); first lays out the held headings (d->held), if any, so
+ * that they stay with these h points. */
 void pt_need(struct pdf_doc *d, float h);
 /* A link over the box (x, y)-(x + w, y + h) to url, when it is an http,
  * https or mailto URL (others get no link). */
