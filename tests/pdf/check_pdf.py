@@ -13,7 +13,8 @@ after it (e.g. one section's intro and the next section's heading);
 --section-count: S is there exactly N times.
 --fonts-embedded: pdffonts lists at least one font and every one embedded;
 --glyphs: every character drawn with a CID font (Identity-H) has a glyph in
-it: its CIDToGIDMap entry is not 0 (.notdef, drawn as an empty box);
+it: its CIDToGIDMap entry is not 0 (.notdef, drawn as an empty box),
+and no ASCII letter or digit is drawn with the CJK font (WenQuanYi);
 --no-urls: no link annotation at all; --cjk-min N: the extracted text holds
 at least N CJK ideographs (Chinese text comes out as Chinese); --cjk-max N:
 at most N (no Chinese left in an English report).
@@ -243,8 +244,11 @@ def cid_maps(objs, fonts):
 TEXT_OPS = re.compile(rb"(/[^\s/\[\]<>()]+)\s+[-\d.]+\s+Tf|<([0-9A-Fa-f\s]*)>\s*Tj|\[([^\]]*)\]\s*TJ")
 
 
-def missing_glyphs(pdf):
-    """(codes checked, ["page N: U+XXXX 'c' not in FONT", ...])."""
+def missing_glyphs(pdf, latin=None):
+    """(codes checked, ["page N: U+XXXX 'c' not in FONT", ...]); latin, a
+    list, receives "page N: 'c' in FONT" for each ASCII letter or digit
+    drawn with the CJK font (WenQuanYi): a run of digits and Latin letters
+    is drawn in one font, the Latin one, in Chinese text too."""
     objs = qpdf_objects(pdf)
     rc, out, err = run("qpdf", "--json", "--json-key=pages", pdf)
     import json
@@ -269,6 +273,11 @@ def missing_glyphs(pdf):
                 for i in range(0, len(h) - 3, 4):
                     cid = int(h[i:i + 4], 16)
                     checked += 1
+                    if latin is not None and "WenQuanYi" in fname and chr(cid).isascii() \
+                            and chr(cid).isalnum():
+                        hit = f"page {pno}: '{chr(cid)}' in {fname}"
+                        if hit not in latin:
+                            latin.append(hit)
                     gid = int.from_bytes(cmap[2 * cid:2 * cid + 2], "big") if 2 * cid + 2 <= len(cmap) else 0
                     if gid == 0:
                         miss = f"page {pno}: U+{cid:04X} '{chr(cid)}' not in {fname}"
@@ -366,9 +375,12 @@ def main():
     if a.fonts_embedded:
         fonts_embedded(a.pdf)
     if a.glyphs:
-        n, missing = missing_glyphs(a.pdf)
+        latin = []
+        n, missing = missing_glyphs(a.pdf, latin)
         check(n > 0 and not missing, f"{n} characters drawn, each with a glyph of its font",
               "; ".join(missing[:8]) or "no text drawn with a CID font")
+        check(not latin, "no ASCII letter or digit drawn with the CJK font",
+              "; ".join(latin[:8]))
     if a.outline:
         rc, out, err = run("qpdf", "--json", "--json-key=outlines", a.pdf)
         import json

@@ -70,7 +70,7 @@ echo "== Chinese: examples/video-dit-4card rank 0"
 python3 "$here/check_pdf.py" "$work/zh/report.pdf" --max-kb 900 --pages-min 2 \
 	--title "扩散模型推理性能报告" --creator "sdperf $version" \
 	--text "结论" --text "DiT 中 MatMul 的占比" --no-text "DiT 以 MatMul 为主" --text "35.1%" --upper-half "摘要" --text "文本编码器" \
-	--text "暴露通信" --text "MindIE-SD 特性文档" --text "第 1 页" \
+	--text "暴露通信" --text "MindIE-SD 特性文档" --text "第 1 页，共" \
 	--url "$docs/zh/features/quantization.md" --url "$docs/zh/features/parallelism.md" \
 	--outline "结论" --outline "计算方法" \
 	--outline "采集检查" --text "计时 step 少于 5 个" --text "profile_memory=True," \

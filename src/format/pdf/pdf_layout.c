@@ -299,7 +299,7 @@ static float cell_lines(struct pdf_doc *d, const struct strbuf *buf,
 		float tw, tx;
 		nl = strchr(p, '\n');
 		n = nl ? (size_t)(nl - p) : strlen(p);
-		tw = pt_width(f, st->size, p, n);
+		tw = pt_width(d, f, st->size, p, n);
 		tx = right ? x + w - tw : x;
 		top -= lead;
 		pt_draw(d, d->page, f, st, tx, top + 0.25f * lead, p, n);

@@ -158,14 +158,15 @@ static int needs_cjk(const struct pdf_doc *d, uint32_t cp)
 }
 
 /* Code points the CJK font lacks, drawn as a look-alike it has when a
- * string is set in it (WenQuanYi Zen Hei has no U+2212 MINUS SIGN). */
+ * string is set in it (WenQuanYi Zen Hei has no U+2212 MINUS SIGN) and
+ * the Latin font lacks them too (see cp_font). */
 static void cjk_substitute(struct pdf_doc *d, HPDF_Font f)
 {
 	static const char minus[] = "\xE2\x88\x92";
 	struct strbuf out = STRBUF_INIT;
 	const char *p = d->clean.buf, *hit;
 
-	if (!f || f != d->cjk || !strstr(p, minus))
+	if (!f || f != d->cjk || !needs_cjk(d, 0x2212) || !strstr(p, minus))
 		return;
 	while ((hit = strstr(p, minus))) {
 		strbuf_add(&out, p, (size_t)(hit - p));
@@ -192,18 +193,30 @@ HPDF_Font pt_font(struct pdf_doc *d, const char *s, const struct pdf_style *st)
 	return st->bold && d->bold ? d->bold : d->reg;
 }
 
-static float cp_width(HPDF_Font f, float size, uint32_t cp)
+/* The font code point cp is drawn with in a string set in f: a string
+ * set in the CJK font has its digits, Latin letters and the rest the Latin
+ * font has drawn in the Latin font, so that "其他 22.1%" has the digits of
+ * "MatMul 52.3%". */
+static HPDF_Font cp_font(const struct pdf_doc *d, HPDF_Font f, uint32_t cp)
 {
-	return (float)HPDF_Font_GetUnicodeWidth(f, cp) * size / 1000.0f;
+	return f == d->cjk && f && !needs_cjk(d, cp) ? d->reg : f;
 }
 
-float pt_width(HPDF_Font f, float size, const char *s, size_t n)
+static float cp_width(const struct pdf_doc *d, HPDF_Font f, float size,
+                      uint32_t cp)
+{
+	return (float)HPDF_Font_GetUnicodeWidth(cp_font(d, f, cp), cp) * size /
+	       1000.0f;
+}
+
+float pt_width(const struct pdf_doc *d, HPDF_Font f, float size, const char *s,
+               size_t n)
 {
 	size_t i = 0, len;
 	float w = 0;
 
 	for (; i < n; i += len)
-		w += cp_width(f, size, decode(s + i, n - i, &len));
+		w += cp_width(d, f, size, decode(s + i, n - i, &len));
 	return w;
 }
 
@@ -216,12 +229,13 @@ float pt_text_width(struct pdf_doc *d, const char *s,
 	pt_clean(&d->clean, s);
 	f = pt_font(d, d->clean.buf, st);
 	cjk_substitute(d, f);
-	return pt_width(f, st->size, d->clean.buf, d->clean.len);
+	return pt_width(d, f, st->size, d->clean.buf, d->clean.len);
 }
 
 /* ---- wrapping ---------------------------------------------------------- */
 
 struct wrap {
+	const struct pdf_doc *d;
 	HPDF_Font f;
 	float size, width;
 	int cut;
@@ -264,13 +278,13 @@ static int break_after(uint32_t cp)
  * then the "…". */
 static void add_ellipsized(const struct wrap *w, size_t start, size_t end)
 {
-	float room = w->width - pt_width(w->f, w->size, ELLIPSIS, 3);
+	float room = w->width - pt_width(w->d, w->f, w->size, ELLIPSIS, 3);
 	float x = 0;
 	size_t i = start, len;
 
 	while (i < end) {
 		float cw =
-		    cp_width(w->f, w->size, decode(w->s + i, end - i, &len));
+		    cp_width(w->d, w->f, w->size, decode(w->s + i, end - i, &len));
 		if (x + cw > room)
 			break;
 		x += cw;
@@ -341,7 +355,7 @@ static size_t one_line(const struct wrap *w, size_t start, int last)
 
 	while (i < w->n) {
 		uint32_t cp = decode(w->s + i, w->n - i, &len);
-		float cw = cp_width(w->f, w->size, cp);
+		float cw = cp_width(w->d, w->f, w->size, cp);
 		if (cp == ' ') { /* spaces never overflow: trailing ones go */
 			mark(b, i, i + len);
 			x += cw;
@@ -380,6 +394,7 @@ size_t pt_wrap(struct pdf_doc *d, const char *s, const struct pdf_style *st,
 
 	strbuf_reset(&d->clean);
 	pt_clean(&d->clean, s);
+	w.d = d;
 	w.f = *font = pt_font(d, d->clean.buf, st);
 	cjk_substitute(d, w.f);
 	w.size = st->size;
@@ -436,8 +451,9 @@ static void code_line(struct pdf_doc *d, const char *p, size_t n, float x,
 		ind++;
 	strbuf_add(&raw, p + ind, n - ind);
 	pt_clean(&text, raw.buf ? raw.buf : "");
+	w.d = d;
 	w.f = code_font(d, text.buf ? text.buf : "", st);
-	sw = pt_width(w.f, st->size, " ", 1);
+	sw = pt_width(d, w.f, st->size, " ", 1);
 	iw = sw * (float)ind;
 	w.size = st->size;
 	w.width = width - 2 * pad - iw - 4 * sw;
@@ -500,9 +516,10 @@ static void rgb_fill(HPDF_Page page, unsigned long rgb)
 	                     (float)(rgb & 0xFF) / 255.0f);
 }
 
-void pt_draw(struct pdf_doc *d, HPDF_Page page, HPDF_Font f,
-             const struct pdf_style *st, float x, float y, const char *s,
-             size_t n)
+/* Draws n bytes of s in one font. */
+static void draw_run(struct pdf_doc *d, HPDF_Page page, HPDF_Font f,
+                     const struct pdf_style *st, float x, float y,
+                     const char *s, size_t n)
 {
 	/* without a bold face (always so for CJK), bold is drawn filled and
 	 * stroked */
@@ -528,6 +545,34 @@ void pt_draw(struct pdf_doc *d, HPDF_Page page, HPDF_Font f,
 	HPDF_Page_EndText(page);
 }
 
+void pt_draw(struct pdf_doc *d, HPDF_Page page, HPDF_Font f,
+             const struct pdf_style *st, float x, float y, const char *s,
+             size_t n)
+{
+	size_t i = 0, start = 0, len;
+	HPDF_Font run = NULL;
+
+	if (!d->cjk || f != d->cjk) {
+		draw_run(d, page, f, st, x, y, s, n);
+		return;
+	}
+	/* runs of one font each (cp_font) */
+	for (; i <= n; i += len) {
+		HPDF_Font cf = NULL;
+		len = 1;
+		if (i < n)
+			cf = cp_font(d, f, decode(s + i, n - i, &len));
+		if (cf == run)
+			continue;
+		if (run) {
+			draw_run(d, page, run, st, x, y, s + start, i - start);
+			x += pt_width(d, run, st->size, s + start, i - start);
+		}
+		run = cf;
+		start = i;
+	}
+}
+
 float pt_draw_str(struct pdf_doc *d, HPDF_Page page, const struct pdf_style *st,
                   float x, float y, const char *s)
 {
@@ -538,7 +583,7 @@ float pt_draw_str(struct pdf_doc *d, HPDF_Page page, const struct pdf_style *st,
 	pt_clean(&d->clean, s);
 	f = pt_font(d, d->clean.buf, st);
 	cjk_substitute(d, f);
-	w = pt_width(f, st->size, d->clean.buf, d->clean.len);
+	w = pt_width(d, f, st->size, d->clean.buf, d->clean.len);
 	/* pt_draw reuses scratch, not clean: clean stays valid */
 	pt_draw(d, page, f, st, x, y, d->clean.buf, d->clean.len);
 	return w;

@@ -98,8 +98,11 @@ void pt_clean(struct strbuf *out, const char *s);
 /* The font for the whole of (clean) string s in style st: the CJK font
  * (loaded on first use) when s has a code point the Latin font lacks. */
 HPDF_Font pt_font(struct pdf_doc *d, const char *s, const struct pdf_style *st);
-/* Width in points of the first n bytes of clean string s. */
-float pt_width(HPDF_Font f, float size, const char *s, size_t n);
+/* Width in points of the first n bytes of clean string s set in font f
+ * (the CJK font: with its runs of Latin-font characters, as pt_draw draws
+ * them). */
+float pt_width(const struct pdf_doc *d, HPDF_Font f, float size, const char *s,
+               size_t n);
 /* Width of string s (any bytes) in style st. */
 float pt_text_width(struct pdf_doc *d, const char *s,
                     const struct pdf_style *st);
@@ -115,7 +118,9 @@ size_t pt_wrap(struct pdf_doc *d, const char *s, const struct pdf_style *st,
                float width, int cut, size_t maxlines, struct strbuf *out,
                HPDF_Font *font);
 
-/* Draws n bytes of clean text at (x, baseline y) with font f in style st. */
+/* Draws n bytes of clean text at (x, baseline y) with font f in style st;
+ * with the CJK font, the characters the Latin font has (digits, Latin
+ * letters, spaces, ASCII punctuation) are drawn in the Latin font. */
 void pt_draw(struct pdf_doc *d, HPDF_Page page, HPDF_Font f,
              const struct pdf_style *st, float x, float y, const char *s,
              size_t n);
