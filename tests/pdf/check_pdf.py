@@ -358,7 +358,13 @@ def main():
     # ToUnicode CMap", libharu's own CMap) go to stderr: a valid PDF has none
     check(rc == 0 and not err.strip(), "pdftotext: nothing on stderr",
           f"{len(err.splitlines())} lines: " + err.strip()[:300])
-    flat = re.sub(r"\s+", " ", text)
+    # and in drawing order (-raw): a grid of cards side by side reads
+    # across both columns in -layout, card by card in -raw; --text may
+    # match either, section checks look at the -layout text first
+    rc, raw, err = run("pdftotext", "-raw", "-enc", "UTF-8", a.pdf, "-")
+    # (where a line break between two Chinese characters is no space)
+    raw = re.sub(r"(?<=[\u3000-\u9fff\uff00-\uffef])\s+(?=[\u3000-\u9fff\uff00-\uffef])", "", raw)
+    flat = re.sub(r"\s+", " ", text) + " \u00b6 " + re.sub(r"\s+", " ", raw)
     for s in a.text:
         check(s in flat, f"text '{s}'")
     for s in a.no_text:

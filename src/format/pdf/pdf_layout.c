@@ -249,8 +249,14 @@ void pdf_card(struct pdf_ctx *c, float h, unsigned long rgb)
 	if (h > TOP - BOTTOM)
 		return;
 	pt_need(&c->d, h);
-	pt_rect(&c->d, MARGIN, c->d.y - h, CONTENT_W, h, PDF_PANEL);
-	pt_rect(&c->d, MARGIN, c->d.y - h, 3, h, rgb);
+	pdf_card_at(c, MARGIN, CONTENT_W, h, rgb);
+}
+
+void pdf_card_at(struct pdf_ctx *c, float x, float w, float h,
+                 unsigned long rgb)
+{
+	pt_rect(&c->d, x, c->d.y - h, w, h, PDF_PANEL);
+	pt_rect(&c->d, x, c->d.y - h, 3, h, rgb);
 }
 
 void pdf_badge(struct pdf_ctx *c, float x, const char *text, unsigned long rgb)

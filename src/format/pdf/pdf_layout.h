@@ -90,6 +90,10 @@ void pdf_title_end(struct pdf_ctx *c);
  * on a new page unless it fits on this one; taller than a page, it gets
  * no panel (its content flows). Draws only the panel: y is unchanged. */
 void pdf_card(struct pdf_ctx *c, float h, unsigned long rgb);
+/* The panel of a card w points wide at x, from y down h points (a card in
+ * a grid row, which the caller has made room for). */
+void pdf_card_at(struct pdf_ctx *c, float x, float w, float h,
+                 unsigned long rgb);
 /* A badge at x: text in small white bold on rgb, 17 points of height
  * (taken from y). */
 void pdf_badge(struct pdf_ctx *c, float x, const char *text, unsigned long rgb);
