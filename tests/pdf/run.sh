@@ -98,6 +98,8 @@ if [ -x "$gen" ] && "$gen" --help 2>&1 | grep -q -- '--straggler'; then
 		--text "DiT category time per rank" --text "Collective communication" \
 		--text "AllToAll" --text "Bandwidth per transport" \
 		--same-page "Bandwidth per transport" "SDMA" \
+		--section-count "Per-rank figures of the DiT stage" "DiT category time per rank" "Rank" 1 \
+		--section-text "Per-rank figures of the DiT stage" "DiT category time per rank" "Comm wait" \
 		--text "Overlap Analysis totals per rank" --text "user markers through flows" \
 		--text "Steps per rank" --text "Worker threads" \
 		--section-text "$steps_en" "Warnings" "Steps per rank" \

@@ -153,7 +153,7 @@ static float held_height(struct pdf_ctx *c, size_t i)
 	size_t n;
 
 	strbuf_reset(&c->held_wrap);
-	n = pt_wrap(&c->d, c->held[i].buf, lk->st, CONTENT_W, 0, 0,
+	n = pt_wrap(&c->d, c->held[i].buf, lk->st, CONTENT_W, PT_WRAP_WORDS, 0,
 	            &c->held_wrap, &f);
 
 	return lk->above + (float)n * lk->lead + lk->below;
@@ -182,7 +182,7 @@ static void held_layout(struct pdf_doc *d, float h)
 		const struct heading_look *lk =
 		    c->held_sec[i] ? &LOOK_SECTION : &LOOK_SUB;
 		strbuf_reset(&c->held_wrap);
-		pt_wrap(d, c->held[i].buf, lk->st, CONTENT_W, 0, 0,
+		pt_wrap(d, c->held[i].buf, lk->st, CONTENT_W, PT_WRAP_WORDS, 0,
 		        &c->held_wrap, &f);
 		held_draw(c, i, f);
 	}
@@ -277,12 +277,17 @@ void pdf_badge(struct pdf_ctx *c, float x, const char *text, unsigned long rgb)
 static float cell_layout(struct pdf_ctx *c, size_t i, const struct pdf_col *col,
                          const struct pdf_cell *cl, const struct pdf_style *st)
 {
+	/* a heading cell breaks Chinese only at spaces, and a word wider
+	 * than its column at a character rather than with "…" */
+	int how = st == &S_HEAD ? PT_WRAP_WORDS : PT_WRAP_CUT;
 	float w = col->w * CONTENT_W - 2 * PAD - (cl->dot >= 0 ? DOT : 0) -
 	          (float)cl->indent * DOT;
+	struct pdf_style ts = *st;
 
+	ts.bold |= cl->strong;
 	strbuf_reset(&c->lines[i]);
 	strbuf_reset(&c->subl[i]);
-	c->nl[i] = pt_wrap(&c->d, cl->text ? cl->text : "", st, w, 1, 30,
+	c->nl[i] = pt_wrap(&c->d, cl->text ? cl->text : "", &ts, w, how, 30,
 	                   &c->lines[i], &c->lfont[i]);
 	c->ns[i] = 0;
 	if (cl->sub && *cl->sub)
@@ -326,18 +331,22 @@ static void row_draw(struct pdf_ctx *c, const struct pdf_col *cols, size_t n,
 
 	for (i = 0; i < n; i++) {
 		float w = cols[i].w * CONTENT_W, tx = x + PAD, top = d->y - PAD;
-		const struct pdf_style *ts = cells[i].url ? &S_CLINK : st;
+		struct pdf_style ts = cells[i].url ? S_CLINK : *st;
+		struct pdf_style ss = S_SUB;
+		ts.bold |= cells[i].strong;
+		if (cells[i].sub_rgb >= 0)
+			ss.rgb = (unsigned)cells[i].sub_rgb;
 		if (cells[i].dot >= 0) {
 			pt_rect(d, tx, top - 8.5f, 7, 7,
 			        (unsigned long)cells[i].dot);
 			tx += DOT;
 		}
 		tx += (float)cells[i].indent * DOT;
-		top = cell_lines(d, &c->lines[i], c->lfont[i], ts, tx,
+		top = cell_lines(d, &c->lines[i], c->lfont[i], &ts, tx,
 		                 w - 2 * PAD - (tx - x - PAD), top, cols[i].num,
 		                 cells[i].url);
 		if (c->ns[i])
-			cell_lines(d, &c->subl[i], c->sfont[i], &S_SUB, tx,
+			cell_lines(d, &c->subl[i], c->sfont[i], &ss, tx,
 			           w - 2 * PAD - (tx - x - PAD), top,
 			           cols[i].num, NULL);
 		x += w;
@@ -373,6 +382,8 @@ static void table_head(struct pdf_ctx *c, const struct pdf_col *cols, size_t n)
 		cells[i].sub = cells[i].url = NULL;
 		cells[i].dot = -1;
 		cells[i].indent = 0;
+		cells[i].strong = 0;
+		cells[i].sub_rgb = -1;
 	}
 	h = row_layout(c, cols, n, cells, &S_HEAD);
 	pt_need(&c->d, h + 24.0f); /* the heading row never ends a page */
@@ -408,6 +419,8 @@ static void row_cells(struct pdf_ctx *c, const struct pdf_table *t,
 		cells[k].sub = cells[k].url = NULL;
 		cells[k].dot = -1;
 		cells[k].indent = 0;
+		cells[k].strong = 0;
+		cells[k].sub_rgb = -1;
 		if (!t->vars || !t->vars[k])
 			continue;
 		value = tmpl_get(r, t->vars[k]);
@@ -450,6 +463,8 @@ static float table_keep(struct pdf_ctx *c, const struct pdf_table *t,
 		cells[k].sub = cells[k].url = NULL;
 		cells[k].dot = -1;
 		cells[k].indent = 0;
+		cells[k].strong = 0;
+		cells[k].sub_rgb = -1;
 	}
 	h += row_layout(c, cols, t->n, cells, &S_HEAD);
 	return h < TOP - BOTTOM ? h : TOP - BOTTOM;

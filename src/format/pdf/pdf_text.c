@@ -238,7 +238,8 @@ struct wrap {
 	const struct pdf_doc *d;
 	HPDF_Font f;
 	float size, width;
-	int cut;
+	int cut;   /* PT_WRAP_ flags */
+	int words; /* PT_WRAP_WORDS */
 	const char *s; /* clean text */
 	size_t n;
 	struct strbuf *out;
@@ -338,7 +339,7 @@ static size_t overflow(const struct wrap *w, size_t start, size_t i, size_t len,
 		strbuf_add(w->out, w->s + start, be - start);
 		return b->next;
 	}
-	if (w->cut) {
+	if (w->cut & PT_WRAP_CUT) {
 		add_ellipsized(w, start, i + len);
 		return skip_run(w, i);
 	}
@@ -365,7 +366,7 @@ static size_t one_line(const struct wrap *w, size_t start, int last)
 		if (no_break_before(cp)) {
 			if (b[0].end == i) /* keep "，" with what precedes */
 				b[0] = b[1];
-		} else if (cjk_break(cp) && i > start) {
+		} else if (cjk_break(cp) && i > start && !w->words) {
 			mark(b, i, i);
 		}
 		if (x + cw > w->width && i > start) {
@@ -376,7 +377,7 @@ static size_t one_line(const struct wrap *w, size_t start, int last)
 		}
 		x += cw;
 		i += len;
-		if (break_after(cp))
+		if (break_after(cp) && !(w->words && cjk_break(cp)))
 			mark(b, i, i);
 	}
 	while (i > start && w->s[i - 1] == ' ')
@@ -400,6 +401,7 @@ size_t pt_wrap(struct pdf_doc *d, const char *s, const struct pdf_style *st,
 	w.size = st->size;
 	w.width = width;
 	w.cut = cut;
+	w.words = (cut & PT_WRAP_WORDS) != 0;
 	w.s = d->clean.buf;
 	w.n = d->clean.len;
 	w.out = out;
@@ -459,6 +461,7 @@ static void code_line(struct pdf_doc *d, const char *p, size_t n, float x,
 	w.width = width - 2 * pad - iw - 4 * sw;
 	w.width = w.width < 8 * sw ? 8 * sw : w.width;
 	w.cut = 0;
+	w.words = 0;
 	w.s = text.buf ? text.buf : "";
 	w.n = text.len;
 	w.out = &rows;

@@ -28,7 +28,7 @@
 #define TOP       (PAGE_H - 56.0f)
 #define BOTTOM    50.0f
 
-#define PDF_MAX_COLS 8
+#define PDF_MAX_COLS 12
 
 /* Colours of assets/report.css. */
 enum {
@@ -107,11 +107,18 @@ float pt_width(const struct pdf_doc *d, HPDF_Font f, float size, const char *s,
 float pt_text_width(struct pdf_doc *d, const char *s,
                     const struct pdf_style *st);
 
+/* pt_wrap's flags: cut a run too wide for the line with "…"; break
+ * Chinese text only at spaces (a heading cell: a word such as 换行符 is
+ * not split while the line has room for it). */
+#define PT_WRAP_CUT   1
+#define PT_WRAP_WORDS 2
+
 /* Wraps s (any bytes) to lines no wider than width in style st, appended
  * to out separated by '\n'; returns the number of lines (>= 1). Lines break
- * at spaces, after '_' '-' '/' ',' and around CJK characters. A run with no
- * break that is wider than the line is cut with "…" when cut is set (table
- * cells) and broken at a code point otherwise. More than maxlines lines
+ * at spaces, after '_' '-' '/' ',' and around CJK characters (with
+ * PT_WRAP_WORDS in cut, not around CJK characters). A run with no break
+ * that is wider than the line is cut with "…" when cut has PT_WRAP_CUT
+ * (table cells) and broken at a code point otherwise. More than maxlines lines
  * (0: no limit): the last kept one ends with "…". *font receives the font
  * to draw the lines with. */
 size_t pt_wrap(struct pdf_doc *d, const char *s, const struct pdf_style *st,
