@@ -120,7 +120,8 @@ if [ -x "$gen" ] && "$gen" --help 2>&1 | grep -q -- '--straggler'; then
 else
 	echo "skipped: four ranks (no sdperf-gen with --straggler at $gen)"
 fi
-# The comparison report (sdperf diff) of the example pair, en and zh: the
+# The comparison report (sdperf diff) of the example pair, en and zh (its
+# speed-up cards: the stage, then the factor, read in drawing order): the
 # texts come from assets/i18n/*.json; 1.47 = 143.91 ms / 97.94 ms, the DiT
 # wall times of the two examples' single-run reports; FlashAttentionScore
 # is in the base run only, AdaBlockSparseAttention in the new run only.
@@ -135,8 +136,8 @@ if "$sdperf" --help 2>&1 | grep -q 'sdperf diff'; then
 		--title "Performance comparison" \
 		--subject "Performance comparison of two Ascend NPU diffusion-model profiles" \
 		--creator "sdperf $version" --fonts-embedded --glyphs --no-urls --cjk-max 0 \
-		--text "DiT (transformer): 1.47× faster" --text "VAE: 0.99×: within 2%" \
-		--text "Text encoder: 1.00×: within 2%" \
+		--text "DiT (transformer) 1.47× faster" --text "VAE 0.99×: within 2%" \
+		--text "Text encoder 1.00×: within 2%" \
 		--text "Attention dominates the DiT Cleared" --text "fa_quant_sparse" \
 		--text "MatMul share of the DiT Not fired" \
 		--text "FlashAttentionScore" --text "AdaBlockSparseAttention" \
@@ -153,7 +154,7 @@ if "$sdperf" --help 2>&1 | grep -q 'sdperf diff'; then
 	python3 "$here/check_pdf.py" "$work/diff-zh/diff.pdf" --max-kb 900 --pages-min 3 \
 		--title "性能对比报告" --subject "两份昇腾 NPU 扩散模型 profile 的性能对比" \
 		--creator "sdperf $version" --fonts-embedded --glyphs --no-urls --cjk-min 500 \
-		--text "DiT(Transformer): 1.47×，更快" --text "文本编码器: 1.00×：变化在 2% 以内" \
+		--text "DiT(Transformer) 1.47×，更快" --text "文本编码器 1.00×：变化在 2% 以内" \
 		--text "DiT 以注意力为主 已消除" --text "DiT 中 MatMul 的占比 均未触发" \
 		--text "结论变化" --text "可比性警告" --text "第 1 页" \
 		--text "FlashAttentionScore" --text "AdaBlockSparseAttention" \
