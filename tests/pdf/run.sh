@@ -127,7 +127,8 @@ fi
 # is in the base run only, AdaBlockSparseAttention in the new run only.
 # The comparison has no links (its HTML has none either). Sizes measured:
 # en 105 KiB, zh 628 KiB, 4 pages each. --glyphs: the zh one drew
-# "−17.0 个百分点" with a font that has no U+2212 (fixed in pdf_diff.c).
+# "−17.0 个百分点" with a font that has no U+2212 (now drawn in the Latin
+# font, as every run of digits and ASCII in Chinese text: pdf_text.c).
 if "$sdperf" --help 2>&1 | grep -q 'sdperf diff'; then
 	echo "== diff, English: examples/image-dit-1card -> image-dit-1card-tuned"
 	"$sdperf" diff examples/image-dit-1card examples/image-dit-1card-tuned \

@@ -13,7 +13,6 @@
 #define N(a)  (sizeof(a) / sizeof((a)[0]))
 #define DASH  "\xE2\x80\x93" /* shown for an undefined value */
 #define ARROW " \xE2\x86\x92 "
-#define MINUS "\xE2\x88\x92" /* U+2212, as diff_model.c writes it */
 
 /* ---- small helpers ------------------------------------------------------- */
 
@@ -74,29 +73,6 @@ static const char *arrow(struct pdf_ctx *c, size_t k, const struct tmpl_vars *r,
 	snprintf(key, sizeof(key), "%s_new_ns", prefix);
 	add_dur_nbsp(c, b, tmpl_get(r, key));
 	return b->buf;
-}
-
-/* s as the CJK font can draw it: a string with any Chinese is drawn wholly
- * in that font (pt_font), and WenQuanYi Zen Hei has no U+2212 (an empty box
- * where "−17.0 个百分点" should start), so there each minus becomes "-"
- * (into sb); s itself otherwise. */
-static const char *cjk_minus(struct pdf_ctx *c, struct strbuf *sb,
-                             const char *s)
-{
-	const char *p = s;
-
-	if (!strstr(s, MINUS) || pt_font(&c->d, s, &PDF_BODY) != c->d.cjk)
-		return s;
-	strbuf_reset(sb);
-	while (*p) {
-		if (!strncmp(p, MINUS, strlen(MINUS))) {
-			strbuf_addch(sb, '-');
-			p += strlen(MINUS);
-		} else {
-			strbuf_addch(sb, *p++);
-		}
-	}
-	return sb->buf;
 }
 
 /* "Δ (Δ %)" of r's prefix_delta and prefix_pct, into sb. */
@@ -355,8 +331,7 @@ static void comm_row(struct pdf_ctx *c, const struct tmpl_vars *r,
 	cl[2].text = dur(c, 2, tmpl_get(r, "exposed_new_ns"));
 	cl[4].text = pct(c, 4, tmpl_get(r, "exposed_share_base"));
 	cl[5].text = pct(c, 5, tmpl_get(r, "exposed_share_new"));
-	cl[6].text =
-	    cjk_minus(c, &c->sub[6], tmpl_get(r, "exposed_share_delta"));
+	cl[6].text = tmpl_get(r, "exposed_share_delta");
 }
 
 static void comm_table(struct pdf_ctx *c)
@@ -402,7 +377,7 @@ static void cat_row(struct pdf_ctx *c, const struct tmpl_vars *r,
 	cl[4].text = or_dash(tmpl_get(r, "pct"));
 	cl[5].text = pct(c, 5, tmpl_get(r, "share_base"));
 	cl[6].text = pct(c, 6, tmpl_get(r, "share_new"));
-	cl[7].text = cjk_minus(c, &c->sub[7], tmpl_get(r, "share_delta"));
+	cl[7].text = tmpl_get(r, "share_delta");
 }
 
 static void cat_table(struct pdf_ctx *c, const struct tmpl_vars *st)
@@ -548,7 +523,7 @@ static void method(struct pdf_ctx *c)
 
 	pdf_section(c, "t_diff_sec_method");
 	for (i = 0; i < N(paras); i++)
-		pdf_para(c, cjk_minus(c, &c->sub[0], pdf_v(c, paras[i])));
+		pdf_para(c, pdf_v(c, paras[i]));
 	c->d.y -= 6;
 	pt_para(&c->d, pdf_v(c, "footer"), &PDF_SMALL, MARGIN, CONTENT_W,
 	        10.0f);
