@@ -238,6 +238,48 @@ static void pdf_table_keeps_eight_rows_and_its_heading_together(void **state)
 	tmpl_vars_free(m9);
 }
 
+/* A heading cell (PT_WRAP_WORDS) breaks Chinese at spaces only, so a word
+ * stays whole ("换行符", not "换行" and "符"); a word wider than the line
+ * still breaks, at a character. Body text breaks between characters. */
+#define HUANHANG "\xE6\x8D\xA2\xE8\xA1\x8C" /* 换行 */
+#define FU       "\xE7\xAC\xA6"             /* 符 */
+
+static void pt_wrap_words_keeps_chinese_words_whole(void **state)
+{
+	static const struct pdf_style st = {8.0f, 1, PDF_FG};
+	struct pdf_ctx *c = calloc(1, sizeof(*c));
+	struct strbuf out = STRBUF_INIT;
+	HPDF_Font f;
+	float w;
+
+	(void)state;
+	assert_non_null(c);
+	pdf_ctx_init(c);
+	if (setjmp(c->d.jb))
+		fail_msg("libharu error");
+	c->d.pdf = HPDF_New(on_error, &c->d);
+	HPDF_UseUTFEncodings(c->d.pdf);
+	HPDF_SetCurrentEncoder(c->d.pdf, "UTF-8");
+	c->d.cjk_path = WQY;
+	c->d.reg = pt_load_font(&c->d, DEJAVU, 0);
+	/* room for "DiT 换行" but not for "DiT 换行符" */
+	w = pt_text_width(&c->d, "DiT " HUANHANG, &st) + 1;
+	assert_int_equal(pt_wrap(&c->d, "DiT " HUANHANG FU, &st, w,
+	                         PT_WRAP_WORDS, 0, &out, &f),
+	                 2);
+	assert_string_equal(out.buf, "DiT\n" HUANHANG FU);
+	strbuf_reset(&out);
+	pt_wrap(&c->d, "DiT " HUANHANG FU, &st, w, 0, 0, &out, &f);
+	assert_string_equal(out.buf, "DiT " HUANHANG "\n" FU);
+	strbuf_reset(&out);
+	w = pt_text_width(&c->d, FU, &st) + 1;
+	assert_int_equal(
+	    pt_wrap(&c->d, HUANHANG, &st, w, PT_WRAP_WORDS, 0, &out, &f), 2);
+	strbuf_release(&out);
+	pdf_ctx_release(c);
+	free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -246,6 +288,7 @@ int main(void)
 	    cmocka_unit_test(pdf_table_leaves_out_rows_without_when),
 	    cmocka_unit_test(pdf_table_repeats_its_heading_on_each_page),
 	    cmocka_unit_test(pdf_table_keeps_eight_rows_and_its_heading_together),
+	    cmocka_unit_test(pt_wrap_words_keeps_chinese_words_whole),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
