@@ -7,7 +7,9 @@ usage: check_pdf.py REPORT.pdf [--max-kb N] [--title T] [--creator C]
                      [--table-cell-marker S] [--table-pages-min N]]
                     [--section-text START END S]...
                     [--section-count START END S N]...
-                    [--same-page A B]... [--fonts-embedded] [--glyphs] [--no-urls] [--cjk-min N] [--cjk-max N]
+                    [--same-page A B]... [--text-colour S #RRGGBB]...
+                    [--text-bold S]... [--text-not-colour S #RRGGBB]...
+                    [--fonts-embedded] [--glyphs] [--no-urls] [--cjk-min N] [--cjk-max N]
 --section-text: S is in the text from the first START to the first END
 after it (e.g. one section's intro and the next section's heading);
 --section-count: S is there exactly N times.
@@ -18,6 +20,9 @@ and no ASCII letter or digit is drawn with the CJK font (WenQuanYi);
 --no-urls: no link annotation at all; --cjk-min N: the extracted text holds
 at least N CJK ideographs (Chinese text comes out as Chinese); --cjk-max N:
 at most N (no Chinese left in an English report).
+--text-colour: a string holding S is drawn in that fill colour;
+--text-bold: one is drawn bold (filled and stroked); --text-not-colour:
+none is drawn in that colour;
 --same-page: the first line holding A and the first line after it holding
 B are on one page (a small table, from its heading to its last row).
 Always: qpdf --check finds no error or warning, pdftotext prints nothing
@@ -286,6 +291,53 @@ def missing_glyphs(pdf, latin=None):
     return checked, missing
 
 
+DRAW_OPS = re.compile(rb"([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s+rg\b|(\d)\s+Tr\b|<([0-9A-Fa-f\s]*)>\s*Tj")
+
+
+def drawn_texts(pdf):
+    """Every string drawn (Tj), decoded (sdperf's codes are the code
+    points: Identity-H over a Unicode CIDToGIDMap), with its fill colour
+    "#rrggbb" and whether it is bold (text rendering mode 2: fill and
+    stroke, sdperf's synthesised bold)."""
+    objs = qpdf_objects(pdf)
+    rc, out, err = run("qpdf", "--json", "--json-key=pages", pdf)
+    import json
+    pages = json.loads(out)["pages"] if rc == 0 else []
+    texts = []
+    for page in pages:
+        data = b"".join(stream_data(objs, c) for c in page["contents"])
+        rgb, bold = "#000000", False
+        for m in DRAW_OPS.finditer(data):
+            if m.group(1):
+                rgb = "#" + "".join(f"{round(float(m.group(k)) * 255):02x}" for k in (1, 2, 3))
+            elif m.group(4):
+                bold = m.group(4) == b"2"
+            else:
+                h = re.sub(rb"\s", b"", m.group(5))
+                t = "".join(chr(int(h[i:i + 4], 16)) for i in range(0, len(h) - 3, 4))
+                texts.append((t, rgb, bold))
+    return texts
+
+
+def style_checks(pdf, colours, bolds, not_colours=()):
+    """For each (S, #rrggbb) of colours a string holding S is drawn in that
+    colour, and for each of not_colours none is; for each S of bolds, one
+    is drawn bold."""
+    if not colours and not bolds and not not_colours:
+        return
+    texts = drawn_texts(pdf)
+    for sub, rgb in not_colours:
+        seen = sorted({c for t, c, b in texts if sub in t})
+        check(seen and rgb.lower() not in seen, f"'{sub}' never drawn in {rgb}",
+              f"drawn in {seen or 'nothing'}")
+    for sub, rgb in colours:
+        seen = sorted({c for t, c, b in texts if sub in t})
+        check(rgb.lower() in seen, f"'{sub}' drawn in {rgb}", f"drawn in {seen or 'nothing'}")
+    for sub in bolds:
+        seen = sorted({b for t, c, b in texts if sub in t})
+        check(True in seen, f"'{sub}' drawn bold", "not drawn" if not seen else "not bold")
+
+
 def section(flat, start, end):
     """The text from the first start to the first end after it, or None."""
     i = flat.find(start)
@@ -330,6 +382,11 @@ def main():
                     metavar=("START", "END", "S", "N"))
     ap.add_argument("--same-page", nargs=2, action="append", default=[],
                     metavar=("A", "B"))
+    ap.add_argument("--text-colour", nargs=2, action="append", default=[],
+                    metavar=("S", "RGB"))
+    ap.add_argument("--text-bold", action="append", default=[])
+    ap.add_argument("--text-not-colour", nargs=2, action="append", default=[],
+                    metavar=("S", "RGB"))
     ap.add_argument("--fonts-embedded", action="store_true")
     ap.add_argument("--glyphs", action="store_true")
     ap.add_argument("--no-urls", action="store_true")
@@ -372,6 +429,7 @@ def main():
     section_checks(flat, a.section_text, a.section_count)
     upper_half_checks(a.pdf, a.upper_half)
     keep_checks(a.pdf, a.same_page)
+    style_checks(a.pdf, a.text_colour, a.text_bold, a.text_not_colour)
     if a.cjk_min is not None:
         n = len(re.findall(r"[\u4e00-\u9fff]", flat))
         check(n >= a.cjk_min, f"{n} CJK ideographs in the text (>= {a.cjk_min})")

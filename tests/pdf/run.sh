@@ -99,6 +99,7 @@ if [ -x "$gen" ] && "$gen" --help 2>&1 | grep -q -- '--straggler'; then
 		--text "AllToAll" --text "Bandwidth per transport" \
 		--same-page "Bandwidth per transport" "SDMA" \
 		--section-count "Per-rank figures of the DiT stage" "DiT category time per rank" "Rank" 1 \
+		--text-bold "slowest" \
 		--section-text "Per-rank figures of the DiT stage" "DiT category time per rank" "Comm wait" \
 		--text "Overlap Analysis totals per rank" --text "user markers through flows" \
 		--text "Steps per rank" --text "Worker threads" \
@@ -109,6 +110,13 @@ if [ -x "$gen" ] && "$gen" --help 2>&1 | grep -q -- '--straggler'; then
 		--outline "Ranks" --outline "Collective communication" \
 		--outline "Overlap Analysis cross-check" --outline "Stage boundaries" \
 		--outline "Steps" || status=1
+	echo "== four ranks, rank 1 without its trace_view.json: marked missing in red"
+	cp -r "$work/gen4" "$work/gen4m"
+	find "$work/gen4m" -path '*node_1001*' -name trace_view.json -delete
+	"$sdperf" report "$work/gen4m" -o "$work/gen4m-en" --format pdf -q
+	python3 "$here/check_pdf.py" "$work/gen4m-en/report.pdf" \
+		--text-colour "trace_view.json: missing" "#c0392b" \
+		--text-colour "kernel_details.csv: found" "#1d2330" || status=1
 	"$sdperf" report "$work/gen4" -o "$work/gen4-zh" --format pdf --lang zh -q
 	python3 "$here/check_pdf.py" "$work/gen4-zh/report.pdf" --max-kb 1200 --pages-min 5 \
 		--text "各卡对比" --text "集合通信" --text "最慢卡 2 对比中位卡" \
@@ -139,6 +147,7 @@ if "$sdperf" --help 2>&1 | grep -q 'sdperf diff'; then
 		--creator "sdperf $version" --fonts-embedded --glyphs --no-urls --cjk-max 0 \
 		--text "DiT (transformer) 1.47× faster" --text "VAE 0.99×: within 2%" \
 		--text "Text encoder 1.00×: within 2%" \
+		--text-not-colour "within 2%" "#8a8f99" \
 		--text "Attention dominates the DiT Cleared" --text "fa_quant_sparse" \
 		--text "MatMul share of the DiT Not fired" \
 		--text "FlashAttentionScore" --text "AdaBlockSparseAttention" \

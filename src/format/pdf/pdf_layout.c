@@ -282,16 +282,17 @@ static float cell_layout(struct pdf_ctx *c, size_t i, const struct pdf_col *col,
 	int how = st == &S_HEAD ? PT_WRAP_WORDS : PT_WRAP_CUT;
 	float w = col->w * CONTENT_W - 2 * PAD - (cl->dot >= 0 ? DOT : 0) -
 	          (float)cl->indent * DOT;
-	struct pdf_style ts = *st;
+	struct pdf_style ts = *st, ss = S_SUB;
 
 	ts.bold |= cl->strong;
+	ss.bold |= cl->strong;
 	strbuf_reset(&c->lines[i]);
 	strbuf_reset(&c->subl[i]);
 	c->nl[i] = pt_wrap(&c->d, cl->text ? cl->text : "", &ts, w, how, 30,
 	                   &c->lines[i], &c->lfont[i]);
 	c->ns[i] = 0;
 	if (cl->sub && *cl->sub)
-		c->ns[i] = pt_wrap(&c->d, cl->sub, &S_SUB, w, 1, 30,
+		c->ns[i] = pt_wrap(&c->d, cl->sub, &ss, w, 1, 30,
 		                   &c->subl[i], &c->sfont[i]);
 	return (float)c->nl[i] * 10.0f + (float)c->ns[i] * 9.0f;
 }
@@ -334,6 +335,7 @@ static void row_draw(struct pdf_ctx *c, const struct pdf_col *cols, size_t n,
 		struct pdf_style ts = cells[i].url ? S_CLINK : *st;
 		struct pdf_style ss = S_SUB;
 		ts.bold |= cells[i].strong;
+		ss.bold |= cells[i].strong;
 		if (cells[i].sub_rgb >= 0)
 			ss.rgb = (unsigned)cells[i].sub_rgb;
 		if (cells[i].dot >= 0) {
