@@ -312,6 +312,7 @@ static void ranks_table(struct model_ctx *c, struct tmpl_vars *v)
 	for (i = 0; i < r->nranks; i++) {
 		rows[i] = tmpl_add_row(v, "rank_rows");
 		tmpl_set(rows[i], "mark", "");
+		tmpl_set(rows[i], "slowest", ""); /* the PDF reads it of each */
 		rank_row(c, rows[i], &r->ranks[i]);
 		if (!r->ranks[i].analysed)
 			tmpl_set(rows[i], "mark",

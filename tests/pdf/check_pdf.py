@@ -7,16 +7,27 @@ usage: check_pdf.py REPORT.pdf [--max-kb N] [--title T] [--creator C]
                      [--table-cell-marker S] [--table-pages-min N]]
                     [--section-text START END S]...
                     [--section-count START END S N]...
+                    [--same-page A B]... [--text-colour S #RRGGBB]...
+                    [--text-bold S]... [--text-not-colour S #RRGGBB]...
                     [--fonts-embedded] [--glyphs] [--no-urls] [--cjk-min N] [--cjk-max N]
 --section-text: S is in the text from the first START to the first END
 after it (e.g. one section's intro and the next section's heading);
 --section-count: S is there exactly N times.
 --fonts-embedded: pdffonts lists at least one font and every one embedded;
 --glyphs: every character drawn with a CID font (Identity-H) has a glyph in
-it: its CIDToGIDMap entry is not 0 (.notdef, drawn as an empty box);
+it: its CIDToGIDMap entry is not 0 (.notdef, drawn as an empty box),
+and no ASCII letter or digit is drawn with the CJK font (WenQuanYi);
 --no-urls: no link annotation at all; --cjk-min N: the extracted text holds
 at least N CJK ideographs (Chinese text comes out as Chinese); --cjk-max N:
 at most N (no Chinese left in an English report).
+--text-colour: a string holding S is drawn in that fill colour;
+--text-bold: one is drawn bold (filled and stroked); --text-not-colour:
+none is drawn in that colour;
+--same-page: the first line holding A and the first line after it holding
+B are on one page (a small table, from its heading to its last row).
+Always: qpdf --check finds no error or warning, pdftotext prints nothing
+on stderr (poppler's warnings, e.g. about a ToUnicode CMap), and no page
+ends with a heading (a line of 11-point text or larger).
 Prints one line per check and "N passed, M failed"; exit 1 on any failure.
 """
 import argparse
@@ -79,6 +90,53 @@ def bbox_pages(pdf):
                  for w in page.iter("word")]
         pages.append((float(page.get("width")), float(page.get("height")), words))
     return pages
+
+
+# Running header and footer bands (pdf_text.h: TOP and BOTTOM, in points
+# from the top of an A4 page as poppler counts them)
+HEAD_BAND, FOOT_BAND = 50.0, 841.89 - 45.0
+# A word box this tall is a heading's (11 pt and up: DejaVu 12.8, WenQuanYi
+# 13.8); body text is 9 pt (10.5, CJK 11.3), tables 8 pt
+HEADING_H = 12.5
+
+
+def page_lines(pages):
+    """Per page, its lines of body text top to bottom (words with one top,
+    the running header and footer left out): [(text, tallest word, top,
+    bottom)]."""
+    out = []
+    for width, height, ws in pages:
+        lines = []
+        for t, x0, y0, x1, y1 in sorted(ws, key=lambda w: (round(w[4]), w[1])):
+            if y0 < HEAD_BAND or y0 > FOOT_BAND:
+                continue
+            if lines and abs(lines[-1][3] - y1) < 2.5:
+                tx, h, top, bot = lines[-1]
+                lines[-1] = (tx + " " + t, max(h, y1 - y0), min(top, y0), max(bot, y1))
+            else:
+                lines.append((t, y1 - y0, y0, y1))
+        out.append(lines)
+    return out
+
+
+def keep_checks(pdf, same_page):
+    """No page ends with a heading (pdf_layout.c keeps a heading with what
+    follows it); for each (A, B) of same_page, the first line holding A
+    and the first line after it holding B are on one page (a small table
+    is never split)."""
+    lines = page_lines(bbox_pages(pdf))
+    alone = [f"page {i + 1}: '{ls[-1][0][:60]}'" for i, ls in enumerate(lines)
+             if ls and ls[-1][1] >= HEADING_H]
+    check(not alone, "no page ends with a heading", "; ".join(alone[:5]))
+    flat = [(i, ln[0]) for i, ls in enumerate(lines) for ln in ls]
+    for a, b in same_page:
+        start = next((k for k, (i, t) in enumerate(flat) if a in t), None)
+        end = None if start is None else next(
+            (k for k in range(start + 1, len(flat)) if b in flat[k][1]), None)
+        check(end is not None and flat[start][0] == flat[end][0],
+              f"'{a}' .. '{b}' on one page",
+              "not found" if end is None else
+              f"pages {flat[start][0] + 1} and {flat[end][0] + 1}")
 
 
 def upper_half_checks(pdf, texts):
@@ -191,8 +249,11 @@ def cid_maps(objs, fonts):
 TEXT_OPS = re.compile(rb"(/[^\s/\[\]<>()]+)\s+[-\d.]+\s+Tf|<([0-9A-Fa-f\s]*)>\s*Tj|\[([^\]]*)\]\s*TJ")
 
 
-def missing_glyphs(pdf):
-    """(codes checked, ["page N: U+XXXX 'c' not in FONT", ...])."""
+def missing_glyphs(pdf, latin=None):
+    """(codes checked, ["page N: U+XXXX 'c' not in FONT", ...]); latin, a
+    list, receives "page N: 'c' in FONT" for each ASCII letter or digit
+    drawn with the CJK font (WenQuanYi): a run of digits and Latin letters
+    is drawn in one font, the Latin one, in Chinese text too."""
     objs = qpdf_objects(pdf)
     rc, out, err = run("qpdf", "--json", "--json-key=pages", pdf)
     import json
@@ -217,12 +278,64 @@ def missing_glyphs(pdf):
                 for i in range(0, len(h) - 3, 4):
                     cid = int(h[i:i + 4], 16)
                     checked += 1
+                    if latin is not None and "WenQuanYi" in fname and chr(cid).isascii() \
+                            and chr(cid).isalnum():
+                        hit = f"page {pno}: '{chr(cid)}' in {fname}"
+                        if hit not in latin:
+                            latin.append(hit)
                     gid = int.from_bytes(cmap[2 * cid:2 * cid + 2], "big") if 2 * cid + 2 <= len(cmap) else 0
                     if gid == 0:
                         miss = f"page {pno}: U+{cid:04X} '{chr(cid)}' not in {fname}"
                         if miss not in missing:
                             missing.append(miss)
     return checked, missing
+
+
+DRAW_OPS = re.compile(rb"([-\d.]+)\s+([-\d.]+)\s+([-\d.]+)\s+rg\b|(\d)\s+Tr\b|<([0-9A-Fa-f\s]*)>\s*Tj")
+
+
+def drawn_texts(pdf):
+    """Every string drawn (Tj), decoded (sdperf's codes are the code
+    points: Identity-H over a Unicode CIDToGIDMap), with its fill colour
+    "#rrggbb" and whether it is bold (text rendering mode 2: fill and
+    stroke, sdperf's synthesised bold)."""
+    objs = qpdf_objects(pdf)
+    rc, out, err = run("qpdf", "--json", "--json-key=pages", pdf)
+    import json
+    pages = json.loads(out)["pages"] if rc == 0 else []
+    texts = []
+    for page in pages:
+        data = b"".join(stream_data(objs, c) for c in page["contents"])
+        rgb, bold = "#000000", False
+        for m in DRAW_OPS.finditer(data):
+            if m.group(1):
+                rgb = "#" + "".join(f"{round(float(m.group(k)) * 255):02x}" for k in (1, 2, 3))
+            elif m.group(4):
+                bold = m.group(4) == b"2"
+            else:
+                h = re.sub(rb"\s", b"", m.group(5))
+                t = "".join(chr(int(h[i:i + 4], 16)) for i in range(0, len(h) - 3, 4))
+                texts.append((t, rgb, bold))
+    return texts
+
+
+def style_checks(pdf, colours, bolds, not_colours=()):
+    """For each (S, #rrggbb) of colours a string holding S is drawn in that
+    colour, and for each of not_colours none is; for each S of bolds, one
+    is drawn bold."""
+    if not colours and not bolds and not not_colours:
+        return
+    texts = drawn_texts(pdf)
+    for sub, rgb in not_colours:
+        seen = sorted({c for t, c, b in texts if sub in t})
+        check(seen and rgb.lower() not in seen, f"'{sub}' never drawn in {rgb}",
+              f"drawn in {seen or 'nothing'}")
+    for sub, rgb in colours:
+        seen = sorted({c for t, c, b in texts if sub in t})
+        check(rgb.lower() in seen, f"'{sub}' drawn in {rgb}", f"drawn in {seen or 'nothing'}")
+    for sub in bolds:
+        seen = sorted({b for t, c, b in texts if sub in t})
+        check(True in seen, f"'{sub}' drawn bold", "not drawn" if not seen else "not bold")
 
 
 def section(flat, start, end):
@@ -267,6 +380,13 @@ def main():
                     metavar=("START", "END", "S"))
     ap.add_argument("--section-count", nargs=4, action="append", default=[],
                     metavar=("START", "END", "S", "N"))
+    ap.add_argument("--same-page", nargs=2, action="append", default=[],
+                    metavar=("A", "B"))
+    ap.add_argument("--text-colour", nargs=2, action="append", default=[],
+                    metavar=("S", "RGB"))
+    ap.add_argument("--text-bold", action="append", default=[])
+    ap.add_argument("--text-not-colour", nargs=2, action="append", default=[],
+                    metavar=("S", "RGB"))
     ap.add_argument("--fonts-embedded", action="store_true")
     ap.add_argument("--glyphs", action="store_true")
     ap.add_argument("--no-urls", action="store_true")
@@ -276,7 +396,8 @@ def main():
 
     size = os.path.getsize(a.pdf)
     rc, out, err = run("qpdf", "--check", a.pdf)
-    check(rc == 0, "qpdf --check", (out + err).strip()[-300:])
+    check(rc == 0 and "WARNING" not in out + err, "qpdf --check: no error or warning",
+          (out + err).strip()[-300:])
     if a.max_kb:
         check(size <= a.max_kb * 1024, f"size {size // 1024} KB <= {a.max_kb} KB")
     f = info(a.pdf)
@@ -290,13 +411,25 @@ def main():
         check(f.get("Creator") == a.creator, f"Creator is '{a.creator}'", f"got '{f.get('Creator')}'")
     check(bool(f.get("CreationDate")), "CreationDate is set")
     rc, text, err = run("pdftotext", "-layout", "-enc", "UTF-8", a.pdf, "-")
-    flat = re.sub(r"\s+", " ", text)
+    # poppler's complaints (e.g. "Invalid 'begincidrange' operator in
+    # ToUnicode CMap", libharu's own CMap) go to stderr: a valid PDF has none
+    check(rc == 0 and not err.strip(), "pdftotext: nothing on stderr",
+          f"{len(err.splitlines())} lines: " + err.strip()[:300])
+    # and in drawing order (-raw): a grid of cards side by side reads
+    # across both columns in -layout, card by card in -raw; --text may
+    # match either, section checks look at the -layout text first
+    rc, raw, err = run("pdftotext", "-raw", "-enc", "UTF-8", a.pdf, "-")
+    # (where a line break between two Chinese characters is no space)
+    raw = re.sub(r"(?<=[\u3000-\u9fff\uff00-\uffef])\s+(?=[\u3000-\u9fff\uff00-\uffef])", "", raw)
+    flat = re.sub(r"\s+", " ", text) + " \u00b6 " + re.sub(r"\s+", " ", raw)
     for s in a.text:
         check(s in flat, f"text '{s}'")
     for s in a.no_text:
         check(s not in flat, f"no text '{s}' (section absent)")
     section_checks(flat, a.section_text, a.section_count)
     upper_half_checks(a.pdf, a.upper_half)
+    keep_checks(a.pdf, a.same_page)
+    style_checks(a.pdf, a.text_colour, a.text_bold, a.text_not_colour)
     if a.cjk_min is not None:
         n = len(re.findall(r"[\u4e00-\u9fff]", flat))
         check(n >= a.cjk_min, f"{n} CJK ideographs in the text (>= {a.cjk_min})")
@@ -306,9 +439,12 @@ def main():
     if a.fonts_embedded:
         fonts_embedded(a.pdf)
     if a.glyphs:
-        n, missing = missing_glyphs(a.pdf)
+        latin = []
+        n, missing = missing_glyphs(a.pdf, latin)
         check(n > 0 and not missing, f"{n} characters drawn, each with a glyph of its font",
               "; ".join(missing[:8]) or "no text drawn with a CID font")
+        check(not latin, "no ASCII letter or digit drawn with the CJK font",
+              "; ".join(latin[:8]))
     if a.outline:
         rc, out, err = run("qpdf", "--json", "--json-key=outlines", a.pdf)
         import json

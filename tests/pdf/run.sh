@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # PDF report tests with poppler (pdftotext, pdfinfo, pdftoppm) and qpdf:
 # English and Chinese example reports, and a profile with hundreds of long
-# kernel type names (a multi-page table).  Usage: tests/pdf/run.sh SDPERF
+# kernel type names (a multi-page table). check_pdf.py also checks every
+# PDF for poppler warnings (pdftotext's stderr), qpdf --check warnings and
+# a heading at the foot of a page; --same-page: a small table on one page.  Usage: tests/pdf/run.sh SDPERF
 set -euo pipefail
 sdperf=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
@@ -68,7 +70,7 @@ echo "== Chinese: examples/video-dit-4card rank 0"
 python3 "$here/check_pdf.py" "$work/zh/report.pdf" --max-kb 900 --pages-min 2 \
 	--title "扩散模型推理性能报告" --creator "sdperf $version" \
 	--text "结论" --text "DiT 中 MatMul 的占比" --no-text "DiT 以 MatMul 为主" --text "35.1%" --upper-half "摘要" --text "文本编码器" \
-	--text "暴露通信" --text "MindIE-SD 特性文档" --text "第 1 页" \
+	--text "暴露通信" --text "MindIE-SD 特性文档" --text "第 1 页，共" \
 	--url "$docs/zh/features/quantization.md" --url "$docs/zh/features/parallelism.md" \
 	--outline "结论" --outline "计算方法" \
 	--outline "采集检查" --text "计时 step 少于 5 个" --text "profile_memory=True," \
@@ -95,6 +97,10 @@ if [ -x "$gen" ] && "$gen" --help 2>&1 | grep -q -- '--straggler'; then
 		--text "slowest rank 2 vs median" --text "Slowest rank: 2" \
 		--text "DiT category time per rank" --text "Collective communication" \
 		--text "AllToAll" --text "Bandwidth per transport" \
+		--same-page "Bandwidth per transport" "SDMA" \
+		--section-count "Per-rank figures of the DiT stage" "DiT category time per rank" "Rank" 1 \
+		--text-bold "slowest" \
+		--section-text "Per-rank figures of the DiT stage" "DiT category time per rank" "Comm wait" \
 		--text "Overlap Analysis totals per rank" --text "user markers through flows" \
 		--text "Steps per rank" --text "Worker threads" \
 		--section-text "$steps_en" "Warnings" "Steps per rank" \
@@ -104,23 +110,33 @@ if [ -x "$gen" ] && "$gen" --help 2>&1 | grep -q -- '--straggler'; then
 		--outline "Ranks" --outline "Collective communication" \
 		--outline "Overlap Analysis cross-check" --outline "Stage boundaries" \
 		--outline "Steps" || status=1
+	echo "== four ranks, rank 1 without its trace_view.json: marked missing in red"
+	cp -r "$work/gen4" "$work/gen4m"
+	find "$work/gen4m" -path '*node_1001*' -name trace_view.json -delete
+	"$sdperf" report "$work/gen4m" -o "$work/gen4m-en" --format pdf -q
+	python3 "$here/check_pdf.py" "$work/gen4m-en/report.pdf" \
+		--text-colour "trace_view.json: missing" "#c0392b" \
+		--text-colour "kernel_details.csv: found" "#1d2330" || status=1
 	"$sdperf" report "$work/gen4" -o "$work/gen4-zh" --format pdf --lang zh -q
 	python3 "$here/check_pdf.py" "$work/gen4-zh/report.pdf" --max-kb 1200 --pages-min 5 \
 		--text "各卡对比" --text "集合通信" --text "最慢卡 2 对比中位卡" \
 		--text "阶段边界" --outline "各卡对比" --outline "步骤" \
+		--same-page "各链路带宽" "SDMA" \
 		--section-text "每张有 step_trace_time.csv 的卡" "计算方法" "各卡步骤汇总" \
 		--section-count "每张有 step_trace_time.csv 的卡" "计算方法" \
 			"每步的计算、未被掩盖的通信和空闲时间" 4 || status=1
 else
 	echo "skipped: four ranks (no sdperf-gen with --straggler at $gen)"
 fi
-# The comparison report (sdperf diff) of the example pair, en and zh: the
+# The comparison report (sdperf diff) of the example pair, en and zh (its
+# speed-up cards: the stage, then the factor, read in drawing order): the
 # texts come from assets/i18n/*.json; 1.47 = 143.91 ms / 97.94 ms, the DiT
 # wall times of the two examples' single-run reports; FlashAttentionScore
 # is in the base run only, AdaBlockSparseAttention in the new run only.
 # The comparison has no links (its HTML has none either). Sizes measured:
 # en 105 KiB, zh 628 KiB, 4 pages each. --glyphs: the zh one drew
-# "−17.0 个百分点" with a font that has no U+2212 (fixed in pdf_diff.c).
+# "−17.0 个百分点" with a font that has no U+2212 (now drawn in the Latin
+# font, as every run of digits and ASCII in Chinese text: pdf_text.c).
 if "$sdperf" --help 2>&1 | grep -q 'sdperf diff'; then
 	echo "== diff, English: examples/image-dit-1card -> image-dit-1card-tuned"
 	"$sdperf" diff examples/image-dit-1card examples/image-dit-1card-tuned \
@@ -129,8 +145,9 @@ if "$sdperf" --help 2>&1 | grep -q 'sdperf diff'; then
 		--title "Performance comparison" \
 		--subject "Performance comparison of two Ascend NPU diffusion-model profiles" \
 		--creator "sdperf $version" --fonts-embedded --glyphs --no-urls --cjk-max 0 \
-		--text "DiT (transformer): 1.47× faster" --text "VAE: 0.99×: within 2%" \
-		--text "Text encoder: 1.00×: within 2%" \
+		--text "DiT (transformer) 1.47× faster" --text "VAE 0.99×: within 2%" \
+		--text "Text encoder 1.00×: within 2%" \
+		--text-not-colour "within 2%" "#8a8f99" \
 		--text "Attention dominates the DiT Cleared" --text "fa_quant_sparse" \
 		--text "MatMul share of the DiT Not fired" \
 		--text "FlashAttentionScore" --text "AdaBlockSparseAttention" \
@@ -147,7 +164,7 @@ if "$sdperf" --help 2>&1 | grep -q 'sdperf diff'; then
 	python3 "$here/check_pdf.py" "$work/diff-zh/diff.pdf" --max-kb 900 --pages-min 3 \
 		--title "性能对比报告" --subject "两份昇腾 NPU 扩散模型 profile 的性能对比" \
 		--creator "sdperf $version" --fonts-embedded --glyphs --no-urls --cjk-min 500 \
-		--text "DiT(Transformer): 1.47×，更快" --text "文本编码器: 1.00×：变化在 2% 以内" \
+		--text "DiT(Transformer) 1.47×，更快" --text "文本编码器 1.00×：变化在 2% 以内" \
 		--text "DiT 以注意力为主 已消除" --text "DiT 中 MatMul 的占比 均未触发" \
 		--text "结论变化" --text "可比性警告" --text "第 1 页" \
 		--text "FlashAttentionScore" --text "AdaBlockSparseAttention" \

@@ -200,6 +200,7 @@ static void build(struct pdf_ctx *c, const char *subject_var,
 	doc_metadata(c, subject_var);
 	pt_new_page(&c->d);
 	body(c);
+	pdf_flush_headings(c);
 	doc_decorate(c);
 	doc_save(c);
 }

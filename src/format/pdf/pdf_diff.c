@@ -13,7 +13,6 @@
 #define N(a)  (sizeof(a) / sizeof((a)[0]))
 #define DASH  "\xE2\x80\x93" /* shown for an undefined value */
 #define ARROW " \xE2\x86\x92 "
-#define MINUS "\xE2\x88\x92" /* U+2212, as diff_model.c writes it */
 
 /* ---- small helpers ------------------------------------------------------- */
 
@@ -76,29 +75,6 @@ static const char *arrow(struct pdf_ctx *c, size_t k, const struct tmpl_vars *r,
 	return b->buf;
 }
 
-/* s as the CJK font can draw it: a string with any Chinese is drawn wholly
- * in that font (pt_font), and WenQuanYi Zen Hei has no U+2212 (an empty box
- * where "−17.0 个百分点" should start), so there each minus becomes "-"
- * (into sb); s itself otherwise. */
-static const char *cjk_minus(struct pdf_ctx *c, struct strbuf *sb,
-                             const char *s)
-{
-	const char *p = s;
-
-	if (!strstr(s, MINUS) || pt_font(&c->d, s, &PDF_BODY) != c->d.cjk)
-		return s;
-	strbuf_reset(sb);
-	while (*p) {
-		if (!strncmp(p, MINUS, strlen(MINUS))) {
-			strbuf_addch(sb, '-');
-			p += strlen(MINUS);
-		} else {
-			strbuf_addch(sb, *p++);
-		}
-	}
-	return sb->buf;
-}
-
 /* "Δ (Δ %)" of r's prefix_delta and prefix_pct, into sb. */
 static const char *delta_pct(struct strbuf *sb, const struct tmpl_vars *r,
                              const char *prefix)
@@ -134,36 +110,100 @@ static void title_block(struct pdf_ctx *c)
 	pdf_title_end(c);
 }
 
-static unsigned long trend_rgb(const char *trend)
+/* The colour of a speed-up: green faster, red slower; a change within
+ * the noise band keeps the text colour (grey would read as disabled) and
+ * its card a grey bar, as in the HTML. */
+static unsigned long trend_rgb(const char *trend, int text)
 {
 	return !strcmp(trend, "faster")   ? PDF_OK
 	       : !strcmp(trend, "slower") ? PDF_FIRED
+	       : text                     ? PDF_FG
 	                                  : PDF_NA;
 }
 
-/* One line per stage: a coloured bar, "DiT: 1.23× faster", the walls. */
-static void speedups(struct pdf_ctx *c)
+/* Speed-up cards, as the HTML's grid of them: SPEEDUP_COLS side by side,
+ * each with the stage (its colour dot and name), the factor, and the wall
+ * times base → new. */
+#define SPEEDUP_COLS 3
+#define SPEEDUP_GAP  10.0f
+
+static const struct pdf_style S_STAGE = {8.0f, 0, PDF_MUTED};
+
+/* The factor's style: 13 points, or 11 when a factor would not fit on
+ * one line of a card w wide at 13 ("1.00×：变化在 2% 以内"). */
+static struct pdf_style factor_style(struct pdf_ctx *c, float w)
 {
-	struct pdf_style big = {13.0f, 1, PDF_FG};
+	struct pdf_style st = {13.0f, 1, PDF_FG};
 	size_t i, n = tmpl_nrows(c->m, "summary");
 
-	for (i = 0; i < n; i++) {
-		const struct tmpl_vars *r = tmpl_row(c->m, "summary", i);
-		struct strbuf *b = &c->val[0];
-		float w;
-		big.rgb = (unsigned)trend_rgb(tmpl_get(r, "trend"));
-		pt_need(&c->d, 20.0f);
-		c->d.y -= 18.0f;
-		pt_rect(&c->d, MARGIN, c->d.y - 2, 4, 16, big.rgb);
-		strbuf_reset(b);
-		strbuf_addf(b, "%s: %s", tmpl_get(r, "label"),
-		            tmpl_get(r, "speedup_text"));
-		w = pt_draw_str(&c->d, c->d.page, &big, MARGIN + 10, c->d.y + 1,
-		                b->buf);
-		pt_draw_str(&c->d, c->d.page, &PDF_SMALL, MARGIN + 22 + w,
-		            c->d.y + 2, arrow(c, 1, r, "wall"));
+	for (i = 0; i < n; i++)
+		if (pt_text_width(&c->d,
+		                  tmpl_get(tmpl_row(c->m, "summary", i),
+		                           "speedup_text"),
+		                  &st) > w)
+			st.size = 11.0f;
+	return st;
+}
+
+/* Height of the card of summary row r, inner width w. */
+static float speedup_height(struct pdf_ctx *c, const struct tmpl_vars *r,
+                            const struct pdf_style *fs, float w)
+{
+	return 8 + 11.0f * (float)pt_nlines(&c->d, tmpl_get(r, "label"),
+	                                    &S_STAGE, w - 10) +
+	       (fs->size + 4) * (float)pt_nlines(&c->d,
+	                                         tmpl_get(r, "speedup_text"),
+	                                         fs, w) +
+	       10.0f * (float)pt_nlines(&c->d, arrow(c, 1, r, "wall"),
+	                                &PDF_SMALL, w) +
+	       8;
+}
+
+static void speedup_card(struct pdf_ctx *c, const struct tmpl_vars *r,
+                         const struct pdf_style *fs, float x0, float w0,
+                         float h)
+{
+	struct pdf_style factor = *fs;
+	float x = x0 + 12, w = w0 - 20;
+	long dot = pdf_chart_stage_rgb(tmpl_get(r, "id"));
+
+	factor.rgb = (unsigned)trend_rgb(tmpl_get(r, "trend"), 1);
+	pdf_card_at(c, x0, w0, h, trend_rgb(tmpl_get(r, "trend"), 0));
+	c->d.y -= 8;
+	if (dot >= 0)
+		pt_rect(&c->d, x, c->d.y - 8.5f, 7, 7, (unsigned long)dot);
+	pt_para(&c->d, tmpl_get(r, "label"), &S_STAGE, x + 10, w - 10, 11.0f);
+	pt_para(&c->d, tmpl_get(r, "speedup_text"), &factor, x, w,
+	        factor.size + 4);
+	pt_para(&c->d, arrow(c, 1, r, "wall"), &PDF_SMALL, x, w, 10.0f);
+}
+
+static void speedups(struct pdf_ctx *c)
+{
+	float cw = (CONTENT_W - (SPEEDUP_COLS - 1) * SPEEDUP_GAP) / SPEEDUP_COLS;
+	size_t i, k, n = tmpl_nrows(c->m, "summary");
+	struct pdf_style fs = factor_style(c, cw - 20);
+
+	c->d.y -= 4.0f;
+	for (i = 0; i < n; i += SPEEDUP_COLS) {
+		size_t m = n - i < SPEEDUP_COLS ? n - i : SPEEDUP_COLS;
+		float h = 0, top;
+		for (k = 0; k < m; k++) {
+			float ch = speedup_height(
+			    c, tmpl_row(c->m, "summary", i + k), &fs, cw - 20);
+			h = ch > h ? ch : h;
+		}
+		pt_need(&c->d, h);
+		top = c->d.y;
+		for (k = 0; k < m; k++) {
+			c->d.y = top;
+			speedup_card(c, tmpl_row(c->m, "summary", i + k), &fs,
+			             MARGIN + (float)k * (cw + SPEEDUP_GAP), cw,
+			             h);
+		}
+		c->d.y = top - h - SPEEDUP_GAP;
 	}
-	c->d.y -= 10.0f;
+	c->d.y -= 4.0f;
 }
 
 static void verdict_row(struct pdf_ctx *c, const struct tmpl_vars *r,
@@ -291,8 +331,7 @@ static void comm_row(struct pdf_ctx *c, const struct tmpl_vars *r,
 	cl[2].text = dur(c, 2, tmpl_get(r, "exposed_new_ns"));
 	cl[4].text = pct(c, 4, tmpl_get(r, "exposed_share_base"));
 	cl[5].text = pct(c, 5, tmpl_get(r, "exposed_share_new"));
-	cl[6].text =
-	    cjk_minus(c, &c->sub[6], tmpl_get(r, "exposed_share_delta"));
+	cl[6].text = tmpl_get(r, "exposed_share_delta");
 }
 
 static void comm_table(struct pdf_ctx *c)
@@ -338,7 +377,7 @@ static void cat_row(struct pdf_ctx *c, const struct tmpl_vars *r,
 	cl[4].text = or_dash(tmpl_get(r, "pct"));
 	cl[5].text = pct(c, 5, tmpl_get(r, "share_base"));
 	cl[6].text = pct(c, 6, tmpl_get(r, "share_new"));
-	cl[7].text = cjk_minus(c, &c->sub[7], tmpl_get(r, "share_delta"));
+	cl[7].text = tmpl_get(r, "share_delta");
 }
 
 static void cat_table(struct pdf_ctx *c, const struct tmpl_vars *st)
@@ -484,7 +523,7 @@ static void method(struct pdf_ctx *c)
 
 	pdf_section(c, "t_diff_sec_method");
 	for (i = 0; i < N(paras); i++)
-		pdf_para(c, cjk_minus(c, &c->sub[0], pdf_v(c, paras[i])));
+		pdf_para(c, pdf_v(c, paras[i]));
 	c->d.y -= 6;
 	pt_para(&c->d, pdf_v(c, "footer"), &PDF_SMALL, MARGIN, CONTENT_W,
 	        10.0f);

@@ -2,12 +2,15 @@
  * tables (contracts in pdf_layout.h). */
 #include "format/pdf/pdf_layout.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "util/banned.h"
 
 #define PAD 3.0f  /* table cell padding */
 #define DOT 10.0f /* room for a colour swatch before cell text */
+/* A table of this many rows or fewer is never split across pages. */
+#define PDF_SMALL_TABLE 8
 
 static const struct pdf_style S_CELL = {8.0f, 0, PDF_FG};
 static const struct pdf_style S_HEAD = {8.0f, 1, PDF_FG};
@@ -28,6 +31,9 @@ void pdf_ctx_init(struct pdf_ctx *c)
 		strbuf_init(&c->lines[i]);
 		strbuf_init(&c->subl[i]);
 	}
+	for (i = 0; i < PDF_MAX_HELD; i++)
+		strbuf_init(&c->held[i]);
+	strbuf_init(&c->held_wrap);
 	strbuf_init(&c->bytes);
 }
 
@@ -43,6 +49,9 @@ void pdf_ctx_release(struct pdf_ctx *c)
 		strbuf_release(&c->lines[i]);
 		strbuf_release(&c->subl[i]);
 	}
+	for (i = 0; i < PDF_MAX_HELD; i++)
+		strbuf_release(&c->held[i]);
+	strbuf_release(&c->held_wrap);
 	strbuf_release(&c->bytes);
 }
 
@@ -91,33 +100,119 @@ void pdf_bullet(struct pdf_ctx *c, const char *s, const char *sub)
 	c->d.y -= 2.0f;
 }
 
+/* Heading styles: the text style, line height, space above (not at the
+ * top of a page) and below. */
+static const struct heading_look {
+	const struct pdf_style *st;
+	float lead, above, below;
+} LOOK_SECTION = {&PDF_H2, 18.0f, 12.0f, 8.0f},
+  LOOK_SUB = {&PDF_H3, 15.0f, 4.0f, 3.0f};
+
+/* Room kept below held headings at least: two lines of body text. */
+#define KEEP_MIN 24.0f
+
+/* Draws held heading i at y; its lines are in c->held_wrap. */
+static void held_draw(struct pdf_ctx *c, size_t i, HPDF_Font f)
+{
+	struct pdf_doc *d = &c->d;
+	const struct heading_look *lk = c->held_sec[i] ? &LOOK_SECTION
+	                                               : &LOOK_SUB;
+	const char *p, *nl;
+
+	if (d->y < TOP)
+		d->y -= lk->above;
+	if (c->held_sec[i]) {
+		HPDF_Destination dst = HPDF_Page_CreateDestination(d->page);
+		HPDF_Outline ol;
+		HPDF_Destination_SetFitH(dst, d->y + 4);
+		/* held[i] was cleaned when it was held */
+		ol = HPDF_CreateOutline(d->pdf, NULL, c->held[i].buf, c->utf8);
+		HPDF_Outline_SetDestination(ol, dst);
+	}
+	for (p = c->held_wrap.buf;; p = nl + 1) {
+		nl = strchr(p, '\n');
+		d->y -= lk->lead;
+		pt_draw(d, d->page, f, lk->st, MARGIN, d->y + 0.28f * lk->lead,
+		        p, nl ? (size_t)(nl - p) : strlen(p));
+		if (!nl)
+			break;
+	}
+	if (c->held_sec[i])
+		pt_hline(d->page, MARGIN, MARGIN + CONTENT_W, d->y - 2, 0.6f,
+		         PDF_LINE);
+	d->y -= lk->below;
+}
+
+/* The height of held heading i, space above included (its lines wrapped
+ * into c->held_wrap). */
+static float held_height(struct pdf_ctx *c, size_t i)
+{
+	const struct heading_look *lk = c->held_sec[i] ? &LOOK_SECTION
+	                                               : &LOOK_SUB;
+	HPDF_Font f;
+	size_t n;
+
+	strbuf_reset(&c->held_wrap);
+	n = pt_wrap(&c->d, c->held[i].buf, lk->st, CONTENT_W, PT_WRAP_WORDS, 0,
+	            &c->held_wrap, &f);
+
+	return lk->above + (float)n * lk->lead + lk->below;
+}
+
+/* d->held: lays out the held headings, on a new page unless they fit on
+ * this one with h points (at least KEEP_MIN, at most what a page has
+ * left) of what follows. pt_para and pt_nlines share d->para, which the
+ * caller of pt_need may be reading: they wrap into c->held_wrap. */
+static void held_layout(struct pdf_doc *d, float h)
+{
+	struct pdf_ctx *c = (struct pdf_ctx *)(void *)((char *)d -
+	                                      offsetof(struct pdf_ctx, d));
+	float need = 0;
+	size_t i;
+	HPDF_Font f;
+
+	for (i = 0; i < c->nheld; i++)
+		need += held_height(c, i);
+	h = h < KEEP_MIN ? KEEP_MIN : h;
+	if (need + h > TOP - BOTTOM)
+		h = TOP - BOTTOM - need;
+	if (d->y - need - h < BOTTOM && d->y < TOP)
+		pt_new_page(d);
+	for (i = 0; i < c->nheld; i++) {
+		const struct heading_look *lk =
+		    c->held_sec[i] ? &LOOK_SECTION : &LOOK_SUB;
+		strbuf_reset(&c->held_wrap);
+		pt_wrap(d, c->held[i].buf, lk->st, CONTENT_W, PT_WRAP_WORDS, 0,
+		        &c->held_wrap, &f);
+		held_draw(c, i, f);
+	}
+	c->nheld = 0;
+}
+
+static void hold(struct pdf_ctx *c, const char *s, int section)
+{
+	if (c->nheld == PDF_MAX_HELD)
+		pdf_flush_headings(c);
+	strbuf_reset(&c->held[c->nheld]);
+	pt_clean(&c->held[c->nheld], s);
+	c->held_sec[c->nheld++] = section;
+	c->d.held = held_layout;
+}
+
+void pdf_flush_headings(struct pdf_ctx *c)
+{
+	if (c->nheld)
+		pt_need(&c->d, 0);
+}
+
 void pdf_section(struct pdf_ctx *c, const char *var)
 {
-	const char *title = pdf_v(c, var);
-	HPDF_Outline ol;
-	HPDF_Destination dst;
-
-	if (c->d.y < TOP)
-		c->d.y -= 12.0f;
-	pt_need(&c->d, 72.0f); /* never a heading alone at the foot of a page */
-	dst = HPDF_Page_CreateDestination(c->d.page);
-	HPDF_Destination_SetFitH(dst, c->d.y + 4);
-	strbuf_reset(&c->d.sb);
-	pt_clean(&c->d.sb, title);
-	ol = HPDF_CreateOutline(c->d.pdf, NULL, c->d.sb.buf, c->utf8);
-	HPDF_Outline_SetDestination(ol, dst);
-	pt_para(&c->d, title, &PDF_H2, MARGIN, CONTENT_W, 18.0f);
-	pt_hline(c->d.page, MARGIN, MARGIN + CONTENT_W, c->d.y - 2, 0.6f,
-	         PDF_LINE);
-	c->d.y -= 8.0f;
+	hold(c, pdf_v(c, var), 1);
 }
 
 void pdf_subheading(struct pdf_ctx *c, const char *s)
 {
-	c->d.y -= 4.0f;
-	pt_need(&c->d, 50.0f);
-	pt_para(&c->d, s, &PDF_H3, MARGIN, CONTENT_W, 15.0f);
-	c->d.y -= 3.0f;
+	hold(c, s, 0);
 }
 
 void pdf_title(struct pdf_ctx *c, float label_w)
@@ -154,8 +249,14 @@ void pdf_card(struct pdf_ctx *c, float h, unsigned long rgb)
 	if (h > TOP - BOTTOM)
 		return;
 	pt_need(&c->d, h);
-	pt_rect(&c->d, MARGIN, c->d.y - h, CONTENT_W, h, PDF_PANEL);
-	pt_rect(&c->d, MARGIN, c->d.y - h, 3, h, rgb);
+	pdf_card_at(c, MARGIN, CONTENT_W, h, rgb);
+}
+
+void pdf_card_at(struct pdf_ctx *c, float x, float w, float h,
+                 unsigned long rgb)
+{
+	pt_rect(&c->d, x, c->d.y - h, w, h, PDF_PANEL);
+	pt_rect(&c->d, x, c->d.y - h, 3, h, rgb);
 }
 
 void pdf_badge(struct pdf_ctx *c, float x, const char *text, unsigned long rgb)
@@ -176,16 +277,22 @@ void pdf_badge(struct pdf_ctx *c, float x, const char *text, unsigned long rgb)
 static float cell_layout(struct pdf_ctx *c, size_t i, const struct pdf_col *col,
                          const struct pdf_cell *cl, const struct pdf_style *st)
 {
+	/* a heading cell breaks Chinese only at spaces, and a word wider
+	 * than its column at a character rather than with "…" */
+	int how = st == &S_HEAD ? PT_WRAP_WORDS : PT_WRAP_CUT;
 	float w = col->w * CONTENT_W - 2 * PAD - (cl->dot >= 0 ? DOT : 0) -
 	          (float)cl->indent * DOT;
+	struct pdf_style ts = *st, ss = S_SUB;
 
+	ts.bold |= cl->strong;
+	ss.bold |= cl->strong;
 	strbuf_reset(&c->lines[i]);
 	strbuf_reset(&c->subl[i]);
-	c->nl[i] = pt_wrap(&c->d, cl->text ? cl->text : "", st, w, 1, 30,
+	c->nl[i] = pt_wrap(&c->d, cl->text ? cl->text : "", &ts, w, how, 30,
 	                   &c->lines[i], &c->lfont[i]);
 	c->ns[i] = 0;
 	if (cl->sub && *cl->sub)
-		c->ns[i] = pt_wrap(&c->d, cl->sub, &S_SUB, w, 1, 30,
+		c->ns[i] = pt_wrap(&c->d, cl->sub, &ss, w, 1, 30,
 		                   &c->subl[i], &c->sfont[i]);
 	return (float)c->nl[i] * 10.0f + (float)c->ns[i] * 9.0f;
 }
@@ -204,7 +311,7 @@ static float cell_lines(struct pdf_doc *d, const struct strbuf *buf,
 		float tw, tx;
 		nl = strchr(p, '\n');
 		n = nl ? (size_t)(nl - p) : strlen(p);
-		tw = pt_width(f, st->size, p, n);
+		tw = pt_width(d, f, st->size, p, n);
 		tx = right ? x + w - tw : x;
 		top -= lead;
 		pt_draw(d, d->page, f, st, tx, top + 0.25f * lead, p, n);
@@ -225,18 +332,23 @@ static void row_draw(struct pdf_ctx *c, const struct pdf_col *cols, size_t n,
 
 	for (i = 0; i < n; i++) {
 		float w = cols[i].w * CONTENT_W, tx = x + PAD, top = d->y - PAD;
-		const struct pdf_style *ts = cells[i].url ? &S_CLINK : st;
+		struct pdf_style ts = cells[i].url ? S_CLINK : *st;
+		struct pdf_style ss = S_SUB;
+		ts.bold |= cells[i].strong;
+		ss.bold |= cells[i].strong;
+		if (cells[i].sub_rgb >= 0)
+			ss.rgb = (unsigned)cells[i].sub_rgb;
 		if (cells[i].dot >= 0) {
 			pt_rect(d, tx, top - 8.5f, 7, 7,
 			        (unsigned long)cells[i].dot);
 			tx += DOT;
 		}
 		tx += (float)cells[i].indent * DOT;
-		top = cell_lines(d, &c->lines[i], c->lfont[i], ts, tx,
+		top = cell_lines(d, &c->lines[i], c->lfont[i], &ts, tx,
 		                 w - 2 * PAD - (tx - x - PAD), top, cols[i].num,
 		                 cells[i].url);
 		if (c->ns[i])
-			cell_lines(d, &c->subl[i], c->sfont[i], &S_SUB, tx,
+			cell_lines(d, &c->subl[i], c->sfont[i], &ss, tx,
 			           w - 2 * PAD - (tx - x - PAD), top,
 			           cols[i].num, NULL);
 		x += w;
@@ -272,6 +384,8 @@ static void table_head(struct pdf_ctx *c, const struct pdf_col *cols, size_t n)
 		cells[i].sub = cells[i].url = NULL;
 		cells[i].dot = -1;
 		cells[i].indent = 0;
+		cells[i].strong = 0;
+		cells[i].sub_rgb = -1;
 	}
 	h = row_layout(c, cols, n, cells, &S_HEAD);
 	pt_need(&c->d, h + 24.0f); /* the heading row never ends a page */
@@ -307,6 +421,8 @@ static void row_cells(struct pdf_ctx *c, const struct pdf_table *t,
 		cells[k].sub = cells[k].url = NULL;
 		cells[k].dot = -1;
 		cells[k].indent = 0;
+		cells[k].strong = 0;
+		cells[k].sub_rgb = -1;
 		if (!t->vars || !t->vars[k])
 			continue;
 		value = tmpl_get(r, t->vars[k]);
@@ -323,6 +439,39 @@ static void row_cells(struct pdf_ctx *c, const struct pdf_table *t,
 		t->row(c, r, cells);
 }
 
+/* The height a table keeps on one page from its start: the whole table
+ * (and keep_last) when it has PDF_SMALL_TABLE rows or fewer, else its
+ * heading row and first row; at most a page. */
+static float table_keep(struct pdf_ctx *c, const struct pdf_table *t,
+                        const struct pdf_col *cols)
+{
+	struct pdf_cell cells[PDF_MAX_COLS];
+	size_t i, k, n = tmpl_nrows(t->m, t->loop), shown = 0;
+	float first = 0, all = 0, h;
+
+	for (i = 0; i < n && shown <= PDF_SMALL_TABLE; i++) {
+		const struct tmpl_vars *r = tmpl_row(t->m, t->loop, i);
+		if (t->when && !*tmpl_get(r, t->when))
+			continue;
+		row_cells(c, t, r, cells);
+		h = row_layout(c, cols, t->n, cells, &S_CELL);
+		if (!shown++)
+			first = h;
+		all += h;
+	}
+	h = shown > PDF_SMALL_TABLE ? first : all + t->keep_last;
+	for (k = 0; k < t->n; k++) {
+		cells[k].text = cols[k].head;
+		cells[k].sub = cells[k].url = NULL;
+		cells[k].dot = -1;
+		cells[k].indent = 0;
+		cells[k].strong = 0;
+		cells[k].sub_rgb = -1;
+	}
+	h += row_layout(c, cols, t->n, cells, &S_HEAD);
+	return h < TOP - BOTTOM ? h : TOP - BOTTOM;
+}
+
 void pdf_table(struct pdf_ctx *c, const struct pdf_table *t)
 {
 	struct pdf_col cols[PDF_MAX_COLS];
@@ -334,6 +483,7 @@ void pdf_table(struct pdf_ctx *c, const struct pdf_table *t)
 		if (!t->head_text)
 			cols[k].head = pdf_v(c, t->cols[k].head);
 	}
+	pt_need(&c->d, table_keep(c, t, cols));
 	table_head(c, cols, t->n);
 	for (i = 0; i < n; i++) {
 		const struct tmpl_vars *r = tmpl_row(t->m, t->loop, i);

@@ -12,7 +12,10 @@
 
 struct pdf_opts; /* format/pdf/pdf.h */
 
-/* The layout context of one document. */
+#define PDF_MAX_HELD 4 /* headings in a row, waiting for their content */
+
+/* The layout context of one document; d comes first (pt_need hands the
+ * held headings a struct pdf_doc *). */
 struct pdf_ctx {
 	struct pdf_doc d;
 	const struct tmpl_vars *m; /* the view model being laid out */
@@ -31,6 +34,11 @@ struct pdf_ctx {
 	struct strbuf lines[PDF_MAX_COLS], subl[PDF_MAX_COLS];
 	HPDF_Font lfont[PDF_MAX_COLS], sfont[PDF_MAX_COLS];
 	size_t nl[PDF_MAX_COLS], ns[PDF_MAX_COLS];
+	/* headings not yet laid out (d.held): their texts, whether each is
+	 * a section's (else a subheading), and their wrapped lines */
+	struct strbuf held[PDF_MAX_HELD], held_wrap;
+	int held_sec[PDF_MAX_HELD];
+	size_t nheld;
 };
 
 /* Styles of assets/report.css: body text, headings, links. */
@@ -60,9 +68,13 @@ void pdf_strong(struct pdf_ctx *c, const char *s, unsigned rgb);
 /* A bullet item; sub (NULL or "": none) in small grey under it. */
 void pdf_bullet(struct pdf_ctx *c, const char *s, const char *sub);
 /* A section heading (catalogue variable var) with its outline entry
- * (bookmark), never alone at the foot of a page. */
+ * (bookmark), and a subheading. Neither is laid out at once: it is held
+ * until the content after it asks for room (pt_need), and then laid out
+ * with that room on the same page, so a heading never ends a page. */
 void pdf_section(struct pdf_ctx *c, const char *var);
 void pdf_subheading(struct pdf_ctx *c, const char *s);
+/* Lays out the held headings now (at the end of the document). */
+void pdf_flush_headings(struct pdf_ctx *c);
 /* The title block: pdf_title draws the document title (the model's
  * "title"); each pdf_meta adds a line, the text of catalogue variable
  * label in small grey, value at label_w from the margin; pdf_title_end
@@ -78,6 +90,10 @@ void pdf_title_end(struct pdf_ctx *c);
  * on a new page unless it fits on this one; taller than a page, it gets
  * no panel (its content flows). Draws only the panel: y is unchanged. */
 void pdf_card(struct pdf_ctx *c, float h, unsigned long rgb);
+/* The panel of a card w points wide at x, from y down h points (a card in
+ * a grid row, which the caller has made room for). */
+void pdf_card_at(struct pdf_ctx *c, float x, float w, float h,
+                 unsigned long rgb);
 /* A badge at x: text in small white bold on rgb, 17 points of height
  * (taken from y). */
 void pdf_badge(struct pdf_ctx *c, float x, const char *text, unsigned long rgb);
@@ -97,10 +113,13 @@ struct pdf_cell {
 	long dot;        /* colour swatch 0xRRGGBB before the text, or -1 */
 	int indent;      /* swatch widths the text starts further right (a
 	                  * sub-row of the row above: 2), or 0 */
+	int strong;      /* text in bold (the row the HTML sets in bold) */
+	long sub_rgb;    /* colour 0xRRGGBB of sub, or -1: grey */
 };
 
 /* What a row callback fills in: the cells of row r (text "" from
- * c->val[k], no sub, url or dot, unless vars filled them). */
+ * c->val[k], no sub, url or dot, not strong, sub_rgb -1, unless vars
+ * filled them). */
 typedef void (*pdf_row_fn)(struct pdf_ctx *c, const struct tmpl_vars *r,
                            struct pdf_cell *cells);
 
@@ -129,9 +148,10 @@ struct pdf_table {
 	.cols = (spec), .n = sizeof(spec) / sizeof((spec)[0]), .m = (model),   \
 	.loop = (loopname)
 
-/* Lays out table t: its heading row (kept with room for a first row),
- * then each row; a row that does not fit starts a new page with the
- * heading row repeated. Cell text wraps in its column; a run too long for
+/* Lays out table t: its heading row (kept with its first row, and with
+ * all its rows when there are eight or fewer: a small table is never
+ * split), then each row; a row that does not fit starts a new page with
+ * the heading row repeated. Cell text wraps in its column; a run too long for
  * it is cut with "…". Leaves 10 points below the table. */
 void pdf_table(struct pdf_ctx *c, const struct pdf_table *t);
 

@@ -28,23 +28,36 @@ static const char *range(struct pdf_ctx *c, size_t i, const char *a,
 
 /* ---- ranks ------------------------------------------------------------- */
 
+/* The slowest rank's row in bold, as in the HTML; the rank's mark
+ * ("slowest", "median") under its id. */
 static void rank_row(struct pdf_ctx *c, const struct tmpl_vars *r,
                      struct pdf_cell *cl)
 {
+	size_t k;
+
 	(void)c;
 	cl[0].sub = get(r, "mark");
+	for (k = 0; k < 10; k++)
+		cl[k].strong = *get(r, "slowest") != 0;
 }
 
-static void ranks_times(struct pdf_ctx *c)
+/* The HTML's one rank table: times, category shares, exposed
+ * communication, communication wait and compute, the mark under the
+ * rank. */
+static void ranks_table(struct pdf_ctx *c)
 {
 	static const struct pdf_col spec[] = {
-	    {"t_col_rank", 0.16f, 0},        {"t_col_dit_time", 0.15f, 1},
-	    {"t_col_vae_time", 0.15f, 1},    {"t_col_dit_compute", 0.15f, 1},
-	    {"t_col_dit_exposed", 0.22f, 1}, {"t_col_comm_wait", 0.17f, 1}};
+	    {"t_col_rank", 0.08f, 0},         {"t_col_dit_time", 0.10f, 1},
+	    {"t_col_vae_time", 0.10f, 1},     {"t_col_fa_share", 0.09f, 1},
+	    {"t_col_matmul_share", 0.09f, 1}, {"t_col_vector_share", 0.09f, 1},
+	    {"t_col_comm_share", 0.09f, 1},   {"t_col_dit_exposed", 0.12f, 1},
+	    {"t_col_comm_wait", 0.12f, 1},    {"t_col_dit_compute", 0.12f, 1}};
 	static const char *const vars[] = {
-	    "id", "dit_ns", "vae_ns", "compute_ns", "exposed_share", "wait_ns"};
-	tmpl_fmt_fn fmts[] = {NULL,    c->fdur, c->fdur,
-	                      c->fdur, c->fpct, c->fdur};
+	    "id",           "dit_ns",     "vae_ns",        "fa_share",
+	    "matmul_share", "vector_share", "comm_share", "exposed_share",
+	    "wait_ns",      "compute_ns"};
+	tmpl_fmt_fn fmts[] = {NULL,    c->fdur, c->fdur, c->fpct, c->fpct,
+	                      c->fpct, c->fpct, c->fpct, c->fdur, c->fdur};
 	struct pdf_table t = {PDF_TABLE(spec, c->m, "rank_rows"), .vars = vars,
 	                      .fmts = fmts, .dash = 1, .row = rank_row};
 
@@ -53,13 +66,6 @@ static void ranks_times(struct pdf_ctx *c)
 
 void pdf_ranks_section(struct pdf_ctx *c)
 {
-	static const struct pdf_col spec[] = {{"t_col_rank", 0.2f, 0},
-	                                      {"t_col_fa_share", 0.2f, 1},
-	                                      {"t_col_matmul_share", 0.2f, 1},
-	                                      {"t_col_vector_share", 0.2f, 1},
-	                                      {"t_col_comm_share", 0.2f, 1}};
-	static const char *const vars[] = {"id", "fa_share", "matmul_share",
-	                                   "vector_share", "comm_share"};
 	static const char *const keys[] = {"cat_FA_ns",   "cat_MatMul_ns",
 	                                   "cat_Conv_ns", "cat_Vector_ns",
 	                                   "cat_Comm_ns", "cat_Other_ns"};
@@ -67,7 +73,6 @@ void pdf_ranks_section(struct pdf_ctx *c)
 	                                   "Vector", "Comm",   "Other"};
 	const char *names[N(cats)];
 	long rgb[N(cats)];
-	tmpl_fmt_fn fmts[] = {NULL, c->fpct, c->fpct, c->fpct, c->fpct};
 	size_t k;
 
 	if (!*pdf_v(c, "multi_rank"))
@@ -77,10 +82,7 @@ void pdf_ranks_section(struct pdf_ctx *c)
 	strbuf_addf(&c->val[7], "%s %s", pdf_v(c, "t_sec_ranks_intro"),
 	            pdf_v(c, "ranks_slowest_median"));
 	pdf_para(c, c->val[7].buf);
-	ranks_times(c);
-	pdf_table(c,
-	          &(struct pdf_table){PDF_TABLE(spec, c->m, "rank_rows"),
-	                              .vars = vars, .fmts = fmts, .dash = 1});
+	ranks_table(c);
 	pdf_subheading(c, pdf_v(c, "t_chart_ranks_title"));
 	for (k = 0; k < N(cats); k++) {
 		strbuf_reset(&c->val[k]);
@@ -348,25 +350,32 @@ void pdf_steps_section(struct pdf_ctx *c)
 
 /* ---- inputs per rank --------------------------------------------------- */
 
-/* "kernel_details.csv: found; trace_view.json: missing; ..." */
-static const char *files_text(struct pdf_ctx *c, const struct tmpl_vars *r)
+/* "kernel_details.csv: found; ..." of the files found (found set) or
+ * missing, into b. */
+static const char *files_text(struct strbuf *b, const struct tmpl_vars *r,
+                              int found)
 {
 	size_t i, n = tmpl_nrows(r, "files");
 
-	strbuf_reset(&c->val[2]);
+	strbuf_reset(b);
 	for (i = 0; i < n; i++) {
 		const struct tmpl_vars *f = tmpl_row(r, "files", i);
-		strbuf_addf(&c->val[2], "%s%s: %s", i ? "; " : "",
-		            get(f, "name"), get(f, "state"));
+		if (!*get(f, "found") == !found)
+			strbuf_addf(b, "%s%s: %s", b->len ? "; " : "",
+			            get(f, "name"), get(f, "state"));
 	}
-	return c->val[2].buf;
+	return b->buf ? b->buf : "";
 }
 
+/* The files found, then the missing ones under them in the colour of a
+ * fired finding, as the HTML marks them. */
 static void input_row(struct pdf_ctx *c, const struct tmpl_vars *r,
                       struct pdf_cell *cl)
 {
 	cl[0].sub = get(r, "source");
-	cl[2].text = files_text(c, r);
+	cl[2].text = files_text(&c->val[2], r, 1);
+	cl[2].sub = files_text(&c->sub[2], r, 0);
+	cl[2].sub_rgb = PDF_FIRED;
 }
 
 void pdf_rank_inputs(struct pdf_ctx *c)

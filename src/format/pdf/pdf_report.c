@@ -154,14 +154,21 @@ static float card_height(struct pdf_ctx *c, const struct tmpl_vars *r, float w)
 	return h + 3 + 12.0f * (float)doc_links(c, r, 0, w, 1) + 8;
 }
 
-static void card(struct pdf_ctx *c, const struct tmpl_vars *r)
+/* Verdict cards: in a grid of GRID_COLS columns GRID_GAP points apart,
+ * as the HTML's card grid shows them at the width of an A4 page. */
+#define GRID_COLS 2
+#define GRID_GAP  14.0f
+
+/* Draws verdict card r in the column x0, w0 wide, from the current y
+ * down (its panel, h points high, drawn by the caller). */
+static void card(struct pdf_ctx *c, const struct tmpl_vars *r, float x0,
+                 float w0)
 {
 	unsigned long rgb = state_rgb(tmpl_get(r, "state"));
 	struct pdf_style big = {15.0f, 1, PDF_FG};
-	float x = MARGIN + 12, w = CONTENT_W - 22;
+	float x = x0 + 12, w = w0 - 22;
 	struct strbuf gain = STRBUF_INIT;
 
-	pdf_card(c, card_height(c, r, w), rgb);
 	c->d.y -= 8;
 	pdf_badge(c, x, tmpl_get(r, "state_label"), rgb);
 	pt_para(&c->d, tmpl_get(r, "title"), &PDF_H3, x, w, 14.0f);
@@ -183,12 +190,46 @@ static void card(struct pdf_ctx *c, const struct tmpl_vars *r)
 	strbuf_release(&gain);
 	c->d.y -= 3;
 	doc_links(c, r, x, w, 0);
-	c->d.y -= 8 + 6;
+}
+
+/* One row of the card grid: the cards rows[0..n), side by side, each as
+ * tall as the tallest; a row taller than a page has each card on its own,
+ * full width, flowing over pages. */
+static void card_row(struct pdf_ctx *c, const struct tmpl_vars *const *rows,
+                     size_t n)
+{
+	float cw = (CONTENT_W - (GRID_COLS - 1) * GRID_GAP) / GRID_COLS;
+	float h = 0, top;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		float ch = card_height(c, rows[i], cw - 22);
+		h = ch > h ? ch : h;
+	}
+	if (h > TOP - BOTTOM) {
+		for (i = 0; i < n; i++) {
+			pdf_card(c, card_height(c, rows[i], CONTENT_W - 22),
+			         state_rgb(tmpl_get(rows[i], "state")));
+			card(c, rows[i], MARGIN, CONTENT_W);
+			c->d.y -= 8 + 6;
+		}
+		return;
+	}
+	pt_need(&c->d, h);
+	top = c->d.y;
+	for (i = 0; i < n; i++) {
+		float x = MARGIN + (float)i * (cw + GRID_GAP);
+		c->d.y = top;
+		pdf_card_at(c, x, cw, h, state_rgb(tmpl_get(rows[i], "state")));
+		card(c, rows[i], x, cw);
+	}
+	c->d.y = top - h - GRID_GAP;
 }
 
 static void verdicts(struct pdf_ctx *c)
 {
-	size_t i, n = tmpl_nrows(c->m, "verdicts");
+	const struct tmpl_vars *row[GRID_COLS];
+	size_t i, k = 0, n = tmpl_nrows(c->m, "verdicts");
 
 	pdf_section(c, "t_sec_verdicts");
 	pdf_para(c, pdf_v(c, "verdicts_intro"));
@@ -196,9 +237,18 @@ static void verdicts(struct pdf_ctx *c)
 		pdf_strong(c, pdf_v(c, "t_verdicts_none_fired"), PDF_OK);
 	else
 		pdf_para(c, pdf_v(c, "t_gain_method"));
-	for (i = 0; i < n; i++)
-		if (*tmpl_get(tmpl_row(c->m, "verdicts", i), "fired"))
-			card(c, tmpl_row(c->m, "verdicts", i));
+	for (i = 0; i < n; i++) {
+		const struct tmpl_vars *r = tmpl_row(c->m, "verdicts", i);
+		if (!*tmpl_get(r, "fired"))
+			continue;
+		row[k++] = r;
+		if (k == GRID_COLS) {
+			card_row(c, row, k);
+			k = 0;
+		}
+	}
+	if (k)
+		card_row(c, row, k);
 	pdf_passing_checks(c);
 }
 

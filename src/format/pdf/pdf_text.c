@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <hpdf_objects.h>
+
 #include "format/pdf/fontcheck.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
@@ -25,6 +27,55 @@ void pt_font_error(struct pdf_doc *d, const char *path, const char *why)
 	        path, why, cjk ? "fonts-wqy-zenhei" : "fonts-dejavu-core",
 	        cjk ? "--cjk-font" : "--font");
 	longjmp(d->jb, 1);
+}
+
+/* Replaces the ToUnicode CMap of Type0 font f. libharu 2.3.0 writes its
+ * encoding CMap there ("begincidrange", which maps codes to CIDs), and
+ * poppler rejects it with a warning per use. With the UTF-8 encoder a
+ * character code is the code point itself (Identity-H, CID = code), so
+ * the map is the identity: one bfrange per 256 codes (a range may not
+ * cross a change of its first byte), at most 100 to a block, the
+ * surrogates left out. */
+static void to_unicode(struct pdf_doc *d, HPDF_Font f)
+{
+	HPDF_Dict cmap = HPDF_Dict_GetItem((HPDF_Dict)f, "ToUnicode",
+	                                   HPDF_OCLASS_DICT);
+	struct strbuf map = STRBUF_INIT, *sb = &map;
+	HPDF_STATUS st;
+	unsigned hi, in_block = 0, left = 256 - 8;
+
+	if (!cmap || !cmap->stream)
+		return;
+	strbuf_adds(sb, "/CIDInit /ProcSet findresource begin\n"
+	                "12 dict begin\nbegincmap\n"
+	                "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) "
+	                "/Supplement 0 >> def\n"
+	                "/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n"
+	                "1 begincodespacerange\n<0000> <FFFF>\n"
+	                "endcodespacerange\n");
+	for (hi = 0; hi < 256; hi++) {
+		if (hi >= 0xD8 && hi <= 0xDF)
+			continue;
+		if (!in_block) {
+			in_block = left < 100 ? left : 100;
+			left -= in_block;
+			strbuf_addf(sb, "%u beginbfrange\n", in_block);
+		}
+		strbuf_addf(sb, "<%02X00> <%02XFF> <%02X00>\n", hi, hi, hi);
+		if (!--in_block)
+			strbuf_adds(sb, "endbfrange\n");
+	}
+	strbuf_adds(sb, "endcmap\nCMapName currentdict /CMap defineresource "
+	                "pop\nend\nend\n");
+	HPDF_MemStream_FreeData(cmap->stream);
+	st = HPDF_Stream_Write(cmap->stream, (const HPDF_BYTE *)sb->buf,
+	                       (HPDF_UINT)sb->len);
+	strbuf_release(&map);
+	if (st != HPDF_OK) {
+		err_set(&d->err, ERR_INTERNAL,
+		        "pdf: cannot write a font's ToUnicode map");
+		longjmp(d->jb, 1);
+	}
 }
 
 HPDF_Font pt_load_font(struct pdf_doc *d, const char *path, int cjk)
@@ -58,6 +109,7 @@ HPDF_Font pt_load_font(struct pdf_doc *d, const char *path, int cjk)
 	                  : HPDF_LoadTTFontFromFile(d->pdf, path, HPDF_TRUE);
 	f = HPDF_GetFont(d->pdf, name, "UTF-8");
 	d->loading = NULL;
+	to_unicode(d, f);
 	return f;
 }
 
@@ -106,14 +158,15 @@ static int needs_cjk(const struct pdf_doc *d, uint32_t cp)
 }
 
 /* Code points the CJK font lacks, drawn as a look-alike it has when a
- * string is set in it (WenQuanYi Zen Hei has no U+2212 MINUS SIGN). */
+ * string is set in it (WenQuanYi Zen Hei has no U+2212 MINUS SIGN) and
+ * the Latin font lacks them too (see cp_font). */
 static void cjk_substitute(struct pdf_doc *d, HPDF_Font f)
 {
 	static const char minus[] = "\xE2\x88\x92";
 	struct strbuf out = STRBUF_INIT;
 	const char *p = d->clean.buf, *hit;
 
-	if (!f || f != d->cjk || !strstr(p, minus))
+	if (!f || f != d->cjk || !needs_cjk(d, 0x2212) || !strstr(p, minus))
 		return;
 	while ((hit = strstr(p, minus))) {
 		strbuf_add(&out, p, (size_t)(hit - p));
@@ -140,18 +193,30 @@ HPDF_Font pt_font(struct pdf_doc *d, const char *s, const struct pdf_style *st)
 	return st->bold && d->bold ? d->bold : d->reg;
 }
 
-static float cp_width(HPDF_Font f, float size, uint32_t cp)
+/* The font code point cp is drawn with in a string set in f: a string
+ * set in the CJK font has its digits, Latin letters and the rest the Latin
+ * font has drawn in the Latin font, so that "其他 22.1%" has the digits of
+ * "MatMul 52.3%". */
+static HPDF_Font cp_font(const struct pdf_doc *d, HPDF_Font f, uint32_t cp)
 {
-	return (float)HPDF_Font_GetUnicodeWidth(f, cp) * size / 1000.0f;
+	return f == d->cjk && f && !needs_cjk(d, cp) ? d->reg : f;
 }
 
-float pt_width(HPDF_Font f, float size, const char *s, size_t n)
+static float cp_width(const struct pdf_doc *d, HPDF_Font f, float size,
+                      uint32_t cp)
+{
+	return (float)HPDF_Font_GetUnicodeWidth(cp_font(d, f, cp), cp) * size /
+	       1000.0f;
+}
+
+float pt_width(const struct pdf_doc *d, HPDF_Font f, float size, const char *s,
+               size_t n)
 {
 	size_t i = 0, len;
 	float w = 0;
 
 	for (; i < n; i += len)
-		w += cp_width(f, size, decode(s + i, n - i, &len));
+		w += cp_width(d, f, size, decode(s + i, n - i, &len));
 	return w;
 }
 
@@ -164,15 +229,17 @@ float pt_text_width(struct pdf_doc *d, const char *s,
 	pt_clean(&d->clean, s);
 	f = pt_font(d, d->clean.buf, st);
 	cjk_substitute(d, f);
-	return pt_width(f, st->size, d->clean.buf, d->clean.len);
+	return pt_width(d, f, st->size, d->clean.buf, d->clean.len);
 }
 
 /* ---- wrapping ---------------------------------------------------------- */
 
 struct wrap {
+	const struct pdf_doc *d;
 	HPDF_Font f;
 	float size, width;
-	int cut;
+	int cut;   /* PT_WRAP_ flags */
+	int words; /* PT_WRAP_WORDS */
 	const char *s; /* clean text */
 	size_t n;
 	struct strbuf *out;
@@ -212,13 +279,13 @@ static int break_after(uint32_t cp)
  * then the "…". */
 static void add_ellipsized(const struct wrap *w, size_t start, size_t end)
 {
-	float room = w->width - pt_width(w->f, w->size, ELLIPSIS, 3);
+	float room = w->width - pt_width(w->d, w->f, w->size, ELLIPSIS, 3);
 	float x = 0;
 	size_t i = start, len;
 
 	while (i < end) {
 		float cw =
-		    cp_width(w->f, w->size, decode(w->s + i, end - i, &len));
+		    cp_width(w->d, w->f, w->size, decode(w->s + i, end - i, &len));
 		if (x + cw > room)
 			break;
 		x += cw;
@@ -272,7 +339,7 @@ static size_t overflow(const struct wrap *w, size_t start, size_t i, size_t len,
 		strbuf_add(w->out, w->s + start, be - start);
 		return b->next;
 	}
-	if (w->cut) {
+	if (w->cut & PT_WRAP_CUT) {
 		add_ellipsized(w, start, i + len);
 		return skip_run(w, i);
 	}
@@ -289,7 +356,7 @@ static size_t one_line(const struct wrap *w, size_t start, int last)
 
 	while (i < w->n) {
 		uint32_t cp = decode(w->s + i, w->n - i, &len);
-		float cw = cp_width(w->f, w->size, cp);
+		float cw = cp_width(w->d, w->f, w->size, cp);
 		if (cp == ' ') { /* spaces never overflow: trailing ones go */
 			mark(b, i, i + len);
 			x += cw;
@@ -299,7 +366,7 @@ static size_t one_line(const struct wrap *w, size_t start, int last)
 		if (no_break_before(cp)) {
 			if (b[0].end == i) /* keep "，" with what precedes */
 				b[0] = b[1];
-		} else if (cjk_break(cp) && i > start) {
+		} else if (cjk_break(cp) && i > start && !w->words) {
 			mark(b, i, i);
 		}
 		if (x + cw > w->width && i > start) {
@@ -310,7 +377,7 @@ static size_t one_line(const struct wrap *w, size_t start, int last)
 		}
 		x += cw;
 		i += len;
-		if (break_after(cp))
+		if (break_after(cp) && !(w->words && cjk_break(cp)))
 			mark(b, i, i);
 	}
 	while (i > start && w->s[i - 1] == ' ')
@@ -328,11 +395,13 @@ size_t pt_wrap(struct pdf_doc *d, const char *s, const struct pdf_style *st,
 
 	strbuf_reset(&d->clean);
 	pt_clean(&d->clean, s);
+	w.d = d;
 	w.f = *font = pt_font(d, d->clean.buf, st);
 	cjk_substitute(d, w.f);
 	w.size = st->size;
 	w.width = width;
 	w.cut = cut;
+	w.words = (cut & PT_WRAP_WORDS) != 0;
 	w.s = d->clean.buf;
 	w.n = d->clean.len;
 	w.out = out;
@@ -384,13 +453,15 @@ static void code_line(struct pdf_doc *d, const char *p, size_t n, float x,
 		ind++;
 	strbuf_add(&raw, p + ind, n - ind);
 	pt_clean(&text, raw.buf ? raw.buf : "");
+	w.d = d;
 	w.f = code_font(d, text.buf ? text.buf : "", st);
-	sw = pt_width(w.f, st->size, " ", 1);
+	sw = pt_width(d, w.f, st->size, " ", 1);
 	iw = sw * (float)ind;
 	w.size = st->size;
 	w.width = width - 2 * pad - iw - 4 * sw;
 	w.width = w.width < 8 * sw ? 8 * sw : w.width;
 	w.cut = 0;
+	w.words = 0;
 	w.s = text.buf ? text.buf : "";
 	w.n = text.len;
 	w.out = &rows;
@@ -448,9 +519,10 @@ static void rgb_fill(HPDF_Page page, unsigned long rgb)
 	                     (float)(rgb & 0xFF) / 255.0f);
 }
 
-void pt_draw(struct pdf_doc *d, HPDF_Page page, HPDF_Font f,
-             const struct pdf_style *st, float x, float y, const char *s,
-             size_t n)
+/* Draws n bytes of s in one font. */
+static void draw_run(struct pdf_doc *d, HPDF_Page page, HPDF_Font f,
+                     const struct pdf_style *st, float x, float y,
+                     const char *s, size_t n)
 {
 	/* without a bold face (always so for CJK), bold is drawn filled and
 	 * stroked */
@@ -476,6 +548,34 @@ void pt_draw(struct pdf_doc *d, HPDF_Page page, HPDF_Font f,
 	HPDF_Page_EndText(page);
 }
 
+void pt_draw(struct pdf_doc *d, HPDF_Page page, HPDF_Font f,
+             const struct pdf_style *st, float x, float y, const char *s,
+             size_t n)
+{
+	size_t i = 0, start = 0, len;
+	HPDF_Font run = NULL;
+
+	if (!d->cjk || f != d->cjk) {
+		draw_run(d, page, f, st, x, y, s, n);
+		return;
+	}
+	/* runs of one font each (cp_font) */
+	for (; i <= n; i += len) {
+		HPDF_Font cf = NULL;
+		len = 1;
+		if (i < n)
+			cf = cp_font(d, f, decode(s + i, n - i, &len));
+		if (cf == run)
+			continue;
+		if (run) {
+			draw_run(d, page, run, st, x, y, s + start, i - start);
+			x += pt_width(d, run, st->size, s + start, i - start);
+		}
+		run = cf;
+		start = i;
+	}
+}
+
 float pt_draw_str(struct pdf_doc *d, HPDF_Page page, const struct pdf_style *st,
                   float x, float y, const char *s)
 {
@@ -486,7 +586,7 @@ float pt_draw_str(struct pdf_doc *d, HPDF_Page page, const struct pdf_style *st,
 	pt_clean(&d->clean, s);
 	f = pt_font(d, d->clean.buf, st);
 	cjk_substitute(d, f);
-	w = pt_width(f, st->size, d->clean.buf, d->clean.len);
+	w = pt_width(d, f, st->size, d->clean.buf, d->clean.len);
 	/* pt_draw reuses scratch, not clean: clean stays valid */
 	pt_draw(d, page, f, st, x, y, d->clean.buf, d->clean.len);
 	return w;
@@ -575,10 +675,15 @@ void pt_new_page(struct pdf_doc *d)
 	d->y = TOP;
 }
 
-/* Starts a new page unless h points still fit on this one. */
 void pt_need(struct pdf_doc *d, float h)
 {
-	if (d->y - h < BOTTOM)
+	void (*held)(struct pdf_doc *, float) = d->held;
+
+	if (held) {
+		d->held = NULL;
+		held(d, h);
+	}
+	if (d->y - h < BOTTOM && d->y < TOP)
 		pt_new_page(d);
 }
 

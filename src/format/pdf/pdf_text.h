@@ -28,7 +28,7 @@
 #define TOP       (PAGE_H - 56.0f)
 #define BOTTOM    50.0f
 
-#define PDF_MAX_COLS 8
+#define PDF_MAX_COLS 12
 
 /* Colours of assets/report.css. */
 enum {
@@ -67,6 +67,10 @@ struct pdf_doc {
 	HPDF_Page *pages;
 	size_t npages, apages;
 	struct strbuf sb, para; /* scratch for callers; wrapped paragraph */
+	/* NULL, or the layout's headings waiting for what follows them:
+	 * pt_need calls it (once) with the height it was asked for, and it
+	 * lays the headings out together with that much room */
+	void (*held)(struct pdf_doc *d, float h);
 };
 
 /* A text style: size in points, bold, fill colour 0xRRGGBB. */
@@ -94,24 +98,36 @@ void pt_clean(struct strbuf *out, const char *s);
 /* The font for the whole of (clean) string s in style st: the CJK font
  * (loaded on first use) when s has a code point the Latin font lacks. */
 HPDF_Font pt_font(struct pdf_doc *d, const char *s, const struct pdf_style *st);
-/* Width in points of the first n bytes of clean string s. */
-float pt_width(HPDF_Font f, float size, const char *s, size_t n);
+/* Width in points of the first n bytes of clean string s set in font f
+ * (the CJK font: with its runs of Latin-font characters, as pt_draw draws
+ * them). */
+float pt_width(const struct pdf_doc *d, HPDF_Font f, float size, const char *s,
+               size_t n);
 /* Width of string s (any bytes) in style st. */
 float pt_text_width(struct pdf_doc *d, const char *s,
                     const struct pdf_style *st);
 
+/* pt_wrap's flags: cut a run too wide for the line with "…"; break
+ * Chinese text only at spaces (a heading cell: a word such as 换行符 is
+ * not split while the line has room for it). */
+#define PT_WRAP_CUT   1
+#define PT_WRAP_WORDS 2
+
 /* Wraps s (any bytes) to lines no wider than width in style st, appended
  * to out separated by '\n'; returns the number of lines (>= 1). Lines break
- * at spaces, after '_' '-' '/' ',' and around CJK characters. A run with no
- * break that is wider than the line is cut with "…" when cut is set (table
- * cells) and broken at a code point otherwise. More than maxlines lines
+ * at spaces, after '_' '-' '/' ',' and around CJK characters (with
+ * PT_WRAP_WORDS in cut, not around CJK characters). A run with no break
+ * that is wider than the line is cut with "…" when cut has PT_WRAP_CUT
+ * (table cells) and broken at a code point otherwise. More than maxlines lines
  * (0: no limit): the last kept one ends with "…". *font receives the font
  * to draw the lines with. */
 size_t pt_wrap(struct pdf_doc *d, const char *s, const struct pdf_style *st,
                float width, int cut, size_t maxlines, struct strbuf *out,
                HPDF_Font *font);
 
-/* Draws n bytes of clean text at (x, baseline y) with font f in style st. */
+/* Draws n bytes of clean text at (x, baseline y) with font f in style st;
+ * with the CJK font, the characters the Latin font has (digits, Latin
+ * letters, spaces, ASCII punctuation) are drawn in the Latin font. */
 void pt_draw(struct pdf_doc *d, HPDF_Page page, HPDF_Font f,
              const struct pdf_style *st, float x, float y, const char *s,
              size_t n);
@@ -147,7 +163,9 @@ void pt_marker(struct pdf_doc *d, int shape, float x, float y, float r,
 
 /* Adds an A4 page and makes it current, y at its top. */
 void pt_new_page(struct pdf_doc *d);
-/* Starts a new page unless h points still fit on this one. */
+/* Starts a new page unless h points still fit on this one (or the page is
+ * still empty); first lays out the held headings (d->held), if any, so
+ * that they stay with these h points. */
 void pt_need(struct pdf_doc *d, float h);
 /* A link over the box (x, y)-(x + w, y + h) to url, when it is an http,
  * https or mailto URL (others get no link). */
