@@ -67,6 +67,7 @@ struct pdf_doc {
 	HPDF_Page *pages;
 	size_t npages, apages;
 	struct strbuf sb, para; /* scratch for callers; wrapped paragraph */
+	int cjk_punct;          /* full-width punctuation next to Chinese */
 };
 
 /* A text style: size in points, bold, fill colour 0xRRGGBB. */
