@@ -34,7 +34,7 @@ BAD = re.compile(r"(?<=[%s])[,:;()]|[,:;()](?=[%s])" % (CJK, CJK))
 DENY = [
     "Rank folder", "Rank 目录", "Profiler step", "profiler step",
     "id by order found", "built-in", "Device timeline", "card-time",
-    "wall time", "summed over", "lead card",
+    "wall time", "summed over", "lead card", "sum of",
 ]
 DENY_RE = re.compile(r"(?<![\w.\-/])(%s)(?![\w\-=])" %
                      "|".join(re.escape(w) for w in DENY))

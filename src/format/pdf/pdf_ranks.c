@@ -376,7 +376,7 @@ void pdf_rank_inputs(struct pdf_ctx *c)
 	                                      {"t_col_files", 0.28f, 0},
 	                                      {"t_col_versions", 0.15f, 0},
 	                                      {"t_col_level", 0.17f, 0}};
-	static const char *const vars[] = {"id", "dir", NULL, "versions",
+	static const char *const vars[] = {"label", "dir", NULL, "versions",
 	                                   "level"};
 	struct pdf_table t = {PDF_TABLE(spec, c->m, "rank_inputs"),
 	                      .vars = vars, .row = input_row};
