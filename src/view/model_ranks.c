@@ -550,13 +550,22 @@ static void collective_rows(struct tmpl_vars *v, const struct model_ctx *c,
 		              checked_add_sat(s->wait_ns, s->transit_ns));
 		model_set_ns(row, "sync_ns", s->sync_ns);
 	}
+	tmpl_set(v, "transports_note", "");
 	for (k = 0; k < TR_COUNT; k++) {
 		const struct transport_stat *l = &sum->link[k];
 		struct tmpl_vars *row;
 		if (!l->ops && l->size_mb <= 0)
 			continue;
 		row = tmpl_add_row(v, "transports");
-		tmpl_set(row, "name", transport_names[k]);
+		/* the profiler's SDMA is no link of its own but the sum of
+		 * the on-server ones (as input/hccl.c builds it from the db):
+		 * the name says so, and a note below the table */
+		tmpl_set(row, "name",
+		         k == TR_SDMA ? "SDMA (HCCS + PCIE + SIO)"
+		                      : transport_names[k]);
+		if (k == TR_SDMA)
+			tmpl_set(v, "transports_note",
+			         model_t(c, "transports_sdma_note"));
 		model_set_u64(row, "ops", l->ops);
 		tmpl_setf(row, "size_mb", "%.3f", l->size_mb);
 		model_set_ns(row, "time_ns", l->time_ns);

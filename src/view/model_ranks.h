@@ -30,7 +30,8 @@
  *     warmup, outliers;
  *   has_collectives, collectives_intro; loops collectives (kind, label,
  *     count, elapse_ns, transit_ns, wait_ns, wait_ratio, sync_ns) and
- *     transports (name, ops, size_mb, time_ns, bandwidth);
+ *     transports (name, ops, size_mb, time_ns, bandwidth), transports_note
+ *     (what the SDMA row is, "" without one);
  *   has_overlap; loops overlap_rows (rank, stage, stage_label, wall_ns,
  *     kernel_share, oa_share) and overlap_totals (rank, computing_ns,
  *     comm_ns, not_overlapped_ns, free_ns);

@@ -130,6 +130,8 @@ static void collectives(struct pdf_ctx *c)
 	pdf_table(c,
 	          &(struct pdf_table){PDF_TABLE(lspec, c->m, "transports"),
 	                              .vars = lvars, .fmts = lfmts, .dash = 1});
+	if (*pdf_v(c, "transports_note"))
+		pdf_small(c, pdf_v(c, "transports_note"));
 }
 
 static void overlap(struct pdf_ctx *c)
