@@ -42,7 +42,8 @@ DENY_RE = re.compile(r"(?<![\w.\-/])(%s)(?![\w\-=])" %
 # flagged when the nearest character on either side, past one space, is
 # Chinese ("2 个 step", "profile 中"), never inside code or a file name
 # (step_trace_time.csv, prof.step(), profile_memory=True).
-WORDS = ["step", "steps", "profile", "rank", "ranks", "folder"]
+WORDS = ["step", "steps", "profile", "rank", "ranks", "folder", "flow",
+         "flows", "host"]
 WORDS_RE = re.compile(
     r"(?:(?<=[%s])|(?<=[%s] ))(%s)(?![\w\-=.(])|(?<![\w.\-/])(%s)(?= ?[%s])"
     % (CJK, CJK, "|".join(WORDS), "|".join(WORDS), CJK))
