@@ -89,14 +89,17 @@ static int near_any(const struct text *x, size_t i)
 }
 
 /* Byte i becomes full-width; the space a full-width character replaces
- * goes: the one after , : ; and the one before (. */
+ * goes: the one after , : ; the one before (, and the one after ) when
+ * Chinese follows it ("（Transformer） 阶段"). */
 static void widen(struct text *x, size_t i)
 {
 	unsigned char ch = x->t[i];
-	size_t sp = ch == '(' ? i - 1 : ch == ')' ? (size_t)-1 : i + 1;
+	size_t sp = ch == '(' ? i - 1 : i + 1;
 
 	x->mark[i] = M_WIDE;
 	if (ch == '(' && i == 0)
+		return;
+	if (ch == ')' && !wide_near(x, i, 1, 1))
 		return;
 	if (sp < x->n && x->t[sp] == ' ' && x->mark[sp] == M_TEXT)
 		x->mark[sp] = M_DROP;

@@ -20,7 +20,7 @@ enum cjk_text {
  * before or right after it becomes its full-width form (，：；（）); so
  * does one with a Chinese character past one space where Latin text puts
  * one and Chinese none, after , : ; ("参阅: x") and before ( ("步骤 (共"),
- * and that space is dropped. A parenthesis changes with its partner, so
+ * and that space is dropped (so is one between ) and Chinese text). A parenthesis changes with its partner, so
  * that pairs stay alike, and a pair around Chinese text changes too. In
  * Markdown, emphasis marks (*) between are passed over. A character between two ASCII digits ("1,454",
  * "12:30") never changes. The text must be valid UTF-8. */

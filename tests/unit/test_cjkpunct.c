@@ -30,6 +30,10 @@ static void cjkpunct_widens_punctuation_next_to_chinese(void **state)
 	/* a pair changes together: the closing one has Latin on both sides */
 	expect("抵消 (来源: sdperf assumption)", CJK_PLAIN, 0,
 	       "抵消（来源：sdperf assumption）");
+	/* a full-width pair next to Chinese takes no space after it */
+	expect("对 DiT（Transformer） 阶段, ok", CJK_PLAIN, 0,
+	       "对 DiT（Transformer） 阶段，ok");
+	expect("对 DiT(变换) 阶段", CJK_PLAIN, 0, "对 DiT（变换）阶段");
 	/* a pair around Chinese text; emphasis passed over in Markdown */
 	expect("**63.5%** (VAE 占比; lead 0)", CJK_PLAIN, 0,
 	       "**63.5%**（VAE 占比；lead 0）");
