@@ -39,15 +39,21 @@ for run in examples/image-dit-1card examples/video-dit-4card \
 		fail "pdftotext $out/report.pdf"
 	files+=("$out/report.pdf.txt")
 done
-out="$work/out/diff"
-if "$sdperf" diff examples/image-dit-1card examples/image-dit-1card-tuned \
-	-o "$out" --lang zh >"$out.term" 2>"$out.err"; then
-	pdftotext -layout "$out/diff.pdf" "$out/diff.pdf.txt" 2>/dev/null ||
-		fail "pdftotext $out/diff.pdf"
-	files+=("$out/diff.html" "$out/diff.md" "$out/diff.pdf.txt")
-else
-	fail "sdperf diff: $(head -3 "$out.err")"
-fi
+# diffs: two 1-card runs, and a 4-card run against a generated 4-card one
+pairs=("examples/image-dit-1card examples/image-dit-1card-tuned"
+	"examples/video-dit-4card $work/gen4")
+for i in 0 1; do
+	out="$work/out/diff$i"
+	# shellcheck disable=SC2086 # a pair of paths without spaces
+	if "$sdperf" diff ${pairs[$i]} -o "$out" --lang zh \
+		>"$out.term" 2>"$out.err"; then
+		pdftotext -layout "$out/diff.pdf" "$out/diff.pdf.txt" 2>/dev/null ||
+			fail "pdftotext $out/diff.pdf"
+		files+=("$out/diff.html" "$out/diff.md" "$out/diff.pdf.txt")
+	else
+		fail "sdperf diff ${pairs[$i]}: $(head -3 "$out.err")"
+	fi
+done
 
 echo "== ${#files[@]} Chinese reports"
 python3 "$here/check_zh.py" "${files[@]}" || fail "Chinese reports"
