@@ -24,6 +24,7 @@ void gain_free(struct gain *g)
 	free(g->assumption_en);
 	free(g->assumption_zh);
 	free(g->source);
+	free(g->source_zh);
 	free(g);
 }
 
@@ -130,6 +131,7 @@ static struct gain *estimate(const struct speedup_rule *s,
 	g->assumption_en = xstrdup(s->assumption_en);
 	g->assumption_zh = xstrdup(s->assumption_zh);
 	g->source = xstrdup(s->source);
+	g->source_zh = s->source_zh ? xstrdup(s->source_zh) : NULL;
 	if (part < 0)
 		return g;
 	stage = s->stage == STAGE_ALL ? r->e2e.per_step_ns

@@ -110,6 +110,7 @@ struct gain {
 	int64_t e2e_before_ns, e2e_after_low_ns, e2e_after_high_ns;
 	double saving_low_pct, saving_high_pct; /* of e2e_before_ns */
 	char *assumption_en, *assumption_zh, *source;
+	char *source_zh; /* NULL: source in every language */
 };
 /* Frees g and its strings (NULL is fine). */
 void gain_free(struct gain *g);

@@ -56,6 +56,7 @@ struct speedup_rule {
 	enum category cat; /* GAIN_PART_CATEGORY only */
 	double low, high;  /* factors, 1 <= low <= high; 0 for none */
 	char *assumption_en, *assumption_zh, *source;
+	char *source_zh; /* NULL: the source is one text for every language */
 };
 
 struct rules {
@@ -113,7 +114,8 @@ void rules_chips_release(struct rules *r);
 
 /* For rules.c (rules_speedups.c): loads "speedups": {"FINDING_ID": {"part":
  * ..., "stage": ..., "category": ..., "low": N, "high": N, "assumption":
- * {"en": ..., "zh": ...}, "source": ...}, ...} of the rules file name into
+ * {"en": ..., "zh": ...}, "source": TEXT or {"en": ..., "zh": ...}}, ...}
+ * of the rules file name into
  * r; an id already there is replaced (a user's file that extends the
  * built-in rules wins). Errors (ERR_INPUT) name the file and the key
  * ("speedups.matmul_quant.low") and say what was expected. */

@@ -156,11 +156,17 @@ static int load_texts(const char *name, struct err *e, const char *id,
 	if (!cJSON_IsObject(a))
 		return bad(name, e, id, "assumption",
 		           "expected an object with \"en\" and \"zh\" texts");
-	return text(name, e, id, "assumption.en", get(a, "en"),
-	            &s->assumption_en) ||
-	       text(name, e, id, "assumption.zh", get(a, "zh"),
-	            &s->assumption_zh) ||
-	       text(name, e, id, "source", get(o, "source"), &s->source);
+	if (text(name, e, id, "assumption.en", get(a, "en"),
+	         &s->assumption_en) ||
+	    text(name, e, id, "assumption.zh", get(a, "zh"),
+	         &s->assumption_zh))
+		return -1;
+	a = get(o, "source");
+	/* one text (a citation reads the same in both), or one per language */
+	if (!cJSON_IsObject(a))
+		return text(name, e, id, "source", a, &s->source);
+	return text(name, e, id, "source.en", get(a, "en"), &s->source) ||
+	       text(name, e, id, "source.zh", get(a, "zh"), &s->source_zh);
 }
 
 static void speedup_free(struct speedup_rule *s)
@@ -169,6 +175,7 @@ static void speedup_free(struct speedup_rule *s)
 	free(s->assumption_en);
 	free(s->assumption_zh);
 	free(s->source);
+	free(s->source_zh);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -15,6 +15,7 @@
 #include "format/pdf/pdf.h"
 #include "tmpl/template.h"
 #include "util/banned.h"
+#include "util/cjkpunct.h"
 #include "util/embed.h"
 #include "util/fileio.h"
 #include "util/sha256.h"
@@ -125,7 +126,8 @@ static int render_vars(const struct report_spec *spec,
 	if (kind == REPORT_PDF) {
 		struct pdf_opts po = {o->font,     NULL,
 		                      o->cjk_font, tmpl_get(vars, "title"),
-		                      o->version,  o->time};
+		                      o->version,  o->time,
+		                      o->lang};
 		return spec->pdf(vars, &po, out, e);
 	}
 	env.formatters = escape_formatters(&nfmt);
@@ -140,6 +142,9 @@ static int render_vars(const struct report_spec *spec,
 	                vars, out, e))
 		return -1;
 	valid_utf8(out, start);
+	if (o->lang && !strcmp(o->lang, "zh"))
+		cjk_punct(out, start,
+		          kind == REPORT_HTML ? CJK_HTML : CJK_MD);
 	return 0;
 }
 

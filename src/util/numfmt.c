@@ -42,3 +42,18 @@ double numfmt_pct(int64_t part, int64_t whole)
 {
 	return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
 }
+
+int numfmt_pct_decimals(double p)
+{
+	double a = p < 0 ? -p : p, half = 0.05; /* half of the last place */
+	int prec = 1;
+
+	if (a == 0)
+		return 1;
+	/* one significant digit once rounded: 0.04 -> 2, 0.004 -> 3 */
+	while (prec < 6 && a < half) {
+		prec++;
+		half /= 10;
+	}
+	return prec;
+}

@@ -14,5 +14,9 @@ void numfmt_duration(struct strbuf *sb, int64_t ns);
 void numfmt_count(struct strbuf *sb, uint64_t n);
 /* part / whole in percent (0 when whole is 0). */
 double numfmt_pct(int64_t part, int64_t whole);
+/* Decimals to print percent p with: 1, or more for a share too small to
+ * show with one ("0.04%", not "0.0%"), enough for one significant digit
+ * (at most 6). 0 and shares of 0.05% or more: 1. */
+int numfmt_pct_decimals(double p);
 
 #endif

@@ -110,6 +110,18 @@ static void header(struct model_ctx *c, struct tmpl_vars *v,
 	tmpl_setf(v, "new_steps", "%zu", cmp->new_steps);
 	tmpl_setf(v, "base_ranks", "%zu", cmp->base_ranks);
 	tmpl_setf(v, "new_ranks", "%zu", cmp->new_ranks);
+	/* several cards: the stage, category and kernel-type times are the
+	 * reports' card-time, summed over each run's cards */
+	if (cmp->base_ranks > 1 || cmp->new_ranks > 1) {
+		const char *n[] = {"base", "new"};
+		char b[24], w[24];
+		const char *val[] = {b, w};
+		snprintf(b, sizeof(b), "%zu", cmp->base_ranks);
+		snprintf(w, sizeof(w), "%zu", cmp->new_ranks);
+		model_set_msg(c, v, "cards_note", "diff_cards_note", n, val, 2);
+	} else {
+		tmpl_set(v, "cards_note", "");
+	}
 }
 
 /* ---- speedups, stages, categories ---------------------------------------- */

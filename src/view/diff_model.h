@@ -9,7 +9,8 @@
  * Variables (docs/templates.md, "The comparison report"):
  *   t_<key> for every catalogue key; lang, title, date, version, css,
  *   footer; base_source, new_source, per_step ("1" or ""), times_note,
- *   base_steps, new_steps, base_ranks, new_ranks;
+ *   base_steps, new_steps, base_ranks, new_ranks, cards_note (with
+ *   several cards: the times are card-time, summed; else "");
  *   loop summary (stages on both sides): id, label, speedup ("%.3f"),
  *     speedup_text, trend ("faster", "slower", "same"), wall_base_ns,
  *     wall_new_ns;

@@ -386,9 +386,14 @@ static void fmt_f3(struct strbuf *out, const char *s, size_t len)
 	fixed(out, s, len, 3, "");
 }
 
+/* A percent with one decimal, more for a small share (numfmt.h): a text
+ * encoder of 0.04% does not read "0.0%". */
 static void fmt_pct1(struct strbuf *out, const char *s, size_t len)
 {
-	fixed(out, s, len, 1, "%");
+	double d;
+
+	fixed(out, s, len,
+	      parse_double(s, len, &d) ? numfmt_pct_decimals(d) : 1, "%");
 }
 
 static void fmt_dur(struct strbuf *out, const char *s, size_t len)

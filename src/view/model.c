@@ -34,6 +34,14 @@ static int64_t total_kernel_ns(const struct result *r)
 	return t;
 }
 
+/* The rules' file, or the catalogue's name of the built-in rules (the
+ * result says "built-in" in every language). */
+static const char *rules_name(const struct model_ctx *c)
+{
+	const char *s = c->r->rules_source;
+	return !s || !strcmp(s, "built-in") ? model_t(c, "rules_builtin") : s;
+}
+
 static void header(struct model_ctx *c, struct tmpl_vars *v)
 {
 	const struct result *r = c->r;
@@ -48,7 +56,7 @@ static void header(struct model_ctx *c, struct tmpl_vars *v)
 	model_set_u64(v, "steps", r->steps_total);
 	model_set_ns(v, "span_ns",
 	             checked_sub_sat(r->span_end_ns, r->span_start_ns));
-	tmpl_set(v, "rules_source", r->rules_source ? r->rules_source : "");
+	tmpl_set(v, "rules_source", rules_name(c));
 	names[0] = "version";
 	model_set_msg(c, v, "footer", "footer", names, values + 1, 1);
 }
@@ -412,7 +420,7 @@ static void method(struct model_ctx *c, struct tmpl_vars *v)
 	snprintf(window, sizeof(window), "%d", r->seg_window);
 	snprintf(min_seg, sizeof(min_seg), "%d", r->seg_min_segment);
 	snprintf(n, sizeof(n), "%zu", r->steps_total);
-	values[0] = r->rules_source ? r->rules_source : "";
+	values[0] = rules_name(c);
 	values[1] = window;
 	values[2] = min_seg;
 	values[3] = n;

@@ -74,6 +74,15 @@ const char *model_gain_assumption(const struct model_ctx *c,
 	                                          : g->assumption_zh;
 }
 
+/* Where the speed-up range comes from, in the report's language when the
+ * rules give it in Chinese too. */
+static const char *source(const struct model_ctx *c, const struct gain *g)
+{
+	return g->source_zh && !strcmp(i18n_lang(c->o->cat), "zh")
+	           ? g->source_zh
+	           : g->source;
+}
+
 /* The estimate's sentence into out: with the stage when with_stage and
  * the part is one stage's, else end to end only. */
 static void estimate_text(struct model_ctx *c, const struct gain *g,
@@ -148,7 +157,7 @@ void model_gain(struct model_ctx *c, struct tmpl_vars *row,
 	model_set_msg(c, row, "gain_note",
 	              g && g->no_speed ? "gain_none_note" : "gain_assuming",
 	              names, values, 1);
-	tmpl_set(row, "gain_source", g ? g->source : "");
+	tmpl_set(row, "gain_source", g ? source(c, g) : "");
 	if (g && g->estimated) {
 		tmpl_setf(row, "gain_saving_low", "%.3f", g->saving_low_pct);
 		tmpl_setf(row, "gain_saving_high", "%.3f", g->saving_high_pct);

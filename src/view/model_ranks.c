@@ -37,6 +37,43 @@ static void set_i(struct tmpl_vars *v, const char *name, int64_t n)
 
 /* ---- header, rank inputs ----------------------------------------------- */
 
+/* What a figure is: with several cards, the stage table (and the
+ * categories and kernel types) sum every analysed card's time, while the
+ * header's device timeline, the summary and the timeline are the lead
+ * card's wall time; the labels say so. One card: the plain labels. */
+static void figures(struct model_ctx *c, struct tmpl_vars *v, size_t n)
+{
+	const struct result *r = c->r;
+	const char *names[] = {"n", "rank", "folders"};
+	char num[32], lead[32], folders[32];
+	const char *values[] = {num, lead, folders};
+
+	if (r->nranks < 2) {
+		tmpl_set(v, "span_note", "");
+		tmpl_set(v, "col_kernel_time_st", model_t(c, "col_kernel_time"));
+		tmpl_set(v, "col_wall_time_st", model_t(c, "col_wall_time"));
+		tmpl_set(v, "timeline_title", model_t(c, "sec_timeline"));
+		tmpl_set(v, "stages_cards_note", "");
+		tmpl_set(v, "rank_dirs_text", "");
+		return;
+	}
+	snprintf(num, sizeof(num), "%zu", n);
+	snprintf(lead, sizeof(lead), "%" PRId64,
+	         (int64_t)r->ranks[r->lead < r->nranks ? r->lead : 0].id);
+	snprintf(folders, sizeof(folders), "%zu", r->nranks);
+	model_set_msg(c, v, "span_note", "meta_span_lead", names, values, 3);
+	model_set_msg(c, v, "col_kernel_time_st", "col_kernel_time_cards",
+	              names, values, 3);
+	model_set_msg(c, v, "col_wall_time_st", "col_wall_time_cards", names,
+	              values, 3);
+	model_set_msg(c, v, "timeline_title", "sec_timeline_lead", names,
+	              values, 3);
+	model_set_msg(c, v, "stages_cards_note", "stages_cards_note", names,
+	              values, 3);
+	model_set_msg(c, v, "rank_dirs_text", "meta_rank_dirs_value", names,
+	              values, 3);
+}
+
 static void header(struct model_ctx *c, struct tmpl_vars *v)
 {
 	const struct result *r = c->r;
@@ -48,6 +85,7 @@ static void header(struct model_ctx *c, struct tmpl_vars *v)
 	tmpl_setf(v, "ranks", "%zu", r->nranks ? n : (size_t)1);
 	tmpl_setf(v, "threads", "%d", r->threads > 0 ? r->threads : 1);
 	tmpl_set(v, "multi_rank", r->nranks > 1 ? "1" : "");
+	figures(c, v, n);
 }
 
 static int ends_with(const char *s, const char *tail)
@@ -192,6 +230,8 @@ static void rank_inputs(struct model_ctx *c, struct tmpl_vars *v)
 		const struct rank_result *rr = &r->ranks[i];
 		struct tmpl_vars *row = tmpl_add_row(v, "rank_inputs");
 		set_i(row, "id", rr->id);
+		tmpl_set(row, "label",
+		         labelled(c, "rank_label", "rank", rr->id));
 		tmpl_set(row, "source",
 		         rr->id_source ? model_tk(c, "rank_src_", rr->id_source)
 		                       : "");
@@ -511,13 +551,22 @@ static void collective_rows(struct tmpl_vars *v, const struct model_ctx *c,
 		              checked_add_sat(s->wait_ns, s->transit_ns));
 		model_set_ns(row, "sync_ns", s->sync_ns);
 	}
+	tmpl_set(v, "transports_note", "");
 	for (k = 0; k < TR_COUNT; k++) {
 		const struct transport_stat *l = &sum->link[k];
 		struct tmpl_vars *row;
 		if (!l->ops && l->size_mb <= 0)
 			continue;
 		row = tmpl_add_row(v, "transports");
-		tmpl_set(row, "name", transport_names[k]);
+		/* the profiler's SDMA is no link of its own but the sum of
+		 * the on-server ones (as input/hccl.c builds it from the db):
+		 * the name says so, and a note below the table */
+		tmpl_set(row, "name",
+		         k == TR_SDMA ? "SDMA (HCCS + PCIE + SIO)"
+		                      : transport_names[k]);
+		if (k == TR_SDMA)
+			tmpl_set(v, "transports_note",
+			         model_t(c, "transports_sdma_note"));
 		model_set_u64(row, "ops", l->ops);
 		tmpl_setf(row, "size_mb", "%.3f", l->size_mb);
 		model_set_ns(row, "time_ns", l->time_ns);

@@ -6,7 +6,13 @@
  * Variables set (all numbers raw: ns, percents with three decimals; every
  * text from the catalogue or the profile, escaped by the templates):
  *   ranks, threads, multi_rank ("1" when more than one rank);
- *   loop rank_inputs: id, source, dir, files (loop: name, state, path),
+ *   what a figure is (with several ranks: card-time summed over the
+ *     cards, or wall time on the lead card): span_note (after the
+ *     header's device timeline: " (lead card, rank 0)"), col_kernel_time_st and col_wall_time_st (the stage
+ *     table's headers), timeline_title, stages_cards_note and
+ *     rank_dirs_text ("4 rank folders, ..."; both "" for one rank);
+ *   loop rank_inputs: id, label ("Rank 3"), source, dir, files (loop:
+ *     name, state, path),
  *     versions, level; loop not_run: text;
  *   loop rank_rows (multi_rank only): id, analysed, dit_ns, vae_ns,
  *     fa_share, matmul_share, vector_share, comm_share, exposed_share,
@@ -24,7 +30,8 @@
  *     warmup, outliers;
  *   has_collectives, collectives_intro; loops collectives (kind, label,
  *     count, elapse_ns, transit_ns, wait_ns, wait_ratio, sync_ns) and
- *     transports (name, ops, size_mb, time_ns, bandwidth);
+ *     transports (name, ops, size_mb, time_ns, bandwidth), transports_note
+ *     (what the SDMA row is, "" without one);
  *   has_overlap; loops overlap_rows (rank, stage, stage_label, wall_ns,
  *     kernel_share, oa_share) and overlap_totals (rank, computing_ns,
  *     comm_ns, not_overlapped_ns, free_ns);

@@ -183,10 +183,10 @@ if grep -q 'sdperf diff' <<<"$HELP"; then
 		--row 'table.verdict-changes tbody tr' 'fa_quant_sparse' '已消除'
 		--row 'table.verdict-changes tbody tr' 'DiT 以注意力为主' '已消除'
 		--row 'table.verdict-changes tbody tr' 'matmul_quant' '均未触发'
-		--row 'table.diff-stages tbody tr' 'DiT(Transformer)' '1.47×，更快'
+		--row 'table.diff-stages tbody tr' 'DiT（Transformer）' '1.47×，更快'
 		--row 'table.diff-stages tbody tr' '文本编码器' '1.00×：变化在 2% 以内'
-		--row 'table.diff-types tbody tr' 'FlashAttentionScore 移除' 'DiT(Transformer)'
-		--row 'table.diff-types tbody tr' 'AdaBlockSparseAttention 新增' 'DiT(Transformer)'
+		--row 'table.diff-types tbody tr' 'FlashAttentionScore 移除' 'DiT（Transformer）'
+		--row 'table.diff-types tbody tr' 'AdaBlockSparseAttention 新增' 'DiT（Transformer）'
 	)
 	if diff_render "$WORK/diff-en" "$DIFF_BASE" "$DIFF_NEW"; then
 		echo "== diff.html (en): $WORK/diff-en/diff.html"

@@ -43,6 +43,6 @@ node "$HERE/check_summary.mjs" "$WORK/en/report.html" --fired 3 --passing 7 \
 echo "== summary (zh): $WORK/zh/report.html"
 node "$HERE/check_summary.mjs" "$WORK/zh/report.html" --fired 3 --passing 7 \
 	--text '#summary .sum-findings=3 项发现' \
-	--text '#summary .sum-top=预计收益（估算）: 端到端每步 154.2 ms → 124.5–134.4 ms（减少 12.9–19.3%）' \
+	--text '#summary .sum-top=预计收益（估算）：端到端每步 154.2 ms → 124.5–134.4 ms（减少 12.9–19.3%）' \
 	--text '#verdict-comm_overlap summary=DiT 中未被掩盖的通信' || STATUS=1
 exit "$STATUS"

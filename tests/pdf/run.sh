@@ -73,9 +73,9 @@ python3 "$here/check_pdf.py" "$work/zh/report.pdf" --max-kb 900 --pages-min 2 \
 	--text "暴露通信" --text "MindIE-SD 特性文档" --text "第 1 页，共" \
 	--url "$docs/zh/features/quantization.md" --url "$docs/zh/features/parallelism.md" \
 	--outline "结论" --outline "计算方法" \
-	--outline "采集检查" --text "计时 step 少于 5 个" --text "profile_memory=True," \
+	--outline "采集检查" --text "计时步骤少于 5 个" --text "profile_memory=True," \
 	--text "推荐的采集方式" --glyphs \
-	--text "预计收益（估算）: VAE" --text "前提：VAE 解码切分到两张" --text "（减少 21.1–31.7%）" \
+	--text "预计收益（估算）：VAE" --text "前提：VAE 解码切分到两张" --text "（减少 21.1–31.7%）" \
 	--text "每项收益都是估算而非实测" \
 	|| status=1
 
@@ -162,9 +162,9 @@ if "$sdperf" --help 2>&1 | grep -q 'sdperf diff'; then
 	"$sdperf" diff examples/image-dit-1card examples/image-dit-1card-tuned \
 		-o "$work/diff-zh" --format pdf --lang zh -q
 	python3 "$here/check_pdf.py" "$work/diff-zh/diff.pdf" --max-kb 900 --pages-min 3 \
-		--title "性能对比报告" --subject "两份昇腾 NPU 扩散模型 profile 的性能对比" \
+		--title "性能对比报告" --subject "两份昇腾 NPU 扩散模型性能数据的性能对比" \
 		--creator "sdperf $version" --fonts-embedded --glyphs --no-urls --cjk-min 500 \
-		--text "DiT(Transformer) 1.47×，更快" --text "文本编码器 1.00×：变化在 2% 以内" \
+		--text "DiT（Transformer）：1.47×，更快" --text "文本编码器：1.00×：变化在 2% 以内" \
 		--text "DiT 以注意力为主 已消除" --text "DiT 中 MatMul 的占比 均未触发" \
 		--text "结论变化" --text "可比性警告" --text "第 1 页" \
 		--text "FlashAttentionScore" --text "AdaBlockSparseAttention" \

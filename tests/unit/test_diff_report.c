@@ -387,7 +387,7 @@ static void chinese_reports_use_the_chinese_catalogue(void **state)
 		char *out = render(&c, kinds[k], "zh");
 		has(out, "性能对比报告");
 		has(out, "1.25×，更快");
-		has(out, "基线有 5 个 profiler 步，新版有 4 个");
+		has(out, "基线有 5 个采集步骤，新版有 4 个");
 		/* no English diff message that zh translates differently */
 		for (i = 0; i < i18n_count(en); i++) {
 			const char *key = i18n_key(en, i);

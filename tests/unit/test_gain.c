@@ -274,7 +274,7 @@ static void user_override_reorders(void **state)
 	    " \"assumption\": {\"en\": \"my kernels\", \"zh\": \"我的算子\"},"
 	    " \"source\": \"my benchmark\"},"
 	    " \"my_rule\": {\"part\": \"none\", \"assumption\": {\"en\": \"a\","
-	    " \"zh\": \"b\"}, \"source\": \"c\"}}}";
+	    " \"zh\": \"b\"}, \"source\": {\"en\": \"c\", \"zh\": \"丙\"}}}}";
 	struct result r;
 	struct rules ru;
 	struct err e = ERR_INIT;
@@ -284,6 +284,10 @@ static void user_override_reorders(void **state)
 	if (rules_load_text(&ru, "mine.json", text, strlen(text), &e))
 		fail_msg("%s", e.msg);
 	assert_non_null(rules_speedup(&ru, "my_rule"));
+	/* a source in one text, or in each language */
+	assert_string_equal(rules_speedup(&ru, "my_rule")->source, "c");
+	assert_string_equal(rules_speedup(&ru, "my_rule")->source_zh, "丙");
+	assert_null(rules_speedup(&ru, "matmul_quant")->source_zh);
 	assert_non_null(rules_speedup(&ru, "vae_parallel"));
 	make_result(&r);
 	gain_evaluate(&ru, &r);

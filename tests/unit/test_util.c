@@ -510,6 +510,14 @@ static void numfmt_pct_table(void **state)
 	assert_true(numfmt_pct(0, 4) == 0.0);
 	assert_true(numfmt_pct(5, 0) == 0.0);
 	assert_true(numfmt_pct(3, -1) == 0.0);
+	/* one decimal, more for a share one decimal would show as 0.0 */
+	assert_int_equal(numfmt_pct_decimals(0.0), 1);
+	assert_int_equal(numfmt_pct_decimals(34.1), 1);
+	assert_int_equal(numfmt_pct_decimals(0.05), 1);
+	assert_int_equal(numfmt_pct_decimals(0.04), 2);
+	assert_int_equal(numfmt_pct_decimals(-0.04), 2);
+	assert_int_equal(numfmt_pct_decimals(0.004), 3);
+	assert_int_equal(numfmt_pct_decimals(1e-12), 6);
 }
 
 /* ---- sha256, base64 ---------------------------------------------------- */

@@ -83,6 +83,7 @@ static void doc_start(struct pdf_ctx *c)
 	HPDF_SetCurrentEncoder(d->pdf, "UTF-8");
 	c->utf8 = HPDF_GetEncoder(d->pdf, "UTF-8");
 	d->cjk_path = o->cjk_font_path ? o->cjk_font_path : DEFAULT_CJK;
+	d->cjk_punct = o->lang && !strcmp(o->lang, "zh");
 	d->mono_path = DEFAULT_MONO;
 	d->reg = pt_load_font(d, o->font_path ? o->font_path : DEFAULT_FONT, 0);
 	if (o->font_bold_path)

@@ -24,6 +24,9 @@ struct pdf_opts {
 	const char *title;   /* document title (the model's "title") */
 	const char *version; /* "0.1.0": the creator is "sdperf VERSION" */
 	time_t date;         /* creation date for the metadata (UTC) */
+	/* "zh": the punctuation joining Chinese text is set full-width
+	 * (util/cjkpunct.h); NULL or another language: text as it is */
+	const char *lang;
 };
 
 /* Lays out the report described by model (from model_build) as an A4 PDF

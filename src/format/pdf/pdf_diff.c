@@ -356,6 +356,8 @@ static void stages(struct pdf_ctx *c)
 {
 	pdf_section(c, "t_diff_sec_stages");
 	pdf_para(c, pdf_v(c, "t_diff_sec_stages_intro"));
+	if (*pdf_v(c, "cards_note"))
+		pdf_strong(c, pdf_v(c, "cards_note"), PDF_FG);
 	stage_table(c);
 	pdf_subheading(c, pdf_v(c, "t_diff_sec_comm"));
 	if (!*pdf_v(c, "has_comm")) {

@@ -132,6 +132,8 @@ static void collectives(struct pdf_ctx *c)
 	pdf_table(c,
 	          &(struct pdf_table){PDF_TABLE(lspec, c->m, "transports"),
 	                              .vars = lvars, .fmts = lfmts, .dash = 1});
+	if (*pdf_v(c, "transports_note"))
+		pdf_small(c, pdf_v(c, "transports_note"));
 }
 
 static void overlap(struct pdf_ctx *c)
@@ -385,7 +387,7 @@ void pdf_rank_inputs(struct pdf_ctx *c)
 	                                      {"t_col_files", 0.28f, 0},
 	                                      {"t_col_versions", 0.15f, 0},
 	                                      {"t_col_level", 0.17f, 0}};
-	static const char *const vars[] = {"id", "dir", NULL, "versions",
+	static const char *const vars[] = {"label", "dir", NULL, "versions",
 	                                   "level"};
 	struct pdf_table t = {PDF_TABLE(spec, c->m, "rank_inputs"),
 	                      .vars = vars, .row = input_row};

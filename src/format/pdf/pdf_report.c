@@ -24,14 +24,19 @@ static void title_block(struct pdf_ctx *c)
 	pdf_title(c, 110);
 	pdf_summary_section(c);
 	pdf_meta(c, "t_meta_profile", pdf_v(c, "profile"));
-	if (*pdf_v(c, "rank_dir"))
+	if (*pdf_v(c, "multi_rank"))
+		pdf_meta(c, "t_meta_rank_dirs", pdf_v(c, "rank_dirs_text"));
+	else if (*pdf_v(c, "rank_dir"))
 		pdf_meta(c, "t_meta_rank", pdf_v(c, "rank_dir"));
 	pdf_meta(c, "t_meta_ranks", pdf_v(c, "ranks"));
 	if (*pdf_v(c, "multi_rank"))
 		pdf_meta(c, "t_meta_threads", pdf_v(c, "threads"));
 	pdf_meta(c, "t_meta_kernels", pdf_fmt(c->fint, b, pdf_v(c, "kernels")));
 	pdf_meta(c, "t_meta_steps", pdf_v(c, "steps"));
-	pdf_meta(c, "t_meta_span", pdf_fmt(c->fdur, b, pdf_v(c, "span_ns")));
+	pdf_fmt(c->fdur, b, pdf_v(c, "span_ns"));
+	if (*pdf_v(c, "span_note"))
+		strbuf_adds(b, pdf_v(c, "span_note"));
+	pdf_meta(c, "t_meta_span", b->buf);
 	pdf_title_end(c);
 }
 
@@ -263,8 +268,8 @@ static void stages(struct pdf_ctx *c)
 {
 	static const struct pdf_col spec[] = {
 	    {"t_col_stage", 0.30f, 0},     {"t_col_kernels", 0.12f, 1},
-	    {"t_col_segments", 0.12f, 1},  {"t_col_kernel_time", 0.16f, 1},
-	    {"t_col_wall_time", 0.16f, 1}, {"t_col_share", 0.14f, 1}};
+	    {"t_col_segments", 0.12f, 1},  {"col_kernel_time_st", 0.16f, 1},
+	    {"col_wall_time_st", 0.16f, 1}, {"t_col_share", 0.14f, 1}};
 	static const char *const vars[] = {"label",     "kernels", "segments",
 	                                   "kernel_ns", "wall_ns", "share"};
 	tmpl_fmt_fn fmts[] = {NULL, c->fint, NULL, c->fdur, c->fdur, c->fpct};
@@ -273,8 +278,10 @@ static void stages(struct pdf_ctx *c)
 
 	pdf_section(c, "t_sec_stages");
 	pdf_para(c, pdf_v(c, "t_sec_stages_intro"));
+	if (*pdf_v(c, "stages_cards_note"))
+		pdf_strong(c, pdf_v(c, "stages_cards_note"), PDF_FG);
 	pdf_table(c, &t);
-	pdf_subheading(c, pdf_v(c, "t_sec_timeline"));
+	pdf_subheading(c, pdf_v(c, "timeline_title"));
 	pdf_chart_timeline(&c->d, c->m, &c->val[0], c->fpct);
 }
 

@@ -10,9 +10,10 @@
 #include <hpdf_objects.h>
 
 #include "format/pdf/fontcheck.h"
+#include "util/banned.h"
+#include "util/cjkpunct.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
-#include "util/banned.h"
 
 #define REPLACEMENT 0xFFFDu
 #define ELLIPSIS    "\xE2\x80\xA6" /* U+2026 */
@@ -220,13 +221,22 @@ float pt_width(const struct pdf_doc *d, HPDF_Font f, float size, const char *s,
 	return w;
 }
 
+/* d->clean = s made safe for libharu, in Chinese with the punctuation
+ * next to Chinese text full-width (util/cjkpunct.h). */
+static void clean_text(struct pdf_doc *d, const char *s)
+{
+	strbuf_reset(&d->clean);
+	pt_clean(&d->clean, s);
+	if (d->cjk_punct)
+		cjk_punct(&d->clean, 0, CJK_PLAIN);
+}
+
 float pt_text_width(struct pdf_doc *d, const char *s,
                     const struct pdf_style *st)
 {
 	HPDF_Font f;
 
-	strbuf_reset(&d->clean);
-	pt_clean(&d->clean, s);
+	clean_text(d, s);
 	f = pt_font(d, d->clean.buf, st);
 	cjk_substitute(d, f);
 	return pt_width(d, f, st->size, d->clean.buf, d->clean.len);
@@ -393,8 +403,7 @@ size_t pt_wrap(struct pdf_doc *d, const char *s, const struct pdf_style *st,
 	struct wrap w;
 	size_t start = 0, lines = 0;
 
-	strbuf_reset(&d->clean);
-	pt_clean(&d->clean, s);
+	clean_text(d, s);
 	w.d = d;
 	w.f = *font = pt_font(d, d->clean.buf, st);
 	cjk_substitute(d, w.f);
@@ -582,8 +591,7 @@ float pt_draw_str(struct pdf_doc *d, HPDF_Page page, const struct pdf_style *st,
 	HPDF_Font f;
 	float w;
 
-	strbuf_reset(&d->clean);
-	pt_clean(&d->clean, s);
+	clean_text(d, s);
 	f = pt_font(d, d->clean.buf, st);
 	cjk_substitute(d, f);
 	w = pt_width(d, f, st->size, d->clean.buf, d->clean.len);

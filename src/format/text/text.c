@@ -23,14 +23,36 @@ static void cell(struct strbuf *out, struct strbuf *tmp, size_t width,
 	strbuf_reset(tmp);
 }
 
+static size_t analysed(const struct result *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->nranks; i++)
+		n += r->ranks[i].analysed != 0;
+	return n;
+}
+
+/* The rank id of the lead card (nranks > 0). */
+static int lead_id(const struct result *r)
+{
+	return r->ranks[r->lead < r->nranks ? r->lead : 0].id;
+}
+
 static void stage_table(const struct result *r, struct strbuf *out)
 {
 	struct strbuf t = STRBUF_INIT;
 	int64_t total = 0;
+	double pct;
 	int s;
 
 	for (s = 0; s < STAGE_COUNT; s++)
 		checked_accumulate(&total, r->stages[s].kernel_ns);
+	if (r->nranks > 1)
+		strbuf_addf(out,
+		            "stage times below: card-time, summed over %zu cards "
+		            "(the summary above: wall time on rank %d, the lead "
+		            "card)\n",
+		            analysed(r), lead_id(r));
 	strbuf_adds(
 	    out, "stage           kernels  kernel time    wall time   share\n");
 	for (s = 0; s < STAGE_COUNT; s++) {
@@ -45,7 +67,8 @@ static void stage_table(const struct result *r, struct strbuf *out)
 		cell(out, &t, 13, 1);
 		numfmt_duration(&t, st->wall_ns);
 		cell(out, &t, 13, 1);
-		strbuf_addf(&t, "%.1f%%", numfmt_pct(st->kernel_ns, total));
+		pct = numfmt_pct(st->kernel_ns, total);
+		strbuf_addf(&t, "%.*f%%", numfmt_pct_decimals(pct), pct);
 		cell(out, &t, 8, 1);
 		strbuf_addch(out, '\n');
 	}
@@ -61,10 +84,12 @@ static void categories(const struct result *r, struct strbuf *out)
 		if (!st->kernels || s == STAGE_OTHER)
 			continue;
 		strbuf_addf(out, "%-13s", stage_names[s]);
-		for (c = 0; c < CAT_COUNT; c++)
-			strbuf_addf(
-			    out, "  %s %.1f%%", category_names[c],
-			    numfmt_pct(st->cat[c].time_ns, st->kernel_ns));
+		for (c = 0; c < CAT_COUNT; c++) {
+			double p =
+			    numfmt_pct(st->cat[c].time_ns, st->kernel_ns);
+			strbuf_addf(out, "  %s %.*f%%", category_names[c],
+			            numfmt_pct_decimals(p), p);
+		}
 		if (st->comm_ns)
 			strbuf_addf(
 			    out, "  (exposed comm %.1f%% of wall)",
@@ -223,7 +248,12 @@ void render_text(const struct result *r, const char *tool_version,
 	strbuf_addf(out, " kernels, %zu profiler step%s, ", r->steps_total,
 	            r->steps_total == 1 ? "" : "s");
 	numfmt_duration(out, checked_sub_sat(r->span_end_ns, r->span_start_ns));
-	strbuf_adds(out, " on the device timeline\n\n");
+	if (r->nranks > 1)
+		strbuf_addf(out,
+		            " on the device timeline of rank %d (lead card)\n\n",
+		            lead_id(r));
+	else
+		strbuf_adds(out, " on the device timeline\n\n");
 	text_summary(r, out);
 	stage_table(r, out);
 	strbuf_addch(out, '\n');
