@@ -11,10 +11,16 @@
 #include "util/banned.h"
 #include "util/numfmt.h"
 
+/* tmp padded to width columns (a UTF-8 continuation byte, as in "µs",
+ * takes none) */
 static void cell(struct strbuf *out, struct strbuf *tmp, size_t width,
                  int right)
 {
-	size_t pad = tmp->len < width ? width - tmp->len : 0;
+	size_t i, cols = 0, pad;
+
+	for (i = 0; i < tmp->len; i++)
+		cols += ((unsigned char)tmp->buf[i] & 0xC0) != 0x80;
+	pad = cols < width ? width - cols : 0;
 	if (right)
 		strbuf_addchars(out, ' ', pad);
 	strbuf_add(out, tmp->buf, tmp->len);
@@ -23,14 +29,32 @@ static void cell(struct strbuf *out, struct strbuf *tmp, size_t width,
 	strbuf_reset(tmp);
 }
 
+/* A share: "12.3%", or "0%" when exactly zero (as in the reports) */
+static void pct(struct strbuf *out, double v)
+{
+	if (v == 0)
+		strbuf_adds(out, "0%");
+	else
+		strbuf_addf(out, "%.1f%%", v);
+}
+
 static void stage_table(const struct result *r, struct strbuf *out)
 {
 	struct strbuf t = STRBUF_INIT;
-	int64_t total = 0;
+	int64_t total = 0, kmax = 0, wmax = 0;
+	enum numfmt_unit ku, wu;
 	int s;
 
-	for (s = 0; s < STAGE_COUNT; s++)
+	/* one unit per column, from its largest value */
+	for (s = 0; s < STAGE_COUNT; s++) {
 		checked_accumulate(&total, r->stages[s].kernel_ns);
+		if (r->stages[s].kernels) {
+			kmax = r->stages[s].kernel_ns > kmax ? r->stages[s].kernel_ns : kmax;
+			wmax = r->stages[s].wall_ns > wmax ? r->stages[s].wall_ns : wmax;
+		}
+	}
+	ku = numfmt_unit_of(kmax);
+	wu = numfmt_unit_of(wmax);
 	strbuf_adds(
 	    out, "stage           kernels  kernel time    wall time   share\n");
 	for (s = 0; s < STAGE_COUNT; s++) {
@@ -41,11 +65,11 @@ static void stage_table(const struct result *r, struct strbuf *out)
 		cell(out, &t, 13, 0);
 		numfmt_count(&t, st->kernels);
 		cell(out, &t, 10, 1);
-		numfmt_duration(&t, st->kernel_ns);
+		numfmt_duration_in(&t, st->kernel_ns, ku);
 		cell(out, &t, 13, 1);
-		numfmt_duration(&t, st->wall_ns);
+		numfmt_duration_in(&t, st->wall_ns, wu);
 		cell(out, &t, 13, 1);
-		strbuf_addf(&t, "%.1f%%", numfmt_pct(st->kernel_ns, total));
+		pct(&t, numfmt_pct(st->kernel_ns, total));
 		cell(out, &t, 8, 1);
 		strbuf_addch(out, '\n');
 	}
@@ -61,10 +85,10 @@ static void categories(const struct result *r, struct strbuf *out)
 		if (!st->kernels || s == STAGE_OTHER)
 			continue;
 		strbuf_addf(out, "%-13s", stage_names[s]);
-		for (c = 0; c < CAT_COUNT; c++)
-			strbuf_addf(
-			    out, "  %s %.1f%%", category_names[c],
-			    numfmt_pct(st->cat[c].time_ns, st->kernel_ns));
+		for (c = 0; c < CAT_COUNT; c++) {
+			strbuf_addf(out, "  %s ", category_names[c]);
+			pct(out, numfmt_pct(st->cat[c].time_ns, st->kernel_ns));
+		}
 		if (st->comm_ns)
 			strbuf_addf(
 			    out, "  (exposed comm %.1f%% of wall)",
