@@ -214,10 +214,12 @@ void escape_js(struct strbuf *out, const char *s, size_t len)
  * gets a backslash: a backslash is printed by no renderer, an entity by
  * some (Jira shows "&gt;"), so entities are never written.
  *   anywhere: | (ends a table cell), < (HTML, autolinks), ` (code spans),
- *     * [ ] (emphasis, links, images), & when an entity follows ("&amp;"),
- *     \ before punctuation or at the end (it would escape what follows);
- *   _ and ~ unless inside a word (emphasis, strikethrough; "step_trace" is
- *     safe in CommonMark, "_x_" is not);
+ *     * [ ] ~ (emphasis, links, images, strikethrough), & when an entity
+ *     follows ("&amp;"), \ before punctuation or at the end (it would
+ *     escape what follows);
+ *   _ unless after a letter or digit: such an _ can close emphasis but not
+ *     open it, and every opener is escaped ("step_trace_" stays, "_x_"
+ *     does not);
  *   at the start of the value (which may start a line or a list item's
  *     content): # and >, a - + = followed by a space, the end or itself
  *     (list items, rules, setext underlines), and the . or ) after digits
@@ -278,15 +280,16 @@ static int md_escaped(const unsigned char *u, size_t len, size_t i,
 {
 	unsigned c = u[i];
 
-	if (i == mark || strchr("|<`*[]", (int)c))
+	if (i == mark || strchr("|<`*[]~", (int)c))
 		return 1;
 	if (c == '&')
 		return md_entity(u, len, i);
 	if (c == '\\')
 		return i + 1 == len || md_punct(u[i + 1]);
-	if (c == '_' || c == '~')
-		return !(i > 0 && md_word(u[i - 1]) && i + 1 < len &&
-		         md_word(u[i + 1]));
+	/* an _ after a letter or digit can close emphasis but never open
+	 * it, and every _ that could open one is escaped */
+	if (c == '_')
+		return !(i > 0 && md_word(u[i - 1]));
 	return 0;
 }
 

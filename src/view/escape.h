@@ -48,10 +48,11 @@ void escape_html(struct strbuf *out, const char *s, size_t len);
 void escape_url(struct strbuf *out, const char *s, size_t len);
 void escape_href(struct strbuf *out, const char *s, size_t len);
 void escape_js(struct strbuf *out, const char *s, size_t len);
-/* CommonMark + GFM tables: backslashes before | < ` * [ ], before & when
- * an entity follows, before \ when punctuation or the end follows, before
- * _ and ~ outside a word, and before a block marker at the start (# > a
- * "- " "+ " "=", the . or ) of "1. "); newlines become spaces. */
+/* CommonMark + GFM tables: backslashes before | < ` * [ ] ~, before &
+ * when an entity follows, before \ when punctuation or the end follows,
+ * before _ unless after a letter or digit, and before a block marker at the
+ * start (# > a "- " "+ " "=", the . or ) of "1. "); newlines become
+ * spaces. */
 void escape_md(struct strbuf *out, const char *s, size_t len);
 void escape_css(struct strbuf *out, const char *s, size_t len);
 /* The fenced code block of fmt="mdcode": a fence of backticks (three, or

@@ -34,13 +34,15 @@ done
 # hostile names: the fixture's, and more with markup only at a line's start
 # or with a newline inside; the same kernels in base and new for the diff
 mkdir -p "$work/hostile" "$work/hostile2"
-python3 - "$root/tests/data/hostile/kernel_details.csv" "$work/hostile/kernel_details.csv" <<'PY'
+hostile() {
+python3 - "$root/tests/data/hostile/kernel_details.csv" "$1" "$2" <<'PY'
 import csv, sys
-src, dst = sys.argv[1], sys.argv[2]
+src, dst, dur = sys.argv[1], sys.argv[2], sys.argv[3]
 rows = list(csv.reader(open(src, newline='', encoding='utf-8')))
 extra = ['# heading', '> quote', '- item', '+ plus', '1. first', '2) second',
          '&amp; &#60;b&#62;', 'back\\slash\\', 'end\\', '~~strike~~',
-         'line\nbreak <b>', '|a|b|', '=== under', '__init__', '<!-- x -->']
+         'line\nbreak <b>', '|a|b|', '=== under', '__init__', '<!-- x -->',
+         'x_ _lead and trail_ y_', 'a~b~c', 'https://x.example/a_b_']
 out = [rows[0]]
 for r in rows[1:]:
     out.append(r)
@@ -48,11 +50,14 @@ for r in rows[1:]:
         start = float(r[4]) + 500
         for i, name in enumerate(extra):
             out.append([r[0], name, name, 'AI_CORE', f'{start + 10 * i:.3f}',
-                        '5.5', '0', '8'])
+                        dur, '0', '8'])
 with open(dst, 'w', newline='', encoding='utf-8') as f:
     csv.writer(f).writerows(out)
 PY
-cp "$work/hostile/kernel_details.csv" "$work/hostile2/kernel_details.csv"
+}
+# the diff's new run: the added names take longer, so its tables list them
+hostile "$work/hostile/kernel_details.csv" 5.5
+hostile "$work/hostile2/kernel_details.csv" 7.5
 expect=(--expect-text '<script>alert(1)</script>' --expect-text "a\"b'c&d|e"
 	--expect-text '*bold*_u_`tick`' --expect-text '[x](javascript:alert(1))'
 	--expect-text '# heading' --expect-text '> quote' --expect-text '- item'
@@ -60,11 +65,14 @@ expect=(--expect-text '<script>alert(1)</script>' --expect-text "a\"b'c&d|e"
 	--expect-text '&amp; &#60;b&#62;' --expect-text 'back\slash\'
 	--expect-text 'end\' --expect-text '~~strike~~' --expect-text '|a|b|'
 	--expect-text '=== under' --expect-text '__init__' --expect-text '<!-- x -->'
+	--expect-text 'x_ _lead and trail_ y_' --expect-text 'a~b~c'
+	--expect-text 'https://x.example/a_b_'
 	--expect-text 'line\x0Abreak <b>')
 for lang in en zh; do
 	"$sdperf" report "$work/hostile" -o "$work/h-$lang" -f md -l "$lang" -q
 	check "$work/h-$lang/report.md" "${expect[@]}"
 	"$sdperf" diff "$work/hostile" "$work/hostile2" -o "$work/hd-$lang" -f md -l "$lang" -q
-	check "$work/hd-$lang/diff.md"
+	check "$work/hd-$lang/diff.md" --expect-text '# heading' --expect-text '1. first' \
+		--expect-text '<!-- x -->' --expect-text 'x_ _lead and trail_ y_' --expect-text '&amp; &#60;b&#62;'
 done
 exit $status

@@ -162,9 +162,9 @@ static void md_leaves_no_markup(void **state)
 {
 	(void)state;
 	check("md", "*bold* _it_ [l](u) <b>&",
-	      "\\*bold\\* \\_it\\_ \\[l\\](u) \\<b>&");
+	      "\\*bold\\* \\_it_ \\[l\\](u) \\<b>&");
 	check("md", "a|b`c\\d#e+f-g!h{i}j~k",
-	      "a\\|b\\`c\\d#e+f-g!h{i}j~k");
+	      "a\\|b\\`c\\d#e+f-g!h{i}j\\~k");
 	check("md", "line1\nline2\r\nx\ty", "line1 line2  x\ty");
 	check("md", script, "\\<script>alert(1)\\</script>");
 	check("md", "\"q\" 'q' 1.5 a=b", "\"q\" 'q' 1.5 a=b");
@@ -182,8 +182,9 @@ static void md_escapes_only_what_would_break(void **state)
 	check("md", "DiT (transformer) 39.2% > 30.0% a+b 1. x # y !",
 	      "DiT (transformer) 39.2% > 30.0% a+b 1. x # y !");
 	check("md", "\xE6\xB3\xA8_\xE6\x84\x8F", "\xE6\xB3\xA8_\xE6\x84\x8F");
-	/* emphasis and strikethrough outside words */
-	check("md", "__init__ ~~s~~ a~b", "\\_\\_init\\_\\_ \\~\\~s\\~\\~ a~b");
+	/* an _ that could open emphasis; any ~ (strikethrough) */
+	check("md", "__init__ ~~s~~ a~b~c x_ _y",
+	      "\\_\\_init_\\_ \\~\\~s\\~\\~ a\\~b\\~c x_ \\_y");
 	/* an entity would be decoded; a lone & would not */
 	check("md", "&amp; &#60; &x &", "\\&amp; \\&#60; &x &");
 	/* a backslash escapes punctuation and, last, joins lines */

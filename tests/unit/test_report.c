@@ -239,7 +239,7 @@ static void hostile_names_are_text_in_markdown(void **state)
 	assert_non_null(strstr(md, "\\<script>alert(1)\\</script>"));
 	/* a | inside a table cell would end the cell */
 	assert_non_null(strstr(md, "c&d\\|e"));
-	assert_non_null(strstr(md, "\\*bold\\*\\_u\\_\\`tick\\`"));
+	assert_non_null(strstr(md, "\\*bold\\*\\_u_\\`tick\\`"));
 	assert_non_null(strstr(md, "\\[x\\](javascript:alert(1))"));
 	assert_non_null(strstr(md, "注意力算子"));
 	free(md);
