@@ -522,6 +522,7 @@ static const struct tmpl_formatter formatters[] = {
     {"f3", fmt_f3, NULL, NULL},
     {"pct1", fmt_pct1, NULL, NULL},
     {"dur", fmt_dur, dur_scan, dur_col},
+    {"dur_own", fmt_dur, NULL, NULL},
     {"us", fmt_us, NULL, NULL},
     {"mdurl", escape_mdurl, NULL, NULL},
     {"css", escape_css, NULL, NULL},

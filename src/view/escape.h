@@ -27,7 +27,7 @@
  *         fence longer than any run of backticks in it (see
  *         escape_mdcode)
  *   raw   as is
- *   int f1 f2 f3 pct1 dur us   numbers (see below)
+ *   int f1 f2 f3 pct1 dur dur_own us   numbers (see below)
  * Number formatters take a decimal number as text ("12345", "-1.5e3");
  * anything else is written html-escaped instead. Numbers for people have
  * thousands separators, and an exact zero is "0" (README, "Numbers"):
@@ -38,6 +38,8 @@
  *         (numfmt_duration); in a TMPL_LOOP a column formatter: every
  *         row in the unit of the column's largest value ("0.13 ms" under
  *         "54.06 ms")
+ *   dur_own  dur in the value's own unit, also in a loop: for lists and
+ *         headings, which are not table columns
  *   us    integer nanoseconds as microseconds, for machines: "1234.567"
  *         (numfmt_us)
  * The table is static; *n receives its length. */

@@ -45,8 +45,8 @@ static const char script[] = "<script>alert(1)</script>";
 static void table_lists_every_formatter_in_order(void **state)
 {
 	static const char *const names[] = {
-	    "html", "url", "href", "js",  "md", "raw",   "int", "f1",
-	    "f2",   "f3",  "pct1", "dur", "us", "mdurl", "css", "mdcode"};
+	    "html", "url", "href", "js", "md", "raw", "int", "f1", "f2", "f3",
+	    "pct1", "dur", "dur_own", "us", "mdurl", "css", "mdcode"};
 	size_t n, i;
 	const struct tmpl_formatter *f = escape_formatters(&n);
 
