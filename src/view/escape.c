@@ -493,8 +493,11 @@ static void dur_col(struct strbuf *out, const char *s, size_t len, double key)
 {
 	int64_t v;
 
+	/* (double)INT64_MAX is 2^63, which no int64_t holds */
+	int64_t max = key < 9.2e18 ? (int64_t)key : INT64_MAX;
+
 	if (parse_int(s, len, &v))
-		numfmt_duration_in(out, v, numfmt_unit_of((int64_t)key));
+		numfmt_duration_in(out, v, numfmt_unit_of(max));
 	else
 		escape_html(out, s, len);
 }

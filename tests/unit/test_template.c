@@ -522,6 +522,13 @@ static void loop_columns_share_one_unit(void **state)
 	       "54.06 ms/5.0 \xC2\xB5s[];0.13 ms[2.0 \xC2\xB5s 0 ];x&lt;[];"
 	       "134.7 \xC2\xB5s");
 	tmpl_vars_free(v);
+	/* the largest magnitude a column can hold */
+	v = tmpl_vars_new();
+	tmpl_set(tmpl_add_row(v, "rows"), "ns", "-9223372036854775808");
+	tmpl_set(tmpl_add_row(v, "rows"), "ns", "1000");
+	expect("<TMPL_LOOP rows><TMPL_VAR ns fmt=\"dur\">;</TMPL_LOOP>", v,
+	       "-9,223,372,036.855 s;0.0000010 s;");
+	tmpl_vars_free(v);
 }
 
 static void render_loads_through_the_loader(void **state)
