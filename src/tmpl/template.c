@@ -43,6 +43,8 @@ struct node {
 	uint32_t hash;
 	char *dflt;             /* VAR: default= or NULL */
 	tmpl_fmt_fn fmt;        /* VAR: NULL for the env's default */
+	tmpl_col_scan_fn scan;  /* VAR: fmt's column formatting, or NULL */
+	tmpl_col_fmt_fn col;
 	struct cond *conds;     /* IF */
 	struct node *else_body; /* IF */
 	struct node *body;      /* LOOP */
@@ -99,19 +101,32 @@ static void fmt_raw(struct strbuf *out, const char *value, size_t len)
 	strbuf_add(out, value, len);
 }
 
-/* The formatter called name: "raw" first, then the env's table. */
-static tmpl_fmt_fn find_fmt(const struct tmpl_env *env, const char *name,
-                            size_t len)
+/* The formatter called name in the env's table, NULL for "raw" (always
+ * as is) or a name the table lacks. */
+static const struct tmpl_formatter *find_entry_fmt(const struct tmpl_env *env,
+                                                   const char *name, size_t len)
 {
 	size_t i;
 
 	if (tmpl_eq_ci(name, len, "raw"))
-		return fmt_raw;
+		return NULL;
 	for (i = 0; i < env->nformatters; i++)
 		if (env->formatters[i].name &&
 		    tmpl_eq_ci(name, len, env->formatters[i].name))
-			return env->formatters[i].fn;
+			return &env->formatters[i];
 	return NULL;
+}
+
+/* The formatter called name: "raw" first, then the env's table. */
+static tmpl_fmt_fn find_fmt(const struct tmpl_env *env, const char *name,
+                            size_t len)
+{
+	const struct tmpl_formatter *f;
+
+	if (tmpl_eq_ci(name, len, "raw"))
+		return fmt_raw;
+	f = find_entry_fmt(env, name, len);
+	return f ? f->fn : NULL;
 }
 
 /* The checks every tag of a kind needs, whatever its surroundings. */
@@ -270,6 +285,7 @@ static int parse_jump(struct parser *p, const struct token *t, struct node *n,
 static int parse_var(struct parser *p, const struct token *t, struct node *n)
 {
 	struct span f = t->attr[A_FMT];
+	const struct tmpl_formatter *fe;
 
 	n->kind = N_VAR;
 	n->name = span_dup(t->attr[A_NAME]);
@@ -282,6 +298,11 @@ static int parse_var(struct parser *p, const struct token *t, struct node *n)
 	if (!n->fmt)
 		return PERR(p, t->off, "unknown formatter %s",
 		            tmpl_quoted(&p->scratch, f.s, f.len));
+	fe = find_entry_fmt(p->env, f.s, f.len);
+	if (fe && fe->scan && fe->col) {
+		n->scan = fe->scan;
+		n->col = fe->col;
+	}
 	return 0;
 }
 
@@ -480,11 +501,21 @@ out:
 /* ---- rendering ---------------------------------------------------------- */
 
 /* A scope: the variables given to the render, or one row of a loop. */
+#define TMPL_MAX_COLS 24 /* column-formatted TMPL_VARs keyed per loop */
+
+/* A column-formatted TMPL_VAR of a loop's body and its column's key. */
+struct column {
+	const struct node *var;
+	double key;
+};
+
 struct frame {
 	const struct tmpl_vars *vars; /* may be NULL */
 	const struct entry *loop;     /* NULL for the outermost scope */
 	size_t index;                 /* of the row in loop */
 	const struct frame *up;
+	struct column *cols; /* loop frames: the body's columns */
+	size_t ncols;
 };
 
 enum { R_ERR = -1, R_OK = 0, R_BREAK, R_CONTINUE };
@@ -612,7 +643,7 @@ static void render_var(struct render *rs, const struct tmpl *t,
                        const struct node *n, const struct frame *f)
 {
 	const struct entry *en;
-	size_t len = 0;
+	size_t len = 0, i;
 	const char *v = value_of(rs, f, n->name, n->hash, &len, &en);
 
 	if (!v && !n->dflt)
@@ -621,7 +652,52 @@ static void render_var(struct render *rs, const struct tmpl *t,
 		v = n->dflt;
 		len = strlen(v);
 	}
+	if (n->col && f->loop)
+		for (i = 0; i < f->ncols; i++)
+			if (f->cols[i].var == n) {
+				n->col(rs->out, v ? v : "", len, f->cols[i].key);
+				return;
+			}
 	(n->fmt ? n->fmt : rs->dflt)(rs->out, v ? v : "", len);
+}
+
+/* Keys the columns of loop en's body (body of t): each column-formatted
+ * TMPL_VAR found in the body, its IFs and includes (not its inner loops,
+ * whose rows are other tables), scanned over the rows that hold it. Past
+ * TMPL_MAX_COLS, cells are formatted one by one. */
+static void key_columns(const struct node *n, const struct entry *en,
+                        struct frame *row)
+{
+	const struct cond *c;
+	const struct entry *v;
+	size_t i, held;
+	double key;
+
+	for (; n && row->ncols < TMPL_MAX_COLS; n = n->next) {
+		if (n->kind == N_IF) {
+			for (c = n->conds; c; c = c->next)
+				key_columns(c->body, en, row);
+			key_columns(n->else_body, en, row);
+		} else if (n->kind == N_INCLUDE) {
+			key_columns(n->inc->root, en, row);
+		}
+		if (n->kind != N_VAR || !n->col)
+			continue;
+		for (i = 0; i < row->ncols; i++)
+			if (row->cols[i].var == n)
+				break;
+		if (i < row->ncols)
+			continue;
+		for (i = held = 0, key = 0; i < en->nrows; i++) {
+			v = tmpl_vars_find(en->rows[i], n->name, n->hash);
+			if (v && v->value) {
+				key = n->scan(key, v->value, v->len);
+				held++;
+			}
+		}
+		if (held)
+			row->cols[row->ncols++] = (struct column){n, key};
+	}
 }
 
 static int render_if(struct render *rs, const struct tmpl *t,
@@ -640,7 +716,8 @@ static int render_loop(struct render *rs, const struct tmpl *t,
 {
 	const struct entry *en = find_entry(f, n->name, n->hash);
 	const struct frame *g;
-	struct frame row = {NULL, en, 0, f};
+	struct column cols[TMPL_MAX_COLS];
+	struct frame row = {NULL, en, 0, f, cols, 0};
 	int r;
 
 	if (!en || en->value) {
@@ -655,6 +732,7 @@ static int render_loop(struct render *rs, const struct tmpl *t,
 			                     "TMPL_LOOP %s inside itself",
 			                     tmpl_quoted(&rs->scratch, n->name,
 			                                 strlen(n->name)));
+	key_columns(n->body, en, &row);
 	for (row.index = 0; row.index < en->nrows; row.index++) {
 		row.vars = en->rows[row.index];
 		r = render_seq(rs, t, n->body, &row);
@@ -710,7 +788,7 @@ static int parse_and_render(const struct tmpl_env *env, struct tmpl *t,
                             const struct tmpl_vars *vars, struct strbuf *out,
                             struct err *e)
 {
-	struct frame top = {vars, NULL, 0, NULL};
+	struct frame top = {vars, NULL, 0, NULL, NULL, 0};
 	struct render rs;
 	struct tmpl_cache cache;
 	struct parser root;

@@ -39,9 +39,21 @@
 /* Appends value (len bytes, any bytes) to out, transformed for one output
  * context (escaped for HTML, formatted as a number, ...). Must not fail. */
 typedef void (*tmpl_fmt_fn)(struct strbuf *out, const char *value, size_t len);
+/* Column formatting (optional): a TMPL_VAR inside a TMPL_LOOP is one cell
+ * of a column, the variable's values in the loop's rows. Before the rows
+ * are rendered, scan folds each row's own value of the variable into a key
+ * (starting from 0; rows without the variable are left out), and each cell
+ * is then written by col with that key: so a column can share one unit,
+ * chosen from its largest value. A TMPL_VAR whose loop's rows all lack the
+ * variable is written by fn. */
+typedef double (*tmpl_col_scan_fn)(double key, const char *value, size_t len);
+typedef void (*tmpl_col_fmt_fn)(struct strbuf *out, const char *value,
+                                size_t len, double key);
 struct tmpl_formatter {
 	const char *name;
 	tmpl_fmt_fn fn;
+	tmpl_col_scan_fn scan; /* NULL: no column formatting */
+	tmpl_col_fmt_fn col;
 };
 /* Loads template `name` into text (0), or -1 with an ERR_INPUT error. */
 typedef int (*tmpl_load_fn)(void *ctx, const char *name, struct strbuf *text,

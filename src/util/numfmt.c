@@ -4,8 +4,11 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "util/banned.h"
+
+#define MICRO "\xC2\xB5" /* U+00B5 MICRO SIGN */
 
 void numfmt_us(struct strbuf *sb, int64_t ns)
 {
@@ -14,28 +17,95 @@ void numfmt_us(struct strbuf *sb, int64_t ns)
 	            a % 1000);
 }
 
+static uint64_t magnitude(int64_t ns)
+{
+	return ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+}
+
+enum numfmt_unit numfmt_unit_of(int64_t ns)
+{
+	uint64_t a = magnitude(ns);
+
+	if (a < 999950)
+		return NUMFMT_US;
+	return a < 999995000 ? NUMFMT_MS : NUMFMT_S;
+}
+
+/* digits (an optional '-', digits, an optional fraction) with a comma
+ * before each group of three integer digits */
+static void add_grouped(struct strbuf *sb, const char *s, size_t n)
+{
+	size_t i = 0, int_end;
+
+	if (s[0] == '-')
+		strbuf_addch(sb, s[i++]);
+	for (int_end = i; int_end < n && s[int_end] != '.'; int_end++)
+		;
+	for (; i < int_end; i++) {
+		strbuf_addch(sb, s[i]);
+		if (i + 1 < int_end && (int_end - i - 1) % 3 == 0)
+			strbuf_addch(sb, ',');
+	}
+	strbuf_add(sb, s + int_end, n - int_end);
+}
+
+void numfmt_fixed(struct strbuf *sb, double v, int prec)
+{
+	char buf[400];
+	int n = snprintf(buf, sizeof(buf), "%.*f", prec, v);
+
+	if (n < 0 || (size_t)n >= sizeof(buf))
+		return;
+	if (buf[0] == '-' && strspn(buf + 1, "0.") == (size_t)n - 1)
+		add_grouped(sb, buf + 1, (size_t)n - 1);
+	else
+		add_grouped(sb, buf, (size_t)n);
+}
+
+void numfmt_duration_in(struct strbuf *sb, int64_t ns, enum numfmt_unit u)
+{
+	static const struct {
+		double scale;
+		int prec;
+		const char *name;
+	} units[] = {
+	    [NUMFMT_US] = {1e3, 1, " " MICRO "s"},
+	    [NUMFMT_MS] = {1e6, 2, " ms"},
+	    [NUMFMT_S] = {1e9, 3, " s"},
+	};
+	double v, shown;
+	int prec;
+
+	if (ns == 0) {
+		strbuf_addch(sb, '0');
+		return;
+	}
+	v = (double)magnitude(ns) / units[u].scale;
+	/* too small for the column's unit: show two significant digits
+	 * rather than a zero that is not one (1 ns is 1e-9 s: 10 decimals
+	 * always suffice) */
+	for (shown = v, prec = 0; prec < units[u].prec; prec++)
+		shown *= 10; /* v in units of the last decimal shown */
+	if (shown < 0.5)
+		for (; prec < 10 && shown < 9.5; prec++)
+			shown *= 10;
+	if (ns < 0)
+		strbuf_addch(sb, '-');
+	numfmt_fixed(sb, v, prec);
+	strbuf_adds(sb, units[u].name);
+}
+
 void numfmt_duration(struct strbuf *sb, int64_t ns)
 {
-	double v = (double)ns;
-	/* the unit is chosen on the rounded value: 999999 ns is "1.00 ms",
-	 * not "1000.0 us" */
-	if (ns < 999950)
-		strbuf_addf(sb, "%.1f us", v / 1e3);
-	else if (ns < 999995000)
-		strbuf_addf(sb, "%.2f ms", v / 1e6);
-	else
-		strbuf_addf(sb, "%.3f s", v / 1e9);
+	numfmt_duration_in(sb, ns, numfmt_unit_of(ns));
 }
 
 void numfmt_count(struct strbuf *sb, uint64_t n)
 {
 	char digits[32];
-	int len = snprintf(digits, sizeof(digits), "%" PRIu64, n), i;
-	for (i = 0; i < len; i++) {
-		if (i && (len - i) % 3 == 0)
-			strbuf_addch(sb, ',');
-		strbuf_addch(sb, digits[i]);
-	}
+	int len = snprintf(digits, sizeof(digits), "%" PRIu64, n);
+
+	add_grouped(sb, digits, (size_t)len);
 }
 
 double numfmt_pct(int64_t part, int64_t whole)

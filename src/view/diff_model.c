@@ -16,12 +16,35 @@
 
 /* ---- signed numbers ------------------------------------------------------ */
 
-void diff_add_delta(struct strbuf *sb, int64_t ns)
+/* A signed duration in unit u (UNIT_OWN: its own). */
+#define UNIT_OWN (-1)
+static void add_delta_in(struct strbuf *sb, int64_t ns, int u)
 {
 	uint64_t mag = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+	int64_t m = mag > INT64_MAX ? INT64_MAX : (int64_t)mag;
 
 	strbuf_adds(sb, ns > 0 ? "+" : ns < 0 ? MINUS : "");
-	numfmt_duration(sb, mag > INT64_MAX ? INT64_MAX : (int64_t)mag);
+	numfmt_duration_in(sb, m,
+	                   u == UNIT_OWN ? numfmt_unit_of(m) : (enum numfmt_unit)u);
+}
+
+void diff_add_delta(struct strbuf *sb, int64_t ns)
+{
+	add_delta_in(sb, ns, UNIT_OWN);
+}
+
+/* The unit of a column of the deltas of t[0..n), from the largest. */
+static int delta_unit(const struct cmp_time *t, size_t n)
+{
+	int64_t max = 0, d;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		d = checked_sub_sat(t[i].new_, t[i].base);
+		d = d < 0 ? (d == INT64_MIN ? INT64_MAX : -d) : d;
+		max = d > max ? d : max;
+	}
+	return (int)numfmt_unit_of(max);
 }
 
 /* "+12.3" / "−4.0" / "0.0" (one decimal, no sign when it rounds to 0). */
@@ -43,16 +66,17 @@ static const char *key_of(char *key, size_t n, const char *name,
 	return key;
 }
 
-/* name_delta_ns, name_delta and name_pct ("" when base is 0) of t. */
+/* name_delta_ns, name_delta (in unit u, as the rest of its column) and
+ * name_pct ("" when base is 0) of t. */
 static void set_delta(struct tmpl_vars *v, const char *name, struct cmp_time t,
-                      struct strbuf *sb)
+                      int u, struct strbuf *sb)
 {
 	char key[64];
 
 	tmpl_setf(v, key_of(key, sizeof(key), name, "delta_ns"), "%" PRId64,
 	          checked_sub_sat(t.new_, t.base));
 	strbuf_reset(sb);
-	diff_add_delta(sb, checked_sub_sat(t.new_, t.base));
+	add_delta_in(sb, checked_sub_sat(t.new_, t.base), u);
 	tmpl_set(v, key_of(key, sizeof(key), name, "delta"), sb->buf);
 	strbuf_reset(sb);
 	if (t.base) { /* the definition of cmp_pct, in compare.h */
@@ -65,7 +89,7 @@ static void set_delta(struct tmpl_vars *v, const char *name, struct cmp_time t,
 
 /* name_base_ns, name_new_ns and the deltas of t. */
 static void set_time(struct tmpl_vars *v, const char *name, struct cmp_time t,
-                     struct strbuf *sb)
+                     int u, struct strbuf *sb)
 {
 	char key[64];
 
@@ -73,7 +97,7 @@ static void set_time(struct tmpl_vars *v, const char *name, struct cmp_time t,
 	          t.base);
 	tmpl_setf(v, key_of(key, sizeof(key), name, "new_ns"), "%" PRId64,
 	          t.new_);
-	set_delta(v, name, t, sb);
+	set_delta(v, name, t, u, sb);
 }
 
 /* A change of share in percentage points: "+2.1 pp". */
@@ -173,7 +197,7 @@ static void summary(struct model_ctx *c, struct tmpl_vars *v,
 static void stage_cats(struct model_ctx *c, struct tmpl_vars *row,
                        const struct cmp_stage *st)
 {
-	int k;
+	int k, u = delta_unit(st->cat, CAT_COUNT);
 
 	for (k = 0; k < CAT_COUNT; k++) {
 		struct tmpl_vars *cr = tmpl_add_row(row, "cats");
@@ -181,15 +205,16 @@ static void stage_cats(struct model_ctx *c, struct tmpl_vars *row,
 		tmpl_set(cr, "label", model_tk(c, "cat_", category_names[k]));
 		model_set_ns(cr, "base_ns", st->cat[k].base);
 		model_set_ns(cr, "new_ns", st->cat[k].new_);
-		set_delta(cr, "", st->cat[k], &c->sb);
+		set_delta(cr, "", st->cat[k], u, &c->sb);
 		tmpl_setf(cr, "share_base", "%.3f", st->cat_share[k].base);
 		tmpl_setf(cr, "share_new", "%.3f", st->cat_share[k].new_);
 		set_pp(c, cr, "share_delta", st->cat_share[k]);
 	}
 }
 
+/* unit: of the wall, kernel and exposed delta columns */
 static void stage_row(struct model_ctx *c, struct tmpl_vars *row, int s,
-                      const struct cmp_stage *st)
+                      const struct cmp_stage *st, const int *unit)
 {
 	tmpl_set(row, "id", stage_names[s]);
 	tmpl_set(row, "label", model_tk(c, "stage_", stage_names[s]));
@@ -198,9 +223,9 @@ static void stage_row(struct model_ctx *c, struct tmpl_vars *row, int s,
 	         : !st->in_new ? model_t(c, "diff_only_base")
 	                       : "");
 	speedup(c, row, st->in_base && st->in_new ? st->speedup : 0);
-	set_time(row, "wall", st->wall, &c->sb);
-	set_time(row, "kernel", st->kernel, &c->sb);
-	set_time(row, "exposed", st->exposed, &c->sb);
+	set_time(row, "wall", st->wall, unit[0], &c->sb);
+	set_time(row, "kernel", st->kernel, unit[1], &c->sb);
+	set_time(row, "exposed", st->exposed, unit[2], &c->sb);
 	tmpl_setf(row, "exposed_share_base", "%.3f", st->exposed_share.base);
 	tmpl_setf(row, "exposed_share_new", "%.3f", st->exposed_share.new_);
 	set_pp(c, row, "exposed_share_delta", st->exposed_share);
@@ -210,13 +235,25 @@ static void stage_row(struct model_ctx *c, struct tmpl_vars *row, int s,
 static void stages(struct model_ctx *c, struct tmpl_vars *v,
                    const struct comparison *cmp)
 {
-	int s, comm = 0;
+	int s, comm = 0, unit[3] = {0, 0, 0};
+	struct cmp_time shown[3][STAGE_COUNT];
+	size_t n = 0;
 
 	for (s = 0; s < STAGE_COUNT; s++) {
 		const struct cmp_stage *st = &cmp->stages[s];
 		if (!st->in_base && !st->in_new)
 			continue;
-		stage_row(c, tmpl_add_row(v, "stages"), s, st);
+		shown[0][n] = st->wall;
+		shown[1][n] = st->kernel;
+		shown[2][n++] = st->exposed;
+	}
+	for (s = 0; s < 3; s++)
+		unit[s] = delta_unit(shown[s], n);
+	for (s = 0; s < STAGE_COUNT; s++) {
+		const struct cmp_stage *st = &cmp->stages[s];
+		if (!st->in_base && !st->in_new)
+			continue;
+		stage_row(c, tmpl_add_row(v, "stages"), s, st, unit);
 		comm |= st->exposed.base > 0 || st->exposed.new_ > 0;
 	}
 	tmpl_set(v, "has_comm", comm ? "1" : "");
@@ -393,7 +430,7 @@ static void warnings(struct model_ctx *c, struct tmpl_vars *v,
 /* ---- kernel types -------------------------------------------------------- */
 
 static void type_row(struct model_ctx *c, struct tmpl_vars *row,
-                     const struct cmp_type *t)
+                     const struct cmp_type *t, int u)
 {
 	tmpl_set(row, "type", t->type);
 	tmpl_set(row, "stage", stage_names[t->stage]);
@@ -406,7 +443,7 @@ static void type_row(struct model_ctx *c, struct tmpl_vars *row,
 	         t->status == TS_BOTH ? ""
 	                              : model_tk(c, "diff_status_",
 	                                         type_status_names[t->status]));
-	set_time(row, "", t->time, &c->sb);
+	set_time(row, "", t->time, u, &c->sb);
 	model_set_u64(row, "base_count", t->base_count);
 	model_set_u64(row, "new_count", t->new_count);
 }
@@ -449,6 +486,7 @@ static void type_table(struct model_ctx *c, struct tmpl_vars *v,
 {
 	struct tmpl_vars *tab = tmpl_add_row(v, "type_tables");
 	size_t i, n = 0;
+	int u = UNIT_OWN;
 
 	tmpl_set(tab, "kind", sign > 0 ? "gained" : "lost");
 	tmpl_set(
@@ -459,7 +497,10 @@ static void type_table(struct model_ctx *c, struct tmpl_vars *v,
 		const struct cmp_type *t = &cmp->types[i];
 		int64_t d = checked_sub_sat(t->time.new_, t->time.base);
 		if ((sign > 0 && d > 0) || (sign < 0 && d < 0)) {
-			type_row(c, tmpl_add_row(tab, "types"), t);
+			/* the first is the largest: the column's unit */
+			if (u == UNIT_OWN)
+				u = delta_unit(&t->time, 1);
+			type_row(c, tmpl_add_row(tab, "types"), t, u);
 			n++;
 		}
 	}
@@ -498,15 +539,15 @@ static void rank_row(struct model_ctx *c, struct tmpl_vars *row,
                      const struct cmp_rank *r)
 {
 	tmpl_setf(row, "id", "%" PRId32, r->id);
-	set_time(row, "dit_kernel", r->dit_kernel, &c->sb);
-	set_time(row, "dit_wall", r->dit_wall, &c->sb);
-	set_time(row, "dit_exposed", r->dit_exposed, &c->sb);
-	set_time(row, "dit_compute", r->dit_compute, &c->sb);
+	set_time(row, "dit_kernel", r->dit_kernel, UNIT_OWN, &c->sb);
+	set_time(row, "dit_wall", r->dit_wall, UNIT_OWN, &c->sb);
+	set_time(row, "dit_exposed", r->dit_exposed, UNIT_OWN, &c->sb);
+	set_time(row, "dit_compute", r->dit_compute, UNIT_OWN, &c->sb);
 	/* comm_wait left unset without communication.json: the reports
 	 * show "–" */
 	tmpl_set(row, "has_wait", "");
 	if (r->comm_wait.base >= 0 && r->comm_wait.new_ >= 0) {
-		set_time(row, "comm_wait", r->comm_wait, &c->sb);
+		set_time(row, "comm_wait", r->comm_wait, UNIT_OWN, &c->sb);
 		tmpl_set(row, "has_wait", "1");
 	}
 }

@@ -66,7 +66,7 @@ struct tmpl_vars *diff_model_build(const struct comparison *c,
 
 /* ---- shared with render/diff_chart.c ------------------------------------ */
 
-/* "+1.20 ms" / "−812.4 us" / "0.0 us": a signed duration. */
+/* "+1.20 ms" / "−812.4 µs" / "0": a signed duration, in its own unit. */
 void diff_add_delta(struct strbuf *sb, int64_t ns);
 /* The SVG chart of the model's "stages" loop (their "cats" base_ns and
  * new_ns): one pair of stacked bars per stage, base and new, on one time

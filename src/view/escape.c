@@ -207,35 +207,118 @@ void escape_js(struct strbuf *out, const char *s, size_t len)
 	escape_with(out, s, len, &js_context);
 }
 
-/* < > & become entities, not backslash escapes: "\&lt;" would show the
- * entity text, and a renderer that ignores backslashes still gets no tag.
- * '~' is escaped too (GFM strikethrough). */
-static const char *md_ascii(unsigned c, char *buf)
+/* ---- Markdown ------------------------------------------------------------
+ *
+ * CommonMark with GFM tables. Readable source matters as much as the
+ * rendering (tickets show it raw), so only what would change the rendering
+ * gets a backslash: a backslash is printed by no renderer, an entity by
+ * some (Jira shows "&gt;"), so entities are never written.
+ *   anywhere: | (ends a table cell), < (HTML, autolinks), ` (code spans),
+ *     * [ ] ~ (emphasis, links, images, strikethrough), & when an entity
+ *     follows ("&amp;"), \ before punctuation or at the end (it would
+ *     escape what follows);
+ *   _ unless after a letter or digit: such an _ can close emphasis but not
+ *     open it, and every opener is escaped ("step_trace_" stays, "_x_"
+ *     does not);
+ *   at the start of the value (which may start a line or a list item's
+ *     content): # and >, a - + = followed by a space, the end or itself
+ *     (list items, rules, setext underlines), and the . or ) after digits
+ *     ("1. ").
+ * Newlines become spaces, so nothing else starts a line. */
+static int md_word(unsigned char c)
 {
-	if (c == '<')
-		return "&lt;";
-	if (c == '>')
-		return "&gt;";
-	if (c == '&')
-		return "&amp;";
-	if (c == '\n' || c == '\r')
-		return " ";
-	if (c != '\t' && bad_control(c))
-		return REPLACEMENT;
-	if (c && strchr("\\`*_{}[]()#+-!|~", (int)c)) {
-		buf[0] = '\\';
-		buf[1] = (char)c;
-		buf[2] = '\0';
-		return buf;
-	}
-	return NULL;
+	return c >= 0x80 || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z');
 }
 
-static const struct context md_context = {md_ascii, NULL};
+static int md_punct(unsigned char c)
+{
+	return c > ' ' && c < 0x7F && !md_word(c);
+}
+
+static int md_blank(const unsigned char *u, size_t len, size_t i)
+{
+	return i >= len || u[i] == ' ' || u[i] == '\t';
+}
+
+/* "&name;" or "&#123;": a renderer would decode it */
+static int md_entity(const unsigned char *u, size_t len, size_t i)
+{
+	size_t j = i + 1, k;
+
+	if (j < len && u[j] == '#')
+		j++;
+	for (k = j; k < len && md_word(u[k]) && u[k] < 0x80; k++)
+		;
+	return k > j && k < len && u[k] == ';';
+}
+
+/* The index of the character that would make the value's start a block
+ * marker, or len when there is none. */
+static size_t md_marker(const unsigned char *u, size_t len)
+{
+	size_t i = 0, d;
+
+	while (i < len && (u[i] == ' ' || u[i] == '\t'))
+		i++;
+	if (i == len)
+		return len;
+	if (u[i] == '#' || u[i] == '>')
+		return i;
+	if (strchr("-+=", u[i]) && (md_blank(u, len, i + 1) || u[i + 1] == u[i]))
+		return i;
+	for (d = i; d < len && u[d] >= '0' && u[d] <= '9'; d++)
+		;
+	if (d > i && d < len && (u[d] == '.' || u[d] == ')') &&
+	    md_blank(u, len, d + 1))
+		return d;
+	return len;
+}
+
+static int md_escaped(const unsigned char *u, size_t len, size_t i,
+                      size_t mark)
+{
+	unsigned c = u[i];
+
+	if (i == mark || strchr("|<`*[]~", (int)c))
+		return 1;
+	if (c == '&')
+		return md_entity(u, len, i);
+	if (c == '\\')
+		return i + 1 == len || md_punct(u[i + 1]);
+	/* an _ after a letter or digit can close emphasis but never open
+	 * it, and every _ that could open one is escaped */
+	if (c == '_')
+		return !(i > 0 && md_word(u[i - 1]));
+	return 0;
+}
 
 void escape_md(struct strbuf *out, const char *s, size_t len)
 {
-	escape_with(out, s, len, &md_context);
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, k, mark = md_marker(u, len);
+
+	while (i < len) {
+		if (u[i] >= 0x80) {
+			k = utf8_seq_len(u + i, len - i);
+			if (k)
+				strbuf_add(out, s + i, k);
+			else
+				strbuf_adds(out, REPLACEMENT);
+			i += k ? k : 1;
+			continue;
+		}
+		if (u[i] == '\n' || u[i] == '\r') {
+			strbuf_addch(out, ' ');
+		} else if (bad_control(u[i])) {
+			strbuf_adds(out, REPLACEMENT);
+		} else {
+			if (md_escaped(u, len, i, mark))
+				strbuf_addch(out, '\\');
+			strbuf_addch(out, (char)u[i]);
+		}
+		i++;
+	}
 }
 
 static void fmt_raw(struct strbuf *out, const char *s, size_t len)
@@ -346,28 +429,21 @@ static void fmt_int(struct strbuf *out, const char *s, size_t len)
 	numfmt_count(out, v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v);
 }
 
-/* Fixed decimals; a result that rounds to zero loses its sign ("-0.0"
- * would only puzzle a reader). */
+/* Fixed decimals with thousands separators (numfmt_fixed); an exact zero
+ * is "0", as numfmt_duration writes it (README, "Numbers"). */
 static void fixed(struct strbuf *out, const char *s, size_t len, int prec,
                   const char *suffix)
 {
-	char buf[512];
 	double d;
-	int n;
 
-	if (!parse_double(s, len, &d)) {
+	if (!parse_double(s, len, &d) || !(d > -1e300 && d < 1e300)) {
 		escape_html(out, s, len);
 		return;
 	}
-	n = snprintf(buf, sizeof(buf), "%.*f", prec, d);
-	if (n < 0 || (size_t)n >= sizeof(buf)) {
-		escape_html(out, s, len);
-		return;
-	}
-	if (buf[0] == '-' && strspn(buf + 1, "0.") == (size_t)n - 1)
-		strbuf_add(out, buf + 1, (size_t)n - 1);
+	if (d == 0)
+		strbuf_addch(out, '0');
 	else
-		strbuf_add(out, buf, (size_t)n);
+		numfmt_fixed(out, d, prec);
 	strbuf_adds(out, suffix);
 }
 
@@ -406,6 +482,31 @@ static void fmt_dur(struct strbuf *out, const char *s, size_t len)
 		escape_html(out, s, len);
 }
 
+/* A column of durations shares the unit of its largest magnitude. */
+static double dur_scan(double key, const char *s, size_t len)
+{
+	int64_t v;
+
+	if (!parse_int(s, len, &v))
+		return key;
+	if (v < 0)
+		v = v == INT64_MIN ? INT64_MAX : -v;
+	return (double)v > key ? (double)v : key;
+}
+
+static void dur_col(struct strbuf *out, const char *s, size_t len, double key)
+{
+	int64_t v;
+
+	/* (double)INT64_MAX is 2^63, which no int64_t holds */
+	int64_t max = key < 9.2e18 ? (int64_t)key : INT64_MAX;
+
+	if (parse_int(s, len, &v))
+		numfmt_duration_in(out, v, numfmt_unit_of(max));
+	else
+		escape_html(out, s, len);
+}
+
 static void fmt_us(struct strbuf *out, const char *s, size_t len)
 {
 	int64_t v;
@@ -417,14 +518,23 @@ static void fmt_us(struct strbuf *out, const char *s, size_t len)
 }
 
 static const struct tmpl_formatter formatters[] = {
-    {"html", escape_html}, {"url", escape_url},
-    {"href", escape_href}, {"js", escape_js},
-    {"md", escape_md},     {"raw", fmt_raw},
-    {"int", fmt_int},      {"f1", fmt_f1},
-    {"f2", fmt_f2},        {"f3", fmt_f3},
-    {"pct1", fmt_pct1},    {"dur", fmt_dur},
-    {"us", fmt_us},        {"mdurl", escape_mdurl},
-    {"css", escape_css},   {"mdcode", escape_mdcode},
+    {"html", escape_html, NULL, NULL},
+    {"url", escape_url, NULL, NULL},
+    {"href", escape_href, NULL, NULL},
+    {"js", escape_js, NULL, NULL},
+    {"md", escape_md, NULL, NULL},
+    {"raw", fmt_raw, NULL, NULL},
+    {"int", fmt_int, NULL, NULL},
+    {"f1", fmt_f1, NULL, NULL},
+    {"f2", fmt_f2, NULL, NULL},
+    {"f3", fmt_f3, NULL, NULL},
+    {"pct1", fmt_pct1, NULL, NULL},
+    {"dur", fmt_dur, dur_scan, dur_col},
+    {"dur_own", fmt_dur, NULL, NULL},
+    {"us", fmt_us, NULL, NULL},
+    {"mdurl", escape_mdurl, NULL, NULL},
+    {"css", escape_css, NULL, NULL},
+    {"mdcode", escape_mdcode, NULL, NULL},
 };
 
 const struct tmpl_formatter *escape_formatters(size_t *n)

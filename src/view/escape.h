@@ -18,21 +18,30 @@
  *   href  a whole URL for href/src: only http:, https:, mailto:, relative
  *         and #fragment URLs pass (anything else becomes "#"), then html
  *   js    the inside of a JSON/JS string literal, safe within <script>
- *   md    Markdown paragraph / table-cell text: no markup survives
+ *   md    Markdown paragraph / list item / table-cell text: no markup
+ *         survives, and only what would change the rendering gets a
+ *         backslash (escape_md); never an entity
  *   css   a stylesheet inside <style>: "</" becomes "<\/", so it cannot
  *         end the element
  *   mdcode  a whole Markdown fenced code block around the text, the
  *         fence longer than any run of backticks in it (see
  *         escape_mdcode)
  *   raw   as is
- *   int f1 f2 f3 pct1 dur us   numbers (see below)
+ *   int f1 f2 f3 pct1 dur dur_own us   numbers (see below)
  * Number formatters take a decimal number as text ("12345", "-1.5e3");
- * anything else is written html-escaped instead:
- *   int   rounded, thousands separators: "12,345,678"
- *   f1 f2 f3   fixed 1/2/3 decimals: "3.14"
- *   pct1  a percent value with one decimal: "12.3%"
- *   dur   integer nanoseconds for people: "81.24 ms" (numfmt_duration)
- *   us    integer nanoseconds as microseconds: "1234.567" (numfmt_us)
+ * anything else is written html-escaped instead. Numbers for people have
+ * thousands separators, and an exact zero is "0" (README, "Numbers"):
+ *   int   rounded: "12,345,678"
+ *   f1 f2 f3   fixed 1/2/3 decimals: "14,492.0", "3.14"
+ *   pct1  a percent value with one decimal: "12.3%", "0%"
+ *   dur   integer nanoseconds for people: "81.24 ms", "812.4 µs"
+ *         (numfmt_duration); in a TMPL_LOOP a column formatter: every
+ *         row in the unit of the column's largest value ("0.13 ms" under
+ *         "54.06 ms")
+ *   dur_own  dur in the value's own unit, also in a loop: for lists and
+ *         headings, which are not table columns
+ *   us    integer nanoseconds as microseconds, for machines: "1234.567"
+ *         (numfmt_us)
  * The table is static; *n receives its length. */
 const struct tmpl_formatter *escape_formatters(size_t *n);
 
@@ -41,6 +50,11 @@ void escape_html(struct strbuf *out, const char *s, size_t len);
 void escape_url(struct strbuf *out, const char *s, size_t len);
 void escape_href(struct strbuf *out, const char *s, size_t len);
 void escape_js(struct strbuf *out, const char *s, size_t len);
+/* CommonMark + GFM tables: backslashes before | < ` * [ ] ~, before &
+ * when an entity follows, before \ when punctuation or the end follows,
+ * before _ unless after a letter or digit, and before a block marker at the
+ * start (# > a "- " "+ " "=", the . or ) of "1. "); newlines become
+ * spaces. */
 void escape_md(struct strbuf *out, const char *s, size_t len);
 void escape_css(struct strbuf *out, const char *s, size_t len);
 /* The fenced code block of fmt="mdcode": a fence of backticks (three, or

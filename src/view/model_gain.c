@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/numfmt.h"
 #include "util/banned.h"
 
 /* The unit of before: its divisor in ns and its name. */
@@ -21,7 +22,7 @@ static void unit_of(int64_t before, double *div, const char **name)
 		*name = "ms";
 	} else {
 		*div = 1e3;
-		*name = "us";
+		*name = "\xC2\xB5s"; /* µs */
 	}
 }
 
@@ -38,7 +39,8 @@ static void one(struct strbuf *sb, int64_t ns, int64_t unit_ns)
 	const char *u;
 
 	unit_of(unit_ns, &div, &u);
-	strbuf_addf(sb, "%.*f %s", decimals(div), (double)ns / div, u);
+	numfmt_fixed(sb, (double)ns / div, decimals(div));
+	strbuf_addf(sb, " %s", u);
 }
 
 /* "101.0–113.2 ms": the better time first */
@@ -49,13 +51,12 @@ static void range(struct strbuf *sb, int64_t best, int64_t worst,
 	const char *u;
 
 	unit_of(unit_ns, &div, &u);
-	if (best == worst)
-		strbuf_addf(sb, "%.*f %s", decimals(div), (double)best / div,
-		            u);
-	else
-		strbuf_addf(sb, "%.*f–%.*f %s", decimals(div),
-		            (double)best / div, decimals(div),
-		            (double)worst / div, u);
+	numfmt_fixed(sb, (double)best / div, decimals(div));
+	if (best != worst) {
+		strbuf_adds(sb, "–");
+		numfmt_fixed(sb, (double)worst / div, decimals(div));
+	}
+	strbuf_addf(sb, " %s", u);
 }
 
 static void saving(struct strbuf *sb, const struct gain *g)

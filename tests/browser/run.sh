@@ -203,7 +203,7 @@ if grep -q 'sdperf diff' <<<"$HELP"; then
 		STATUS=1
 	fi
 	# Hostile pair, written here: markup as kernel types (one only in the
-	# base, one only in the new run), a common MatMulV3 (500.5 -> 400.5 us)
+	# base, one only in the new run), a common MatMulV3 (500.5 -> 400.5 µs)
 	# and a 192-character type name without a space in both.
 	long=LongFusedOperator$(printf '_Part%02d' $(seq 0 24))
 	head='Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),Block Dim'
@@ -227,10 +227,10 @@ if grep -q 'sdperf diff' <<<"$HELP"; then
 			--count 'img=0' --count '[onerror]=0' --count 'script=1' --count 'script[src]=0' \
 			--text 'ul.type-list.removed li code' '<script>alert(1)</script>' \
 			--text 'ul.type-list.added li code' '<img src=x onerror=alert(1)>' \
-			--row 'table.diff-types tbody tr' '<script>alert(1)</script> removed' '300.5 us' \
-			--row 'table.diff-types tbody tr' '<img src=x onerror=alert(1)> added' '200.5 us' \
-			--row 'table.diff-types tbody tr' 'MatMulV3' '−100.0 us' \
-			--row 'table.diff-types tbody tr' "$long" '+50.0 us' || STATUS=1
+			--row 'table.diff-types tbody tr' '<script>alert(1)</script> removed' '300.5 µs' \
+			--row 'table.diff-types tbody tr' '<img src=x onerror=alert(1)> added' '200.5 µs' \
+			--row 'table.diff-types tbody tr' 'MatMulV3' '−100.0 µs' \
+			--row 'table.diff-types tbody tr' "$long" '+50.0 µs' || STATUS=1
 	else
 		STATUS=1
 	fi

@@ -48,7 +48,7 @@ python3 "$here/check_pdf.py" "$work/en/report.pdf" --max-kb 200 --pages-min 2 \
 	--text "Estimated gain: DiT 72.0 ms → 49.5–57.0 ms" --text "(source: MindIE-SD sparse doc (RainFusion2.0, arXiv 2512.24086)" \
 	--text "Each gain is an estimate, not a measurement" \
 	--upper-half "Trust: fair — Level1, 2 timed steps after 3 warm-up, 2 warnings" \
-	--text "Passing checks" --text "Exposed communication in the DiT: 0.0% ≤ 30.0% (Within threshold)" \
+	--text "Passing checks" --text "Exposed communication in the DiT: 0% ≤ 30.0% (Within threshold)" \
 	--no-text "Communication is exposed in the DiT" \
 	--section-text "$steps_en" "Warnings" "Rank 0" \
 	--section-count "$steps_en" "Warnings" "$chart_en" 1 \
@@ -191,7 +191,7 @@ if "$sdperf" --help 2>&1 | grep -q 'sdperf diff'; then
 		--text "<script>alert(1)</script>" --text "<img src=x onerror=alert(1)>" \
 		--section-text "Removed (base run only)" "Method" "<script>alert(1)</script>" \
 		--section-text "Added (new run only)" "Removed (base run only)" "<img src=x onerror=alert(1)>" \
-		--text "−100.0 us" --text "+50.0 us" --text "Part24" --no-text "&lt;" \
+		--text "−100.0 µs" --text "+50.0 µs" --text "Part24" --no-text "&lt;" \
 		--table-header "Kernel type" --table-column-before "Stage" \
 		--table-cell-marker "Part" --table-pages-min 1 || status=1
 else

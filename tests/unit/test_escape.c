@@ -45,8 +45,8 @@ static const char script[] = "<script>alert(1)</script>";
 static void table_lists_every_formatter_in_order(void **state)
 {
 	static const char *const names[] = {
-	    "html", "url", "href", "js",  "md", "raw",   "int", "f1",
-	    "f2",   "f3",  "pct1", "dur", "us", "mdurl", "css", "mdcode"};
+	    "html", "url", "href", "js", "md", "raw", "int", "f1", "f2", "f3",
+	    "pct1", "dur", "dur_own", "us", "mdurl", "css", "mdcode"};
 	size_t n, i;
 	const struct tmpl_formatter *f = escape_formatters(&n);
 
@@ -162,14 +162,53 @@ static void md_leaves_no_markup(void **state)
 {
 	(void)state;
 	check("md", "*bold* _it_ [l](u) <b>&",
-	      "\\*bold\\* \\_it\\_ \\[l\\]\\(u\\) &lt;b&gt;&amp;");
+	      "\\*bold\\* \\_it_ \\[l\\](u) \\<b>&");
 	check("md", "a|b`c\\d#e+f-g!h{i}j~k",
-	      "a\\|b\\`c\\\\d\\#e\\+f\\-g\\!h\\{i\\}j\\~k");
+	      "a\\|b\\`c\\d#e+f-g!h{i}j\\~k");
 	check("md", "line1\nline2\r\nx\ty", "line1 line2  x\ty");
-	check("md", script, "&lt;script&gt;alert\\(1\\)&lt;/script&gt;");
+	check("md", script, "\\<script>alert(1)\\</script>");
 	check("md", "\"q\" 'q' 1.5 a=b", "\"q\" 'q' 1.5 a=b");
 	check_len("md", "\0\x01\x7f", 3, FFFD FFFD FFFD);
 	check("md", "caf\xC3\xA9\xff", "caf\xC3\xA9" FFFD);
+}
+
+/* What never needed a backslash keeps none: the report's own prose,
+ * paths, dates and thresholds read in the source as on the page. */
+static void md_escapes_only_what_would_break(void **state)
+{
+	(void)state;
+	check("md", "image-dit-1card/step_trace_time.csv 2026-12-03",
+	      "image-dit-1card/step_trace_time.csv 2026-12-03");
+	check("md", "DiT (transformer) 39.2% > 30.0% a+b 1. x # y !",
+	      "DiT (transformer) 39.2% > 30.0% a+b 1. x # y !");
+	check("md", "\xE6\xB3\xA8_\xE6\x84\x8F", "\xE6\xB3\xA8_\xE6\x84\x8F");
+	/* an _ that could open emphasis; any ~ (strikethrough) */
+	check("md", "__init__ ~~s~~ a~b~c x_ _y",
+	      "\\_\\_init_\\_ \\~\\~s\\~\\~ a\\~b\\~c x_ \\_y");
+	/* an entity would be decoded; a lone & would not */
+	check("md", "&amp; &#60; &x &", "\\&amp; \\&#60; &x &");
+	/* a backslash escapes punctuation and, last, joins lines */
+	check("md", "a\\b c\\* d\\", "a\\b c\\\\\\* d\\\\");
+}
+
+/* A value may start a line or a list item's text: its start cannot
+ * become a heading, quote, list, rule or setext underline. */
+static void md_escapes_a_block_marker_at_the_start(void **state)
+{
+	(void)state;
+	check("md", "# h", "\\# h");
+	check("md", "#h", "\\#h");
+	check("md", "> q", "\\> q");
+	check("md", "  - item", "  \\- item");
+	check("md", "+ p", "\\+ p");
+	check("md", "---", "\\---");
+	check("md", "=== x", "\\=== x");
+	check("md", "-5%", "-5%");
+	check("md", "12. x", "12\\. x");
+	check("md", "3) x", "3\\) x");
+	check("md", "1.5 ms", "1.5 ms");
+	check("md", "2026-12-03", "2026-12-03");
+	check("md", "~~~", "\\~\\~\\~");
 }
 
 static void raw_is_as_is(void **state)
@@ -259,22 +298,28 @@ static void fixed_decimals_and_percent(void **state)
 	check("f1", "-2.25", "-2.2"); /* binary rounding of 2.25 is exact */
 	check("f1", "-0.04", "0.0");
 	check("f1", "-0.06", "-0.1");
-	check("f3", "1234567.5", "1234567.500");
+	check("f3", "1234567.5", "1,234,567.500");
+	check("f1", "14492.04", "14,492.0");
+	check("f1", "-1234.56", "-1,234.6");
+	check("f1", "0", "0");
+	check("f2", "-0.0", "0");
 	check("f1", "1e400", "1e400");
 	check("f2", "x<", "x&lt;");
 	check("pct1", "12.345", "12.3%");
 	check("pct1", "100", "100.0%");
-	check("pct1", "0", "0.0%");
+	check("pct1", "0", "0%");
+	check("pct1", "0.01", "0.0%");
 	check("pct1", "x&", "x&amp;");
 }
 
 static void durations_and_microseconds(void **state)
 {
 	(void)state;
-	check("dur", "812400", "812.4 us");
+	check("dur", "812400", "812.4 \xC2\xB5s");
 	check("dur", "81240000", "81.24 ms");
 	check("dur", "8124000000", "8.124 s");
-	check("dur", "0", "0.0 us");
+	check("dur", "1234567000000", "1,234.567 s");
+	check("dur", "0", "0");
 	check("dur", "1.5e6", "1.50 ms");
 	check("dur", "x", "x");
 	check("dur", "<b>", "&lt;b&gt;");
@@ -310,6 +355,8 @@ int main(void)
 	    cmocka_unit_test(mdurl_keeps_a_markdown_link_destination_whole),
 	    cmocka_unit_test(js_escapes_for_a_string_literal_in_script),
 	    cmocka_unit_test(md_leaves_no_markup),
+	    cmocka_unit_test(md_escapes_only_what_would_break),
+	    cmocka_unit_test(md_escapes_a_block_marker_at_the_start),
 	    cmocka_unit_test(raw_is_as_is),
 	    cmocka_unit_test(raw_keeps_nul_bytes),
 	    cmocka_unit_test(css_cannot_close_the_style_element),

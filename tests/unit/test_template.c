@@ -492,6 +492,45 @@ static void include_inherits_the_scope(void **state)
 	tmpl_vars_free(v);
 }
 
+/* fmt="dur" in a loop is a column: one unit, from its largest value, for
+ * every row; an inner loop is a column of its own; a value outside any
+ * loop, or a default, is formatted alone. */
+static void loop_columns_share_one_unit(void **state)
+{
+	struct tmpl_vars *v = tmpl_vars_new(), *r, *c;
+	const char *t = "<TMPL_LOOP rows><TMPL_VAR ns fmt=\"dur\">"
+	                "<TMPL_IF x>/<TMPL_VAR x fmt=\"dur\" default=\"-\">"
+	                "</TMPL_IF>[<TMPL_LOOP in><TMPL_VAR ns fmt=\"dur\"> "
+	                "</TMPL_LOOP>];</TMPL_LOOP><TMPL_VAR ns fmt=\"dur\">";
+
+	(void)state;
+	tmpl_set(v, "ns", "134700");
+	r = tmpl_add_row(v, "rows");
+	tmpl_set(r, "ns", "54060000");
+	tmpl_set(r, "x", "5000");
+	tmpl_define_loop(r, "in");
+	r = tmpl_add_row(v, "rows");
+	tmpl_set(r, "ns", "134700");
+	c = tmpl_add_row(r, "in");
+	tmpl_set(c, "ns", "2000");
+	c = tmpl_add_row(r, "in");
+	tmpl_set(c, "ns", "0");
+	r = tmpl_add_row(v, "rows");
+	tmpl_set(r, "ns", "x<");
+	tmpl_define_loop(r, "in");
+	expect(t, v,
+	       "54.06 ms/5.0 \xC2\xB5s[];0.13 ms[2.0 \xC2\xB5s 0 ];x&lt;[];"
+	       "134.7 \xC2\xB5s");
+	tmpl_vars_free(v);
+	/* the largest magnitude a column can hold */
+	v = tmpl_vars_new();
+	tmpl_set(tmpl_add_row(v, "rows"), "ns", "-9223372036854775808");
+	tmpl_set(tmpl_add_row(v, "rows"), "ns", "1000");
+	expect("<TMPL_LOOP rows><TMPL_VAR ns fmt=\"dur\">;</TMPL_LOOP>", v,
+	       "-9,223,372,036.855 s;0.0000010 s;");
+	tmpl_vars_free(v);
+}
+
 static void render_loads_through_the_loader(void **state)
 {
 	struct tmpl_vars *v = sample_vars();
@@ -941,6 +980,7 @@ int main(void)
 	    cmocka_unit_test(vars_set_replace_and_kinds),
 	    cmocka_unit_test(include_inherits_the_scope),
 	    cmocka_unit_test(render_loads_through_the_loader),
+	    cmocka_unit_test(loop_columns_share_one_unit),
 	    cmocka_unit_test(comments_and_backslash_newlines_are_removed),
 	    cmocka_unit_test(errors_in_tags),
 	    cmocka_unit_test(errors_in_structure),

@@ -480,15 +480,19 @@ static void numfmt_duration_table(void **state)
 		int64_t ns;
 		const char *s;
 	} t[] = {
-	    {0, "0.0 us"},
-	    {812400, "812.4 us"},
-	    {812449, "812.4 us"},
-	    {999, "1.0 us"},
+	    {0, "0"},
+	    {812400, "812.4 \xC2\xB5s"},
+	    {812449, "812.4 \xC2\xB5s"},
+	    {999, "1.0 \xC2\xB5s"},
+	    {999949, "999.9 \xC2\xB5s"},
+	    {999950, "1.00 ms"},
 	    {1000000, "1.00 ms"},
 	    {81240000, "81.24 ms"},
+	    {-81240000, "-81.24 ms"},
 	    {1000000000, "1.000 s"},
 	    {INT64_C(8124000000), "8.124 s"},
-	    {INT64_C(3600000000000), "3600.000 s"},
+	    {INT64_C(3600000000000), "3,600.000 s"},
+	    {40, "0.040 \xC2\xB5s"},
 	};
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
@@ -497,6 +501,42 @@ static void numfmt_duration_table(void **state)
 	for (i = 0; i < ARRAY_LEN(t); i++) {
 		strbuf_reset(&sb);
 		numfmt_duration(&sb, t[i].ns);
+		assert_string_equal(sb.buf, t[i].s);
+	}
+	strbuf_release(&sb);
+}
+
+/* One unit for a column, from its largest value: small values keep two
+ * significant digits rather than reading as zero. */
+static void numfmt_duration_in_a_column_unit(void **state)
+{
+	static const struct {
+		int64_t ns;
+		enum numfmt_unit u;
+		const char *s;
+	} t[] = {
+	    {134700, NUMFMT_MS, "0.13 ms"},
+	    {54060000, NUMFMT_MS, "54.06 ms"},
+	    {1600, NUMFMT_MS, "0.0016 ms"},
+	    {9500, NUMFMT_MS, "0.01 ms"},
+	    {0, NUMFMT_MS, "0"},
+	    {0, NUMFMT_US, "0"},
+	    {1, NUMFMT_S, "0.0000000010 s"},
+	    {-4600000, NUMFMT_S, "-0.005 s"},
+	    {-400000, NUMFMT_S, "-0.00040 s"},
+	    {INT64_C(5000000000), NUMFMT_US, "5,000,000.0 \xC2\xB5s"},
+	};
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(numfmt_unit_of(999949), NUMFMT_US);
+	assert_int_equal(numfmt_unit_of(-999950), NUMFMT_MS);
+	assert_int_equal(numfmt_unit_of(999994999), NUMFMT_MS);
+	assert_int_equal(numfmt_unit_of(999995000), NUMFMT_S);
+	for (i = 0; i < ARRAY_LEN(t); i++) {
+		strbuf_reset(&sb);
+		numfmt_duration_in(&sb, t[i].ns, t[i].u);
 		assert_string_equal(sb.buf, t[i].s);
 	}
 	strbuf_release(&sb);
@@ -828,6 +868,7 @@ int main(void)
 	    cmocka_unit_test(strtab_keeps_embedded_nul_bytes),
 	    cmocka_unit_test(strtab_survives_many_rehashes),
 	    cmocka_unit_test(numfmt_us_table),
+	    cmocka_unit_test(numfmt_duration_in_a_column_unit),
 	    cmocka_unit_test(numfmt_count_table),
 	    cmocka_unit_test(numfmt_duration_table),
 	    cmocka_unit_test(numfmt_pct_table),

@@ -2,8 +2,12 @@
  * tables (contracts in pdf_layout.h). */
 #include "format/pdf/pdf_layout.h"
 
+#include <inttypes.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "util/numfmt.h"
 
 #include "util/banned.h"
 
@@ -407,10 +411,51 @@ static void table_row(struct pdf_ctx *c, const struct pdf_col *cols, size_t n,
 	row_draw(c, cols, n, cells, &S_CELL, h);
 }
 
+/* An integer value of a duration column; 0 if it is none. */
+static int dur_value(const char *s, int64_t *v)
+{
+	char *end;
+	long long ll;
+
+	if (!*s)
+		return 0;
+	ll = strtoll(s, &end, 10);
+	*v = (int64_t)ll;
+	return !*end;
+}
+
+/* The unit of each duration column (fmts[k] is c->fdur) of t, from its
+ * largest value, as the templates' dur columns choose theirs; -1 for other
+ * columns. */
+static void column_units(const struct pdf_ctx *c, const struct pdf_table *t,
+                         int *unit)
+{
+	size_t i, k, n = tmpl_nrows(t->m, t->loop);
+	int64_t v, max;
+
+	for (k = 0; k < t->n; k++) {
+		unit[k] = -1;
+		if (!t->vars || !t->vars[k] || !t->fmts || t->fmts[k] != c->fdur)
+			continue;
+		for (i = 0, max = 0; i < n; i++) {
+			const struct tmpl_vars *r = tmpl_row(t->m, t->loop, i);
+			if ((t->when && !*tmpl_get(r, t->when)) ||
+			    !dur_value(tmpl_get(r, t->vars[k]), &v))
+				continue;
+			v = v < 0 ? (v == INT64_MIN ? INT64_MAX : -v) : v;
+			max = v > max ? v : max;
+		}
+		unit[k] = (int)numfmt_unit_of(max);
+	}
+}
+
 /* Row r's cells: empty, then filled from t->vars and by t->row. */
 static void row_cells(struct pdf_ctx *c, const struct pdf_table *t,
-                      const struct tmpl_vars *r, struct pdf_cell *cells)
+                      const struct tmpl_vars *r, struct pdf_cell *cells,
+                      const int *unit)
 {
+	int64_t v;
+
 	size_t k;
 
 	for (k = 0; k < t->n; k++) {
@@ -430,6 +475,9 @@ static void row_cells(struct pdf_ctx *c, const struct pdf_table *t,
 			cells[k].text = value;
 		else if (t->dash && !*value)
 			strbuf_adds(&c->val[k], "\xE2\x80\x93");
+		else if (unit[k] >= 0 && dur_value(value, &v))
+			numfmt_duration_in(&c->val[k], v,
+			                   (enum numfmt_unit)unit[k]);
 		else
 			pdf_fmt(fn, &c->val[k], value);
 		if (fn)
@@ -477,7 +525,9 @@ void pdf_table(struct pdf_ctx *c, const struct pdf_table *t)
 	struct pdf_col cols[PDF_MAX_COLS];
 	struct pdf_cell cells[PDF_MAX_COLS];
 	size_t i, k, n = tmpl_nrows(t->m, t->loop);
+	int unit[PDF_MAX_COLS];
 
+	column_units(c, t, unit);
 	for (k = 0; k < t->n; k++) {
 		cols[k] = t->cols[k];
 		if (!t->head_text)
@@ -489,7 +539,7 @@ void pdf_table(struct pdf_ctx *c, const struct pdf_table *t)
 		const struct tmpl_vars *r = tmpl_row(t->m, t->loop, i);
 		if (t->when && !*tmpl_get(r, t->when))
 			continue;
-		row_cells(c, t, r, cells);
+		row_cells(c, t, r, cells, unit);
 		table_row(c, cols, t->n, cells, i + 1 < n ? 0 : t->keep_last);
 	}
 	c->d.y -= 10.0f;

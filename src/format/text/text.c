@@ -11,10 +11,16 @@
 #include "util/banned.h"
 #include "util/numfmt.h"
 
+/* tmp padded to width columns (a UTF-8 continuation byte, as in "µs",
+ * takes none) */
 static void cell(struct strbuf *out, struct strbuf *tmp, size_t width,
                  int right)
 {
-	size_t pad = tmp->len < width ? width - tmp->len : 0;
+	size_t i, cols = 0, pad;
+
+	for (i = 0; i < tmp->len; i++)
+		cols += ((unsigned char)tmp->buf[i] & 0xC0) != 0x80;
+	pad = cols < width ? width - cols : 0;
 	if (right)
 		strbuf_addchars(out, ' ', pad);
 	strbuf_add(out, tmp->buf, tmp->len);
@@ -38,21 +44,44 @@ static int lead_id(const struct result *r)
 	return r->ranks[r->lead < r->nranks ? r->lead : 0].id;
 }
 
+/* A share: "12.3%", "0.04%" when small (a significant digit kept), or
+ * "0%" when exactly zero (as in the reports) */
+static void pct(struct strbuf *out, double v)
+{
+	if (v == 0)
+		strbuf_adds(out, "0%");
+	else
+		strbuf_addf(out, "%.*f%%", numfmt_pct_decimals(v), v);
+}
+
 static void stage_table(const struct result *r, struct strbuf *out)
 {
 	struct strbuf t = STRBUF_INIT;
-	int64_t total = 0;
-	double pct;
+	int64_t total = 0, kmax = 0, wmax = 0;
+	enum numfmt_unit ku, wu;
 	int s;
 
-	for (s = 0; s < STAGE_COUNT; s++)
+	/* one unit per column, from its largest value */
+	for (s = 0; s < STAGE_COUNT; s++) {
 		checked_accumulate(&total, r->stages[s].kernel_ns);
+		if (r->stages[s].kernels) {
+			kmax = r->stages[s].kernel_ns > kmax
+			           ? r->stages[s].kernel_ns
+			           : kmax;
+			wmax = r->stages[s].wall_ns > wmax
+			           ? r->stages[s].wall_ns
+			           : wmax;
+		}
+	}
+	ku = numfmt_unit_of(kmax);
+	wu = numfmt_unit_of(wmax);
 	if (r->nranks > 1)
-		strbuf_addf(out,
-		            "stage times below: card-time, summed over %zu cards "
-		            "(the summary above: wall time on rank %d, the lead "
-		            "card)\n",
-		            analysed(r), lead_id(r));
+		strbuf_addf(
+		    out,
+		    "stage times below: card-time, summed over %zu cards "
+		    "(the summary above: wall time on rank %d, the lead "
+		    "card)\n",
+		    analysed(r), lead_id(r));
 	strbuf_adds(
 	    out, "stage           kernels  kernel time    wall time   share\n");
 	for (s = 0; s < STAGE_COUNT; s++) {
@@ -63,12 +92,11 @@ static void stage_table(const struct result *r, struct strbuf *out)
 		cell(out, &t, 13, 0);
 		numfmt_count(&t, st->kernels);
 		cell(out, &t, 10, 1);
-		numfmt_duration(&t, st->kernel_ns);
+		numfmt_duration_in(&t, st->kernel_ns, ku);
 		cell(out, &t, 13, 1);
-		numfmt_duration(&t, st->wall_ns);
+		numfmt_duration_in(&t, st->wall_ns, wu);
 		cell(out, &t, 13, 1);
-		pct = numfmt_pct(st->kernel_ns, total);
-		strbuf_addf(&t, "%.*f%%", numfmt_pct_decimals(pct), pct);
+		pct(&t, numfmt_pct(st->kernel_ns, total));
 		cell(out, &t, 8, 1);
 		strbuf_addch(out, '\n');
 	}
@@ -85,10 +113,8 @@ static void categories(const struct result *r, struct strbuf *out)
 			continue;
 		strbuf_addf(out, "%-13s", stage_names[s]);
 		for (c = 0; c < CAT_COUNT; c++) {
-			double p =
-			    numfmt_pct(st->cat[c].time_ns, st->kernel_ns);
-			strbuf_addf(out, "  %s %.*f%%", category_names[c],
-			            numfmt_pct_decimals(p), p);
+			strbuf_addf(out, "  %s ", category_names[c]);
+			pct(out, numfmt_pct(st->cat[c].time_ns, st->kernel_ns));
 		}
 		if (st->comm_ns)
 			strbuf_addf(
@@ -249,9 +275,9 @@ void render_text(const struct result *r, const char *tool_version,
 	            r->steps_total == 1 ? "" : "s");
 	numfmt_duration(out, checked_sub_sat(r->span_end_ns, r->span_start_ns));
 	if (r->nranks > 1)
-		strbuf_addf(out,
-		            " on the device timeline of rank %d (lead card)\n\n",
-		            lead_id(r));
+		strbuf_addf(
+		    out, " on the device timeline of rank %d (lead card)\n\n",
+		    lead_id(r));
 	else
 		strbuf_adds(out, " on the device timeline\n\n");
 	text_summary(r, out);

@@ -64,17 +64,23 @@ static void split_lines(const struct result *r, struct strbuf *out)
 	strbuf_adds(out, "]\n");
 }
 
-/* "142.4 ms" in the unit of unit_ns, four digits or so */
+/* "142.4 ms" in the unit of unit_ns, four digits or so; zero is "0" */
 static void dur(struct strbuf *out, int64_t ns, int64_t unit_ns)
 {
 	int64_t a = unit_ns < 0 ? -unit_ns : unit_ns;
 
-	if (a >= 1000000000)
-		strbuf_addf(out, "%.2f s", (double)ns / 1e9);
-	else if (a >= 1000000)
-		strbuf_addf(out, "%.1f ms", (double)ns / 1e6);
-	else
-		strbuf_addf(out, "%.1f us", (double)ns / 1e3);
+	if (ns == 0) {
+		strbuf_addch(out, '0');
+	} else if (a >= 1000000000) {
+		numfmt_fixed(out, (double)ns / 1e9, 2);
+		strbuf_adds(out, " s");
+	} else if (a >= 1000000) {
+		numfmt_fixed(out, (double)ns / 1e6, 1);
+		strbuf_adds(out, " ms");
+	} else {
+		numfmt_fixed(out, (double)ns / 1e3, 1);
+		strbuf_adds(out, " \xC2\xB5s");
+	}
 }
 
 /* "X -> A-B unit": the better time first */
