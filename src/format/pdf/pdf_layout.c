@@ -491,7 +491,7 @@ static void row_cells(struct pdf_ctx *c, const struct pdf_table *t,
  * (and keep_last) when it has PDF_SMALL_TABLE rows or fewer, else its
  * heading row and first row; at most a page. */
 static float table_keep(struct pdf_ctx *c, const struct pdf_table *t,
-                        const struct pdf_col *cols)
+                        const struct pdf_col *cols, const int *unit)
 {
 	struct pdf_cell cells[PDF_MAX_COLS];
 	size_t i, k, n = tmpl_nrows(t->m, t->loop), shown = 0;
@@ -501,7 +501,7 @@ static float table_keep(struct pdf_ctx *c, const struct pdf_table *t,
 		const struct tmpl_vars *r = tmpl_row(t->m, t->loop, i);
 		if (t->when && !*tmpl_get(r, t->when))
 			continue;
-		row_cells(c, t, r, cells);
+		row_cells(c, t, r, cells, unit);
 		h = row_layout(c, cols, t->n, cells, &S_CELL);
 		if (!shown++)
 			first = h;
@@ -533,7 +533,7 @@ void pdf_table(struct pdf_ctx *c, const struct pdf_table *t)
 		if (!t->head_text)
 			cols[k].head = pdf_v(c, t->cols[k].head);
 	}
-	pt_need(&c->d, table_keep(c, t, cols));
+	pt_need(&c->d, table_keep(c, t, cols, unit));
 	table_head(c, cols, t->n);
 	for (i = 0; i < n; i++) {
 		const struct tmpl_vars *r = tmpl_row(t->m, t->loop, i);
