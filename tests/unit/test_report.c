@@ -679,7 +679,8 @@ static void single_rank_has_no_ranks_section(void **state)
 	assert_null(strstr(md, "### 各卡步骤汇总"));
 	expect(html, "html",
 	       "<div class=\"step-rank\" id=\"steps-rank-0\">\n"
-	       "    <h3>Rank 0</h3>\n    <table class=\"steps sortable\">");
+	       "    <h3>Rank 0</h3>\n    <div class=\"table-scroll\">"
+	       "<table class=\"steps sortable\">");
 	assert_null(strstr(html, "<details class=\"step-rank\""));
 	assert_null(strstr(html, "step-ranks"));
 	/* without step_trace_time.csv: a one-line note, no table */
