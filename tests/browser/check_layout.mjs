@@ -25,7 +25,8 @@
 // (Chromium would otherwise shrink every page to the widest). Then, from
 // `pdftotext -bbox` of the printed PDF, no page ends with a heading: the
 // last text line of a page is never a heading's text (or the end of a
-// heading that wrapped). Prints "ok ..." / "FAIL ..." lines, then
+// heading that wrapped), and the last page holds more than the footer.
+// Prints "ok ..." / "FAIL ..." lines, then
 // "N passed, M failed"; exits 0 only if nothing failed (2: usage error).
 
 import { execFileSync } from 'node:child_process';
@@ -195,6 +196,10 @@ async function paper(browser, url, outDir, waste) {
   check(wide.length === 0, `print: everything fits the printable width (${printable.w} px)`, wide);
   const headings = await page.evaluate(() =>
     Array.from(document.querySelectorAll('h1, h2, h3, h4')).map((h) => h.textContent));
+  const footer = await page.evaluate(() => {
+    const f = document.querySelector('body > footer');
+    return f ? f.innerText : '';
+  });
   const pdf = join(outDir, 'print.pdf');
   await page.pdf({ path: pdf, format: 'A4', preferCSSPageSize: true, printBackground: true });
   await page.close();
@@ -216,6 +221,9 @@ async function paper(browser, url, outDir, waste) {
       stranded.push(`page ${i + 1} ends with heading "${p[p.length - 1]}"`);
   });
   check(stranded.length === 0, `print: no page of ${lines.length} ends with a heading`, stranded);
+  const lastPage = squash(lines.length ? lines[lines.length - 1].join('') : '');
+  check(lines.length < 2 || !squash(footer).includes(lastPage),
+    'print: the last page holds more than the footer', [`it holds "${lastPage.slice(0, 80)}"`]);
 }
 
 async function main() {
