@@ -6,12 +6,14 @@
 #   tools/screenshots.sh [BUILD_DIR]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$root/build}
+build=$(cd "${1:-$root/build}" && pwd)
 HERE=$root/tests/browser
 # shellcheck source=../tests/browser/deps.sh
 . "$HERE/deps.sh"
 browser_deps
 work=$(mktemp -d "${TMPDIR:-/tmp}/sdperf-shots.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-"$build/src/sdperf" report "$root/examples/image-dit-1card" -o "$work" -f html -j 2 --quiet
+# relative, as in the examples' own reports: the header shows the path
+cd "$root"
+"$build/src/sdperf" report examples/image-dit-1card -o "$work" -f html -j 2 --quiet
 node "$HERE/screenshots.mjs" "$work/report.html" "$root/docs/images"
