@@ -517,6 +517,23 @@ static void fmt_us(struct strbuf *out, const char *s, size_t len)
 		escape_html(out, s, len);
 }
 
+/* A file path in HTML text: escaped, with a break opportunity (<wbr>)
+ * after each '/' so that a narrow column breaks it between folders, not
+ * inside a file name. */
+static void fmt_path(struct strbuf *out, const char *s, size_t len)
+{
+	size_t i, from = 0;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] != '/')
+			continue;
+		escape_html(out, s + from, i + 1 - from);
+		strbuf_adds(out, "<wbr>");
+		from = i + 1;
+	}
+	escape_html(out, s + from, len - from);
+}
+
 static const struct tmpl_formatter formatters[] = {
     {"html", escape_html, NULL, NULL},
     {"url", escape_url, NULL, NULL},
@@ -535,6 +552,7 @@ static const struct tmpl_formatter formatters[] = {
     {"mdurl", escape_mdurl, NULL, NULL},
     {"css", escape_css, NULL, NULL},
     {"mdcode", escape_mdcode, NULL, NULL},
+    {"path", fmt_path, NULL, NULL},
 };
 
 const struct tmpl_formatter *escape_formatters(size_t *n)

@@ -26,6 +26,7 @@
  *   mdcode  a whole Markdown fenced code block around the text, the
  *         fence longer than any run of backticks in it (see
  *         escape_mdcode)
+ *   path  a file path in HTML text: html, plus <wbr> after each '/'
  *   raw   as is
  *   int f1 f2 f3 pct1 dur dur_own us   numbers (see below)
  * Number formatters take a decimal number as text ("12345", "-1.5e3");

@@ -63,6 +63,20 @@ static void header(struct model_ctx *c, struct tmpl_vars *v)
 
 /* ---- verdicts ---------------------------------------------------------- */
 
+/* A feature doc's link text: the feature's name in the report's language
+ * (doc_name_<file>), the file name only for a doc the catalogue does not
+ * know (a rules file may name any); "file" keeps the file name. */
+static void doc_name(struct model_ctx *c, struct tmpl_vars *row,
+                     const char *file)
+{
+	strbuf_reset(&c->sb);
+	strbuf_addf(&c->sb, "doc_name_%s", file);
+	tmpl_set(row, "name", i18n_find(c->o->cat, c->sb.buf)
+	                          ? model_t(c, c->sb.buf)
+	                          : file);
+	tmpl_set(row, "file", file);
+}
+
 static void verdict_docs(struct model_ctx *c, struct tmpl_vars *row,
                          const struct verdict *vd)
 {
@@ -75,7 +89,7 @@ static void verdict_docs(struct model_ctx *c, struct tmpl_vars *row,
 		struct tmpl_vars *doc = tmpl_add_row(row, "docs");
 		char *url = model_doc_url(c->o->docs_base, i18n_lang(c->o->cat),
 		                          vd->docs[d]);
-		tmpl_set(doc, "name", vd->docs[d]);
+		doc_name(c, doc, vd->docs[d]);
 		tmpl_set(doc, "url", url);
 		free(url);
 	}
@@ -358,12 +372,27 @@ static void timeline(struct model_ctx *c, struct tmpl_vars *v)
 
 /* ---- warnings, unmatched ------------------------------------------------ */
 
+/* Warnings about how many steps were profiled: too few, or none told
+ * apart, make every time in the report noisy or mixed with warm-up. */
+static int warn_on_figures(const char *code)
+{
+	static const char *const codes[] = {"few_steps", "no_steps",
+	                                    "no_step_ranges"};
+	size_t i;
+
+	for (i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
+		if (!strcmp(code, codes[i]))
+			return 1;
+	return 0;
+}
+
 static void warnings(struct model_ctx *c, struct tmpl_vars *v)
 {
 	const struct result *r = c->r;
 	const char *names[] = {"line", "1", "2", "3", "4"};
 	size_t i;
 
+	tmpl_define_loop(v, "sum_warnings");
 	for (i = 0; i < r->nwarnings; i++) {
 		const struct warning *w = &r->warnings[i];
 		struct tmpl_vars *row = tmpl_add_row(v, "warnings");
@@ -388,6 +417,12 @@ static void warnings(struct model_ctx *c, struct tmpl_vars *v)
 		else
 			tmpl_set(row, "text", w->message);
 		tmpl_set(row, "file", w->file ? w->file : "");
+		tmpl_set(row, "code", w->code);
+		/* the first warning that undermines the figures themselves is
+		 * shown again in the summary, beside the trust line */
+		if (!tmpl_nrows(v, "sum_warnings") && warn_on_figures(w->code))
+			tmpl_set(tmpl_add_row(v, "sum_warnings"), "text",
+			         tmpl_get(row, "text"));
 	}
 }
 
@@ -501,7 +536,7 @@ static void docs(struct model_ctx *c, struct tmpl_vars *v)
 		struct tmpl_vars *row = tmpl_add_row(v, "docs");
 		char *url =
 		    model_doc_url(c->o->docs_base, i18n_lang(c->o->cat), name);
-		tmpl_set(row, "name", name);
+		doc_name(c, row, name);
 		tmpl_set(row, "url", url);
 		tmpl_set(row, "summary", model_tk(c, "doc_", name));
 		strbuf_reset(&c->sb);

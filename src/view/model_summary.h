@@ -12,7 +12,10 @@
  *     top_threshold, top_rec, top_gain (its expected gain end to end,
  *     view/model_gain.h, or empty when the rules give it none);
  *   sum_trust (good, fair, low), sum_trust_label, sum_trust_detail
- *     ("Level1, 5 timed steps after 2 warm-up, 0 warnings"). */
+ *     ("Level1, 5 timed steps after 2 warm-up, 0 warnings");
+ *   loop sum_warnings (set by view/model.c with the warnings): text, the
+ *     first warning that undermines the figures (too few steps, none
+ *     told apart), shown beside the trust line; empty without one. */
 #ifndef SDPERF_MODEL_SUMMARY_H
 #define SDPERF_MODEL_SUMMARY_H
 

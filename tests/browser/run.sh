@@ -88,6 +88,14 @@ STATUS=0
 echo "== report.html (en): $WORK/report/report.html"
 node "$HERE/check_report.mjs" "$WORK/report/report.html" "$WORK/report" \
 	--lang en "${EXPECTS[@]}" || STATUS=1
+# On a 390 px phone and on paper (check_layout.mjs): no sideways page
+# scroll, no text under 11 px, pages within the content's own count plus
+# 15%, no page ending with a heading. PDF and phone screenshot in OUT_DIR.
+layout() {
+	echo "== layout: $1"
+	node "$HERE/check_layout.mjs" "$1" "$2" || STATUS=1
+}
+layout "$WORK/report/report.html" "$WORK/report/layout"
 
 # The Chinese report too, once the binary has a --lang option.
 HELP=$("$BIN" --help 2>&1 || true)
@@ -96,6 +104,7 @@ if grep -q -- '--lang' <<<"$HELP"; then
 		echo "== report.html (zh): $WORK/report-zh/report.html"
 		node "$HERE/check_report.mjs" "$WORK/report-zh/report.html" "$WORK/report-zh" \
 			--lang zh "${EXPECTS[@]}" || STATUS=1
+		layout "$WORK/report-zh/report.html" "$WORK/report-zh/layout"
 	else
 		STATUS=1
 	fi
@@ -129,6 +138,9 @@ if [ -x "$GEN" ] && "$GEN" --help 2>&1 | grep -q -- '--straggler'; then
 			echo "== report.html (4 ranks, $lang): $WORK/report-gen4-$lang/report.html"
 			node "$HERE/check_report.mjs" "$WORK/report-gen4-$lang/report.html" \
 				"$WORK/report-gen4-$lang" --lang "$lang" "${MULTI[@]}" || STATUS=1
+			if [ "$lang" = en ]; then
+				layout "$WORK/report-gen4-en/report.html" "$WORK/report-gen4-en/layout"
+			fi
 		else
 			STATUS=1
 		fi
@@ -192,6 +204,7 @@ if grep -q 'sdperf diff' <<<"$HELP"; then
 		echo "== diff.html (en): $WORK/diff-en/diff.html"
 		node "$HERE/check_diff.mjs" "$WORK/diff-en/diff.html" "$WORK/diff-en" \
 			--lang en "${DIFF_COMMON[@]}" "${DIFF_EN[@]}" || STATUS=1
+		layout "$WORK/diff-en/diff.html" "$WORK/diff-en/layout"
 	else
 		STATUS=1
 	fi

@@ -46,7 +46,8 @@ static void table_lists_every_formatter_in_order(void **state)
 {
 	static const char *const names[] = {
 	    "html", "url", "href", "js", "md", "raw", "int", "f1", "f2", "f3",
-	    "pct1", "dur", "dur_own", "us", "mdurl", "css", "mdcode"};
+	    "pct1", "dur", "dur_own", "us", "mdurl", "css", "mdcode",
+	    "path"};
 	size_t n, i;
 	const struct tmpl_formatter *f = escape_formatters(&n);
 
@@ -220,6 +221,19 @@ static void raw_is_as_is(void **state)
 
 /* A stylesheet cannot close its <style> element; CSS itself is kept. */
 /* A fenced block no line of the text can close, the text as it is. */
+/* a path breaks between folders: <wbr> after each '/', the rest escaped
+ * as HTML text */
+static void path_breaks_after_each_slash(void **state)
+{
+	(void)state;
+	check("path", "a/b_c/kernel_details.csv",
+	      "a/<wbr>b_c/<wbr>kernel_details.csv");
+	check("path", "../x/", "../<wbr>x/<wbr>");
+	check("path", "no_slash.csv", "no_slash.csv");
+	check("path", "", "");
+	check("path", "<b>/&\"'", "&lt;b&gt;/<wbr>&amp;&quot;&#39;");
+}
+
 static void mdcode_fences_longer_than_any_backtick_run(void **state)
 {
 	(void)state;
@@ -361,6 +375,7 @@ int main(void)
 	    cmocka_unit_test(raw_keeps_nul_bytes),
 	    cmocka_unit_test(css_cannot_close_the_style_element),
 	    cmocka_unit_test(mdcode_fences_longer_than_any_backtick_run),
+	    cmocka_unit_test(path_breaks_after_each_slash),
 	    cmocka_unit_test(int_groups_thousands),
 	    cmocka_unit_test(fixed_decimals_and_percent),
 	    cmocka_unit_test(durations_and_microseconds),

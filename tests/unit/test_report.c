@@ -260,6 +260,13 @@ static void doc_links_follow_docs_base_and_language(void **state)
 	assert_null(strstr(html, "gitcode.com"));
 	assert_non_null(strstr(md, "(https://gitcode.com/Ascend/MindIE-SD/blob/"
 	                           "master/docs/en/features/quantization.md)"));
+	/* the links carry the features' names, not the file names */
+	assert_non_null(strstr(html, "features/DyEPLB.md\">动态专家负载均衡（"
+	                             "DyEPLB）</a>"));
+	assert_non_null(strstr(html, "features/core_layers.md\">核心融合算子</a>"));
+	assert_null(strstr(html, "\">core_layers</a>"));
+	assert_null(strstr(md, "[cpu_offload]("));
+	assert_non_null(strstr(md, "[CPU offload](https://gitcode.com/"));
 	free(html);
 	free(md);
 	result_release(&r);
@@ -556,6 +563,12 @@ static void multi_rank_html_shows_every_rank(void **state)
 	three_ranks(&r);
 	html = render(&r, REPORT_HTML, "en", NULL);
 	expect(html, "html", "Ranks analysed</dt><dd>3</dd>");
+	/* how sdperf ran is in the Method section, not the header */
+	assert_true(at(html, "<section id=\"method\">") <
+	            at(html, "read by 3 worker threads"));
+	assert_null(strstr(html, "Worker threads"));
+	/* one Method heading, no second toggle */
+	assert_null(strstr(html, "<summary>Method</summary>"));
 	expect(html, "html", "<section id=\"ranks\">");
 	/* slowest: rank 2 (1100 ms compute), median: rank 1 (860 ms) */
 	expect(html, "html", "<tr class=\"slowest\"><td data-v=\"2\">2</td>");
@@ -684,7 +697,8 @@ static void single_rank_has_no_ranks_section(void **state)
 	assert_null(strstr(md, "### 各卡步骤汇总"));
 	expect(html, "html",
 	       "<div class=\"step-rank\" id=\"steps-rank-0\">\n"
-	       "    <h3>Rank 0</h3>\n    <table class=\"steps sortable\">");
+	       "    <h3>Rank 0</h3>\n    <div class=\"table-scroll\">"
+	       "<table class=\"steps sortable\">");
 	assert_null(strstr(html, "<details class=\"step-rank\""));
 	assert_null(strstr(html, "step-ranks"));
 	/* without step_trace_time.csv: a one-line note, no table */
