@@ -6,32 +6,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "view/palette.h"
 #include "util/banned.h"
 
 #define BAR_H 14.0f
 
 long pdf_chart_cat_rgb(const char *cat)
 {
-	static const struct {
-		const char *name;
-		long rgb;
-	} map[] = {{"FA", 0xe4572e},     {"MatMul", 0x4c78a8},
-	           {"Conv", 0x72b7b2},   {"Vector", 0xf2a541},
-	           {"Comm", 0xb279a2},   {"dit", 0x4c78a8},
-	           {"vae", 0x54a24b},    {"text_encoder", 0xf58518},
-	           {"s-other", 0xbab0ac}};
-	size_t i;
-
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (!strcmp(cat, map[i].name))
-			return map[i].rgb;
-	return 0x9d9d9d; /* Other */
+	return (long)palette_cat_rgb(cat);
 }
 
 long pdf_chart_stage_rgb(const char *id)
 {
-	return !strcmp(id, "other") ? pdf_chart_cat_rgb("s-other")
-	                            : pdf_chart_cat_rgb(id);
+	return (long)palette_stage_rgb(id);
 }
 
 struct part {
