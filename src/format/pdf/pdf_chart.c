@@ -21,6 +21,39 @@ long pdf_chart_stage_rgb(const char *id)
 	return (long)palette_stage_rgb(id);
 }
 
+void pdf_chart_state_mark(struct pdf_doc *d, float x, float top,
+                          const char *state)
+{
+	int fired = !strcmp(state, "fired"), ok = !strcmp(state, "ok");
+	unsigned long rgb = fired ? palette_states[PAL_FIRED].rgb
+	                    : ok  ? palette_states[PAL_OK].rgb
+	                          : palette_states[PAL_NA].rgb;
+	float r = (float)((rgb >> 16) & 0xFF) / 255.0f;
+	float g = (float)((rgb >> 8) & 0xFF) / 255.0f;
+	float b = (float)(rgb & 0xFF) / 255.0f;
+
+	HPDF_Page_SetRGBFill(d->page, r, g, b);
+	HPDF_Page_SetRGBStroke(d->page, r, g, b);
+	if (fired) { /* a warning triangle */
+		HPDF_Page_MoveTo(d->page, x, top - 10);
+		HPDF_Page_LineTo(d->page, x + 10, top - 10);
+		HPDF_Page_LineTo(d->page, x + 5, top - 1);
+		HPDF_Page_ClosePath(d->page);
+		HPDF_Page_Fill(d->page);
+		return;
+	}
+	HPDF_Page_SetLineWidth(d->page, 1.8f);
+	if (ok) { /* a tick */
+		HPDF_Page_MoveTo(d->page, x + 1, top - 5.5f);
+		HPDF_Page_LineTo(d->page, x + 4, top - 9);
+		HPDF_Page_LineTo(d->page, x + 9.5f, top - 2);
+	} else {
+		HPDF_Page_MoveTo(d->page, x + 1, top - 5.5f);
+		HPDF_Page_LineTo(d->page, x + 9, top - 5.5f);
+	}
+	HPDF_Page_Stroke(d->page);
+}
+
 struct part {
 	const char *label;
 	double value;

@@ -19,6 +19,12 @@
 long pdf_chart_cat_rgb(const char *cat);
 long pdf_chart_stage_rgb(const char *id);
 
+/* A verdict state's shape, so that it does not rest on colour alone: a
+ * triangle for "fired", a tick for "ok", a dash otherwise, in the
+ * state's colour, in the 10 x 10 box whose top left is (x, top). */
+void pdf_chart_state_mark(struct pdf_doc *d, float x, float top,
+                          const char *state);
+
 /* A 100% stacked bar of a stage's "categories" rows (at most 8: label,
  * time_ns, cat), with a legend giving each non-empty one's share. */
 void pdf_chart_categories(struct pdf_doc *d, const struct tmpl_vars *st,

@@ -162,7 +162,9 @@ static void card(struct pdf_ctx *c, const struct tmpl_vars *r)
 
 	pdf_card(c, card_height(c, r, w), rgb);
 	c->d.y -= 8;
-	pdf_badge(c, x, tmpl_get(r, "state_label"), rgb);
+	pt_need(&c->d, 17.0f);
+	pdf_chart_state_mark(&c->d, x, c->d.y - 1.5f, tmpl_get(r, "state"));
+	pdf_badge(c, x + 14, tmpl_get(r, "state_label"), rgb);
 	pt_para(&c->d, tmpl_get(r, "title"), &PDF_H3, x, w, 14.0f);
 	if (*tmpl_get(r, "applicable")) {
 		pt_para(&c->d, measure(c, r), &big, x, w, 22.0f);
