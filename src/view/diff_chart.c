@@ -20,7 +20,6 @@
 #define ROW_H      20
 #define BAR_H      15
 #define GROUP_GAP  12
-#define LEGEND_ROW 22
 
 static void xml_text(struct strbuf *out, const char *s)
 {
@@ -98,20 +97,19 @@ static void bar(struct strbuf *out, const struct tmpl_vars *s, int y,
 	strbuf_adds(out, "</text>");
 }
 
-static void legend(struct model_ctx *c, struct strbuf *out, int y)
+/* The category legend, as HTML text after the chart (svg.h). */
+static void legend(struct model_ctx *c, struct strbuf *out)
 {
 	int k;
 
+	strbuf_adds(out, "<ul class=\"legend\">");
 	for (k = 0; k < CAT_COUNT; k++) {
-		int x = (k % 6) * (VIEW_W / 6);
-		strbuf_addf(
-		    out,
-		    "<rect class=\"c-%s\" x=\"%d\" y=\"%d\" width=\"12\" "
-		    "height=\"12\"/><text x=\"%d\" y=\"%d\">",
-		    category_names[k], x, y, x + 18, y + 11);
+		strbuf_addf(out, "<li><span class=\"dot c-%s\"></span>",
+		            category_names[k]);
 		xml_text(out, model_tk(c, "cat_", category_names[k]));
-		strbuf_adds(out, "</text>");
+		strbuf_adds(out, "</li>");
 	}
+	strbuf_adds(out, "</ul>");
 }
 
 void diff_chart_svg(struct model_ctx *c, const struct tmpl_vars *v,
@@ -120,7 +118,7 @@ void diff_chart_svg(struct model_ctx *c, const struct tmpl_vars *v,
 	size_t i, n = tmpl_nrows(v, "stages");
 	int64_t max = diff_chart_max(v);
 	int group = 2 * ROW_H + GROUP_GAP;
-	int h = (int)n * group + LEGEND_ROW;
+	int h = (int)n * group;
 	const char *title = model_t(c, "diff_chart_title");
 
 	strbuf_addf(out,
@@ -143,6 +141,6 @@ void diff_chart_svg(struct model_ctx *c, const struct tmpl_vars *v,
 		bar(out, s, y + ROW_H, model_t(c, "diff_tag_new"), "new_ns",
 		    max);
 	}
-	legend(c, out, (int)n * group);
 	strbuf_adds(out, "</svg>");
+	legend(c, out);
 }

@@ -1,0 +1,87 @@
+/* Unit tests of view/svg: time-axis ticks, legends as HTML text, and
+ * escaping of the labels that come from the data. */
+#include "unit.h"
+
+#include "view/svg.h"
+#include "util/strbuf.h"
+
+static void tick_step_is_1_2_5(void **state)
+{
+	(void)state;
+	assert_int_equal(svg_tick_step(308410000, 8), 50000000);
+	assert_int_equal(svg_tick_step(308410000, 4), 100000000);
+	assert_int_equal(svg_tick_step(3448000000, 8), 500000000);
+	assert_int_equal(svg_tick_step(140, 8), 20);
+	assert_int_equal(svg_tick_step(7, 8), 1);
+	assert_int_equal(svg_tick_step(0, 8), 1);
+	assert_int_equal(svg_tick_step(INT64_MAX, 8) > 0, 1);
+}
+
+static void check_label(int64_t t, int64_t step, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	svg_tick_label(&sb, t, step);
+	if (strcmp(sb.buf, want))
+		fail_msg("tick %lld step %lld: '%s', want '%s'", (long long)t,
+		         (long long)step, sb.buf, want);
+	strbuf_release(&sb);
+}
+
+static void tick_labels_carry_units(void **state)
+{
+	(void)state;
+	check_label(0, 50000000, "0");
+	check_label(100000000, 50000000, "100 ms");
+	check_label(1500000000, 500000000, "1,500 ms");
+	check_label(2000000000, 1000000000, "2 s");
+	check_label(40000, 20000, "40 \xC2\xB5s");
+	check_label(60, 20, "60 ns");
+}
+
+static void legend_is_escaped_html_text(void **state)
+{
+	struct svg_part parts[] = {{"<b>&", "c-FA", 3}, {"x", "c-Comm", 1},
+	                           {"none", "c-Other", 0}};
+	struct strbuf sb = STRBUF_INIT;
+	const char *svg_end;
+
+	(void)state;
+	svg_stacked_bar(&sb, "t\"<", parts, 3);
+	svg_end = strstr(sb.buf, "</svg>");
+	assert_non_null(svg_end);
+	assert_non_null(strstr(svg_end, "<ul class=\"legend\"><li><span "
+	                                "class=\"dot c-FA\"></span>&lt;b&gt;"
+	                                "&amp; 75.0%</li>"));
+	assert_null(strstr(svg_end, "none")); /* no value, no item */
+	assert_null(strstr(sb.buf, "<b>"));
+	assert_null(strstr(sb.buf, "t\"<"));
+	strbuf_release(&sb);
+}
+
+static void timeline_has_a_time_axis(void **state)
+{
+	struct svg_span span = {"a", "s-dit", 1000, 301000000};
+	struct svg_part leg = {"DiT", "s-dit", 0};
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	svg_timeline(&sb, "t", &span, 1, 1000, 308411000, &leg, 1);
+	assert_non_null(strstr(sb.buf, "<g class=\"axis\">"));
+	assert_non_null(strstr(sb.buf, ">50 ms</text>"));
+	assert_non_null(strstr(sb.buf, ">300 ms</text>"));
+	assert_null(strstr(sb.buf, ">350 ms</text>"));
+	strbuf_release(&sb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(tick_step_is_1_2_5),
+	    cmocka_unit_test(tick_labels_carry_units),
+	    cmocka_unit_test(legend_is_escaped_html_text),
+	    cmocka_unit_test(timeline_has_a_time_axis),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
