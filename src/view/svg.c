@@ -248,3 +248,64 @@ void svg_bars(struct strbuf *out, const char *title,
 	strbuf_adds(out, "</svg>");
 	legend(out, parts, nparts, 0);
 }
+
+#define HB_LABEL_W 330 /* room for about 44 characters of a type name */
+#define HB_LABEL_MAX 44
+#define HB_VALUE_W 90
+
+/* s cut to at most max bytes at a UTF-8 character boundary, with "…"
+ * when cut. */
+static void cut_label(struct strbuf *out, const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (n <= max) {
+		xml_text(out, s);
+		return;
+	}
+	n = max - 1;
+	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+		n--;
+	escape_html(out, s, n);
+	strbuf_adds(out, "\xE2\x80\xA6");
+}
+
+void svg_hbars(struct strbuf *out, const char *title,
+               const struct svg_hbar *bars, size_t n,
+               const struct svg_part *legend_parts, size_t nlegend)
+{
+	int64_t max = 0;
+	int plot_w = BAR_W - HB_LABEL_W - HB_VALUE_W;
+	int top = (int)n * ROW_H + 2;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		max = bars[i].value > max ? bars[i].value : max;
+	open_svg(out, title, top + AXIS_H);
+	for (i = 0; i < n; i++) {
+		int y = (int)i * ROW_H;
+		int w = max > 0 && bars[i].value > 0
+		            ? pixel(bars[i].value, max, plot_w)
+		            : 0;
+		strbuf_addf(out, "<text class=\"name\" x=\"0\" y=\"%d\">",
+		            y + 14);
+		cut_label(out, bars[i].label, HB_LABEL_MAX);
+		strbuf_addf(out,
+		            "</text><rect class=\"%s\" x=\"%d\" y=\"%d\" "
+		            "width=\"%d\" height=\"%d\"><title>",
+		            bars[i].css, HB_LABEL_W, y + 2, w > 0 ? w : 1,
+		            ROW_H - 4);
+		xml_text(out, bars[i].label);
+		strbuf_addch(out, ' ');
+		numfmt_duration(out, bars[i].value);
+		strbuf_addf(out,
+		            "</title></rect><text class=\"value\" x=\"%d\" "
+		            "y=\"%d\">",
+		            HB_LABEL_W + w + 6, y + 14);
+		numfmt_duration(out, bars[i].value);
+		strbuf_adds(out, "</text>");
+	}
+	axis(out, HB_LABEL_W, plot_w - 1, top, max);
+	strbuf_adds(out, "</svg>");
+	legend(out, legend_parts, nlegend, 0);
+}

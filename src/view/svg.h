@@ -52,4 +52,17 @@ void svg_bars(struct strbuf *out, const char *title,
               const char *const *row_labels, const int64_t *values,
               size_t nrows);
 
+struct svg_hbar {
+	const char *label; /* row label, cut to fit with the whole in the tooltip */
+	const char *css;   /* class giving its colour, e.g. "c-MatMul" */
+	int64_t value;     /* ns */
+};
+
+/* One horizontal bar per row (a ranking, largest first), all on one time
+ * scale, each with its label on the left and its duration after it, a
+ * time axis under them and a legend of parts (label, css; value unused). */
+void svg_hbars(struct strbuf *out, const char *title,
+               const struct svg_hbar *bars, size_t n,
+               const struct svg_part *legend, size_t nlegend);
+
 #endif

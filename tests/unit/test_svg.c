@@ -74,6 +74,30 @@ static void timeline_has_a_time_axis(void **state)
 	strbuf_release(&sb);
 }
 
+/* Long type names are cut at a character boundary, whole in the tooltip,
+ * and escaped in both. */
+static void hbars_cut_long_names_whole_in_tooltip(void **state)
+{
+	char name[128];
+	struct svg_hbar bars[2];
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	memset(name, 'a', 42);
+	strcpy(name + 42, "\xE4\xB8\xAD<x>&tail"); /* 42 a, then 中 */
+	bars[0] = (struct svg_hbar){name, "c-FA", 2000000};
+	bars[1] = (struct svg_hbar){"b", "c-Vector", 1000000};
+	svg_hbars(&sb, "t", bars, 2, NULL, 0);
+	/* 中 would end past the cut: left out whole, not split */
+	assert_non_null(strstr(sb.buf, "aaaa\xE2\x80\xA6</text>"));
+	assert_non_null(strstr(sb.buf, "aaaa\xE4\xB8\xAD&lt;x&gt;&amp;tail "
+	                                "2.00 ms</title>"));
+	assert_null(strstr(sb.buf, "<x>"));
+	assert_non_null(strstr(sb.buf, "class=\"c-Vector\" x=\"330\" y=\"22\" "
+	                                "width=\"270\""));
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -81,6 +105,7 @@ int main(void)
 	    cmocka_unit_test(tick_labels_carry_units),
 	    cmocka_unit_test(legend_is_escaped_html_text),
 	    cmocka_unit_test(timeline_has_a_time_axis),
+	    cmocka_unit_test(hbars_cut_long_names_whole_in_tooltip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
