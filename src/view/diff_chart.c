@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "view/escape.h"
+#include "view/svg.h"
 #include "util/checked.h"
 #include "util/numfmt.h"
 #include "util/banned.h"
@@ -143,4 +144,88 @@ void diff_chart_svg(struct model_ctx *c, const struct tmpl_vars *v,
 	}
 	strbuf_adds(out, "</svg>");
 	legend(c, out);
+}
+
+#define WF_LABEL_W 330
+#define WF_LABEL_MAX 44
+#define WF_PLOT_W  540
+#define WF_ROW_H   22
+
+/* A waterfall row's bar: from..to on lo..hi, at least a pixel wide. */
+static void wf_bar(struct strbuf *out, const struct tmpl_vars *r, int y,
+                   int64_t lo, int64_t hi, int *end)
+{
+	int64_t from = ns_of(r, "from_ns"), to = ns_of(r, "to_ns");
+	int64_t a = from < to ? from : to, b = from < to ? to : from;
+	int x0 = (int)checked_muldiv(a > lo ? a - lo : 0, WF_PLOT_W, hi - lo);
+	int x1 = (int)checked_muldiv(b > lo ? b - lo : 0, WF_PLOT_W, hi - lo);
+
+	strbuf_addf(out,
+	            "<rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"%d\" "
+	            "height=\"%d\"><title>",
+	            tmpl_get(r, "css"), WF_LABEL_W + x0, y + 3,
+	            x1 > x0 ? x1 - x0 : 1, WF_ROW_H - 6);
+	xml_text(out, tmpl_get(r, "label"));
+	if (*tmpl_get(r, "stage_label")) {
+		strbuf_adds(out, " (");
+		xml_text(out, tmpl_get(r, "stage_label"));
+		strbuf_addch(out, ')');
+	}
+	strbuf_addch(out, ' ');
+	xml_text(out, tmpl_get(r, "value"));
+	strbuf_adds(out, "</title></rect>");
+	*end = WF_LABEL_W + (x1 > x0 ? x1 : x0 + 1);
+}
+
+/* A row's label, cut at a character boundary to WF_LABEL_MAX bytes. */
+static void wf_label(struct strbuf *out, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n <= WF_LABEL_MAX) {
+		xml_text(out, s);
+		return;
+	}
+	n = WF_LABEL_MAX - 1;
+	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+		n--;
+	escape_html(out, s, n);
+	strbuf_adds(out, "\xE2\x80\xA6");
+}
+
+void diff_waterfall_svg(struct model_ctx *c, const struct tmpl_vars *v,
+                        struct strbuf *out)
+{
+	size_t i, n = tmpl_nrows(v, "waterfall");
+	int64_t lo = ns_of(v, "wf_lo_ns"), hi = ns_of(v, "wf_hi_ns");
+	const char *title = model_t(c, "diff_waterfall_title");
+	int top = (int)n * WF_ROW_H + 2, end = 0;
+
+	strbuf_reset(out);
+	if (!n || hi <= lo)
+		return;
+	strbuf_addf(out,
+	            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart "
+	            "waterfall\" viewBox=\"0 0 %d %d\" role=\"img\" "
+	            "aria-label=\"",
+	            VIEW_W, top + SVG_AXIS_H);
+	xml_text(out, title);
+	strbuf_adds(out, "\"><title>");
+	xml_text(out, title);
+	strbuf_adds(out, "</title>");
+	for (i = 0; i < n; i++) {
+		const struct tmpl_vars *r = tmpl_row(v, "waterfall", i);
+		int y = (int)i * WF_ROW_H, total = *tmpl_get(r, "total") != 0;
+		strbuf_addf(out, "<text class=\"%s\" x=\"0\" y=\"%d\">",
+		            total ? "stage" : "name", y + 15);
+		wf_label(out, tmpl_get(r, "label"));
+		strbuf_adds(out, "</text>");
+		wf_bar(out, r, y, lo, hi, &end);
+		strbuf_addf(out, "<text class=\"total\" x=\"%d\" y=\"%d\">",
+		            end + 6, y + 15);
+		xml_text(out, tmpl_get(r, "value"));
+		strbuf_adds(out, "</text>");
+	}
+	svg_axis(out, WF_LABEL_W, WF_PLOT_W, top, lo, hi);
+	strbuf_adds(out, "</svg>");
 }

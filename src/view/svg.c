@@ -13,6 +13,7 @@
 
 #define BAR_W      960
 #define BAR_H      28
+#define AXIS_TICKS 8
 
 /* Text inside SVG: the HTML escaper is also correct XML escaping. */
 static void xml_text(struct strbuf *out, const char *s)
@@ -95,24 +96,21 @@ void svg_tick_label(struct strbuf *out, int64_t t, int64_t step)
 	strbuf_addf(out, " %s", units[u].unit);
 }
 
-#define AXIS_H 26
-#define AXIS_TICKS 8
 
-/* A time axis along [x, x + w] at y for the span [0, span] ns: a base
- * line, 1-2-5 ticks and their labels. */
-static void axis(struct strbuf *out, int x, int w, int y, int64_t span)
+void svg_axis(struct strbuf *out, int x, int w, int y, int64_t lo, int64_t hi)
 {
-	int64_t step = svg_tick_step(span, AXIS_TICKS), t;
+	int64_t span = hi - lo, step = svg_tick_step(span, AXIS_TICKS), t;
 
 	strbuf_addf(out,
 	            "<g class=\"axis\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" "
 	            "y2=\"%d\"/>",
 	            x, y, x + w, y);
-	for (t = 0; span > 0 && t <= span; t += step) {
-		int px = x + (int)checked_muldiv(t, w, span);
-		const char *anchor = t == 0 ? "start"
-		                     : px > x + w - 40 ? "end"
-		                                       : "middle";
+	t = lo > 0 ? (lo + step - 1) / step * step : 0;
+	for (; span > 0 && t <= hi; t += step) {
+		int px = x + (int)checked_muldiv(t - lo, w, span);
+		const char *anchor = px < x + 20          ? "start"
+		                     : px > x + w - 40    ? "end"
+		                                          : "middle";
 		strbuf_addf(out,
 		            "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
 		            "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\">",
@@ -123,6 +121,11 @@ static void axis(struct strbuf *out, int x, int w, int y, int64_t span)
 			break;
 	}
 	strbuf_adds(out, "</g>");
+}
+
+static void axis(struct strbuf *out, int x, int w, int y, int64_t span)
+{
+	svg_axis(out, x, w, y, 0, span);
 }
 
 /* The pixel of time t on a w-pixel axis from 0 to span (span > 0), kept
@@ -171,7 +174,7 @@ void svg_timeline(struct strbuf *out, const char *title,
 {
 	int64_t range = t1 > t0 ? checked_sub_sat(t1, t0) : 1;
 	size_t i;
-	int h = BAR_H + AXIS_H;
+	int h = BAR_H + SVG_AXIS_H;
 
 	open_svg(out, title, h);
 	strbuf_addf(out,
@@ -205,7 +208,7 @@ void svg_bars(struct strbuf *out, const char *title,
 	int64_t max = 0;
 	size_t i, k;
 	int top = (int)nrows * ROW_H + 2;
-	int h = top + AXIS_H;
+	int h = top + SVG_AXIS_H;
 	int plot_w = BAR_W - ROWS_LABEL_W;
 
 	for (i = 0; i < nrows; i++) {
@@ -281,7 +284,7 @@ void svg_hbars(struct strbuf *out, const char *title,
 
 	for (i = 0; i < n; i++)
 		max = bars[i].value > max ? bars[i].value : max;
-	open_svg(out, title, top + AXIS_H);
+	open_svg(out, title, top + SVG_AXIS_H);
 	for (i = 0; i < n; i++) {
 		int y = (int)i * ROW_H;
 		int w = max > 0 && bars[i].value > 0

@@ -25,6 +25,12 @@ int64_t svg_tick_step(int64_t span, int max_ticks);
  * "2 s", in the largest unit (s, ms, µs, ns) not larger than step. */
 void svg_tick_label(struct strbuf *out, int64_t t, int64_t step);
 
+/* The height a time axis takes under a chart. */
+#define SVG_AXIS_H 26
+/* A time axis at y along [x, x + w] for times lo..hi ns (hi > lo): a base
+ * line and 1-2-5 ticks with their labels (svg_tick_label). */
+void svg_axis(struct strbuf *out, int x, int w, int y, int64_t lo, int64_t hi);
+
 /* A 100% stacked horizontal bar with a legend (label and percent of each
  * part with a value); title is the accessible name. */
 void svg_stacked_bar(struct strbuf *out, const char *title,
