@@ -347,6 +347,8 @@ static void top(struct pdf_ctx *c)
 	for (s = 0; s < ns; s++) {
 		const struct tmpl_vars *st = tmpl_row(c->m, "stages", s);
 		pdf_subheading(c, tmpl_get(st, "label"));
+		pdf_chart_ranking(&c->d, st, "top", "type", "total_ns", 10,
+		                  &c->val[0], c->fdur);
 		top_table(c, st);
 	}
 	unmatched(c);
