@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "view/escape.h"
+#include "view/svg.h"
 #include "util/checked.h"
 #include "util/numfmt.h"
 #include "util/banned.h"
@@ -20,7 +21,6 @@
 #define ROW_H      20
 #define BAR_H      15
 #define GROUP_GAP  12
-#define LEGEND_ROW 22
 
 static void xml_text(struct strbuf *out, const char *s)
 {
@@ -98,20 +98,19 @@ static void bar(struct strbuf *out, const struct tmpl_vars *s, int y,
 	strbuf_adds(out, "</text>");
 }
 
-static void legend(struct model_ctx *c, struct strbuf *out, int y)
+/* The category legend, as HTML text after the chart (svg.h). */
+static void legend(struct model_ctx *c, struct strbuf *out)
 {
 	int k;
 
+	strbuf_adds(out, "<ul class=\"legend\">");
 	for (k = 0; k < CAT_COUNT; k++) {
-		int x = (k % 6) * (VIEW_W / 6);
-		strbuf_addf(
-		    out,
-		    "<rect class=\"c-%s\" x=\"%d\" y=\"%d\" width=\"12\" "
-		    "height=\"12\"/><text x=\"%d\" y=\"%d\">",
-		    category_names[k], x, y, x + 18, y + 11);
+		strbuf_addf(out, "<li><span class=\"dot c-%s\"></span>",
+		            category_names[k]);
 		xml_text(out, model_tk(c, "cat_", category_names[k]));
-		strbuf_adds(out, "</text>");
+		strbuf_adds(out, "</li>");
 	}
+	strbuf_adds(out, "</ul>");
 }
 
 void diff_chart_svg(struct model_ctx *c, const struct tmpl_vars *v,
@@ -120,7 +119,7 @@ void diff_chart_svg(struct model_ctx *c, const struct tmpl_vars *v,
 	size_t i, n = tmpl_nrows(v, "stages");
 	int64_t max = diff_chart_max(v);
 	int group = 2 * ROW_H + GROUP_GAP;
-	int h = (int)n * group + LEGEND_ROW;
+	int h = (int)n * group;
 	const char *title = model_t(c, "diff_chart_title");
 
 	strbuf_addf(out,
@@ -143,6 +142,90 @@ void diff_chart_svg(struct model_ctx *c, const struct tmpl_vars *v,
 		bar(out, s, y + ROW_H, model_t(c, "diff_tag_new"), "new_ns",
 		    max);
 	}
-	legend(c, out, (int)n * group);
+	strbuf_adds(out, "</svg>");
+	legend(c, out);
+}
+
+#define WF_LABEL_W 330
+#define WF_LABEL_MAX 44
+#define WF_PLOT_W  540
+#define WF_ROW_H   22
+
+/* A waterfall row's bar: from..to on lo..hi, at least a pixel wide. */
+static void wf_bar(struct strbuf *out, const struct tmpl_vars *r, int y,
+                   int64_t lo, int64_t hi, int *end)
+{
+	int64_t from = ns_of(r, "from_ns"), to = ns_of(r, "to_ns");
+	int64_t a = from < to ? from : to, b = from < to ? to : from;
+	int x0 = (int)checked_muldiv(a > lo ? a - lo : 0, WF_PLOT_W, hi - lo);
+	int x1 = (int)checked_muldiv(b > lo ? b - lo : 0, WF_PLOT_W, hi - lo);
+
+	strbuf_addf(out,
+	            "<rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"%d\" "
+	            "height=\"%d\"><title>",
+	            tmpl_get(r, "css"), WF_LABEL_W + x0, y + 3,
+	            x1 > x0 ? x1 - x0 : 1, WF_ROW_H - 6);
+	xml_text(out, tmpl_get(r, "label"));
+	if (*tmpl_get(r, "stage_label")) {
+		strbuf_adds(out, " (");
+		xml_text(out, tmpl_get(r, "stage_label"));
+		strbuf_addch(out, ')');
+	}
+	strbuf_addch(out, ' ');
+	xml_text(out, tmpl_get(r, "value"));
+	strbuf_adds(out, "</title></rect>");
+	*end = WF_LABEL_W + (x1 > x0 ? x1 : x0 + 1);
+}
+
+/* A row's label, cut at a character boundary to WF_LABEL_MAX bytes. */
+static void wf_label(struct strbuf *out, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n <= WF_LABEL_MAX) {
+		xml_text(out, s);
+		return;
+	}
+	n = WF_LABEL_MAX - 1;
+	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+		n--;
+	escape_html(out, s, n);
+	strbuf_adds(out, "\xE2\x80\xA6");
+}
+
+void diff_waterfall_svg(struct model_ctx *c, const struct tmpl_vars *v,
+                        struct strbuf *out)
+{
+	size_t i, n = tmpl_nrows(v, "waterfall");
+	int64_t lo = ns_of(v, "wf_lo_ns"), hi = ns_of(v, "wf_hi_ns");
+	const char *title = model_t(c, "diff_waterfall_title");
+	int top = (int)n * WF_ROW_H + 2, end = 0;
+
+	strbuf_reset(out);
+	if (!n || hi <= lo)
+		return;
+	strbuf_addf(out,
+	            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart "
+	            "waterfall\" viewBox=\"0 0 %d %d\" role=\"img\" "
+	            "aria-label=\"",
+	            VIEW_W, top + SVG_AXIS_H);
+	xml_text(out, title);
+	strbuf_adds(out, "\"><title>");
+	xml_text(out, title);
+	strbuf_adds(out, "</title>");
+	for (i = 0; i < n; i++) {
+		const struct tmpl_vars *r = tmpl_row(v, "waterfall", i);
+		int y = (int)i * WF_ROW_H, total = *tmpl_get(r, "total") != 0;
+		strbuf_addf(out, "<text class=\"%s\" x=\"0\" y=\"%d\">",
+		            total ? "stage" : "name", y + 15);
+		wf_label(out, tmpl_get(r, "label"));
+		strbuf_adds(out, "</text>");
+		wf_bar(out, r, y, lo, hi, &end);
+		strbuf_addf(out, "<text class=\"total\" x=\"%d\" y=\"%d\">",
+		            end + 6, y + 15);
+		xml_text(out, tmpl_get(r, "value"));
+		strbuf_adds(out, "</text>");
+	}
+	svg_axis(out, WF_LABEL_W, WF_PLOT_W, top, lo, hi);
 	strbuf_adds(out, "</svg>");
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "view/svg.h"
 #include "util/checked.h"
 #include "util/numfmt.h"
 #include "util/xalloc.h"
@@ -533,6 +534,76 @@ static void types(struct model_ctx *c, struct tmpl_vars *v,
 	         nr > DIFF_LIST_MAX ? nr - DIFF_LIST_MAX : 0);
 }
 
+/* ---- waterfall ----------------------------------------------------------- */
+
+/* One waterfall step from *at by delta: a row with its label, stage,
+ * colour class and the running time before and after it. */
+static void wf_row(struct model_ctx *c, struct tmpl_vars *v, const char *label,
+                   const char *stage, const char *css, int64_t *at,
+                   int64_t delta)
+{
+	struct tmpl_vars *row = tmpl_add_row(v, "waterfall");
+
+	tmpl_set(row, "label", label);
+	tmpl_set(row, "stage_label", stage);
+	tmpl_set(row, "css", css);
+	tmpl_set(row, "total", *css == 'w' ? "1" : "");
+	model_set_ns(row, "from_ns", *css == 'w' ? 0 : *at);
+	checked_accumulate(at, delta);
+	model_set_ns(row, "to_ns", *at);
+	model_set_ns(row, "delta_ns", delta);
+	strbuf_reset(&c->sb);
+	if (*css == 'w')
+		numfmt_duration(&c->sb, *at);
+	else
+		diff_add_delta(&c->sb, delta);
+	tmpl_set(row, "value", c->sb.buf);
+}
+
+/* Base kernel time, the DIFF_WATERFALL types that moved most (cmp->types
+ * is by |delta|, largest first), the rest as one step, and new kernel
+ * time: loop "waterfall" and the scale wf_lo_ns..wf_hi_ns that shows the
+ * steps (from a 1-2-5 tick below the lowest running time). */
+static void waterfall(struct model_ctx *c, struct tmpl_vars *v,
+                      const struct comparison *cmp)
+{
+	int64_t base = 0, new_ = 0, at, lo, hi, step;
+	size_t i, n = cmp->ntypes < DIFF_WATERFALL ? cmp->ntypes : DIFF_WATERFALL;
+	char css[16];
+
+	tmpl_define_loop(v, "waterfall");
+	for (i = 0; i < cmp->ntypes; i++) {
+		checked_accumulate(&base, cmp->types[i].time.base);
+		checked_accumulate(&new_, cmp->types[i].time.new_);
+	}
+	lo = hi = base;
+	if (!n || base <= 0 || new_ <= 0)
+		return;
+	at = 0;
+	wf_row(c, v, model_t(c, "diff_tag_base"), "", "wf-total", &at, base);
+	for (i = 0; i < n; i++) {
+		const struct cmp_type *t = &cmp->types[i];
+		snprintf(css, sizeof(css), "c-%s", category_names[t->cat]);
+		wf_row(c, v, t->type, model_tk(c, "stage_", stage_names[t->stage]),
+		       css, &at, checked_sub_sat(t->time.new_, t->time.base));
+		lo = at < lo ? at : lo;
+		hi = at > hi ? at : hi;
+	}
+	if (new_ != at)
+		wf_row(c, v, model_t(c, "diff_waterfall_rest"), "", "c-Other",
+		       &at, checked_sub_sat(new_, at));
+	lo = new_ < lo ? new_ : lo;
+	hi = new_ > hi ? new_ : hi;
+	at = 0;
+	wf_row(c, v, model_t(c, "diff_tag_new"), "", "wf-total", &at, new_);
+	/* the steps are small beside the totals: start the scale one span
+	 * of the steps below the lowest point, at a tick */
+	step = svg_tick_step(hi - lo > 0 ? 2 * (hi - lo) : hi, 8);
+	lo = lo - (hi - lo) < 0 ? 0 : (lo - (hi - lo)) / step * step;
+	model_set_ns(v, "wf_lo_ns", lo);
+	model_set_ns(v, "wf_hi_ns", hi);
+}
+
 /* ---- ranks, method ------------------------------------------------------- */
 
 static void rank_row(struct model_ctx *c, struct tmpl_vars *row,
@@ -595,6 +666,9 @@ struct tmpl_vars *diff_model_build(const struct comparison *cmp,
 	stages(&c, v, cmp);
 	chart(&c, v);
 	types(&c, v, cmp);
+	waterfall(&c, v, cmp);
+	diff_waterfall_svg(&c, v, &c.sb);
+	tmpl_set(v, "waterfall_chart", c.sb.buf);
 	ranks(&c, v, cmp);
 	method(&c, v, cmp);
 	strbuf_release(&c.sb);

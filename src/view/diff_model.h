@@ -58,6 +58,7 @@
 
 #define DIFF_TOP_TYPES 15 /* rows of the gained and lost tables */
 #define DIFF_LIST_MAX  40 /* names listed as added or removed */
+#define DIFF_WATERFALL 8  /* types stepped through in the waterfall */
 
 /* Builds the variable tree of c (caller frees with tmpl_vars_free). Only
  * o->cat, title, date, version and css are used. */
@@ -76,5 +77,11 @@ void diff_add_delta(struct strbuf *sb, int64_t ns);
 int64_t diff_chart_max(const struct tmpl_vars *v);
 void diff_chart_svg(struct model_ctx *c, const struct tmpl_vars *v,
                     struct strbuf *out);
+/* The waterfall of the model's "waterfall" loop (label, stage_label, css,
+ * total, from_ns, to_ns, value) on the scale wf_lo_ns..wf_hi_ns: base
+ * total, one step per type, new total; out is reset first, and left empty
+ * when the loop is. */
+void diff_waterfall_svg(struct model_ctx *c, const struct tmpl_vars *v,
+                        struct strbuf *out);
 
 #endif

@@ -236,6 +236,45 @@ static void categories(struct model_ctx *c, struct tmpl_vars *row,
 	}
 }
 
+#define TOP_CHART_N 10
+
+/* The stage's first TOP_CHART_N kernel types (st->top is largest first)
+ * as a bar chart coloured by category, with a legend of those present. */
+static void top_chart(struct model_ctx *c, struct tmpl_vars *row,
+                      const struct stage_result *st, const char *stage_label)
+{
+	struct svg_hbar bars[TOP_CHART_N];
+	struct svg_part legend[CAT_COUNT];
+	const char *names[] = {"n", "stage"};
+	const char *values[2];
+	char n[16];
+	struct strbuf svg = STRBUF_INIT;
+	size_t i, nb = st->ntop < TOP_CHART_N ? st->ntop : TOP_CHART_N;
+	int k, seen[CAT_COUNT] = {0}, nl = 0;
+
+	for (i = 0; i < nb; i++) {
+		bars[i].label = st->top[i].type;
+		bars[i].css = cat_css[st->top[i].cat];
+		bars[i].value = st->top[i].total_ns;
+		seen[st->top[i].cat] = 1;
+	}
+	for (k = 0; k < CAT_COUNT; k++)
+		if (seen[k]) {
+			legend[nl].label = model_tk(c, "cat_", category_names[k]);
+			legend[nl].css = cat_css[k];
+			legend[nl++].value = 0;
+		}
+	snprintf(n, sizeof(n), "%zu", nb);
+	values[0] = n;
+	values[1] = stage_label;
+	strbuf_reset(&c->sb);
+	i18n_format(c->o->cat, "chart_top_title", &c->sb, names, values, 2);
+	if (nb)
+		svg_hbars(&svg, c->sb.buf, bars, nb, legend, (size_t)nl);
+	tmpl_set(row, "top_chart", svg.len ? svg.buf : "");
+	strbuf_release(&svg);
+}
+
 static void top_kernels(const struct model_ctx *c, struct tmpl_vars *row,
                         const struct stage_result *st)
 {
@@ -309,6 +348,7 @@ static void stages(struct model_ctx *c, struct tmpl_vars *v)
 		comm |= st->comm_ns > 0;
 		categories(c, row, st, model_tk(c, "stage_", stage_names[s]));
 		top_kernels(c, row, st);
+		top_chart(c, row, st, model_tk(c, "stage_", stage_names[s]));
 		vae_split(c, row, s);
 	}
 	tmpl_set(v, "has_comm", comm ? "1" : "");

@@ -14,7 +14,7 @@
 
 #define BAR_W      960
 #define BAR_H      28
-#define LEGEND_ROW 22
+#define AXIS_TICKS 8
 
 /* Text inside SVG: the HTML escaper is also correct XML escaping. */
 static void xml_text(struct strbuf *out, const char *s)
@@ -34,38 +34,99 @@ static void open_svg(struct strbuf *out, const char *title, int h)
 	strbuf_adds(out, "</title>");
 }
 
-/* Legend entries, four to a row, below y. */
+/* The legend as HTML text after the chart (it stays readable when the
+ * chart shrinks on a phone): one item per part, a swatch of its class,
+ * its label and, when total > 0, its percent (parts without a value are
+ * then left out). */
 static void legend(struct strbuf *out, const struct svg_part *parts, size_t n,
-                   int64_t total, int y)
+                   int64_t total)
 {
-	size_t i, k = 0;
+	size_t i;
 
+	strbuf_adds(out, "<ul class=\"legend\">");
 	for (i = 0; i < n; i++) {
-		int x, row;
 		if (total > 0 && parts[i].value <= 0)
 			continue;
-		x = (int)(k % 4) * (BAR_W / 4);
-		row = y + (int)(k / 4) * LEGEND_ROW;
-		strbuf_addf(out,
-		            "<rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"12\" "
-		            "height=\"12\"/><text x=\"%d\" y=\"%d\">",
-		            parts[i].css, x, row, x + 18, row + 11);
+		strbuf_addf(out, "<li><span class=\"dot %s\"></span>",
+		            parts[i].css);
 		xml_text(out, parts[i].label);
 		if (total > 0)
 			strbuf_addf(out, " %.1f%%",
 			            100.0 * (double)parts[i].value /
 			                (double)total);
-		strbuf_adds(out, "</text>");
-		k++;
+		strbuf_adds(out, "</li>");
 	}
+	strbuf_adds(out, "</ul>");
 }
 
-static int legend_rows(const struct svg_part *parts, size_t n, int skip_zero)
+int64_t svg_tick_step(int64_t span, int max_ticks)
 {
-	size_t i, k = 0;
-	for (i = 0; i < n; i++)
-		k += !skip_zero || parts[i].value > 0;
-	return (int)((k + 3) / 4);
+	static const int64_t mult[] = {1, 2, 5};
+	int64_t mag;
+	size_t k;
+
+	if (span <= 0 || max_ticks <= 0)
+		return 1;
+	for (mag = 1; mag <= INT64_MAX / 10; mag *= 10)
+		for (k = 0; k < 3; k++)
+			if (span / (mult[k] * mag) < max_ticks)
+				return mult[k] * mag;
+	return mag;
+}
+
+void svg_tick_label(struct strbuf *out, int64_t t, int64_t step)
+{
+	static const struct {
+		int64_t ns;
+		const char *unit;
+	} units[] = {{1000000000, "s"}, {1000000, "ms"}, {1000, "\xC2\xB5s"},
+	             {1, "ns"}};
+	size_t u = 0;
+
+	if (t == 0) {
+		strbuf_addch(out, '0');
+		return;
+	}
+	while (u + 1 < sizeof(units) / sizeof(units[0]) && step < units[u].ns)
+		u++;
+	if (t < 0) {
+		strbuf_addch(out, '-');
+		t = -t;
+	}
+	numfmt_count(out, (uint64_t)(t / units[u].ns));
+	strbuf_addf(out, " %s", units[u].unit);
+}
+
+
+void svg_axis(struct strbuf *out, int x, int w, int y, int64_t lo, int64_t hi)
+{
+	int64_t span = hi - lo, step = svg_tick_step(span, AXIS_TICKS), t;
+
+	strbuf_addf(out,
+	            "<g class=\"axis\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" "
+	            "y2=\"%d\"/>",
+	            x, y, x + w, y);
+	t = lo > 0 ? (lo + step - 1) / step * step : 0;
+	for (; span > 0 && t <= hi; t += step) {
+		int px = x + (int)checked_muldiv(t - lo, w, span);
+		const char *anchor = px < x + 20          ? "start"
+		                     : px > x + w - 40    ? "end"
+		                                          : "middle";
+		strbuf_addf(out,
+		            "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
+		            "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\">",
+		            px, y, px, y + 5, px, y + 18, anchor);
+		svg_tick_label(out, t, step);
+		strbuf_adds(out, "</text>");
+		if (t > INT64_MAX - step)
+			break;
+	}
+	strbuf_adds(out, "</g>");
+}
+
+static void axis(struct strbuf *out, int x, int w, int y, int64_t span)
+{
+	svg_axis(out, x, w, y, 0, span);
 }
 
 /* The pixel of time t on a w-pixel axis from 0 to span (span > 0), kept
@@ -82,7 +143,7 @@ void svg_stacked_bar(struct strbuf *out, const char *title,
 {
 	int64_t total = 0, acc = 0;
 	size_t i;
-	int h = BAR_H + 10 + legend_rows(parts, n, 1) * LEGEND_ROW;
+	int h = BAR_H;
 
 	for (i = 0; i < n; i++)
 		if (parts[i].value > 0)
@@ -103,8 +164,8 @@ void svg_stacked_bar(struct strbuf *out, const char *title,
 		strbuf_addf(out, " %.1f%%</title></rect>",
 		            100.0 * (double)parts[i].value / (double)total);
 	}
-	legend(out, parts, n, total, BAR_H + 10);
 	strbuf_adds(out, "</svg>");
+	legend(out, parts, n, total);
 }
 
 void svg_timeline(struct strbuf *out, const char *title,
@@ -114,7 +175,7 @@ void svg_timeline(struct strbuf *out, const char *title,
 {
 	int64_t range = t1 > t0 ? checked_sub_sat(t1, t0) : 1;
 	size_t i;
-	int h = BAR_H + 10 + legend_rows(legend_parts, nlegend, 0) * LEGEND_ROW;
+	int h = BAR_H + SVG_AXIS_H;
 
 	open_svg(out, title, h);
 	strbuf_addf(out,
@@ -132,8 +193,9 @@ void svg_timeline(struct strbuf *out, const char *title,
 		xml_text(out, spans[i].label);
 		strbuf_adds(out, "</title></rect>");
 	}
-	legend(out, legend_parts, nlegend, 0, BAR_H + 10);
+	axis(out, 0, BAR_W - 1, BAR_H, range);
 	strbuf_adds(out, "</svg>");
+	legend(out, legend_parts, nlegend, 0);
 }
 
 /* ---- points on a time axis --------------------------------------------- */
@@ -294,8 +356,8 @@ void svg_bars(struct strbuf *out, const char *title,
 {
 	int64_t max = 0;
 	size_t i, k;
-	int top = (int)nrows * ROW_H + 8;
-	int h = top + legend_rows(parts, nparts, 0) * LEGEND_ROW;
+	int top = (int)nrows * ROW_H + 2;
+	int h = top + SVG_AXIS_H;
 	int plot_w = BAR_W - ROWS_LABEL_W;
 
 	for (i = 0; i < nrows; i++) {
@@ -334,6 +396,68 @@ void svg_bars(struct strbuf *out, const char *title,
 			strbuf_adds(out, "</title></rect>");
 		}
 	}
-	legend(out, parts, nparts, 0, top);
+	axis(out, ROWS_LABEL_W, plot_w - 1, top, max);
 	strbuf_adds(out, "</svg>");
+	legend(out, parts, nparts, 0);
+}
+
+#define HB_LABEL_W 330 /* room for about 44 characters of a type name */
+#define HB_LABEL_MAX 44
+#define HB_VALUE_W 90
+
+/* s cut to at most max bytes at a UTF-8 character boundary, with "…"
+ * when cut. */
+static void cut_label(struct strbuf *out, const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (n <= max) {
+		xml_text(out, s);
+		return;
+	}
+	n = max - 1;
+	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
+		n--;
+	escape_html(out, s, n);
+	strbuf_adds(out, "\xE2\x80\xA6");
+}
+
+void svg_hbars(struct strbuf *out, const char *title,
+               const struct svg_hbar *bars, size_t n,
+               const struct svg_part *legend_parts, size_t nlegend)
+{
+	int64_t max = 0;
+	int plot_w = BAR_W - HB_LABEL_W - HB_VALUE_W;
+	int top = (int)n * ROW_H + 2;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		max = bars[i].value > max ? bars[i].value : max;
+	open_svg(out, title, top + SVG_AXIS_H);
+	for (i = 0; i < n; i++) {
+		int y = (int)i * ROW_H;
+		int w = max > 0 && bars[i].value > 0
+		            ? pixel(bars[i].value, max, plot_w)
+		            : 0;
+		strbuf_addf(out, "<text class=\"name\" x=\"0\" y=\"%d\">",
+		            y + 14);
+		cut_label(out, bars[i].label, HB_LABEL_MAX);
+		strbuf_addf(out,
+		            "</text><rect class=\"%s\" x=\"%d\" y=\"%d\" "
+		            "width=\"%d\" height=\"%d\"><title>",
+		            bars[i].css, HB_LABEL_W, y + 2, w > 0 ? w : 1,
+		            ROW_H - 4);
+		xml_text(out, bars[i].label);
+		strbuf_addch(out, ' ');
+		numfmt_duration(out, bars[i].value);
+		strbuf_addf(out,
+		            "</title></rect><text class=\"value\" x=\"%d\" "
+		            "y=\"%d\">",
+		            HB_LABEL_W + w + 6, y + 14);
+		numfmt_duration(out, bars[i].value);
+		strbuf_adds(out, "</text>");
+	}
+	axis(out, HB_LABEL_W, plot_w - 1, top, max);
+	strbuf_adds(out, "</svg>");
+	legend(out, legend_parts, nlegend, 0);
 }

@@ -14,6 +14,23 @@ struct svg_part {
 	int64_t value;     /* share of the whole is value / sum */
 };
 
+/* Every chart is followed by its legend as HTML text: a
+ * <ul class="legend"> of items with a swatch (<span class="dot CSS">). */
+
+/* The 1-2-5 step (1, 2, 5, 10, 20, ... ns) that cuts [0, span] into fewer
+ * than max_ticks intervals; 1 when span <= 0. */
+int64_t svg_tick_step(int64_t span, int max_ticks);
+
+/* Tick t (a multiple of step) as an axis label: "0", "20 ms", "1,500 ms",
+ * "2 s", in the largest unit (s, ms, µs, ns) not larger than step. */
+void svg_tick_label(struct strbuf *out, int64_t t, int64_t step);
+
+/* The height a time axis takes under a chart. */
+#define SVG_AXIS_H 26
+/* A time axis at y along [x, x + w] for times lo..hi ns (hi > lo): a base
+ * line and 1-2-5 ticks with their labels (svg_tick_label). */
+void svg_axis(struct strbuf *out, int x, int w, int y, int64_t lo, int64_t hi);
+
 /* A 100% stacked horizontal bar with a legend (label and percent of each
  * part with a value); title is the accessible name. */
 void svg_stacked_bar(struct strbuf *out, const char *title,
@@ -26,14 +43,15 @@ struct svg_span {
 };
 
 /* A strip of spans placed on [t0, t1] (e.g. stage segments along the
- * device timeline), with the legend given as parts (value unused). */
+ * device timeline) over a time axis from t0, with the legend given as
+ * parts (value unused). */
 void svg_timeline(struct strbuf *out, const char *title,
                   const struct svg_span *spans, size_t n, int64_t t0,
                   int64_t t1, const struct svg_part *legend, size_t nlegend);
 
 /* Horizontal stacked bars, one per row, all on one scale (the largest
- * row total fills the width), each with its label on the left, and a
- * legend of the parts (label, css; value unused). values holds nrows rows
+ * row total fills the width), each with its label on the left, a time
+ * axis under them, and a legend of the parts (label, css; value unused). values holds nrows rows
  * of nparts values (ns: each bar's tooltip gives its duration). */
 void svg_bars(struct strbuf *out, const char *title,
               const struct svg_part *parts, size_t nparts,
@@ -58,5 +76,18 @@ void svg_points(struct strbuf *out, const char *title,
                 const struct svg_point *p, size_t n, const char *xlabel,
                 const char *ylabel, const struct svg_part *legend_parts,
                 const enum svg_shape *shapes, size_t nlegend);
+
+struct svg_hbar {
+	const char *label; /* row label, cut to fit with the whole in the tooltip */
+	const char *css;   /* class giving its colour, e.g. "c-MatMul" */
+	int64_t value;     /* ns */
+};
+
+/* One horizontal bar per row (a ranking, largest first), all on one time
+ * scale, each with its label on the left and its duration after it, a
+ * time axis under them and a legend of parts (label, css; value unused). */
+void svg_hbars(struct strbuf *out, const char *title,
+               const struct svg_hbar *bars, size_t n,
+               const struct svg_part *legend, size_t nlegend);
 
 #endif

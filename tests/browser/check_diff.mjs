@@ -224,6 +224,12 @@ async function optionChecks(page, opts, tag) {
   }
 }
 
+// Category fills of the report palette (src/view/palette.c).
+const PALETTE = {
+  'c-FA': 'rgb(213, 94, 0)', 'c-MatMul': 'rgb(51, 34, 136)', 'c-Conv': 'rgb(86, 180, 233)',
+  'c-Vector': 'rgb(240, 228, 66)', 'c-Comm': 'rgb(68, 187, 153)', 'c-Other': 'rgb(85, 85, 85)',
+};
+
 function checkChart(tag, st) {
   if (!st) {
     check(false, `${tag} chart: svg.diff-chart present`);
@@ -235,6 +241,11 @@ function checkChart(tag, st) {
     `${tag} chart: ${st.bars} bars, each category coloured (${cats.map((c) => `${c} ${st.fills[c]}`).join(', ')})`,
     bad.map((c) => `${c}: fill ${st.fills[c]}`));
   check(new Set(Object.values(st.fills)).size === cats.length, `${tag} chart: ${cats.length} categories, ${cats.length} colours`);
+  // the palette of src/view/palette.c (checked for colour-blind safety by
+  // tests/unit/test_palette.c): the chart must use it, not a browser default
+  const wrong = cats.filter((c) => PALETTE[c] && st.fills[c] !== PALETTE[c]);
+  check(wrong.length === 0 && cats.every((c) => PALETTE[c]), `${tag} chart: categories in the report palette`,
+    wrong.map((c) => `${c}: ${st.fills[c]}, want ${PALETTE[c]}`));
   check(st.outside.length === 0, `${tag} chart: every bar inside the chart`, st.outside.slice(0, 5));
   const n = st.stages.length;
   const tags = st.rows.map((r) => r.tag).join(',');

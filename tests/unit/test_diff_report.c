@@ -274,6 +274,32 @@ static void html_escapes_data_and_has_no_external_resources(void **state)
 	free(h);
 }
 
+/* The waterfall walks from the base kernel time through each type's
+ * change to the new one: 1810 ms, -1000, +600, +50, +20, -10, 1470 ms. */
+static void html_waterfall_steps_from_base_to_new(void **state)
+{
+	struct comparison c;
+	char *h, *wf, *end;
+
+	(void)state;
+	fixture(&c);
+	h = render(&c, REPORT_HTML, "en");
+	wf = strstr(h, "class=\"chart waterfall\"");
+	assert_non_null(wf);
+	end = strstr(wf, "</svg>");
+	assert_non_null(end);
+	*end = '\0';
+	assert_int_equal(count(wf, "<rect "), 7);
+	has(wf, "<rect class=\"wf-total\"");
+	has(wf, ">1.810 s</text>");
+	has(wf, "<title>Conv3D (VAE) +50.00 ms</title>");
+	has(wf, "<rect class=\"c-FA\"");
+	has(wf, ">1.470 s</text>");
+	lacks(wf, HOSTILE);
+	lacks(wf, "Other types"); /* every type has its own step */
+	free(h);
+}
+
 static void html_lists_added_removed_and_ranks(void **state)
 {
 	struct comparison c;
@@ -519,6 +545,7 @@ int main(void)
 	    cmocka_unit_test(html_lists_verdict_changes_in_order),
 	    cmocka_unit_test(html_escapes_data_and_has_no_external_resources),
 	    cmocka_unit_test(html_lists_added_removed_and_ranks),
+	    cmocka_unit_test(html_waterfall_steps_from_base_to_new),
 	    cmocka_unit_test(title_option_replaces_the_default),
 	    cmocka_unit_test(only_the_top_types_are_tabled),
 	    cmocka_unit_test(markdown_has_the_same_numbers_escaped),

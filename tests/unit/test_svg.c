@@ -1,69 +1,111 @@
-/* Unit tests of the SVG charts' scatter on a time axis (view/svg.c
- * svg_points): where each point lands, its shape, the ticks at 1-2-5
- * steps, and escaped text. The geometry is worked out in the comments
- * (view box 960 wide; plot from x 64 to 936, y 10 to 190). */
+/* Unit tests of view/svg: time-axis ticks, legends as HTML text, and
+ * escaping of the labels that come from the data. */
 #include "unit.h"
 
 #include "view/svg.h"
+#include "util/strbuf.h"
 
-#define MS 1000000LL /* ns */
-
-static int has(const char *s, const char *want)
+static void tick_step_is_1_2_5(void **state)
 {
-	if (!strstr(s, want))
-		fail_msg("lacks %s in %s", want, s);
-	return 1;
+	(void)state;
+	assert_int_equal(svg_tick_step(308410000, 8), 50000000);
+	assert_int_equal(svg_tick_step(308410000, 4), 100000000);
+	assert_int_equal(svg_tick_step(3448000000, 8), 500000000);
+	assert_int_equal(svg_tick_step(140, 8), 20);
+	assert_int_equal(svg_tick_step(7, 8), 1);
+	assert_int_equal(svg_tick_step(0, 8), 1);
+	assert_int_equal(svg_tick_step(INT64_MAX, 8) > 0, 1);
 }
 
-static void svg_points_places_shapes_and_ticks(void **state)
+static void check_label(int64_t t, int64_t step, const char *want)
 {
-	/* x up to 20 ms: 8 ticks ask for 2.5 ms, rounded up to 5: 0..20;
-	 * y up to 10 ms x 1.1: 4 ticks ask for 2.75, rounded up to 5: the
-	 * axis ends on 15 */
-	const struct svg_point p[] = {
-	    {0, 10 * MS, SVG_CIRCLE, "it-full", "a"},
-	    {20 * MS, 5 * MS, SVG_DIAMOND, "it-hit", "<b>&"}};
-	const struct svg_part legend[] = {{"full", "it-full", 0},
-	                                  {"hit <i>", "it-hit", 0}};
-	const enum svg_shape shapes[] = {SVG_CIRCLE, SVG_DIAMOND};
 	struct strbuf sb = STRBUF_INIT;
 
-	(void)state;
-	svg_points(&sb, "T & t", p, 2, "x <ms>", "y", legend, shapes, 2);
-	has(sb.buf, "aria-label=\"T &amp; t\"");
-	/* 10 ms of 15 from the base at 190: 190 - 120 */
-	has(sb.buf, "<circle class=\"it-full\" cx=\"64\" cy=\"70\" r=\"4\">"
-	            "<title>a</title></circle>");
-	/* x 64 + 872; y 190 - 60 */
-	has(sb.buf, "<polygon class=\"it-hit\" points=\"936,124 942,130 "
-	            "936,136 930,130\"><title>&lt;b&gt;&amp;</title>");
-	has(sb.buf, ">0</text>");
-	has(sb.buf, ">5</text>");
-	has(sb.buf, ">15</text>");
-	has(sb.buf, ">20</text>");
-	assert_null(strstr(sb.buf, ">25</text>"));
-	has(sb.buf, "x &lt;ms&gt;");
-	has(sb.buf, "hit &lt;i&gt;");
-	assert_null(strstr(sb.buf, "<b>"));
+	svg_tick_label(&sb, t, step);
+	if (strcmp(sb.buf, want))
+		fail_msg("tick %lld step %lld: '%s', want '%s'", (long long)t,
+		         (long long)step, sb.buf, want);
 	strbuf_release(&sb);
 }
 
-static void svg_points_without_points_draws_axes(void **state)
+static void tick_labels_carry_units(void **state)
 {
+	(void)state;
+	check_label(0, 50000000, "0");
+	check_label(100000000, 50000000, "100 ms");
+	check_label(1500000000, 500000000, "1,500 ms");
+	check_label(2000000000, 1000000000, "2 s");
+	check_label(40000, 20000, "40 \xC2\xB5s");
+	check_label(60, 20, "60 ns");
+}
+
+static void legend_is_escaped_html_text(void **state)
+{
+	struct svg_part parts[] = {{"<b>&", "c-FA", 3}, {"x", "c-Comm", 1},
+	                           {"none", "c-Other", 0}};
+	struct strbuf sb = STRBUF_INIT;
+	const char *svg_end;
+
+	(void)state;
+	svg_stacked_bar(&sb, "t\"<", parts, 3);
+	svg_end = strstr(sb.buf, "</svg>");
+	assert_non_null(svg_end);
+	assert_non_null(strstr(svg_end, "<ul class=\"legend\"><li><span "
+	                                "class=\"dot c-FA\"></span>&lt;b&gt;"
+	                                "&amp; 75.0%</li>"));
+	assert_null(strstr(svg_end, "none")); /* no value, no item */
+	assert_null(strstr(sb.buf, "<b>"));
+	assert_null(strstr(sb.buf, "t\"<"));
+	strbuf_release(&sb);
+}
+
+static void timeline_has_a_time_axis(void **state)
+{
+	struct svg_span span = {"a", "s-dit", 1000, 301000000};
+	struct svg_part leg = {"DiT", "s-dit", 0};
 	struct strbuf sb = STRBUF_INIT;
 
 	(void)state;
-	svg_points(&sb, "t", NULL, 0, "x", "y", NULL, NULL, 0);
-	has(sb.buf, "class=\"axis\"");
-	has(sb.buf, "</svg>");
+	svg_timeline(&sb, "t", &span, 1, 1000, 308411000, &leg, 1);
+	assert_non_null(strstr(sb.buf, "<g class=\"axis\">"));
+	assert_non_null(strstr(sb.buf, ">50 ms</text>"));
+	assert_non_null(strstr(sb.buf, ">300 ms</text>"));
+	assert_null(strstr(sb.buf, ">350 ms</text>"));
+	strbuf_release(&sb);
+}
+
+/* Long type names are cut at a character boundary, whole in the tooltip,
+ * and escaped in both. */
+static void hbars_cut_long_names_whole_in_tooltip(void **state)
+{
+	char name[128];
+	struct svg_hbar bars[2];
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	memset(name, 'a', 42);
+	strcpy(name + 42, "\xE4\xB8\xAD<x>&tail"); /* 42 a, then 中 */
+	bars[0] = (struct svg_hbar){name, "c-FA", 2000000};
+	bars[1] = (struct svg_hbar){"b", "c-Vector", 1000000};
+	svg_hbars(&sb, "t", bars, 2, NULL, 0);
+	/* 中 would end past the cut: left out whole, not split */
+	assert_non_null(strstr(sb.buf, "aaaa\xE2\x80\xA6</text>"));
+	assert_non_null(strstr(sb.buf, "aaaa\xE4\xB8\xAD&lt;x&gt;&amp;tail "
+	                                "2.00 ms</title>"));
+	assert_null(strstr(sb.buf, "<x>"));
+	assert_non_null(strstr(sb.buf, "class=\"c-Vector\" x=\"330\" y=\"22\" "
+	                                "width=\"270\""));
 	strbuf_release(&sb);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(svg_points_places_shapes_and_ticks),
-	    cmocka_unit_test(svg_points_without_points_draws_axes),
+	    cmocka_unit_test(tick_step_is_1_2_5),
+	    cmocka_unit_test(tick_labels_carry_units),
+	    cmocka_unit_test(legend_is_escaped_html_text),
+	    cmocka_unit_test(timeline_has_a_time_axis),
+	    cmocka_unit_test(hbars_cut_long_names_whole_in_tooltip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

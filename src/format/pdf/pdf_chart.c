@@ -6,32 +6,53 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "view/palette.h"
+#include "view/svg.h"
 #include "util/banned.h"
 
 #define BAR_H 14.0f
 
 long pdf_chart_cat_rgb(const char *cat)
 {
-	static const struct {
-		const char *name;
-		long rgb;
-	} map[] = {{"FA", 0xe4572e},     {"MatMul", 0x4c78a8},
-	           {"Conv", 0x72b7b2},   {"Vector", 0xf2a541},
-	           {"Comm", 0xb279a2},   {"dit", 0x4c78a8},
-	           {"vae", 0x54a24b},    {"text_encoder", 0xf58518},
-	           {"s-other", 0xbab0ac}};
-	size_t i;
-
-	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		if (!strcmp(cat, map[i].name))
-			return map[i].rgb;
-	return 0x9d9d9d; /* Other */
+	return (long)palette_cat_rgb(cat);
 }
 
 long pdf_chart_stage_rgb(const char *id)
 {
-	return !strcmp(id, "other") ? pdf_chart_cat_rgb("s-other")
-	                            : pdf_chart_cat_rgb(id);
+	return (long)palette_stage_rgb(id);
+}
+
+void pdf_chart_state_mark(struct pdf_doc *d, float x, float top,
+                          const char *state)
+{
+	int fired = !strcmp(state, "fired"), ok = !strcmp(state, "ok");
+	unsigned long rgb = fired ? palette_states[PAL_FIRED].rgb
+	                    : ok  ? palette_states[PAL_OK].rgb
+	                          : palette_states[PAL_NA].rgb;
+	float r = (float)((rgb >> 16) & 0xFF) / 255.0f;
+	float g = (float)((rgb >> 8) & 0xFF) / 255.0f;
+	float b = (float)(rgb & 0xFF) / 255.0f;
+
+	HPDF_Page_SetRGBFill(d->page, r, g, b);
+	HPDF_Page_SetRGBStroke(d->page, r, g, b);
+	if (fired) { /* a warning triangle */
+		HPDF_Page_MoveTo(d->page, x, top - 10);
+		HPDF_Page_LineTo(d->page, x + 10, top - 10);
+		HPDF_Page_LineTo(d->page, x + 5, top - 1);
+		HPDF_Page_ClosePath(d->page);
+		HPDF_Page_Fill(d->page);
+		return;
+	}
+	HPDF_Page_SetLineWidth(d->page, 1.8f);
+	if (ok) { /* a tick */
+		HPDF_Page_MoveTo(d->page, x + 1, top - 5.5f);
+		HPDF_Page_LineTo(d->page, x + 4, top - 9);
+		HPDF_Page_LineTo(d->page, x + 9.5f, top - 2);
+	} else {
+		HPDF_Page_MoveTo(d->page, x + 1, top - 5.5f);
+		HPDF_Page_LineTo(d->page, x + 9, top - 5.5f);
+	}
+	HPDF_Page_Stroke(d->page);
 }
 
 struct part {
@@ -77,6 +98,78 @@ static void legend(struct pdf_doc *d, struct strbuf *label, tmpl_fmt_fn fpct,
 	d->y -= 6.0f;
 }
 
+void pdf_chart_axis(struct pdf_doc *d, float x, float w, double lo, double hi,
+                    struct strbuf *label)
+{
+	int64_t step, t;
+
+	pt_need(d, 14.0f);
+	pt_hline(d->page, x, x + w, d->y, 0.6f, PDF_MUTED);
+	if (hi <= lo || hi > 9e18 || lo < 0) {
+		d->y -= 14.0f;
+		return;
+	}
+	step = svg_tick_step((int64_t)(hi - lo), 8);
+	t = lo > 0 ? ((int64_t)lo + step - 1) / step * step : 0;
+	for (; (double)t <= hi; t += step) {
+		float px = x + (float)(((double)t - lo) / (hi - lo)) * w, tw;
+		strbuf_reset(label);
+		svg_tick_label(label, t, step);
+		tw = pt_text_width(d, label->buf, &PDF_SMALL);
+		HPDF_Page_SetRGBStroke(d->page, 0.36f, 0.39f, 0.46f);
+		HPDF_Page_MoveTo(d->page, px, d->y);
+		HPDF_Page_LineTo(d->page, px, d->y - 3);
+		HPDF_Page_Stroke(d->page);
+		pt_draw_str(d, d->page, &PDF_SMALL,
+		            px - (px - tw / 2 < x       ? 0
+		                  : px + tw / 2 > x + w ? tw
+		                                        : tw / 2),
+		            d->y - 11, label->buf);
+	}
+	d->y -= 14.0f;
+}
+
+void pdf_chart_ranking(struct pdf_doc *d, const struct tmpl_vars *m,
+                       const char *loop, const char *name_key,
+                       const char *value_key, size_t limit,
+                       struct strbuf *label, tmpl_fmt_fn fdur)
+{
+	size_t i, n = tmpl_nrows(m, loop);
+	float name_w = CONTENT_W * 0.36f, plot = CONTENT_W - name_w - 50.0f;
+	double max = 0, v;
+	HPDF_Font f;
+
+	n = n < limit ? n : limit;
+	for (i = 0; i < n; i++) {
+		v = strtod(tmpl_get(tmpl_row(m, loop, i), value_key), NULL);
+		max = v > max ? v : max;
+	}
+	if (!n || max <= 0)
+		return;
+	pt_need(d, 12.0f * (float)n + 16.0f);
+	for (i = 0; i < n; i++) {
+		const struct tmpl_vars *r = tmpl_row(m, loop, i);
+		float w;
+		v = strtod(tmpl_get(r, value_key), NULL);
+		w = v > 0 ? (float)(v / max) * plot : 0;
+		d->y -= 12.0f;
+		strbuf_reset(label);
+		pt_wrap(d, tmpl_get(r, name_key), &PDF_SMALL, name_w - 6, 1, 1,
+		        label, &f);
+		pt_draw(d, d->page, f, &PDF_SMALL, MARGIN, d->y + 3.0f,
+		        label->buf, label->len);
+		pt_rect(d, MARGIN + name_w, d->y + 1.5f, w > 0.5f ? w : 0.5f,
+		        9.0f, (unsigned long)pdf_chart_cat_rgb(tmpl_get(r, "cat")));
+		strbuf_reset(label);
+		fdur(label, tmpl_get(r, value_key), strlen(tmpl_get(r, value_key)));
+		pt_draw_str(d, d->page, &PDF_SMALL, MARGIN + name_w + w + 4,
+		            d->y + 3.0f, label->buf);
+	}
+	d->y -= 2.0f;
+	pdf_chart_axis(d, MARGIN + name_w, plot, 0, max, label);
+	d->y -= 6.0f;
+}
+
 /* A 100% stacked horizontal bar of the parts, with its legend. */
 static void stacked_bar(struct pdf_doc *d, struct strbuf *label,
                         tmpl_fmt_fn fpct, const struct part *p, size_t n)
@@ -112,7 +205,7 @@ void pdf_chart_timeline(struct pdf_doc *d, const struct tmpl_vars *m,
 	double range = strtod(tmpl_get(m, "span_end_ns"), NULL) - t0;
 	size_t i, n = tmpl_nrows(m, "stages"), ns = tmpl_nrows(m, "segments");
 
-	pt_need(d, BAR_H + 40.0f);
+	pt_need(d, BAR_H + 54.0f);
 	d->y -= BAR_H;
 	pt_rect(d, MARGIN, d->y, CONTENT_W, BAR_H, PDF_TRACK);
 	for (i = 0; range > 0 && i < ns; i++) {
@@ -125,6 +218,7 @@ void pdf_chart_timeline(struct pdf_doc *d, const struct tmpl_vars *m,
 		    w > 0.5f ? w : 0.5f, BAR_H,
 		    (unsigned long)pdf_chart_stage_rgb(tmpl_get(g, "stage")));
 	}
+	pdf_chart_axis(d, MARGIN, CONTENT_W, 0, range, label);
 	for (i = 0; i < n && i < 8; i++) {
 		const struct tmpl_vars *s = tmpl_row(m, "stages", i);
 		legend_parts[i].label = tmpl_get(s, "label");
@@ -220,6 +314,8 @@ void pdf_chart_bars(struct pdf_doc *d, const struct tmpl_vars *m,
 			        ROW_H - 3.0f, (unsigned long)rgb[k]);
 		}
 	}
+	d->y -= 2.0f;
+	pdf_chart_axis(d, MARGIN + ROW_LABEL_W, plot, 0, max, label);
 	for (k = 0; k < nparts && k < 8; k++) {
 		parts[k].label = names[k];
 		parts[k].value = 0;

@@ -19,6 +19,25 @@
 long pdf_chart_cat_rgb(const char *cat);
 long pdf_chart_stage_rgb(const char *id);
 
+/* A verdict state's shape, so that it does not rest on colour alone: a
+ * triangle for "fired", a tick for "ok", a dash otherwise, in the
+ * state's colour, in the 10 x 10 box whose top left is (x, top). */
+void pdf_chart_state_mark(struct pdf_doc *d, float x, float top,
+                          const char *state);
+
+/* A time axis under d->y along [x, x + w] for lo..hi ns: a line and
+ * 1-2-5 ticks labelled as the HTML's (view/svg.h). */
+void pdf_chart_axis(struct pdf_doc *d, float x, float w, double lo, double hi,
+                    struct strbuf *label);
+
+/* A ranking: the first limit rows of loop, one bar each of value_key (ns)
+ * in the colour of the row's "cat", its name_key on the left (cut to
+ * fit) and its duration (fdur) after it, on one scale with a time axis. */
+void pdf_chart_ranking(struct pdf_doc *d, const struct tmpl_vars *m,
+                       const char *loop, const char *name_key,
+                       const char *value_key, size_t limit,
+                       struct strbuf *label, tmpl_fmt_fn fdur);
+
 /* A 100% stacked bar of a stage's "categories" rows (at most 8: label,
  * time_ns, cat), with a legend giving each non-empty one's share. */
 void pdf_chart_categories(struct pdf_doc *d, const struct tmpl_vars *st,

@@ -473,6 +473,7 @@ static void types(struct pdf_ctx *c)
 
 	pdf_section(c, "t_diff_sec_types");
 	pdf_para(c, pdf_v(c, "types_intro"));
+	pdf_diff_waterfall(c);
 	for (i = 0; i < n; i++)
 		type_table(c, tmpl_row(c->m, "type_tables", i));
 	type_list(c, "t_diff_types_added", "added", "added_more");

@@ -13,5 +13,8 @@ void pdf_diff_layout(struct pdf_ctx *c);
 /* The section with the chart of base and new kernel time per stage and
  * category, drawn at the current position of c (pdf_diff_chart.c). */
 void pdf_diff_chart(struct pdf_ctx *c);
+/* The waterfall from base to new kernel time through the kernel types
+ * that moved most (the view's "waterfall" loop), if it has rows. */
+void pdf_diff_waterfall(struct pdf_ctx *c);
 
 #endif

@@ -86,3 +86,53 @@ void pdf_diff_chart(struct pdf_ctx *c)
 	if (n)
 		chart_legend(c, tmpl_row(c->m, "stages", 0));
 }
+
+/* The waterfall of the view's "waterfall" loop on wf_lo_ns..wf_hi_ns, as
+ * view/diff_chart.c draws it for HTML. */
+void pdf_diff_waterfall(struct pdf_ctx *c)
+{
+	size_t i, n = tmpl_nrows(c->m, "waterfall");
+	double lo = strtod(pdf_v(c, "wf_lo_ns"), NULL);
+	double hi = strtod(pdf_v(c, "wf_hi_ns"), NULL);
+	float name_w = CONTENT_W * 0.36f, plot = CONTENT_W - name_w - 56.0f;
+	struct strbuf *label = &c->val[0];
+	HPDF_Font f;
+
+	if (!n || hi <= lo)
+		return;
+	pdf_subheading(c, pdf_v(c, "t_diff_waterfall_title"));
+	pdf_para(c, pdf_v(c, "t_diff_waterfall_intro"));
+	pt_need(&c->d, CH_ROW * (float)n + 16.0f);
+	for (i = 0; i < n; i++) {
+		const struct tmpl_vars *r = tmpl_row(c->m, "waterfall", i);
+		double a = strtod(tmpl_get(r, "from_ns"), NULL);
+		double b = strtod(tmpl_get(r, "to_ns"), NULL), t;
+		float x0, x1;
+		if (a > b) {
+			t = a;
+			a = b;
+			b = t;
+		}
+		a = a < lo ? lo : a;
+		x0 = (float)((a - lo) / (hi - lo)) * plot;
+		x1 = (float)((b - lo) / (hi - lo)) * plot;
+		c->d.y -= CH_ROW;
+		strbuf_reset(label);
+		pt_wrap(&c->d, tmpl_get(r, "label"), &PDF_SMALL, name_w - 6, 1, 1,
+		        label, &f);
+		pt_draw(&c->d, c->d.page, f, &PDF_SMALL, MARGIN, c->d.y + 3.0f,
+		        label->buf, label->len);
+		pt_rect(&c->d, MARGIN + name_w + x0, c->d.y + 1.5f,
+		        x1 - x0 > 0.5f ? x1 - x0 : 0.5f, CH_ROW - 3.0f,
+		        *tmpl_get(r, "total")
+		            ? 0xa9b3c2ul /* report.css .wf-total */
+		            : (unsigned long)pdf_chart_cat_rgb(
+		                  tmpl_get(r, "css") + 2)); /* "c-FA" */
+		pt_draw_str(&c->d, c->d.page, &PDF_SMALL,
+		            MARGIN + name_w + (x1 > x0 + 0.5f ? x1 : x0 + 0.5f) + 4,
+		            c->d.y + 3.0f, tmpl_get(r, "value"));
+	}
+	c->d.y -= 2.0f;
+	pdf_chart_axis(&c->d, MARGIN + name_w, plot, lo, hi, label);
+	c->d.y -= 8.0f;
+}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "format/pdf/pdf_chart.h"
+#include "view/palette.h"
 #include "util/banned.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -298,7 +299,9 @@ static void step_rank(struct pdf_ctx *c, const struct tmpl_vars *st, int first)
 {
 	static const char *const keys[] = {"computing_ns", "not_overlapped_ns",
 	                                   "free_ns"};
-	static const long rgb[] = {0x4c78a8, 0xc0392b, 0xbab0ac};
+	const long rgb[] = {(long)palette_overlap[PAL_COMPUTING].rgb,
+	                   (long)palette_overlap[PAL_NOT_OVERLAPPED].rgb,
+	                   (long)palette_overlap[PAL_FREE].rgb};
 	const char *names[3];
 	float n = (float)tmpl_nrows(st, "step_rows");
 	float h = 40.0f + 12.0f * n;

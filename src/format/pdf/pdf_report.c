@@ -175,7 +175,9 @@ static void card(struct pdf_ctx *c, const struct tmpl_vars *r, float x0,
 	struct strbuf gain = STRBUF_INIT;
 
 	c->d.y -= 8;
-	pdf_badge(c, x, tmpl_get(r, "state_label"), rgb);
+	pt_need(&c->d, 17.0f);
+	pdf_chart_state_mark(&c->d, x, c->d.y - 1.5f, tmpl_get(r, "state"));
+	pdf_badge(c, x + 14, tmpl_get(r, "state_label"), rgb);
 	pt_para(&c->d, tmpl_get(r, "title"), &PDF_H3, x, w, 14.0f);
 	if (*tmpl_get(r, "applicable")) {
 		pt_para(&c->d, measure(c, r), &big, x, w, 22.0f);
@@ -403,6 +405,8 @@ static void top(struct pdf_ctx *c)
 	for (s = 0; s < ns; s++) {
 		const struct tmpl_vars *st = tmpl_row(c->m, "stages", s);
 		pdf_subheading(c, tmpl_get(st, "label"));
+		pdf_chart_ranking(&c->d, st, "top", "type", "total_ns", 10,
+		                  &c->val[0], c->fdur);
 		top_table(c, st);
 	}
 	unmatched(c);

@@ -120,7 +120,9 @@ void pdf_summary_section(struct pdf_ctx *c)
 	c->d.y -= 8;
 	pt_para(&c->d, pdf_v(c, "t_sec_summary"), &PDF_H3, x, w, 14.0f);
 	pt_para(&c->d, t.e2e.buf, &big, x, w, 15.0f);
-	pt_para(&c->d, t.findings.buf, &count, x, w, 15.0f);
+	pdf_chart_state_mark(&c->d, x, c->d.y - 2,
+	                     *pdf_v(c, "sum_top") ? "fired" : "ok");
+	pt_para(&c->d, t.findings.buf, &count, x + 15, w - 15, 15.0f);
 	if (has_bar)
 		bar(c, x, w);
 	pt_para(&c->d, t.legend.buf, &PDF_BODY, x, w, 12.0f);
@@ -159,7 +161,9 @@ static void passing_line(struct pdf_ctx *c, const struct tmpl_vars *r)
 	pt_need(&c->d,
 	        12.0f + 9.0f * (float)pt_nlines(&c->d, s->buf, &PDF_SMALL,
 	                                        CONTENT_W - 12));
-	pt_para(&c->d, b->buf, &st, MARGIN, CONTENT_W, 12.0f);
+	pdf_chart_state_mark(&c->d, MARGIN, c->d.y - 1,
+	                     tmpl_get(r, "state"));
+	pt_para(&c->d, b->buf, &st, MARGIN + 14, CONTENT_W - 14, 12.0f);
 	pt_para(&c->d, s->buf, &PDF_SMALL, MARGIN + 12, CONTENT_W - 12, 9.0f);
 	c->d.y -= 4;
 }

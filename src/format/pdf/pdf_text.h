@@ -30,14 +30,15 @@
 
 #define PDF_MAX_COLS 12
 
-/* Colours of assets/report.css. */
+/* Colours of assets/report.css; FIRED and OK are view/palette.c's
+ * states (the palette test checks they agree). */
 enum {
 	PDF_FG = 0x1d2330,
 	PDF_MUTED = 0x5b6475,
 	PDF_LINE = 0xdde2ea,
 	PDF_PANEL = 0xf5f7fa,
-	PDF_FIRED = 0xc0392b,
-	PDF_OK = 0x2e7d4f,
+	PDF_FIRED = 0xcc3311,
+	PDF_OK = 0x006d8f,
 	PDF_NA = 0x8a8f99,
 	PDF_LINK = 0x2a5ea8,
 	PDF_TRACK = 0xe3e7ee,
