@@ -205,6 +205,7 @@ void svg_timeline(struct strbuf *out, const char *title,
 #define PLOT_R   24 /* room for the last x tick label */
 #define PLOT_H   180
 #define AXIS_GAP 44 /* x ticks and the x label under the plot */
+#define LEGEND_ROW 22 /* a row of the scatter's legend of shapes */
 
 /* A 1-2-5 step giving about `want` ticks over range (> 0). */
 static double nice_step(double range, int want)
