@@ -115,7 +115,7 @@ if [ -x "$gen" ] && "$gen" --help 2>&1 | grep -q -- '--straggler'; then
 	find "$work/gen4m" -path '*node_1001*' -name trace_view.json -delete
 	"$sdperf" report "$work/gen4m" -o "$work/gen4m-en" --format pdf -q
 	python3 "$here/check_pdf.py" "$work/gen4m-en/report.pdf" \
-		--text-colour "trace_view.json: missing" "#c0392b" \
+		--text-colour "trace_view.json: missing" "#cc3311" \
 		--text-colour "kernel_details.csv: found" "#1d2330" || status=1
 	"$sdperf" report "$work/gen4" -o "$work/gen4-zh" --format pdf --lang zh -q
 	python3 "$here/check_pdf.py" "$work/gen4-zh/report.pdf" --max-kb 1200 --pages-min 5 \
@@ -164,7 +164,7 @@ if "$sdperf" --help 2>&1 | grep -q 'sdperf diff'; then
 	python3 "$here/check_pdf.py" "$work/diff-zh/diff.pdf" --max-kb 900 --pages-min 3 \
 		--title "性能对比报告" --subject "两份昇腾 NPU 扩散模型性能数据的性能对比" \
 		--creator "sdperf $version" --fonts-embedded --glyphs --no-urls --cjk-min 500 \
-		--text "DiT（Transformer）：1.47×，更快" --text "文本编码器：1.00×：变化在 2% 以内" \
+		--text "DiT（Transformer） 1.47×，更快" --text "文本编码器 1.00×：变化在 2% 以内" \
 		--text "DiT 以注意力为主 已消除" --text "DiT 中 MatMul 的占比 均未触发" \
 		--text "结论变化" --text "可比性警告" --text "第 1 页" \
 		--text "FlashAttentionScore" --text "AdaBlockSparseAttention" \

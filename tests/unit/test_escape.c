@@ -322,7 +322,7 @@ static void fixed_decimals_and_percent(void **state)
 	check("pct1", "12.345", "12.3%");
 	check("pct1", "100", "100.0%");
 	check("pct1", "0", "0%");
-	check("pct1", "0.01", "0.0%");
+	check("pct1", "0.01", "0.01%");
 	check("pct1", "x&", "x&amp;");
 }
 

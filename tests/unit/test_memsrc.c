@@ -427,6 +427,7 @@ static int fx_teardown(void **state)
 
 static void fx_file(struct fx *f, int m, const char *text)
 {
+	free(f->files[m]); /* a test may write the same file twice */
 	f->files[m] = xstrfmt("%s/%s", f->dir, discover_memfile_names[m]);
 	unit_write(f->files[m], text, strlen(text));
 }

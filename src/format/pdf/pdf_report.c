@@ -64,6 +64,7 @@ static size_t doc_links(struct pdf_ctx *c, const struct tmpl_vars *r, float x0,
 {
 	size_t i, n = tmpl_nrows(r, "docs"), lines = 1;
 	float x = x0;
+	const char *sep = pdf_v(c, "t_coll_list_sep");
 
 	strbuf_reset(&c->val[2]);
 	strbuf_addf(&c->val[2], "%s: ", pdf_v(c, "t_verdict_docs"));
@@ -92,10 +93,10 @@ static size_t doc_links(struct pdf_ctx *c, const struct tmpl_vars *r, float x0,
 			pt_link(&c->d, x, c->d.y, w, 12.0f, tmpl_get(d, "url"));
 		}
 		x += w;
-		if (i + 1 < n)
-			x += dry ? pt_text_width(&c->d, ", ", &PDF_BODY)
+		if (i + 1 < n) /* ", " or the Chinese "，" */
+			x += dry ? pt_text_width(&c->d, sep, &PDF_BODY)
 			         : pt_draw_str(&c->d, c->d.page, &PDF_BODY, x,
-			                       c->d.y + 3.4f, ", ");
+			                       c->d.y + 3.4f, sep);
 	}
 	return lines;
 }
