@@ -48,6 +48,13 @@ void e2e_compute(struct result *r)
 	e->per_step_ns = e->steps ? e->span_ns / (int64_t)e->steps : e->span_ns;
 }
 
+int64_t e2e_per_call_ns(const struct result *r)
+{
+	if (!r->e2e.known || !r->iters.found || !r->iters.calls)
+		return -1;
+	return r->e2e.span_ns / (int64_t)r->iters.calls;
+}
+
 double e2e_share(const struct result *r, int64_t part_ns)
 {
 	if (!r->e2e.known || r->e2e.busy_ns <= 0)

@@ -10,29 +10,41 @@
 #include "util/banned.h"
 #include "util/numfmt.h"
 
-/* End-to-end device time per profiler step, or of the whole profile. */
+/* End-to-end device time per profiler step, or of the whole profile;
+ * the note gives the steps and, where the denoising loops told the
+ * pipeline calls apart, their number and the span per call. */
 static void e2e_time(struct model_ctx *c, struct tmpl_vars *v)
 {
 	const struct e2e_time *e = &c->r->e2e;
-	const char *names[] = {"steps", "span"};
-	const char *values[2];
-	char steps[24];
-	struct strbuf span = STRBUF_INIT;
+	const char *names[] = {"steps", "span", "calls", "per_call"};
+	const char *values[4];
+	char steps[24], calls[24];
+	struct strbuf span = STRBUF_INIT, per_call = STRBUF_INIT;
+	uint64_t ncalls = c->r->iters.found ? c->r->iters.calls : 0;
 
 	tmpl_set(v, "sum_known", e->known ? "1" : "");
 	model_set_ns(v, "sum_time_ns", e->per_step_ns);
 	tmpl_set(v, "sum_per_step", e->steps ? "1" : "");
-	if (!e->steps) {
+	if (!e->known || (!e->steps && !ncalls)) {
 		tmpl_set(v, "sum_time_note", "");
 		return;
 	}
 	snprintf(steps, sizeof(steps), "%" PRIu64, e->steps);
+	snprintf(calls, sizeof(calls), "%" PRIu64, ncalls);
 	numfmt_duration(&span, e->span_ns);
+	if (ncalls)
+		numfmt_duration(&per_call, e2e_per_call_ns(c->r));
 	values[0] = steps;
 	values[1] = span.buf;
-	model_set_msg(c, v, "sum_time_note", "summary_time_note", names, values,
-	              2);
+	values[2] = calls;
+	values[3] = per_call.buf;
+	model_set_msg(c, v, "sum_time_note",
+	              !ncalls    ? "summary_time_note"
+	              : e->steps ? "summary_time_note_calls"
+	                         : "summary_calls_note",
+	              names, values, 4);
 	strbuf_release(&span);
+	strbuf_release(&per_call);
 }
 
 /* The stage split: one bar of the stages' share of e2e busy time. */

@@ -32,7 +32,7 @@ echo "== summary (en): $WORK/en/report.html"
 # rank_imbalance, memory_headroom (both not applicable) and cache (the loop
 # is 46.8% of end to end)
 node "$HERE/check_summary.mjs" "$WORK/en/report.html" --fired 3 --passing 7 \
-	--text '#summary .sum-e2e=154.20 ms per profiler step (2 steps, 308.41 ms in all)' \
+	--text '#summary .sum-e2e=154.20 ms per profiler step (2 steps, 308.41 ms in all; 2 pipeline calls, 154.20 ms each)' \
 	--text '#summary .sum-findings=3 findings' \
 	--text '#summary .sum-legend=DiT 143.91 ms · 47.4%' \
 	--text '#summary .sum-top=The VAE is a large share of end to end (39.2% > 30.0%) · Estimated gain: end to end 154.2 ms → 124.5–134.4 ms per step (−12.9–19.3%)' \

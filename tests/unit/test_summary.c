@@ -108,7 +108,8 @@ static void example_summary_in_every_format(void **state)
 	/* the summary comes before the verdicts and the meta table */
 	assert_true(at(html, "id=\"summary\"") < at(html, "class=\"meta\""));
 	at(html, "<strong class=\"sum-big\">154.20 ms</strong> per profiler "
-	         "step <span class=\"small\">(2 steps, 308.41 ms in all)");
+	         "step <span class=\"small\">(2 steps, 308.41 ms in all; 2 "
+	         "pipeline calls, 154.20 ms each)");
 	at(html, "<strong class=\"sum-big\">3 findings</strong>");
 	at(html, "aria-label=\"DiT 47.4% · VAE 39.2% · Text encoder 13.5%\"");
 	at(html, "<span class=\"seg s-dit\" style=\"width:47.38%\"");
@@ -145,7 +146,8 @@ static void example_summary_in_every_format(void **state)
 	md = render(&r, REPORT_MARKDOWN, "en");
 	assert_true(at(md, "## Summary") < at(md, "## Verdicts"));
 	at(md, "- **End-to-end device time:** **154.20 ms** per profiler "
-	       "step (2 steps, 308.41 ms in all)\n");
+	       "step (2 steps, 308.41 ms in all; 2 pipeline calls, 154.20 "
+	       "ms each)\n");
 	at(md, "- **Stage split:** DiT 143.91 ms 47.4% · VAE 118.92 ms 39.2% · "
 	       "Text encoder 40.90 ms 13.5%\n");
 	at(md, "- **Findings:** 3 findings\n");
@@ -159,7 +161,7 @@ static void example_summary_in_every_format(void **state)
 	txt = text(&r, 0);
 	assert_true(at(txt, "summary:\n") < at(txt, "stage           kernels"));
 	at(txt, "  end to end   154.20 ms per profiler step (2 steps, 308.41 "
-	        "ms in all)\n");
+	        "ms in all; 2 pipeline calls, 154.20 ms each)\n");
 	at(txt, "  do first     vae_parallel: The VAE is a large share of end "
 	        "to end (39.2% > 30%)\n               estimated gain: end to "
 	        "end 154.2 ms -> 124.5-134.4 ms per step (-12.9-19.3%)\n");

@@ -19,6 +19,13 @@ static void e2e_json(cJSON *o, const struct result *r)
 	jsonw_add_us(o, "e2e_time_us", e->per_step_ns);
 	jsonw_add_us(o, "span_us", e->span_ns);
 	jsonw_add_u64(o, "steps", e->steps);
+	/* pipeline calls: the DiT loops told apart by the iterations */
+	jsonw_add_u64(o, "pipeline_calls",
+	              r->iters.found ? r->iters.calls : 0);
+	if (e2e_per_call_ns(r) >= 0)
+		jsonw_add_us(o, "per_call_us", e2e_per_call_ns(r));
+	else
+		cJSON_AddNullToObject(o, "per_call_us");
 	st = cJSON_AddObjectToObject(o, "stages");
 	for (s = 0; s < STAGE_COUNT; s++) {
 		cJSON *so = cJSON_AddObjectToObject(st, stage_names[s]);

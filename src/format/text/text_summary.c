@@ -15,8 +15,10 @@ static const char *const short_names[STAGE_COUNT] = {"DiT", "VAE",
                                                      "text encoder", "other"};
 static const char bar_marks[STAGE_COUNT] = {'D', 'V', 'T', 'o'};
 
-static void e2e_line(const struct e2e_time *e, struct strbuf *out)
+static void e2e_line(const struct result *r, struct strbuf *out)
 {
+	const struct e2e_time *e = &r->e2e;
+
 	strbuf_adds(out, "  end to end   ");
 	if (!e->known) {
 		strbuf_adds(out, "unknown (no kernels)\n");
@@ -29,7 +31,13 @@ static void e2e_line(const struct e2e_time *e, struct strbuf *out)
 	}
 	strbuf_addf(out, " per profiler step (%" PRIu64 " steps, ", e->steps);
 	numfmt_duration(out, e->span_ns);
-	strbuf_adds(out, " in all)\n");
+	strbuf_adds(out, " in all");
+	if (e2e_per_call_ns(r) >= 0) {
+		strbuf_addf(out, "; %" PRIu64 " pipeline calls, ", r->iters.calls);
+		numfmt_duration(out, e2e_per_call_ns(r));
+		strbuf_adds(out, " each");
+	}
+	strbuf_adds(out, ")\n");
 }
 
 /* "DiT 1.254 s 36.4%, VAE ..." and the bar under it, each stage's marks
@@ -142,7 +150,7 @@ void text_summary(const struct result *r, struct strbuf *out)
 	const struct rank_collection *c = &r->collection.sum;
 
 	strbuf_adds(out, "summary:\n");
-	e2e_line(&r->e2e, out);
+	e2e_line(r, out);
 	split_lines(r, out);
 	if (n)
 		strbuf_addf(out, "  findings     %zu finding%s\n", n,
