@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util/infile.h"
 #include "util/progress.h"
@@ -342,4 +343,33 @@ void csvread_release(struct csvread *r)
 		free(r->colnames[--r->ncols]);
 	free(r->colnames);
 	r->colnames = NULL;
+}
+
+void csvread_map_column(struct csvread *r, size_t i, const char *s, size_t len,
+                        const char *const *names, size_t n,
+                        unsigned char **colmap)
+{
+	size_t k, col = 0;
+
+	for (k = 1; k < n; k++)
+		if (strlen(names[k]) == len && !strncasecmp(names[k], s, len))
+			col = k;
+	for (k = 0; col && k < i; k++)
+		if ((*colmap)[k] == col) {
+			csvread_fail(r, i, "duplicate column", s, len);
+			return;
+		}
+	*colmap = xrealloc(*colmap, i + 1);
+	(*colmap)[i] = (unsigned char)col;
+}
+
+int csvread_has_column(const struct csvread *r, const unsigned char *colmap,
+                       unsigned char want)
+{
+	size_t i;
+
+	for (i = 0; i < r->ncols; i++)
+		if (colmap[i] == want)
+			return 1;
+	return 0;
 }

@@ -101,6 +101,19 @@ void csvread_release(struct csvread *r);
  * header)" past the last one. */
 const char *csvread_colname(const struct csvread *r, size_t col);
 
+/* For a reader whose columns are names[1..n-1] (names[0], "none", is
+ * never matched): grows *colmap to i + 1 entries and sets (*colmap)[i]
+ * to the index of header field i (s, len) among them, compared without
+ * case, or 0; a known name given twice fails the read ("duplicate
+ * column"). Called from the reader's header callback. */
+void csvread_map_column(struct csvread *r, size_t i, const char *s, size_t len,
+                        const char *const *names, size_t n,
+                        unsigned char **colmap);
+
+/* Whether a header mapped by csvread_map_column has column want. */
+int csvread_has_column(const struct csvread *r, const unsigned char *colmap,
+                       unsigned char want);
+
 /* Fails the read with "NAME:ROW_LINE: column N 'COLNAME': WHAT: 'VALUE'"
  * (N is col + 1; no 'COLNAME' while in the header; no value when v is
  * NULL), the value quoted and cut at CSVREAD_QUOTE_MAX bytes. */

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "input/csvread.h"
 #include "util/decimal.h"
@@ -91,29 +90,13 @@ int memrec_mb_to_bytes(const char *s, size_t len, int64_t *bytes)
 static void header_field(struct csvread *c, size_t i, const char *s, size_t len)
 {
 	struct mreader *r = c->ctx;
-	size_t k, col = C_NONE;
 
-	for (k = 1; k < C_NCOLS; k++)
-		if (strlen(col_names[k]) == len &&
-		    !strncasecmp(col_names[k], s, len))
-			col = k;
-	for (k = 0; col != C_NONE && k < i; k++)
-		if (r->colmap[k] == col) {
-			csvread_fail(c, i, "duplicate column", s, len);
-			return;
-		}
-	r->colmap = xrealloc(r->colmap, i + 1);
-	r->colmap[i] = (unsigned char)col;
+	csvread_map_column(c, i, s, len, col_names, C_NCOLS, &r->colmap);
 }
 
 static int has_column(const struct mreader *r, enum col want)
 {
-	size_t i;
-
-	for (i = 0; i < r->csv.ncols; i++)
-		if (r->colmap[i] == want)
-			return 1;
-	return 0;
+	return csvread_has_column(&r->csv, r->colmap, (unsigned char)want);
 }
 
 static void header_done(struct csvread *c)
