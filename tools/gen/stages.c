@@ -299,6 +299,20 @@ static void make_block(struct builder *b, const struct dit_geom *g,
 	    mb_comm(b, OP_ALLGATHER, st, 2.0 * (double)(g->lkv * g->H) * 2.0);
 }
 
+/* A block's FFN half: norm, modulation (Mul, Add), the two linears with
+ * GELU between them, and the gated residual (Mul, Add). */
+static void push_ffn(struct builder *b, const struct dit_ids *d)
+{
+	mb_push(b, d->ln);
+	mb_push(b, d->mul);
+	mb_push(b, d->add);
+	dit_linear(b, d->ff1);
+	mb_push(b, d->gelu);
+	dit_linear(b, d->ff2);
+	mb_push(b, d->mul);
+	mb_push(b, d->add);
+}
+
 static void push_block(struct builder *b, const struct dit_ids *d)
 {
 	enum comm_kind comm = b->m->sp ? b->o->comm : COMM_NONE;
@@ -323,14 +337,7 @@ static void push_block(struct builder *b, const struct dit_ids *d)
 	dit_linear(b, d->out);
 	mb_push(b, d->mul);
 	mb_push(b, d->add);
-	mb_push(b, d->ln);
-	mb_push(b, d->mul);
-	mb_push(b, d->add);
-	dit_linear(b, d->ff1);
-	mb_push(b, d->gelu);
-	dit_linear(b, d->ff2);
-	mb_push(b, d->mul);
-	mb_push(b, d->add);
+	push_ffn(b, d);
 }
 
 /* A block of an AttentionCache hit: the cached attention output is
@@ -342,14 +349,7 @@ static void push_ffn_block(struct builder *b, const struct dit_ids *d)
 	mb_push(b, d->add);
 	mb_push(b, d->mul);
 	mb_push(b, d->add);
-	mb_push(b, d->ln);
-	mb_push(b, d->mul);
-	mb_push(b, d->add);
-	dit_linear(b, d->ff1);
-	mb_push(b, d->gelu);
-	dit_linear(b, d->ff2);
-	mb_push(b, d->mul);
-	mb_push(b, d->add);
+	push_ffn(b, d);
 }
 
 /* Timestep embedding (sinusoid + 2-layer MLP) and the patch embedding. */
