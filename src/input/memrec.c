@@ -112,18 +112,26 @@ static void header_done(struct csvread *c)
 /* ---- rows -------------------------------------------------------------- */
 
 /* Marks the row bad; the first bad row of the file is described. */
+void memrec_note_bad(struct memrec_info *in, const struct csvread *csv,
+                     int *row_bad, size_t col, const char *why, const char *s,
+                     size_t len)
+{
+	if ((*row_bad)++ || in->first_bad_line)
+		return;
+	in->first_bad_line = csv->row_line;
+	if (col == (size_t)-1)
+		snprintf(in->first_bad, sizeof(in->first_bad), "%s", why);
+	else
+		snprintf(in->first_bad, sizeof(in->first_bad),
+		         "column %zu '%s': %s: '%.*s'", col + 1,
+		         csvread_colname(csv, col), why,
+		         (int)(len > 60 ? 60 : len), s);
+}
+
 static void bad(struct mreader *r, size_t col, const char *why, const char *s,
                 size_t len)
 {
-	struct memrec_info *in = r->info;
-
-	if (r->row_bad++ || in->first_bad_line)
-		return;
-	in->first_bad_line = r->csv.row_line;
-	snprintf(in->first_bad, sizeof(in->first_bad),
-	         "column %zu '%s': %s: '%.*s'", col + 1,
-	         csvread_colname(&r->csv, col), why, (int)(len > 60 ? 60 : len),
-	         s);
+	memrec_note_bad(r->info, &r->csv, &r->row_bad, col, why, s, len);
 }
 
 static enum memrec_comp comp_of(const char *s, size_t len)

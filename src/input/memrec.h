@@ -55,6 +55,16 @@ int memrec_read_mem(const char *name, const void *data, size_t len,
                     memrec_fn fn, void *ctx, struct memrec_info *info,
                     struct err *e);
 
+struct csvread;
+
+/* For the memory readers (memrec.c, opmem.c): counts a bad field or row
+ * in *row_bad and, for the file's first bad row, describes it in info:
+ * "column N 'NAME': WHY: 'VALUE'" (the value cut at 60 bytes), or WHY
+ * alone when col is (size_t)-1 (the row as a whole). */
+void memrec_note_bad(struct memrec_info *info, const struct csvread *csv,
+                     int *row_bad, size_t col, const char *why, const char *s,
+                     size_t len);
+
 /* Parses a non-negative decimal number of MiB ("2116.09375", "8664.0",
  * "0") into bytes, rounded to the nearest byte; blanks around it are
  * allowed. Returns 0, or -1 when s is not such a number or is too big. */
