@@ -177,22 +177,6 @@ static void wf_bar(struct strbuf *out, const struct tmpl_vars *r, int y,
 	*end = WF_LABEL_W + (x1 > x0 ? x1 : x0 + 1);
 }
 
-/* A row's label, cut at a character boundary to WF_LABEL_MAX bytes. */
-static void wf_label(struct strbuf *out, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (n <= WF_LABEL_MAX) {
-		xml_text(out, s);
-		return;
-	}
-	n = WF_LABEL_MAX - 1;
-	while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-		n--;
-	escape_html(out, s, n);
-	strbuf_adds(out, "\xE2\x80\xA6");
-}
-
 void diff_waterfall_svg(struct model_ctx *c, const struct tmpl_vars *v,
                         struct strbuf *out)
 {
@@ -218,7 +202,7 @@ void diff_waterfall_svg(struct model_ctx *c, const struct tmpl_vars *v,
 		int y = (int)i * WF_ROW_H, total = *tmpl_get(r, "total") != 0;
 		strbuf_addf(out, "<text class=\"%s\" x=\"0\" y=\"%d\">",
 		            total ? "stage" : "name", y + 15);
-		wf_label(out, tmpl_get(r, "label"));
+		svg_cut_label(out, tmpl_get(r, "label"), WF_LABEL_MAX);
 		strbuf_adds(out, "</text>");
 		wf_bar(out, r, y, lo, hi, &end);
 		strbuf_addf(out, "<text class=\"total\" x=\"%d\" y=\"%d\">",

@@ -406,9 +406,7 @@ void svg_bars(struct strbuf *out, const char *title,
 #define HB_LABEL_MAX 44
 #define HB_VALUE_W 90
 
-/* s cut to at most max bytes at a UTF-8 character boundary, with "…"
- * when cut. */
-static void cut_label(struct strbuf *out, const char *s, size_t max)
+void svg_cut_label(struct strbuf *out, const char *s, size_t max)
 {
 	size_t n = strlen(s);
 
@@ -442,7 +440,7 @@ void svg_hbars(struct strbuf *out, const char *title,
 		            : 0;
 		strbuf_addf(out, "<text class=\"name\" x=\"0\" y=\"%d\">",
 		            y + 14);
-		cut_label(out, bars[i].label, HB_LABEL_MAX);
+		svg_cut_label(out, bars[i].label, HB_LABEL_MAX);
 		strbuf_addf(out,
 		            "</text><rect class=\"%s\" x=\"%d\" y=\"%d\" "
 		            "width=\"%d\" height=\"%d\"><title>",

@@ -77,6 +77,10 @@ void svg_points(struct strbuf *out, const char *title,
                 const char *ylabel, const struct svg_part *legend_parts,
                 const enum svg_shape *shapes, size_t nlegend);
 
+/* s escaped as SVG text, cut to at most max bytes (max >= 4) at a UTF-8
+ * character boundary with "…" when longer. */
+void svg_cut_label(struct strbuf *out, const char *s, size_t max);
+
 struct svg_hbar {
 	const char *label; /* row label, cut to fit with the whole in the tooltip */
 	const char *css;   /* class giving its colour, e.g. "c-MatMul" */
