@@ -14,8 +14,7 @@
 #include "util/xalloc.h"
 
 const char *const gain_part_names[GAIN_PART_COUNT] = {
-    "none", "category", "exposed_comm", "idle", "stage", "imbalance",
-    "loop"};
+    "none", "category", "exposed_comm", "idle", "stage", "imbalance", "loop"};
 
 void gain_free(struct gain *g)
 {

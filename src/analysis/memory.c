@@ -94,8 +94,8 @@ static void warn_bad(struct result *r, const char *path,
 	w = result_warn(r, "memory_bad_rows", path, in->first_bad_line, msg);
 	w->args[0] = xstrfmt("%" PRIu64, in->bad);
 	w->args[1] = xstrfmt("%" PRIu64, in->rows);
-	w->args[2] = xstrfmt("line %" PRIu64 ": %s", in->first_bad_line,
-	                     in->first_bad);
+	w->args[2] =
+	    xstrfmt("line %" PRIu64 ": %s", in->first_bad_line, in->first_bad);
 	free(msg);
 }
 
@@ -109,8 +109,8 @@ static void rank_init(struct rank_memory *m)
 		peak_init(&m->stage[s]);
 }
 
-typedef int (*db_mem_fn)(struct db *db, memrec_fn fn, void *ctx,
-                         uint64_t *rows, uint64_t *bad, struct err *e);
+typedef int (*db_mem_fn)(struct db *db, memrec_fn fn, void *ctx, uint64_t *rows,
+                         uint64_t *bad, struct err *e);
 
 /* One table of the db (table: its name); 1 when it gave samples. */
 static int read_db_table(struct db *db, db_mem_fn rd, const char *table,

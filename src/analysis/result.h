@@ -96,14 +96,14 @@ extern const char *const gain_part_names[GAIN_PART_COUNT];
  * "low" is the estimate with the low speed-up (the smaller saving),
  * "high" with the high one. Times in ns. */
 struct gain {
-	int estimated;      /* the numbers below are set; else no_speed says
-	                     * why not, or the part is unknown in this
-	                     * profile */
-	int no_speed;       /* part "none": no speed gain (the assumption
-	                     * says what it buys instead) */
+	int estimated; /* the numbers below are set; else no_speed says
+	                * why not, or the part is unknown in this
+	                * profile */
+	int no_speed;  /* part "none": no speed gain (the assumption
+	                * says what it buys instead) */
 	enum gain_part part;
-	enum stage stage;   /* the stage the part belongs to, or STAGE_ALL */
-	enum category cat;  /* GAIN_PART_CATEGORY only */
+	enum stage stage;  /* the stage the part belongs to, or STAGE_ALL */
+	enum category cat; /* GAIN_PART_CATEGORY only */
 	double speedup_low, speedup_high;
 	int64_t part_ns;
 	int64_t stage_before_ns, stage_after_low_ns, stage_after_high_ns;
@@ -339,17 +339,17 @@ struct rank_memory {
 
 /* Over the run: what the memory section and memory_headroom read. */
 struct memory_summary {
-	int known;        /* some rank has memory samples */
-	uint64_t ranks;   /* ranks with samples */
-	int64_t peak_b;   /* the largest of reserved_b and device_b (else
-	                   * of allocated_b: memory_top) over the ranks:
-	                   * the most the card held */
-	int peak_rank;    /* rank id of peak_b */
-	unsigned sources; /* 1u << enum mem_source of the ranks counted */
-	struct mem_peak all;                /* maxima over the ranks */
+	int known;           /* some rank has memory samples */
+	uint64_t ranks;      /* ranks with samples */
+	int64_t peak_b;      /* the largest of reserved_b and device_b (else
+	                      * of allocated_b: memory_top) over the ranks:
+	                      * the most the card held */
+	int peak_rank;       /* rank id of peak_b */
+	unsigned sources;    /* 1u << enum mem_source of the ranks counted */
+	struct mem_peak all; /* maxima over the ranks */
 	struct mem_peak stage[STAGE_COUNT]; /* the lead rank's */
-	char *chip;            /* the chip model the profile names, or NULL */
-	double card_gb;        /* the card's memory in GB, 0 when unknown */
+	char *chip;              /* the chip model the profile names, or NULL */
+	double card_gb;          /* the card's memory in GB, 0 when unknown */
 	const char *card_source; /* "chip" (rules' chip table), "option"
 	                          * (--device-memory), or NULL (static) */
 	double peak_share; /* peak_b / card memory in percent, -1 unknown */
@@ -489,8 +489,8 @@ struct iteration {
 	int64_t start_ns; /* its first kernel's start */
 	int64_t dur_ns;   /* to the latest end of its kernels */
 	uint64_t kernels, attention, matmul; /* all, FA attention, MatMul */
-	uint64_t blocks; /* full transformer blocks (the block signature) */
-	unsigned char hit;     /* enum iter_hit */
+	uint64_t blocks;   /* full transformer blocks (the block signature) */
+	unsigned char hit; /* enum iter_hit */
 	unsigned char outlier; /* 0, 1 warm-up (first of its call), 2 slow */
 };
 
@@ -506,26 +506,26 @@ struct cache_seen {
 	                       * full iteration after a hit to tell it) */
 	int regular;          /* every gap between full iterations around
 	                       * hits is `period` */
-	int64_t saved_ns; /* sum over hits of median_ns - its duration */
+	int64_t saved_ns;     /* sum over hits of median_ns - its duration */
 };
 
 /* The lead rank's denoising loops split into iterations: what the
  * iteration chart, the cache report and the cache finding read. */
 struct iter_summary {
-	int found;            /* some loop was split into iterations */
-	uint64_t calls;       /* DiT loops with iterations */
-	struct iteration *v;  /* the first RESULT_MAX_ITERS, in time order */
+	int found;           /* some loop was split into iterations */
+	uint64_t calls;      /* DiT loops with iterations */
+	struct iteration *v; /* the first RESULT_MAX_ITERS, in time order */
 	size_t n;
-	uint64_t total;       /* iterations, listed or not */
-	uint64_t full;        /* of which ran the full block stack */
-	int64_t loop_ns;      /* sum over calls of first start to last end */
-	int64_t median_ns;    /* median duration of the full iterations */
+	uint64_t total;          /* iterations, listed or not */
+	uint64_t full;           /* of which ran the full block stack */
+	int64_t loop_ns;         /* sum over calls of first start to last end */
+	int64_t median_ns;       /* median duration of the full iterations */
 	uint64_t median_kernels; /* of the full iterations' kernel counts */
-	uint64_t blocks;      /* blocks in a full iteration (their median) */
-	uint64_t head;        /* kernels of the head that opens an iteration */
+	uint64_t blocks;         /* blocks in a full iteration (their median) */
+	uint64_t head;         /* kernels of the head that opens an iteration */
 	double outlier_factor; /* a full iteration this many times the
 	                        * median or more is an outlier */
-	uint64_t outliers;    /* full iterations flagged (warm-up or slow) */
+	uint64_t outliers;     /* full iterations flagged (warm-up or slow) */
 	struct cache_seen cache;
 	/* for an expected gain: a cache at suggest_period (one full
 	 * iteration every suggest_period, the first of each call full)

@@ -123,8 +123,7 @@ int rules_load_speedups(const char *name, const struct cJSON *obj,
                         struct rules *r, struct err *e);
 void rules_speedups_release(struct rules *r);
 /* The speed-up of finding id, or NULL. */
-const struct speedup_rule *rules_speedup(const struct rules *r,
-                                         const char *id);
+const struct speedup_rule *rules_speedup(const struct rules *r, const char *id);
 
 /* Category of a kernel type on an accelerator core (core may be ""). */
 enum category rules_classify(const struct rules *r, const char *type,

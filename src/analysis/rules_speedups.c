@@ -158,8 +158,7 @@ static int load_texts(const char *name, struct err *e, const char *id,
 		           "expected an object with \"en\" and \"zh\" texts");
 	if (text(name, e, id, "assumption.en", get(a, "en"),
 	         &s->assumption_en) ||
-	    text(name, e, id, "assumption.zh", get(a, "zh"),
-	         &s->assumption_zh))
+	    text(name, e, id, "assumption.zh", get(a, "zh"), &s->assumption_zh))
 		return -1;
 	a = get(o, "source");
 	/* one text (a citation reads the same in both), or one per language */

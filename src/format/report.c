@@ -124,10 +124,9 @@ static int render_vars(const struct report_spec *spec,
 	size_t nfmt, start;
 
 	if (kind == REPORT_PDF) {
-		struct pdf_opts po = {o->font,     NULL,
-		                      o->cjk_font, tmpl_get(vars, "title"),
-		                      o->version,  o->time,
-		                      o->lang};
+		struct pdf_opts po = {
+		    o->font,    NULL,    o->cjk_font, tmpl_get(vars, "title"),
+		    o->version, o->time, o->lang};
 		return spec->pdf(vars, &po, out, e);
 	}
 	env.formatters = escape_formatters(&nfmt);
@@ -143,8 +142,7 @@ static int render_vars(const struct report_spec *spec,
 		return -1;
 	valid_utf8(out, start);
 	if (o->lang && !strcmp(o->lang, "zh"))
-		cjk_punct(out, start,
-		          kind == REPORT_HTML ? CJK_HTML : CJK_MD);
+		cjk_punct(out, start, kind == REPORT_HTML ? CJK_HTML : CJK_MD);
 	return 0;
 }
 

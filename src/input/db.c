@@ -66,8 +66,7 @@ const char *const db_table_names[DBT_COUNT] = {"TASK",
 static const char *const *const table_cols[DBT_COUNT] = {
     c_task,    c_compute, c_comm_op, c_comm_task, c_id_value, c_step,
     c_overlap, c_api,     c_conn,    c_mstx,      c_meta,     c_rank,
-    c_id_name, c_id_name, c_id_name, c_npu,       c_mem,
-    c_npu_mem};
+    c_id_name, c_id_name, c_id_name, c_npu,       c_mem,      c_npu_mem};
 
 /* ---- errors -------------------------------------------------------------
  */

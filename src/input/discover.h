@@ -22,8 +22,8 @@ enum disc_export { EXPORT_TEXT, EXPORT_DB };
 
 /* The files profile_memory=True leaves beside the data (in
  * ASCEND_PROFILER_OUTPUT, possibly *.gz): discovery notes that they are
- * there and where; the rank analysis reads them (analysis/memory.h). "memory_record.csv", "operator_memory.csv",
- * "npu_module_mem.csv" */
+ * there and where; the rank analysis reads them (analysis/memory.h).
+ * "memory_record.csv", "operator_memory.csv", "npu_module_mem.csv" */
 enum disc_memfile {
 	DM_MEMORY_RECORD,
 	DM_OPERATOR_MEMORY,

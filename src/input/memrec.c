@@ -247,9 +247,8 @@ static const struct csvread_opts module_opts = {
     .trim_header = 1,
 };
 
-static void begin(struct mreader *r, const char *name, int module,
-                  memrec_fn fn, void *ctx, struct memrec_info *info,
-                  struct err *e)
+static void begin(struct mreader *r, const char *name, int module, memrec_fn fn,
+                  void *ctx, struct memrec_info *info, struct err *e)
 {
 	memset(r, 0, sizeof(*r));
 	memset(info, 0, sizeof(*info));

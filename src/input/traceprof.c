@@ -270,8 +270,8 @@ static int on_raw(const struct trace_raw_el *el, uint64_t at, void *ctx)
 		    (p = proc_of(c, pid))) {
 			p->c_events++;
 			if (p->role == TPR_UNNAMED || p->role == TPR_NPU_MEM)
-				traceprof_counter(c, (size_t)(p - c->procs),
-				                  &m, el->p + el->n, at);
+				traceprof_counter(c, (size_t)(p - c->procs), &m,
+				                  el->p + el->n, at);
 		}
 		return 0;
 	}

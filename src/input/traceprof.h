@@ -113,12 +113,12 @@ struct traceprof {
 	uint64_t charged;
 
 	/* what the trace shows of how it was collected */
-	uint64_t host_ops;      /* X events of cat cpu_op, user_annotation or
-	                         * python_function (ProfilerActivity.CPU) */
-	int host_shapes;        /* a cpu_op event's args have "Input Dims"
-	                         * (record_shapes) */
-	uint64_t mem_counters;  /* C events of the "NPU MEM" process
-	                         * (profile_memory) */
+	uint64_t host_ops;     /* X events of cat cpu_op, user_annotation or
+	                        * python_function (ProfilerActivity.CPU) */
+	int host_shapes;       /* a cpu_op event's args have "Input Dims"
+	                        * (record_shapes) */
+	uint64_t mem_counters; /* C events of the "NPU MEM" process
+	                        * (profile_memory) */
 	/* its APP/HBM counters, file order (charged to tp->charged), and
 	 * those without a usable ts or KB (skipped; the first's byte offset
 	 * and why, static English) */

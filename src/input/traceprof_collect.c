@@ -257,7 +257,8 @@ void traceprof_counters_finish(struct traceprof_ctx *c)
 		const struct traceprof_proc *p = &c->procs[i];
 		if (p->role != TPR_NPU_MEM || !p->mem_bad)
 			continue;
-		if (!tp->mem_bad || p->mem_first_bad_at < tp->mem_first_bad_at) {
+		if (!tp->mem_bad ||
+		    p->mem_first_bad_at < tp->mem_first_bad_at) {
 			tp->mem_first_bad_at = p->mem_first_bad_at;
 			tp->mem_first_bad_why = p->mem_first_bad_why;
 		}

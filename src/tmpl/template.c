@@ -41,9 +41,9 @@ struct node {
 	size_t len;
 	char *name; /* VAR, LOOP, INCLUDE */
 	uint32_t hash;
-	char *dflt;             /* VAR: default= or NULL */
-	tmpl_fmt_fn fmt;        /* VAR: NULL for the env's default */
-	tmpl_col_scan_fn scan;  /* VAR: fmt's column formatting, or NULL */
+	char *dflt;            /* VAR: default= or NULL */
+	tmpl_fmt_fn fmt;       /* VAR: NULL for the env's default */
+	tmpl_col_scan_fn scan; /* VAR: fmt's column formatting, or NULL */
 	tmpl_col_fmt_fn col;
 	struct cond *conds;     /* IF */
 	struct node *else_body; /* IF */
@@ -655,7 +655,8 @@ static void render_var(struct render *rs, const struct tmpl *t,
 	if (n->col && f->loop)
 		for (i = 0; i < f->ncols; i++)
 			if (f->cols[i].var == n) {
-				n->col(rs->out, v ? v : "", len, f->cols[i].key);
+				n->col(rs->out, v ? v : "", len,
+				       f->cols[i].key);
 				return;
 			}
 	(n->fmt ? n->fmt : rs->dflt)(rs->out, v ? v : "", len);

@@ -10,10 +10,10 @@
 
 /* What becomes of each byte of the text. */
 enum mark {
-	M_TEXT,  /* text: may change */
-	M_KEEP,  /* markup, code: left as it is */
-	M_WIDE,  /* a punctuation character that becomes full-width */
-	M_DROP   /* a space dropped next to a full-width character */
+	M_TEXT, /* text: may change */
+	M_KEEP, /* markup, code: left as it is */
+	M_WIDE, /* a punctuation character that becomes full-width */
+	M_DROP  /* a space dropped next to a full-width character */
 };
 
 int cjk_is_wide(unsigned long c)
@@ -199,11 +199,13 @@ static void mark_md(struct text *x)
 	while (i < x->n) {
 		const unsigned char *c;
 		if (bol && !strncmp((const char *)x->t + i, "```", 3)) {
-			/* a fenced block: to the end of its closing fence line */
-			const char *f = strstr((const char *)x->t + i + 3,
-			                       "\n```");
+			/* a fenced block: to the end of its closing fence line
+			 */
+			const char *f =
+			    strstr((const char *)x->t + i + 3, "\n```");
 			c = f ? memchr(f + 4, '\n',
-			               x->n - (size_t)(f + 4 - (const char *)x->t))
+			               x->n -
+			                   (size_t)(f + 4 - (const char *)x->t))
 			      : NULL;
 			i = keep(x, i, c ? (size_t)(c - x->t) : x->n);
 			continue;
@@ -237,9 +239,9 @@ static size_t *count_wide(const struct text *x)
 	size_t *wide = xcalloc(x->n + 1, sizeof(*wide)), i;
 
 	for (i = 0; i < x->n; i++)
-		wide[i + 1] = wide[i] + (x->t[i] >= 0xe0 &&
-		                         x->mark[i] == M_TEXT &&
-		                         cjk_is_wide(decode(x->t + i)));
+		wide[i + 1] =
+		    wide[i] + (x->t[i] >= 0xe0 && x->mark[i] == M_TEXT &&
+		               cjk_is_wide(decode(x->t + i)));
 	return wide;
 }
 

@@ -12,7 +12,7 @@
 enum cjk_text {
 	CJK_PLAIN, /* every character is text */
 	CJK_HTML,  /* tags, and the content of script, style, code and pre */
-	CJK_MD     /* code spans, fenced code blocks and link targets "](...)" */
+	CJK_MD /* code spans, fenced code blocks and link targets "](...)" */
 };
 
 /* Rewrites sb->buf[start..]: each of , : ; ( ) in text with a Chinese
@@ -20,10 +20,11 @@ enum cjk_text {
  * before or right after it becomes its full-width form (，：；（）); so
  * does one with a Chinese character past one space where Latin text puts
  * one and Chinese none, after , : ; ("参阅: x") and before ( ("步骤 (共"),
- * and that space is dropped (so is one between ) and Chinese text). A parenthesis changes with its partner, so
- * that pairs stay alike, and a pair around Chinese text changes too. In
- * Markdown, emphasis marks (*) between are passed over. A character between two ASCII digits ("1,454",
- * "12:30") never changes. The text must be valid UTF-8. */
+ * and that space is dropped (so is one between ) and Chinese text). A
+ * parenthesis changes with its partner, so that pairs stay alike, and a pair
+ * around Chinese text changes too. In Markdown, emphasis marks (*) between are
+ * passed over. A character between two ASCII digits ("1,454", "12:30") never
+ * changes. The text must be valid UTF-8. */
 void cjk_punct(struct strbuf *sb, size_t start, enum cjk_text kind);
 
 /* 1 when code point c is Chinese in the sense above. */

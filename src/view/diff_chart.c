@@ -14,13 +14,13 @@
 #include "util/numfmt.h"
 #include "util/banned.h"
 
-#define VIEW_W     960
-#define TAG_END    196 /* "base" / "new" end here, right-aligned */
-#define PLOT_X     204
-#define PLOT_W     660 /* leaves room for the total after the longest bar */
-#define ROW_H      20
-#define BAR_H      15
-#define GROUP_GAP  12
+#define VIEW_W    960
+#define TAG_END   196 /* "base" / "new" end here, right-aligned */
+#define PLOT_X    204
+#define PLOT_W    660 /* leaves room for the total after the longest bar */
+#define ROW_H     20
+#define BAR_H     15
+#define GROUP_GAP 12
 
 static void xml_text(struct strbuf *out, const char *s)
 {
@@ -146,10 +146,10 @@ void diff_chart_svg(struct model_ctx *c, const struct tmpl_vars *v,
 	legend(c, out);
 }
 
-#define WF_LABEL_W 330
+#define WF_LABEL_W   330
 #define WF_LABEL_MAX 44
-#define WF_PLOT_W  540
-#define WF_ROW_H   22
+#define WF_PLOT_W    540
+#define WF_ROW_H     22
 
 /* A waterfall row's bar: from..to on lo..hi, at least a pixel wide. */
 static void wf_bar(struct strbuf *out, const struct tmpl_vars *r, int y,

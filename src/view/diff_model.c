@@ -25,8 +25,8 @@ static void add_delta_in(struct strbuf *sb, int64_t ns, int u)
 	int64_t m = mag > INT64_MAX ? INT64_MAX : (int64_t)mag;
 
 	strbuf_adds(sb, ns > 0 ? "+" : ns < 0 ? MINUS : "");
-	numfmt_duration_in(sb, m,
-	                   u == UNIT_OWN ? numfmt_unit_of(m) : (enum numfmt_unit)u);
+	numfmt_duration_in(
+	    sb, m, u == UNIT_OWN ? numfmt_unit_of(m) : (enum numfmt_unit)u);
 }
 
 void diff_add_delta(struct strbuf *sb, int64_t ns)
@@ -275,8 +275,7 @@ static void chart(struct model_ctx *c, struct tmpl_vars *v)
 /* The catalogue's name of a built-in verdict, else its id: its title (a
  * claim) where it fired on either side, else its neutral check name, so a
  * finding that fired nowhere is never stated as a claim. */
-static const char *verdict_title(struct model_ctx *c, const char *id,
-                                 int fired)
+static const char *verdict_title(struct model_ctx *c, const char *id, int fired)
 {
 	const char *s = NULL;
 
@@ -358,8 +357,7 @@ static void add_promise(struct strbuf *sb, const struct cmp_verdict *vd)
 static void promises(struct model_ctx *c, struct tmpl_vars *v,
                      const struct comparison *cmp)
 {
-	const char *names[] = {"title", "promised", "measured", "base",
-	                       "new"};
+	const char *names[] = {"title", "promised", "measured", "base", "new"};
 	const char *values[5];
 	struct strbuf p = STRBUF_INIT, m = STRBUF_INIT, b = STRBUF_INIT,
 	              n = STRBUF_INIT;
@@ -568,7 +566,8 @@ static void waterfall(struct model_ctx *c, struct tmpl_vars *v,
                       const struct comparison *cmp)
 {
 	int64_t base = 0, new_ = 0, at, lo, hi, step;
-	size_t i, n = cmp->ntypes < DIFF_WATERFALL ? cmp->ntypes : DIFF_WATERFALL;
+	size_t i,
+	    n = cmp->ntypes < DIFF_WATERFALL ? cmp->ntypes : DIFF_WATERFALL;
 	char css[16];
 
 	tmpl_define_loop(v, "waterfall");
@@ -584,8 +583,9 @@ static void waterfall(struct model_ctx *c, struct tmpl_vars *v,
 	for (i = 0; i < n; i++) {
 		const struct cmp_type *t = &cmp->types[i];
 		snprintf(css, sizeof(css), "c-%s", category_names[t->cat]);
-		wf_row(c, v, t->type, model_tk(c, "stage_", stage_names[t->stage]),
-		       css, &at, checked_sub_sat(t->time.new_, t->time.base));
+		wf_row(c, v, t->type,
+		       model_tk(c, "stage_", stage_names[t->stage]), css, &at,
+		       checked_sub_sat(t->time.new_, t->time.base));
 		lo = at < lo ? at : lo;
 		hi = at > hi ? at : hi;
 	}

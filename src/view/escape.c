@@ -265,7 +265,8 @@ static size_t md_marker(const unsigned char *u, size_t len)
 		return len;
 	if (u[i] == '#' || u[i] == '>')
 		return i;
-	if (strchr("-+=", u[i]) && (md_blank(u, len, i + 1) || u[i + 1] == u[i]))
+	if (strchr("-+=", u[i]) &&
+	    (md_blank(u, len, i + 1) || u[i + 1] == u[i]))
 		return i;
 	for (d = i; d < len && u[d] >= '0' && u[d] <= '9'; d++)
 		;
@@ -275,8 +276,7 @@ static size_t md_marker(const unsigned char *u, size_t len)
 	return len;
 }
 
-static int md_escaped(const unsigned char *u, size_t len, size_t i,
-                      size_t mark)
+static int md_escaped(const unsigned char *u, size_t len, size_t i, size_t mark)
 {
 	unsigned c = u[i];
 

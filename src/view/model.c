@@ -71,9 +71,9 @@ static void doc_name(struct model_ctx *c, struct tmpl_vars *row,
 {
 	strbuf_reset(&c->sb);
 	strbuf_addf(&c->sb, "doc_name_%s", file);
-	tmpl_set(row, "name", i18n_find(c->o->cat, c->sb.buf)
-	                          ? model_t(c, c->sb.buf)
-	                          : file);
+	tmpl_set(row, "name",
+	         i18n_find(c->o->cat, c->sb.buf) ? model_t(c, c->sb.buf)
+	                                         : file);
 	tmpl_set(row, "file", file);
 }
 
@@ -260,7 +260,8 @@ static void top_chart(struct model_ctx *c, struct tmpl_vars *row,
 	}
 	for (k = 0; k < CAT_COUNT; k++)
 		if (seen[k]) {
-			legend[nl].label = model_tk(c, "cat_", category_names[k]);
+			legend[nl].label =
+			    model_tk(c, "cat_", category_names[k]);
 			legend[nl].css = cat_css[k];
 			legend[nl++].value = 0;
 		}

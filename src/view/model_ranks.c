@@ -50,7 +50,8 @@ static void figures(struct model_ctx *c, struct tmpl_vars *v, size_t n)
 
 	if (r->nranks < 2) {
 		tmpl_set(v, "span_note", "");
-		tmpl_set(v, "col_kernel_time_st", model_t(c, "col_kernel_time"));
+		tmpl_set(v, "col_kernel_time_st",
+		         model_t(c, "col_kernel_time"));
 		tmpl_set(v, "col_wall_time_st", model_t(c, "col_wall_time"));
 		tmpl_set(v, "timeline_title", model_t(c, "sec_timeline"));
 		tmpl_set(v, "stages_cards_note", "");

@@ -8,10 +8,10 @@
  *   ranks, threads, multi_rank ("1" when more than one rank);
  *   what a figure is (with several ranks: card-time summed over the
  *     cards, or wall time on the lead card): span_note (after the
- *     header's device timeline: " (lead card, rank 0)"), col_kernel_time_st and col_wall_time_st (the stage
- *     table's headers), timeline_title, stages_cards_note and
- *     rank_dirs_text ("4 rank folders, ..."; both "" for one rank);
- *   loop rank_inputs: id, label ("Rank 3"), source, dir, files (loop:
+ *     header's device timeline: " (lead card, rank 0)"), col_kernel_time_st and
+ * col_wall_time_st (the stage table's headers), timeline_title,
+ * stages_cards_note and rank_dirs_text ("4 rank folders, ..."; both "" for one
+ * rank); loop rank_inputs: id, label ("Rank 3"), source, dir, files (loop:
  *     name, state, path),
  *     versions, level; loop not_run: text;
  *   loop rank_rows (multi_rank only): id, analysed, dit_ns, vae_ns,

@@ -25,9 +25,7 @@ const struct palette_colour palette_stages[STAGE_COUNT] = {
 
 /* Tol bright blue, Tol muted wine, light grey. */
 const struct palette_colour palette_overlap[PAL_OVERLAP_COUNT] = {
-    {"computing", 0x4477aa},
-    {"not_overlapped", 0x882255},
-    {"free", 0xcccccc}};
+    {"computing", 0x4477aa}, {"not_overlapped", 0x882255}, {"free", 0xcccccc}};
 
 /* Tol vibrant red against a deep teal blue: red/green would collapse to
  * one olive under protanopia. White text is readable on both. */

@@ -15,7 +15,7 @@
 #include "core/vocab.h"
 
 struct palette_colour {
-	const char *name; /* the vocabulary name: "MatMul", "dit", "fired" */
+	const char *name;  /* the vocabulary name: "MatMul", "dit", "fired" */
 	unsigned long rgb; /* 0xRRGGBB */
 };
 

@@ -79,8 +79,8 @@ void svg_tick_label(struct strbuf *out, int64_t t, int64_t step)
 	static const struct {
 		int64_t ns;
 		const char *unit;
-	} units[] = {{1000000000, "s"}, {1000000, "ms"}, {1000, "\xC2\xB5s"},
-	             {1, "ns"}};
+	} units[] = {
+	    {1000000000, "s"}, {1000000, "ms"}, {1000, "\xC2\xB5s"}, {1, "ns"}};
 	size_t u = 0;
 
 	if (t == 0) {
@@ -97,7 +97,6 @@ void svg_tick_label(struct strbuf *out, int64_t t, int64_t step)
 	strbuf_addf(out, " %s", units[u].unit);
 }
 
-
 void svg_axis(struct strbuf *out, int x, int w, int y, int64_t lo, int64_t hi)
 {
 	int64_t span = hi - lo, step = svg_tick_step(span, AXIS_TICKS), t;
@@ -109,9 +108,9 @@ void svg_axis(struct strbuf *out, int x, int w, int y, int64_t lo, int64_t hi)
 	t = lo > 0 ? (lo + step - 1) / step * step : 0;
 	for (; span > 0 && t <= hi; t += step) {
 		int px = x + (int)checked_muldiv(t - lo, w, span);
-		const char *anchor = px < x + 20          ? "start"
-		                     : px > x + w - 40    ? "end"
-		                                          : "middle";
+		const char *anchor = px < x + 20       ? "start"
+		                     : px > x + w - 40 ? "end"
+		                                       : "middle";
 		strbuf_addf(out,
 		            "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
 		            "<text x=\"%d\" y=\"%d\" text-anchor=\"%s\">",
@@ -200,11 +199,11 @@ void svg_timeline(struct strbuf *out, const char *title,
 
 /* ---- points on a time axis --------------------------------------------- */
 
-#define PLOT_L   64 /* left of the plot: the y tick labels */
-#define PLOT_T   10
-#define PLOT_R   24 /* room for the last x tick label */
-#define PLOT_H   180
-#define AXIS_GAP 44 /* x ticks and the x label under the plot */
+#define PLOT_L     64 /* left of the plot: the y tick labels */
+#define PLOT_T     10
+#define PLOT_R     24 /* room for the last x tick label */
+#define PLOT_H     180
+#define AXIS_GAP   44 /* x ticks and the x label under the plot */
 #define LEGEND_ROW 22 /* a row of the scatter's legend of shapes */
 
 /* A 1-2-5 step giving about `want` ticks over range (> 0). */
@@ -402,9 +401,9 @@ void svg_bars(struct strbuf *out, const char *title,
 	legend(out, parts, nparts, 0);
 }
 
-#define HB_LABEL_W 330 /* room for about 44 characters of a type name */
+#define HB_LABEL_W   330 /* room for about 44 characters of a type name */
 #define HB_LABEL_MAX 44
-#define HB_VALUE_W 90
+#define HB_VALUE_W   90
 
 void svg_cut_label(struct strbuf *out, const char *s, size_t max)
 {

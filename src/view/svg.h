@@ -51,8 +51,9 @@ void svg_timeline(struct strbuf *out, const char *title,
 
 /* Horizontal stacked bars, one per row, all on one scale (the largest
  * row total fills the width), each with its label on the left, a time
- * axis under them, and a legend of the parts (label, css; value unused). values holds nrows rows
- * of nparts values (ns: each bar's tooltip gives its duration). */
+ * axis under them, and a legend of the parts (label, css; value unused). values
+ * holds nrows rows of nparts values (ns: each bar's tooltip gives its
+ * duration). */
 void svg_bars(struct strbuf *out, const char *title,
               const struct svg_part *parts, size_t nparts,
               const char *const *row_labels, const int64_t *values,
@@ -82,9 +83,10 @@ void svg_points(struct strbuf *out, const char *title,
 void svg_cut_label(struct strbuf *out, const char *s, size_t max);
 
 struct svg_hbar {
-	const char *label; /* row label, cut to fit with the whole in the tooltip */
-	const char *css;   /* class giving its colour, e.g. "c-MatMul" */
-	int64_t value;     /* ns */
+	const char
+	    *label; /* row label, cut to fit with the whole in the tooltip */
+	const char *css; /* class giving its colour, e.g. "c-MatMul" */
+	int64_t value;   /* ns */
 };
 
 /* One horizontal bar per row (a ranking, largest first), all on one time

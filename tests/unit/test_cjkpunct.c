@@ -46,8 +46,8 @@ static void cjkpunct_leaves_latin_numbers_and_code(void **state)
 	expect("DiT (transformer): 1.47x, faster", CJK_PLAIN, 0,
 	       "DiT (transformer): 1.47x, faster");
 	expect("算子数 1,454 个 12:30", CJK_PLAIN, 0, "算子数 1,454 个 12:30");
-	expect("<p title=\"中:\">中<code>a(中)</code> &gt;中</p>", CJK_HTML,
-	       0, "<p title=\"中:\">中<code>a(中)</code> &gt;中</p>");
+	expect("<p title=\"中:\">中<code>a(中)</code> &gt;中</p>", CJK_HTML, 0,
+	       "<p title=\"中:\">中<code>a(中)</code> &gt;中</p>");
 	expect("<script>x=\"中:\"</script>中:", CJK_HTML, 0,
 	       "<script>x=\"中:\"</script>中：");
 	expect("- `a(中)` [文档](http://x/中(1)) 规则:x", CJK_MD, 0,

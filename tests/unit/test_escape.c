@@ -45,9 +45,9 @@ static const char script[] = "<script>alert(1)</script>";
 static void table_lists_every_formatter_in_order(void **state)
 {
 	static const char *const names[] = {
-	    "html", "url", "href", "js", "md", "raw", "int", "f1", "f2", "f3",
-	    "pct1", "dur", "dur_own", "us", "mdurl", "css", "mdcode",
-	    "path"};
+	    "html",    "url", "href",  "js",  "md",     "raw",
+	    "int",     "f1",  "f2",    "f3",  "pct1",   "dur",
+	    "dur_own", "us",  "mdurl", "css", "mdcode", "path"};
 	size_t n, i;
 	const struct tmpl_formatter *f = escape_formatters(&n);
 
@@ -164,8 +164,7 @@ static void md_leaves_no_markup(void **state)
 	(void)state;
 	check("md", "*bold* _it_ [l](u) <b>&",
 	      "\\*bold\\* \\_it_ \\[l\\](u) \\<b>&");
-	check("md", "a|b`c\\d#e+f-g!h{i}j~k",
-	      "a\\|b\\`c\\d#e+f-g!h{i}j\\~k");
+	check("md", "a|b`c\\d#e+f-g!h{i}j~k", "a\\|b\\`c\\d#e+f-g!h{i}j\\~k");
 	check("md", "line1\nline2\r\nx\ty", "line1 line2  x\ty");
 	check("md", script, "\\<script>alert(1)\\</script>");
 	check("md", "\"q\" 'q' 1.5 a=b", "\"q\" 'q' 1.5 a=b");

@@ -20,14 +20,12 @@
 #define MIN_DELTA_E 20.0
 #define PI          3.14159265358979323846
 
-static const double protanopia[3][3] = {
-    {0.152286, 1.052583, -0.204868},
-    {0.114503, 0.786281, 0.099216},
-    {-0.003882, -0.048116, 1.051998}};
-static const double deuteranopia[3][3] = {
-    {0.367322, 0.860646, -0.227968},
-    {0.280085, 0.672501, 0.047413},
-    {-0.011820, 0.042940, 0.968881}};
+static const double protanopia[3][3] = {{0.152286, 1.052583, -0.204868},
+                                        {0.114503, 0.786281, 0.099216},
+                                        {-0.003882, -0.048116, 1.051998}};
+static const double deuteranopia[3][3] = {{0.367322, 0.860646, -0.227968},
+                                          {0.280085, 0.672501, 0.047413},
+                                          {-0.011820, 0.042940, 0.968881}};
 
 struct lab {
 	double l, a, b;
@@ -54,8 +52,8 @@ static struct lab to_lab(unsigned long rgb, const double (*m)[3])
 	int i;
 
 	for (i = 0; i < 3; i++) {
-		s[i] = m ? m[i][0] * c[0] + m[i][1] * c[1] + m[i][2] * c[2]
-		         : c[i];
+		s[i] =
+		    m ? m[i][0] * c[0] + m[i][1] * c[1] + m[i][2] * c[2] : c[i];
 		s[i] = s[i] < 0 ? 0 : s[i] > 1 ? 1 : s[i];
 	}
 	x = (0.4124 * s[0] + 0.3576 * s[1] + 0.1805 * s[2]) / 0.95047;
@@ -67,8 +65,14 @@ static struct lab to_lab(unsigned long rgb, const double (*m)[3])
 	return out;
 }
 
-static double deg(double r) { return r * 180 / PI; }
-static double rad(double d) { return d * PI / 180; }
+static double deg(double r)
+{
+	return r * 180 / PI;
+}
+static double rad(double d)
+{
+	return d * PI / 180;
+}
 
 static double hue(double b, double a)
 {
@@ -79,7 +83,10 @@ static double hue(double b, double a)
 	return h < 0 ? h + 360 : h;
 }
 
-static double pow7(double c) { return pow(c, 7) / (pow(c, 7) + pow(25, 7)); }
+static double pow7(double c)
+{
+	return pow(c, 7) / (pow(c, 7) + pow(25, 7));
+}
 
 /* CIEDE2000 with kL = kC = kH = 1, following Sharma et al.'s steps. */
 static double de2000(struct lab p, struct lab q)
@@ -105,11 +112,12 @@ static double de2000(struct lab p, struct lab q)
 	cbp = (c1 + c2) / 2;
 	t = 1 - 0.17 * cos(rad(hb - 30)) + 0.24 * cos(rad(2 * hb)) +
 	    0.32 * cos(rad(3 * hb + 6)) - 0.20 * cos(rad(4 * hb - 63));
-	sl = 1 + 0.015 * (lb - 50) * (lb - 50) /
-	             sqrt(20 + (lb - 50) * (lb - 50));
+	sl = 1 +
+	     0.015 * (lb - 50) * (lb - 50) / sqrt(20 + (lb - 50) * (lb - 50));
 	sc = 1 + 0.045 * cbp;
 	sh = 1 + 0.015 * cbp * t;
-	rt = -sin(rad(60 * exp(-pow((hb - 275) / 25, 2)))) * 2 * sqrt(pow7(cbp));
+	rt =
+	    -sin(rad(60 * exp(-pow((hb - 275) / 25, 2)))) * 2 * sqrt(pow7(cbp));
 	return sqrt(pow(dl / sl, 2) + pow(dc / sc, 2) + pow(dhh / sh, 2) +
 	            rt * (dc / sc) * (dhh / sh));
 }
@@ -138,8 +146,8 @@ static void de2000_matches_published_pairs(void **state)
 
 /* Every pair of tab[0..n) at least MIN_DELTA_E apart under normal vision,
  * protanopia and deuteranopia; returns the smallest distance. */
-static double check_apart(const char *group,
-                          const struct palette_colour *tab, size_t n)
+static double check_apart(const char *group, const struct palette_colour *tab,
+                          size_t n)
 {
 	static const struct {
 		const char *name;
@@ -153,15 +161,16 @@ static double check_apart(const char *group,
 	for (s = 0; s < ARRAY_LEN(sims); s++)
 		for (i = 0; i < n; i++)
 			for (j = i + 1; j < n; j++) {
-				double d = de2000(to_lab(tab[i].rgb, sims[s].m),
-				                  to_lab(tab[j].rgb, sims[s].m));
+				double d =
+				    de2000(to_lab(tab[i].rgb, sims[s].m),
+				           to_lab(tab[j].rgb, sims[s].m));
 				if (d < MIN_DELTA_E)
 					fail_msg("%s under %s: %s #%06lx and "
 					         "%s #%06lx are only dE %.1f "
 					         "apart",
-					         group, sims[s].name, tab[i].name,
-					         tab[i].rgb, tab[j].name,
-					         tab[j].rgb, d);
+					         group, sims[s].name,
+					         tab[i].name, tab[i].rgb,
+					         tab[j].name, tab[j].rgb, d);
 				worst = d < worst ? d : worst;
 			}
 	return worst;

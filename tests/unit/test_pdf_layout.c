@@ -92,7 +92,7 @@ static struct tmpl_vars *model(size_t n)
 
 /* Lays out the table of loop "rows" of m on a fresh document. */
 static void lay_out_at(const struct tmpl_vars *m, int dash, const char *when,
-                      float y, const char *heading)
+                       float y, const char *heading)
 {
 	static const struct pdf_col spec[] = {
 	    {"t_name", 0.5f, 0}, {"t_value", 0.25f, 1}, {"t_raw", 0.25f, 1}};
@@ -287,7 +287,8 @@ int main(void)
 	    cmocka_unit_test(pdf_table_dash_marks_empty_formatted_values),
 	    cmocka_unit_test(pdf_table_leaves_out_rows_without_when),
 	    cmocka_unit_test(pdf_table_repeats_its_heading_on_each_page),
-	    cmocka_unit_test(pdf_table_keeps_eight_rows_and_its_heading_together),
+	    cmocka_unit_test(
+	        pdf_table_keeps_eight_rows_and_its_heading_together),
 	    cmocka_unit_test(pt_wrap_words_keeps_chinese_words_whole),
 	};
 

@@ -263,7 +263,8 @@ static void doc_links_follow_docs_base_and_language(void **state)
 	/* the links carry the features' names, not the file names */
 	assert_non_null(strstr(html, "features/DyEPLB.md\">动态专家负载均衡（"
 	                             "DyEPLB）</a>"));
-	assert_non_null(strstr(html, "features/core_layers.md\">核心融合算子</a>"));
+	assert_non_null(
+	    strstr(html, "features/core_layers.md\">核心融合算子</a>"));
 	assert_null(strstr(html, "\">core_layers</a>"));
 	assert_null(strstr(md, "[cpu_offload]("));
 	assert_non_null(strstr(md, "[CPU offload](https://gitcode.com/"));

@@ -776,7 +776,8 @@ static void rules_set_threshold_rejects_unknown_name(void **state)
 	set_fails(r, "matmul=45",
 	          "--threshold 'matmul=45': unknown name (known: matmul_quant, "
 	          "fa_quant_sparse, vector_fusion, comm_overlap, host_bound, "
-	          "rank_imbalance, vae_parallel, text_encoder, memory_headroom, cache)");
+	          "rank_imbalance, vae_parallel, text_encoder, "
+	          "memory_headroom, cache)");
 }
 
 static void rules_set_threshold_rejects_bad_values(void **state)

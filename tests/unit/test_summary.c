@@ -113,18 +113,20 @@ static void example_summary_in_every_format(void **state)
 	at(html, "<strong class=\"sum-big\">3 findings</strong>");
 	at(html, "aria-label=\"DiT 47.4% · VAE 39.2% · Text encoder 13.5%\"");
 	at(html, "<span class=\"seg s-dit\" style=\"width:47.38%\"");
-	at(html, "<a href=\"#verdict-vae_parallel\">The VAE is a large share "
-	         "of end to end</a> <span class=\"small\">(39.2% &gt; "
-	         "30.0%)</span> · Estimated gain: <strong class=\"sum-gain\">end "
-	         "to end 154.2 ms → 124.5–134.4 ms per step "
-	         "(−12.9–19.3%)</strong>");
+	at(html,
+	   "<a href=\"#verdict-vae_parallel\">The VAE is a large share "
+	   "of end to end</a> <span class=\"small\">(39.2% &gt; "
+	   "30.0%)</span> · Estimated gain: <strong class=\"sum-gain\">end "
+	   "to end 154.2 ms → 124.5–134.4 ms per step "
+	   "(−12.9–19.3%)</strong>");
 	/* each fired card has its gain, assumption and source; the cards
 	 * come by gain */
 	at(html, "<p class=\"gain gain-estimate\"><strong>Estimated "
 	         "gain:</strong> VAE 59.5 ms → 29.7–39.6 ms; end to end 154.2 "
 	         "ms → 124.5–134.4 ms per step (−12.9–19.3%); assuming the VAE "
 	         "runs 1.5–2× faster");
-	at(html, "<strong>Estimated gain:</strong> DiT 72.0 ms → 49.5–57.0 "
+	at(html,
+	   "<strong>Estimated gain:</strong> DiT 72.0 ms → 49.5–57.0 "
 	   "ms; end to end 154.2 ms → 131.8–139.2 ms per step (−9.7–14.5%); "
 	   "assuming the DiT&#39;s attention runs 2–4× faster");
 	at(html, "<span class=\"small\">(source: MindIE-SD sparse doc "
@@ -165,9 +167,10 @@ static void example_summary_in_every_format(void **state)
 	at(txt, "  do first     vae_parallel: The VAE is a large share of end "
 	        "to end (39.2% > 30%)\n               estimated gain: end to "
 	        "end 154.2 ms -> 124.5-134.4 ms per step (-12.9-19.3%)\n");
-	at(txt, "         estimated gain: DiT 72.0 ms -> 49.5-57.0 ms; end to "
-	        "end 154.2 ms -> 131.8-139.2 ms per step (-9.7-14.5%); assuming "
-	        "the DiT's attention runs 2–4× faster");
+	at(txt,
+	   "         estimated gain: DiT 72.0 ms -> 49.5-57.0 ms; end to "
+	   "end 154.2 ms -> 131.8-139.2 ms per step (-9.7-14.5%); assuming "
+	   "the DiT's attention runs 2–4× faster");
 	assert_true(at(txt, "[FIRE] vae_parallel") <
 	            at(txt, "[FIRE] fa_quant_sparse"));
 	at(txt, "  trust        fair - Level1, 2 timed steps after 3 warm-up, "
@@ -197,9 +200,10 @@ static void example_summary_in_every_format(void **state)
 	   "2 个计时步，2 条警告</a>");
 	at(zh, "预计收益（估算）：<strong class=\"sum-gain\">端到端每步 154.2 "
 	       "ms → 124.5–134.4 ms（减少 12.9–19.3%）</strong>");
-	at(zh, "<strong>预计收益（估算）：</strong> VAE 59.5 ms → 29.7–39.6 "
-	       "ms；端到端每步 154.2 ms → 124.5–134.4 ms（减少 12.9–19.3%）；前提："
-	       "VAE 解码切分到两张或更多卡上并行后快 1.5–2 倍");
+	at(zh,
+	   "<strong>预计收益（估算）：</strong> VAE 59.5 ms → 29.7–39.6 "
+	   "ms；端到端每步 154.2 ms → 124.5–134.4 ms（减少 12.9–19.3%）；前提："
+	   "VAE 解码切分到两张或更多卡上并行后快 1.5–2 倍");
 	free(html);
 	free(md);
 	free(txt);

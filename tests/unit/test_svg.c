@@ -41,8 +41,8 @@ static void tick_labels_carry_units(void **state)
 
 static void legend_is_escaped_html_text(void **state)
 {
-	struct svg_part parts[] = {{"<b>&", "c-FA", 3}, {"x", "c-Comm", 1},
-	                           {"none", "c-Other", 0}};
+	struct svg_part parts[] = {
+	    {"<b>&", "c-FA", 3}, {"x", "c-Comm", 1}, {"none", "c-Other", 0}};
 	struct strbuf sb = STRBUF_INIT;
 	const char *svg_end;
 
@@ -91,10 +91,10 @@ static void hbars_cut_long_names_whole_in_tooltip(void **state)
 	/* 中 would end past the cut: left out whole, not split */
 	assert_non_null(strstr(sb.buf, "aaaa\xE2\x80\xA6</text>"));
 	assert_non_null(strstr(sb.buf, "aaaa\xE4\xB8\xAD&lt;x&gt;&amp;tail "
-	                                "2.00 ms</title>"));
+	                               "2.00 ms</title>"));
 	assert_null(strstr(sb.buf, "<x>"));
 	assert_non_null(strstr(sb.buf, "class=\"c-Vector\" x=\"330\" y=\"22\" "
-	                                "width=\"270\""));
+	                               "width=\"270\""));
 	strbuf_release(&sb);
 }
 

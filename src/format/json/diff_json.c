@@ -124,8 +124,7 @@ static void e2e(cJSON *w, const struct comparison *c)
 		jsonw_add_null(o, "base_us");
 		jsonw_add_null(o, "new_us");
 	}
-	jsonw_add_fixed(o, "saving_pct", cmp_saving_pct(c->e2e),
-	                c->e2e_known);
+	jsonw_add_fixed(o, "saving_pct", cmp_saving_pct(c->e2e), c->e2e_known);
 }
 
 static void types(cJSON *w, const struct comparison *c)

@@ -20,8 +20,7 @@ static void e2e_json(cJSON *o, const struct result *r)
 	jsonw_add_us(o, "span_us", e->span_ns);
 	jsonw_add_u64(o, "steps", e->steps);
 	/* pipeline calls: the DiT loops told apart by the iterations */
-	jsonw_add_u64(o, "pipeline_calls",
-	              r->iters.found ? r->iters.calls : 0);
+	jsonw_add_u64(o, "pipeline_calls", r->iters.found ? r->iters.calls : 0);
 	if (e2e_per_call_ns(r) >= 0)
 		jsonw_add_us(o, "per_call_us", e2e_per_call_ns(r));
 	else
@@ -51,8 +50,7 @@ static void trust_json(cJSON *o, const struct result *r)
 }
 
 /* A time of the estimate, null when there is none. */
-static void gain_us(cJSON *o, const char *key, const struct gain *g,
-                    int64_t ns)
+static void gain_us(cJSON *o, const char *key, const struct gain *g, int64_t ns)
 {
 	if (g->estimated)
 		jsonw_add_us(o, key, ns);
@@ -75,9 +73,9 @@ void json_gain(cJSON *o, const char *key, const struct result *r,
 	jsonw_add_bool(x, "no_speed_gain", g->no_speed);
 	jsonw_add_str(x, "part", gain_part_names[g->part]);
 	jsonw_add_str(x, "stage", stage_names[g->stage]);
-	jsonw_add_str(x, "category", g->part == GAIN_PART_CATEGORY
-	                                 ? category_names[g->cat]
-	                                 : NULL);
+	jsonw_add_str(x, "category",
+	              g->part == GAIN_PART_CATEGORY ? category_names[g->cat]
+	                                            : NULL);
 	jsonw_add_str(x, "per", r->e2e.steps ? "profiler_step" : "profile");
 	jsonw_add_fixed(x, "speedup_low", g->speedup_low, range);
 	jsonw_add_fixed(x, "speedup_high", g->speedup_high, range);
@@ -89,8 +87,7 @@ void json_gain(cJSON *o, const char *key, const struct result *r,
 	gain_us(x, "e2e_after_low_us", g, g->e2e_after_low_ns);
 	gain_us(x, "e2e_after_high_us", g, g->e2e_after_high_ns);
 	jsonw_add_fixed(x, "saving_low_pct", g->saving_low_pct, g->estimated);
-	jsonw_add_fixed(x, "saving_high_pct", g->saving_high_pct,
-	                g->estimated);
+	jsonw_add_fixed(x, "saving_high_pct", g->saving_high_pct, g->estimated);
 	a = jsonw_add_object(x, "assumption");
 	jsonw_add_str(a, "en", g->assumption_en);
 	jsonw_add_str(a, "zh", g->assumption_zh);

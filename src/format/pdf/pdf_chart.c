@@ -159,9 +159,11 @@ void pdf_chart_ranking(struct pdf_doc *d, const struct tmpl_vars *m,
 		pt_draw(d, d->page, f, &PDF_SMALL, MARGIN, d->y + 3.0f,
 		        label->buf, label->len);
 		pt_rect(d, MARGIN + name_w, d->y + 1.5f, w > 0.5f ? w : 0.5f,
-		        9.0f, (unsigned long)pdf_chart_cat_rgb(tmpl_get(r, "cat")));
+		        9.0f,
+		        (unsigned long)pdf_chart_cat_rgb(tmpl_get(r, "cat")));
 		strbuf_reset(label);
-		fdur(label, tmpl_get(r, value_key), strlen(tmpl_get(r, value_key)));
+		fdur(label, tmpl_get(r, value_key),
+		     strlen(tmpl_get(r, value_key)));
 		pt_draw_str(d, d->page, &PDF_SMALL, MARGIN + name_w + w + 4,
 		            d->y + 3.0f, label->buf);
 	}

@@ -137,10 +137,10 @@ static struct pdf_style factor_style(struct pdf_ctx *c, float w)
 	size_t i, n = tmpl_nrows(c->m, "summary");
 
 	for (i = 0; i < n; i++)
-		if (pt_text_width(&c->d,
-		                  tmpl_get(tmpl_row(c->m, "summary", i),
-		                           "speedup_text"),
-		                  &st) > w)
+		if (pt_text_width(
+		        &c->d,
+		        tmpl_get(tmpl_row(c->m, "summary", i), "speedup_text"),
+		        &st) > w)
 			st.size = 11.0f;
 	return st;
 }
@@ -149,11 +149,11 @@ static struct pdf_style factor_style(struct pdf_ctx *c, float w)
 static float speedup_height(struct pdf_ctx *c, const struct tmpl_vars *r,
                             const struct pdf_style *fs, float w)
 {
-	return 8 + 11.0f * (float)pt_nlines(&c->d, tmpl_get(r, "label"),
-	                                    &S_STAGE, w - 10) +
-	       (fs->size + 4) * (float)pt_nlines(&c->d,
-	                                         tmpl_get(r, "speedup_text"),
-	                                         fs, w) +
+	return 8 +
+	       11.0f * (float)pt_nlines(&c->d, tmpl_get(r, "label"), &S_STAGE,
+	                                w - 10) +
+	       (fs->size + 4) *
+	           (float)pt_nlines(&c->d, tmpl_get(r, "speedup_text"), fs, w) +
 	       10.0f * (float)pt_nlines(&c->d, arrow(c, 1, r, "wall"),
 	                                &PDF_SMALL, w) +
 	       8;
@@ -180,7 +180,8 @@ static void speedup_card(struct pdf_ctx *c, const struct tmpl_vars *r,
 
 static void speedups(struct pdf_ctx *c)
 {
-	float cw = (CONTENT_W - (SPEEDUP_COLS - 1) * SPEEDUP_GAP) / SPEEDUP_COLS;
+	float cw =
+	    (CONTENT_W - (SPEEDUP_COLS - 1) * SPEEDUP_GAP) / SPEEDUP_COLS;
 	size_t i, k, n = tmpl_nrows(c->m, "summary");
 	struct pdf_style fs = factor_style(c, cw - 20);
 

@@ -118,8 +118,8 @@ void pdf_diff_waterfall(struct pdf_ctx *c)
 		x1 = (float)((b - lo) / (hi - lo)) * plot;
 		c->d.y -= CH_ROW;
 		strbuf_reset(label);
-		pt_wrap(&c->d, tmpl_get(r, "label"), &PDF_SMALL, name_w - 6, 1, 1,
-		        label, &f);
+		pt_wrap(&c->d, tmpl_get(r, "label"), &PDF_SMALL, name_w - 6, 1,
+		        1, label, &f);
 		pt_draw(&c->d, c->d.page, f, &PDF_SMALL, MARGIN, c->d.y + 3.0f,
 		        label->buf, label->len);
 		pt_rect(&c->d, MARGIN + name_w + x0, c->d.y + 1.5f,
@@ -129,7 +129,8 @@ void pdf_diff_waterfall(struct pdf_ctx *c)
 		            : (unsigned long)pdf_chart_cat_rgb(
 		                  tmpl_get(r, "css") + 2)); /* "c-FA" */
 		pt_draw_str(&c->d, c->d.page, &PDF_SMALL,
-		            MARGIN + name_w + (x1 > x0 + 0.5f ? x1 : x0 + 0.5f) + 4,
+		            MARGIN + name_w +
+		                (x1 > x0 + 0.5f ? x1 : x0 + 0.5f) + 4,
 		            c->d.y + 3.0f, tmpl_get(r, "value"));
 	}
 	c->d.y -= 2.0f;

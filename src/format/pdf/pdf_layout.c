@@ -119,8 +119,8 @@ static const struct heading_look {
 static void held_draw(struct pdf_ctx *c, size_t i, HPDF_Font f)
 {
 	struct pdf_doc *d = &c->d;
-	const struct heading_look *lk = c->held_sec[i] ? &LOOK_SECTION
-	                                               : &LOOK_SUB;
+	const struct heading_look *lk =
+	    c->held_sec[i] ? &LOOK_SECTION : &LOOK_SUB;
 	const char *p, *nl;
 
 	if (d->y < TOP)
@@ -151,8 +151,8 @@ static void held_draw(struct pdf_ctx *c, size_t i, HPDF_Font f)
  * into c->held_wrap). */
 static float held_height(struct pdf_ctx *c, size_t i)
 {
-	const struct heading_look *lk = c->held_sec[i] ? &LOOK_SECTION
-	                                               : &LOOK_SUB;
+	const struct heading_look *lk =
+	    c->held_sec[i] ? &LOOK_SECTION : &LOOK_SUB;
 	HPDF_Font f;
 	size_t n;
 
@@ -169,8 +169,8 @@ static float held_height(struct pdf_ctx *c, size_t i)
  * caller of pt_need may be reading: they wrap into c->held_wrap. */
 static void held_layout(struct pdf_doc *d, float h)
 {
-	struct pdf_ctx *c = (struct pdf_ctx *)(void *)((char *)d -
-	                                      offsetof(struct pdf_ctx, d));
+	struct pdf_ctx *c =
+	    (struct pdf_ctx *)(void *)((char *)d - offsetof(struct pdf_ctx, d));
 	float need = 0;
 	size_t i;
 	HPDF_Font f;
@@ -296,8 +296,8 @@ static float cell_layout(struct pdf_ctx *c, size_t i, const struct pdf_col *col,
 	                   &c->lines[i], &c->lfont[i]);
 	c->ns[i] = 0;
 	if (cl->sub && *cl->sub)
-		c->ns[i] = pt_wrap(&c->d, cl->sub, &ss, w, 1, 30,
-		                   &c->subl[i], &c->sfont[i]);
+		c->ns[i] = pt_wrap(&c->d, cl->sub, &ss, w, 1, 30, &c->subl[i],
+		                   &c->sfont[i]);
 	return (float)c->nl[i] * 10.0f + (float)c->ns[i] * 9.0f;
 }
 
@@ -435,7 +435,8 @@ static void column_units(const struct pdf_ctx *c, const struct pdf_table *t,
 
 	for (k = 0; k < t->n; k++) {
 		unit[k] = -1;
-		if (!t->vars || !t->vars[k] || !t->fmts || t->fmts[k] != c->fdur)
+		if (!t->vars || !t->vars[k] || !t->fmts ||
+		    t->fmts[k] != c->fdur)
 			continue;
 		for (i = 0, max = 0; i < n; i++) {
 			const struct tmpl_vars *r = tmpl_row(t->m, t->loop, i);

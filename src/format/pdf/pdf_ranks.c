@@ -54,7 +54,7 @@ static void ranks_table(struct pdf_ctx *c)
 	    {"t_col_comm_share", 0.09f, 1},   {"t_col_dit_exposed", 0.12f, 1},
 	    {"t_col_comm_wait", 0.12f, 1},    {"t_col_dit_compute", 0.12f, 1}};
 	static const char *const vars[] = {
-	    "id",           "dit_ns",     "vae_ns",        "fa_share",
+	    "id",           "dit_ns",       "vae_ns",     "fa_share",
 	    "matmul_share", "vector_share", "comm_share", "exposed_share",
 	    "wait_ns",      "compute_ns"};
 	tmpl_fmt_fn fmts[] = {NULL,    c->fdur, c->fdur, c->fpct, c->fpct,
@@ -300,8 +300,8 @@ static void step_rank(struct pdf_ctx *c, const struct tmpl_vars *st, int first)
 	static const char *const keys[] = {"computing_ns", "not_overlapped_ns",
 	                                   "free_ns"};
 	const long rgb[] = {(long)palette_overlap[PAL_COMPUTING].rgb,
-	                   (long)palette_overlap[PAL_NOT_OVERLAPPED].rgb,
-	                   (long)palette_overlap[PAL_FREE].rgb};
+	                    (long)palette_overlap[PAL_NOT_OVERLAPPED].rgb,
+	                    (long)palette_overlap[PAL_FREE].rgb};
 	const char *names[3];
 	float n = (float)tmpl_nrows(st, "step_rows");
 	float h = 40.0f + 12.0f * n;

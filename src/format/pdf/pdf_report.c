@@ -126,8 +126,7 @@ static void gain_line(struct pdf_ctx *c, const struct tmpl_vars *r,
 }
 
 /* Height of the gain line in width w: 0 without one. */
-static float gain_height(struct pdf_ctx *c, const struct tmpl_vars *r,
-                         float w)
+static float gain_height(struct pdf_ctx *c, const struct tmpl_vars *r, float w)
 {
 	struct strbuf b = STRBUF_INIT;
 	float h = 0;
@@ -270,8 +269,8 @@ static void stage_row(struct pdf_ctx *c, const struct tmpl_vars *r,
 static void stages(struct pdf_ctx *c)
 {
 	static const struct pdf_col spec[] = {
-	    {"t_col_stage", 0.30f, 0},     {"t_col_kernels", 0.12f, 1},
-	    {"t_col_segments", 0.12f, 1},  {"col_kernel_time_st", 0.16f, 1},
+	    {"t_col_stage", 0.30f, 0},      {"t_col_kernels", 0.12f, 1},
+	    {"t_col_segments", 0.12f, 1},   {"col_kernel_time_st", 0.16f, 1},
 	    {"col_wall_time_st", 0.16f, 1}, {"t_col_share", 0.14f, 1}};
 	static const char *const vars[] = {"label",     "kernels", "segments",
 	                                   "kernel_ns", "wall_ns", "share"};

@@ -161,8 +161,7 @@ static void passing_line(struct pdf_ctx *c, const struct tmpl_vars *r)
 	pt_need(&c->d,
 	        12.0f + 9.0f * (float)pt_nlines(&c->d, s->buf, &PDF_SMALL,
 	                                        CONTENT_W - 12));
-	pdf_chart_state_mark(&c->d, MARGIN, c->d.y - 1,
-	                     tmpl_get(r, "state"));
+	pdf_chart_state_mark(&c->d, MARGIN, c->d.y - 1, tmpl_get(r, "state"));
 	pt_para(&c->d, b->buf, &st, MARGIN + 14, CONTENT_W - 14, 12.0f);
 	pt_para(&c->d, s->buf, &PDF_SMALL, MARGIN + 12, CONTENT_W - 12, 9.0f);
 	c->d.y -= 4;

@@ -39,8 +39,8 @@ void pt_font_error(struct pdf_doc *d, const char *path, const char *why)
  * surrogates left out. */
 static void to_unicode(struct pdf_doc *d, HPDF_Font f)
 {
-	HPDF_Dict cmap = HPDF_Dict_GetItem((HPDF_Dict)f, "ToUnicode",
-	                                   HPDF_OCLASS_DICT);
+	HPDF_Dict cmap =
+	    HPDF_Dict_GetItem((HPDF_Dict)f, "ToUnicode", HPDF_OCLASS_DICT);
 	struct strbuf map = STRBUF_INIT, *sb = &map;
 	HPDF_STATUS st;
 	unsigned hi, in_block = 0, left = 256 - 8;
@@ -248,8 +248,8 @@ struct wrap {
 	const struct pdf_doc *d;
 	HPDF_Font f;
 	float size, width;
-	int cut;   /* PT_WRAP_ flags */
-	int words; /* PT_WRAP_WORDS */
+	int cut;       /* PT_WRAP_ flags */
+	int words;     /* PT_WRAP_WORDS */
 	const char *s; /* clean text */
 	size_t n;
 	struct strbuf *out;
@@ -294,8 +294,8 @@ static void add_ellipsized(const struct wrap *w, size_t start, size_t end)
 	size_t i = start, len;
 
 	while (i < end) {
-		float cw =
-		    cp_width(w->d, w->f, w->size, decode(w->s + i, end - i, &len));
+		float cw = cp_width(w->d, w->f, w->size,
+		                    decode(w->s + i, end - i, &len));
 		if (x + cw > room)
 			break;
 		x += cw;

@@ -72,7 +72,7 @@ struct pdf_doc {
 	 * pt_need calls it (once) with the height it was asked for, and it
 	 * lays the headings out together with that much room */
 	void (*held)(struct pdf_doc *d, float h);
-	int cjk_punct;          /* full-width punctuation next to Chinese */
+	int cjk_punct; /* full-width punctuation next to Chinese */
 };
 
 /* A text style: size in points, bold, fill colour 0xRRGGBB. */

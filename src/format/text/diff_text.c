@@ -75,8 +75,7 @@ static void verdicts(const struct comparison *c, struct strbuf *out)
 			continue;
 		/* what the base report's estimate promised, and what the
 		 * runs measured end to end */
-		strbuf_addf(out,
-		            "         promised end to end -%.1f-%.1f%%",
+		strbuf_addf(out, "         promised end to end -%.1f-%.1f%%",
 		            v->promised_low_pct, v->promised_high_pct);
 		if (c->e2e_known)
 			strbuf_addf(out, ", measured %+.1f%%\n",

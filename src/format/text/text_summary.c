@@ -33,7 +33,8 @@ static void e2e_line(const struct result *r, struct strbuf *out)
 	numfmt_duration(out, e->span_ns);
 	strbuf_adds(out, " in all");
 	if (e2e_per_call_ns(r) >= 0) {
-		strbuf_addf(out, "; %" PRIu64 " pipeline calls, ", r->iters.calls);
+		strbuf_addf(out, "; %" PRIu64 " pipeline calls, ",
+		            r->iters.calls);
 		numfmt_duration(out, e2e_per_call_ns(r));
 		strbuf_adds(out, " each");
 	}
