@@ -26,9 +26,11 @@ const struct cli_opt cli_opts[] = {
     {"output", OPT_OUTPUT, "OUTDIR", RD, CV_DIR, NULL,
      "where reports go (default ./sdperf-report;\n"
      "sdperf diff: ./sdperf-diff)"},
-    {"format", OPT_FORMAT, "LIST", RD, CV_LIST, "html pdf md json",
+    {"format", OPT_FORMAT, "LIST", RD, CV_LIST, "html pdf md json fragment",
      "comma-separated output formats: html, pdf,\n"
-     "md, json (default: all four)"},
+     "md, json (default: these four), fragment\n"
+     "(report.fragment.html: the HTML body for a\n"
+     "wiki page)"},
     {"rules", OPT_RULES, "FILE", CLI_EVERY, CV_FILE, NULL,
      "classification/threshold rules replacing the\n"
      "built-in ones, or extending them with\n"
@@ -429,7 +431,7 @@ int cli_parse(int argc, char **argv, struct options *o, struct err *e)
 
 	memset(o, 0, sizeof(*o));
 	o->outdir = "sdperf-report";
-	o->formats = FORMATS_AVAILABLE;
+	o->formats = FORMATS_DEFAULT;
 	build_tables(&t);
 	optind = 0; /* a fresh scan (glibc), also when called again */
 	opterr = 0;

@@ -38,11 +38,9 @@ int cli_value_format(const char *list, unsigned *out, struct err *e)
 	static const struct {
 		const char *name;
 		unsigned bit;
-	} names[] = {{"json", FORMAT_JSON},
-	             {"html", FORMAT_HTML},
-	             {"md", FORMAT_MD},
-	             {"markdown", FORMAT_MD},
-	             {"pdf", FORMAT_PDF}};
+	} names[] = {{"json", FORMAT_JSON}, {"html", FORMAT_HTML},
+	             {"md", FORMAT_MD},     {"markdown", FORMAT_MD},
+	             {"pdf", FORMAT_PDF},   {"fragment", FORMAT_FRAGMENT}};
 	const char *p = list;
 	size_t i, n;
 
@@ -57,7 +55,7 @@ int cli_value_format(const char *list, unsigned *out, struct err *e)
 			return err_set(
 			    e, ERR_USAGE,
 			    "--format: unknown or unavailable format "
-			    "'%.*s' (available: html, pdf, md, json)",
+			    "'%.*s' (available: html, pdf, md, json, fragment)",
 			    (int)(n > QUOTE_MAX ? QUOTE_MAX : n), p);
 		*out |= names[i].bit;
 		p += n + (p[n] == ',');

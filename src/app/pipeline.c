@@ -13,8 +13,8 @@
  *   --settle rank ids (a trace may carry its own)--
  *   --cluster_merge--> one result
  *   --collection_check--> how each rank was collected, what that costs
- *   --render--> report.json, report.html, report.md, report.pdf + stdout
- *               summary
+ *   --render--> report.json, report.html, report.md, report.pdf (and, asked
+ *               for, report.fragment.html) + stdout summary
  *
  * Readers know nothing of the report, the analysis nothing of rendering,
  * renderers nothing of file formats. */
@@ -86,9 +86,10 @@ static int render_one(const struct options *o, const struct output *w,
 	struct report_opts ro = {
 	    o->lang,        o->title, o->docs_base, o->templates_dir, date,
 	    SDPERF_VERSION, NULL,     o->font,      o->cjk_font};
-	enum report_kind kind = bit == FORMAT_HTML ? REPORT_HTML
-	                        : bit == FORMAT_MD ? REPORT_MARKDOWN
-	                                           : REPORT_PDF;
+	enum report_kind kind = bit == FORMAT_HTML       ? REPORT_HTML
+	                        : bit == FORMAT_MD       ? REPORT_MARKDOWN
+	                        : bit == FORMAT_FRAGMENT ? REPORT_FRAGMENT
+	                                                 : REPORT_PDF;
 
 	if (bit == FORMAT_JSON) {
 		if (w->c)
@@ -126,6 +127,7 @@ static int write_outputs(const struct options *o, const struct output *w,
 		const char *ext;
 	} formats[] = {{FORMAT_JSON, "json"},
 	               {FORMAT_HTML, "html"},
+	               {FORMAT_FRAGMENT, "fragment.html"},
 	               {FORMAT_MD, "md"},
 	               {FORMAT_PDF, "pdf"}};
 	enum { NF = sizeof(formats) / sizeof(formats[0]) };

@@ -1,7 +1,8 @@
 /* Report rendering: catalogue + view model + templates + formatters. The
  * templates, the CSS and the scripts are embedded; with --templates DIR, a
  * template, report.css, report.js or diff.js found in DIR replaces the
- * built-in one of the same name (only plain file names, no paths). */
+ * built-in one of the same name (only plain file names, no paths); so does
+ * fragment.css, the wiki fragment's reset (format/fragment.h). */
 #include "format/report.h"
 
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include "view/escape.h"
 #include "view/i18n.h"
 #include "view/model.h"
+#include "format/fragment.h"
 #include "format/pdf/pdf.h"
 #include "tmpl/template.h"
 #include "util/banned.h"
@@ -122,6 +124,7 @@ static int render_vars(const struct report_spec *spec,
 {
 	struct tmpl_env env;
 	size_t nfmt, start;
+	int html = kind == REPORT_HTML || kind == REPORT_FRAGMENT;
 
 	if (kind == REPORT_PDF) {
 		struct pdf_opts po = {
@@ -131,18 +134,18 @@ static int render_vars(const struct report_spec *spec,
 	}
 	env.formatters = escape_formatters(&nfmt);
 	env.nformatters = nfmt;
-	env.default_fmt = kind == REPORT_HTML ? "html" : "md";
+	env.default_fmt = html ? "html" : "md";
 	env.load = report_load_template;
 	env.load_ctx = (void *)o->templates_dir;
 	start = out->len;
-	if (tmpl_render(&env,
-	                kind == REPORT_HTML ? spec->html_template
-	                                    : spec->md_template,
+	if (tmpl_render(&env, html ? spec->html_template : spec->md_template,
 	                vars, out, e))
 		return -1;
 	valid_utf8(out, start);
 	if (o->lang && !strcmp(o->lang, "zh"))
-		cjk_punct(out, start, kind == REPORT_HTML ? CJK_HTML : CJK_MD);
+		cjk_punct(out, start, html ? CJK_HTML : CJK_MD);
+	if (kind == REPORT_FRAGMENT)
+		fragment_rewrite(out, start);
 	return 0;
 }
 
@@ -157,9 +160,9 @@ static int check_misses(const struct report_spec *spec,
 
 	if (!env || !*env || !tmpl_vars_misses(vars))
 		return 0;
-	what = kind == REPORT_PDF    ? "the PDF layout"
-	       : kind == REPORT_HTML ? spec->html_template
-	                             : spec->md_template;
+	what = kind == REPORT_PDF        ? "the PDF layout"
+	       : kind == REPORT_MARKDOWN ? spec->md_template
+	                                 : spec->html_template;
 	log = xstrdup(tmpl_vars_miss_log(vars));
 	/* one line per miss: joined for the one-line message */
 	while ((nl = strrchr(log, '\n')) != NULL)
@@ -169,6 +172,21 @@ static int check_misses(const struct report_spec *spec,
 	        what, tmpl_vars_misses(vars), REPORT_MISSES_ENV, log);
 	free(log);
 	return -1;
+}
+
+/* The wiki fragment's stylesheet (format/fragment.h) into css: the
+ * fragment's reset and the report's sheet, from dir when it has them. */
+static int load_fragment_css(const char *dir, struct strbuf *css, struct err *e)
+{
+	struct strbuf reset = STRBUF_INIT, sheet = STRBUF_INIT;
+	int ret;
+
+	report_load_asset(dir, "fragment.css", &reset);
+	report_load_css(dir, &sheet);
+	ret = fragment_css(reset.buf, sheet.buf, css, e);
+	strbuf_release(&reset);
+	strbuf_release(&sheet);
+	return ret;
 }
 
 int report_render_with(const struct report_spec *spec, const void *data,
@@ -192,6 +210,11 @@ int report_render_with(const struct report_spec *spec, const void *data,
 		report_load_asset(o->templates_dir, spec->script, &script);
 		report_script_csp(script.buf ? script.buf : "", script.len,
 		                  &csp);
+	} else if (kind == REPORT_FRAGMENT &&
+	           load_fragment_css(o->templates_dir, &css, e)) {
+		i18n_free(cat);
+		strbuf_release(&css);
+		return -1;
 	}
 	date = report_date_text(o->time);
 	mo.cat = cat;
@@ -202,6 +225,7 @@ int report_render_with(const struct report_spec *spec, const void *data,
 	mo.css = css.buf;
 	mo.script = script.buf;
 	mo.script_csp = csp.buf;
+	mo.fragment = kind == REPORT_FRAGMENT;
 	vars = spec->build(data, &mo);
 	ret = render_vars(spec, vars, kind, o, out, e);
 	if (!ret)

@@ -9,7 +9,10 @@
 #include "util/err.h"
 #include "util/strbuf.h"
 
-enum report_kind { REPORT_HTML, REPORT_MARKDOWN, REPORT_PDF };
+/* REPORT_FRAGMENT: the HTML report's body alone, for a wiki page
+ * (format/fragment.h): no <html>, <head> or script, its stylesheet scoped
+ * inside its root element. */
+enum report_kind { REPORT_HTML, REPORT_MARKDOWN, REPORT_PDF, REPORT_FRAGMENT };
 
 struct report_opts {
 	const char *lang;          /* "en" or "zh" */
@@ -32,7 +35,8 @@ struct report_opts {
 
 /* Renders report `kind` of r into out. Errors: ERR_USAGE (unknown
  * language), ERR_INPUT (a user template is missing or malformed: the
- * message names template:line:column). */
+ * message names template:line:column; for a fragment, a stylesheet that
+ * cannot be scoped). */
 int report_render(const struct result *r, enum report_kind kind,
                   const struct report_opts *o, struct strbuf *out,
                   struct err *e);

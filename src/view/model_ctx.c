@@ -33,6 +33,7 @@ void model_set_common(struct model_ctx *c, struct tmpl_vars *v,
 	tmpl_set(v, "css", c->o->css ? c->o->css : "");
 	tmpl_set(v, "script", c->o->script ? c->o->script : "");
 	tmpl_set(v, "script_csp", c->o->script_csp ? c->o->script_csp : "");
+	tmpl_set(v, "fragment", c->o->fragment ? "1" : "");
 }
 
 /* Catalogue message `prefix` + `name`, e.g. "stage_" "dit". */

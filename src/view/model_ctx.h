@@ -21,6 +21,7 @@ struct model_opts {
 	const char *css;        /* inlined into the HTML report */
 	const char *script;     /* its inline script (HTML) */
 	const char *script_csp; /* "sha256-..." that lets only it run */
+	int fragment; /* the HTML is a wiki fragment: no head, no script */
 };
 
 struct model_ctx {
@@ -33,7 +34,7 @@ struct model_ctx {
 const char *model_t(const struct model_ctx *c, const char *key);
 /* What every report's header sets: t_<key> for every catalogue message,
  * lang, title (o->title, else catalogue message title_key), version,
- * date and css. */
+ * date, css, script, script_csp and fragment ("1" or ""). */
 void model_set_common(struct model_ctx *c, struct tmpl_vars *v,
                       const char *title_key);
 const char *model_tk(const struct model_ctx *c, const char *prefix,

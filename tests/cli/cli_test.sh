@@ -36,7 +36,7 @@ expect no_command 2 "no command given" --
 expect unknown_option 2 "unknown option '--bogus'" -- --bogus
 expect unknown_command 2 "unknown command 'rport'" -- rport x
 expect no_path 2 "report: no PATH given" -- report
-expect bad_format 2 "unknown or unavailable format 'docx' (available: html, pdf, md, json)" -- report x --format docx
+expect bad_format 2 "unknown or unavailable format 'docx' (available: html, pdf, md, json, fragment)" -- report x --format docx
 expect missing_path 3 "nope: no such file or folder" -- report nope
 
 # --- a good file, then what each option does

@@ -66,8 +66,8 @@ comp 'zh' sdperf report P --lang = z
 comp 'zh' sdperf report P --la = z
 comp '--lang=zh' sdperf report P --lang=z
 comp 'html' sdperf report -f h
-comp 'html,json html,md html,pdf' sdperf report --format html,
-comp 'json,md,html json,md,pdf' sdperf report --format json,md,
+comp 'html,fragment html,json html,md html,pdf' sdperf report --format html,
+comp 'json,md,fragment json,md,html json,md,pdf' sdperf report --format json,md,
 comp 'json' sdperf -qf j
 comp 'host_bound=' sdperf check P -t hos
 comp 'matmul_quant=' sdperf report --threshold = mat

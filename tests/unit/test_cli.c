@@ -404,11 +404,13 @@ static void cli_parse_report_options(void **state)
 {
 	struct cl *c = *state;
 
-	parse(c, "report", "P", "--format", "html,md", "--title", "T <x>", "-l",
-	      "zh", "--docs-base=https://m.example/", "--templates",
-	      SDPERF_TEST_DATA, NULL);
+	parse(c, "report", "P", "--format", "html,md,fragment", "--title",
+	      "T <x>", "-l", "zh", "--docs-base=https://m.example/",
+	      "--templates", SDPERF_TEST_DATA, NULL);
 	ok(c);
-	assert_int_equal(c->o.formats, FORMAT_HTML | FORMAT_MD);
+	/* the fragment only when asked for (not in the default set) */
+	assert_int_equal(c->o.formats,
+	                 FORMAT_HTML | FORMAT_MD | FORMAT_FRAGMENT);
 	assert_string_equal(c->o.title, "T <x>");
 	assert_string_equal(c->o.lang, "zh");
 	assert_string_equal(c->o.docs_base, "https://m.example/");
@@ -461,7 +463,7 @@ static void cli_parse_rejects_unknown_format(void **state)
 
 	parse(c, "report", "P", "--format", "json,docx", NULL);
 	usage_error(c, "--format: unknown or unavailable format 'docx' "
-	               "(available: html, pdf, md, json)");
+	               "(available: html, pdf, md, json, fragment)");
 }
 
 static void cli_parse_rejects_empty_format_list(void **state)

@@ -8,6 +8,7 @@
 #include "analysis/rules.h"
 #include "app/pipeline.h"
 #include "view/i18n.h"
+#include "format/fragment.h"
 #include "format/json/json.h"
 #include "format/report.h"
 #include "util/embed.h"
@@ -301,6 +302,99 @@ static void html_report_is_self_contained(void **state)
 	assert_true(strstr(html, "<svg") != NULL);
 	free(html);
 	result_release(&r);
+}
+
+/* Every occurrence of needle in doc is followed by one of the strings in
+ * after (NULL-terminated); returns how many there were. */
+static size_t all_followed_by(const char *doc, const char *needle,
+                              const char *const *after)
+{
+	const char *p;
+	size_t n = 0, k;
+
+	for (p = doc; (p = strstr(p, needle)); n++) {
+		p += strlen(needle);
+		for (k = 0; after[k]; k++)
+			if (!strncmp(p, after[k], strlen(after[k])))
+				break;
+		if (!after[k])
+			fail_msg("'%s' followed by '%.40s'", needle, p);
+	}
+	return n;
+}
+
+/* The wiki fragment: one root element with its scoped style, no page,
+ * no script, every id and in-page link prefixed, no relative link. */
+static void fragment_is_a_scoped_body_without_script(void **state)
+{
+	static const char *const prefixed[] = {FRAGMENT_ID_PREFIX, NULL};
+	static const char *const links[] = {"#" FRAGMENT_ID_PREFIX, "https://",
+	                                    NULL};
+	struct result r;
+	char *frag, *zh, *html;
+	const char *p;
+
+	(void)state;
+	load(&r, EXAMPLE_4CARD);
+	/* a relative docs base: its links cannot work in a wiki */
+	frag = render(&r, REPORT_FRAGMENT, "en", "mirror/");
+	zh = render(&r, REPORT_FRAGMENT, "zh", NULL);
+	html = render(&r, REPORT_HTML, "en", NULL);
+	for (p = frag; *p == '\n'; p++)
+		;
+	assert_memory_equal(p, "<div class=\"sdperf-report\" lang=\"en\">\n<style>\n.sdperf-report ", 54);
+	assert_string_equal(frag + strlen(frag) - 7, "</div>\n");
+	assert_null(strstr(frag, "<!DOCTYPE"));
+	assert_null(strstr(frag, "<html"));
+	assert_null(strstr(frag, "<head>")); /* <header> is fine */
+	assert_null(strstr(frag, "<head "));
+	assert_null(strstr(frag, "<body"));
+	assert_null(strstr(frag, "<script"));
+	assert_null(strstr(frag, "<meta"));
+	assert_null(strstr(frag, "@page"));
+	assert_true(all_followed_by(frag, " id=\"", prefixed) > 20);
+	assert_true(all_followed_by(frag, "href=\"", links) > 10);
+	assert_null(strstr(frag, "mirror/"));
+	/* the doc names stay, as text */
+	assert_non_null(strstr(frag, ">CPU offload</"));
+	assert_non_null(strstr(frag, "<svg"));
+	assert_non_null(strstr(frag, "class=\"fragment-note\""));
+	assert_non_null(strstr(zh, "片段不含脚本"));
+	assert_non_null(strstr(zh, "lang=\"zh\""));
+	/* the page report keeps its own ids */
+	assert_non_null(strstr(html, "<section id=\"verdicts\">"));
+	assert_non_null(strstr(frag, "<section id=\"sdperf-verdicts\">"));
+	assert_non_null(strstr(frag, "href=\"#sdperf-verdicts\""));
+	free(frag);
+	free(zh);
+	free(html);
+	result_release(&r);
+}
+
+static void fragment_rewrite_prefixes_ids_and_drops_relative_links(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	strbuf_adds(&sb, "<p>keep id=\"x\"</p>");
+	strbuf_adds(&sb,
+	            "<a href=\"#a\" id=a2>1</a><a href=\"doc/x.html\">2</a>"
+	            "<A HREF='https://e.x/y'>3</A><label for=\"b\">"
+	            "<td headers=\"c  d\" aria-labelledby=\"e\">"
+	            "<img src=\"data:image/png;base64,AA\"><img alt=\"\" src=\"p.png\">"
+	            "<style>#k { a: b } <a id=\"s\"></style><!-- id=\"z\" -->"
+	            "<a href=\"mailto:x@y\" title=\"a href=&quot;z&quot;\">");
+	fragment_rewrite(&sb, 3);
+	assert_string_equal(
+	    sb.buf,
+	    "<p>keep id=\"x\"</p>"
+	    "<a href=\"#sdperf-a\" id=sdperf-a2>1</a><a>2</a>"
+	    "<A HREF='https://e.x/y'>3</A><label for=\"sdperf-b\">"
+	    "<td headers=\"sdperf-c  sdperf-d\" aria-labelledby=\"sdperf-e\">"
+	    "<img src=\"data:image/png;base64,AA\"><img alt=\"\">"
+	    "<style>#k { a: b } <a id=\"s\"></style><!-- id=\"z\" -->"
+	    "<a href=\"mailto:x@y\" title=\"a href=&quot;z&quot;\">");
+	strbuf_release(&sb);
 }
 
 /* ---- a hand-built three-rank result ---------------------------------- */
@@ -757,6 +851,8 @@ int main(void)
 	    cmocka_unit_test(hostile_names_are_text_in_markdown),
 	    cmocka_unit_test(doc_links_follow_docs_base_and_language),
 	    cmocka_unit_test(html_report_is_self_contained),
+	    cmocka_unit_test(fragment_is_a_scoped_body_without_script),
+	    cmocka_unit_test(fragment_rewrite_prefixes_ids_and_drops_relative_links),
 	    cmocka_unit_test(multi_rank_html_shows_every_rank),
 	    cmocka_unit_test(multi_rank_markdown_and_json),
 	    cmocka_unit_test(single_rank_has_no_ranks_section),
