@@ -63,7 +63,7 @@ done < <(cat "$root/tests/golden/cases.txt" "$root/tests/golden/reports.txt")
 
 # each format on its own, so that one failing does not hide the others
 for lang in en zh; do
-	for f in html md pdf; do
+	for f in html md pdf fragment; do
 		for in in "${inputs[@]}"; do
 			run "report ${in#"$root"/} $lang $f" report "$in" \
 				--format "$f" --lang "$lang" -o "$T/r"
