@@ -26,6 +26,15 @@ static int is_space(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
 }
 
+int fragment_is_one(const char *html)
+{
+	static const char root[] = "<div class=\"sdperf-report\"";
+
+	while (is_space(*html))
+		html++;
+	return !strncmp(html, root, sizeof(root) - 1);
+}
+
 static int is_name_char(char c)
 {
 	return c && !is_space(c) && c != '=' && c != '>' && c != '/' &&

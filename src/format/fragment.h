@@ -21,6 +21,11 @@
 int fragment_css(const char *reset, const char *sheet, struct strbuf *css,
                  struct err *e);
 
+/* 1 when html (NUL-terminated) is a fragment's markup: after white space,
+ * the root element's start tag fragment_open.html.tmpl writes. A user's
+ * template without the fragment mode renders a whole page instead. */
+int fragment_is_one(const char *html);
+
 /* Rewrites the markup html->buf[start..], which sdperf rendered (every
  * attribute value quoted, every '<' in text escaped), for a host page:
  * - each id and each reference to one (for, headers, aria-labelledby,

@@ -144,8 +144,17 @@ static int render_vars(const struct report_spec *spec,
 	valid_utf8(out, start);
 	if (o->lang && !strcmp(o->lang, "zh"))
 		cjk_punct(out, start, html ? CJK_HTML : CJK_MD);
-	if (kind == REPORT_FRAGMENT)
+	if (kind == REPORT_FRAGMENT) {
+		if (!fragment_is_one(out->buf + start))
+			return err_set(
+			    e, ERR_INPUT,
+			    "%s: renders a page, not a wiki fragment: "
+			    "a template of your own needs the built-in "
+			    "one's <TMPL_IF fragment> (see "
+			    "docs/templates.md)",
+			    spec->html_template);
 		fragment_rewrite(out, start);
+	}
 	return 0;
 }
 

@@ -68,9 +68,12 @@ for lang in en zh; do
 			run "report ${in#"$root"/} $lang $f" report "$in" \
 				--format "$f" --lang "$lang" -o "$T/r"
 		done
-		run "custom-template $lang $f" report "$ex/image-dit-1card" \
-			--templates "$ex/custom-template" --format "$f" \
-			--lang "$lang" -o "$T/c"
+		# (the custom template has no fragment mode: an error, tested
+		# in tests/unit/test_report.c)
+		[ "$f" = fragment ] ||
+			run "custom-template $lang $f" report "$ex/image-dit-1card" \
+				--templates "$ex/custom-template" --format "$f" \
+				--lang "$lang" -o "$T/c"
 		run "diff $lang $f" diff "$ex/image-dit-1card" \
 			"$ex/image-dit-1card-tuned" --format "$f" --lang "$lang" \
 			-o "$T/d"

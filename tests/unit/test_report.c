@@ -342,7 +342,10 @@ static void fragment_is_a_scoped_body_without_script(void **state)
 	html = render(&r, REPORT_HTML, "en", NULL);
 	for (p = frag; *p == '\n'; p++)
 		;
-	assert_memory_equal(p, "<div class=\"sdperf-report\" lang=\"en\">\n<style>\n.sdperf-report ", 54);
+	assert_memory_equal(p,
+	                    "<div class=\"sdperf-report\" "
+	                    "lang=\"en\">\n<style>\n.sdperf-report ",
+	                    54);
 	assert_string_equal(frag + strlen(frag) - 7, "</div>\n");
 	assert_null(strstr(frag, "<!DOCTYPE"));
 	assert_null(strstr(frag, "<html"));
@@ -371,19 +374,47 @@ static void fragment_is_a_scoped_body_without_script(void **state)
 	result_release(&r);
 }
 
+/* A template of one's own without the fragment mode renders a page: that
+ * is an error, not a page named fragment. */
+static void fragment_needs_a_template_with_fragment_mode(void **state)
+{
+	struct result r;
+	struct strbuf out = STRBUF_INIT;
+	struct err e = ERR_INIT;
+	struct report_opts o = {
+	    "en",       NULL,
+	    NULL,       SDPERF_TEST_DATA "/../../examples/custom-template",
+	    1767225600, "0.0-test",
+	    NULL,       NULL,
+	    NULL};
+
+	(void)state;
+	load(&r, EXAMPLE_4CARD);
+	assert_int_equal(report_render(&r, REPORT_FRAGMENT, &o, &out, &e), -1);
+	assert_int_equal(e.code, ERR_INPUT);
+	assert_non_null(strstr(e.msg, "report.html.tmpl: renders a page, not "
+	                              "a wiki fragment"));
+	/* the same folder gives a page as before */
+	strbuf_reset(&out);
+	assert_int_equal(report_render(&r, REPORT_HTML, &o, &out, &e), 0);
+	strbuf_release(&out);
+	result_release(&r);
+}
+
 static void fragment_rewrite_prefixes_ids_and_drops_relative_links(void **state)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	(void)state;
 	strbuf_adds(&sb, "<p>keep id=\"x\"</p>");
-	strbuf_adds(&sb,
-	            "<a href=\"#a\" id=a2>1</a><a href=\"doc/x.html\">2</a>"
-	            "<A HREF='https://e.x/y'>3</A><label for=\"b\">"
-	            "<td headers=\"c  d\" aria-labelledby=\"e\">"
-	            "<img src=\"data:image/png;base64,AA\"><img alt=\"\" src=\"p.png\">"
-	            "<style>#k { a: b } <a id=\"s\"></style><!-- id=\"z\" -->"
-	            "<a href=\"mailto:x@y\" title=\"a href=&quot;z&quot;\">");
+	strbuf_adds(
+	    &sb,
+	    "<a href=\"#a\" id=a2>1</a><a href=\"doc/x.html\">2</a>"
+	    "<A HREF='https://e.x/y'>3</A><label for=\"b\">"
+	    "<td headers=\"c  d\" aria-labelledby=\"e\">"
+	    "<img src=\"data:image/png;base64,AA\"><img alt=\"\" src=\"p.png\">"
+	    "<style>#k { a: b } <a id=\"s\"></style><!-- id=\"z\" -->"
+	    "<a href=\"mailto:x@y\" title=\"a href=&quot;z&quot;\">");
 	fragment_rewrite(&sb, 3);
 	assert_string_equal(
 	    sb.buf,
@@ -852,7 +883,9 @@ int main(void)
 	    cmocka_unit_test(doc_links_follow_docs_base_and_language),
 	    cmocka_unit_test(html_report_is_self_contained),
 	    cmocka_unit_test(fragment_is_a_scoped_body_without_script),
-	    cmocka_unit_test(fragment_rewrite_prefixes_ids_and_drops_relative_links),
+	    cmocka_unit_test(fragment_needs_a_template_with_fragment_mode),
+	    cmocka_unit_test(
+	        fragment_rewrite_prefixes_ids_and_drops_relative_links),
 	    cmocka_unit_test(multi_rank_html_shows_every_rank),
 	    cmocka_unit_test(multi_rank_markdown_and_json),
 	    cmocka_unit_test(single_rank_has_no_ranks_section),
