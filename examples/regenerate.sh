@@ -13,8 +13,14 @@ tools/gen/make-examples.sh "$build/tools/gen/sdperf-gen" examples >/dev/null 2>&
 for d in $runs; do
 	# the whole run: every rank folder of the example (-j 2: the report
 	# names the worker threads, so fix their number)
-	"$build/src/sdperf" report "examples/$d" -o "examples/$d/report" -j 2 --quiet
-	echo "examples/$d/report/ (report.html, report.pdf, report.md, report.json)"
+	# (one example shows the wiki fragment too: docs/wiki.md)
+	formats=html,pdf,md,json
+	if [ "$d" = image-dit-1card ]; then
+		formats=$formats,fragment
+	fi
+	"$build/src/sdperf" report "examples/$d" -o "examples/$d/report" -j 2 \
+		-f "$formats" --quiet
+	echo "examples/$d/report/ ($formats)"
 done
 # before/after: the tuned image pipeline against the original
 "$build/src/sdperf" diff examples/image-dit-1card examples/image-dit-1card-tuned \
