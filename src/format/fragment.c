@@ -81,6 +81,24 @@ static int absolute_url(const char *v, size_t n, int src)
 	       (src && starts_with(v, n, "data:"));
 }
 
+/* v[0..n) with each reference to an id of the fragment, url(#x) (an SVG
+ * fill or a style), as url(#PREFIXx). */
+static void add_local_urls(struct strbuf *out, const char *v, size_t n)
+{
+	static const char url[] = "url(#";
+	size_t i = 0, k = sizeof(url) - 1;
+
+	while (i < n) {
+		if (n - i >= k && !strncasecmp(v + i, url, k)) {
+			strbuf_add(out, v + i, k);
+			strbuf_adds(out, FRAGMENT_ID_PREFIX);
+			i += k;
+		} else {
+			strbuf_addch(out, v[i++]);
+		}
+	}
+}
+
 /* The value v[0..n) of an attribute of kind k, rewritten, into out. */
 static void add_value(struct strbuf *out, enum attr_kind k, const char *v,
                       size_t n)
@@ -113,7 +131,7 @@ static void add_value(struct strbuf *out, enum attr_kind k, const char *v,
 			strbuf_add(out, v + 1, n - 1);
 			break;
 		}
-		strbuf_add(out, v, n);
+		add_local_urls(out, v, n);
 		break;
 	}
 }

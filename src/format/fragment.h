@@ -29,8 +29,9 @@ int fragment_is_one(const char *html);
 /* Rewrites the markup html->buf[start..], which sdperf rendered (every
  * attribute value quoted, every '<' in text escaped), for a host page:
  * - each id and each reference to one (for, headers, aria-labelledby,
- *   aria-describedby, aria-controls, an href or xlink:href "#x") gets
- *   FRAGMENT_ID_PREFIX, so the fragment's anchors work and cannot clash;
+ *   aria-describedby, aria-controls, an href or xlink:href "#x", and
+ *   url(#x) in any other attribute) gets FRAGMENT_ID_PREFIX, so the
+ *   fragment's anchors work and cannot clash;
  * - an href or src that is not absolute (http:, https:, mailto:, or data:
  *   for src) is removed: it would point into the wiki, not at the report's
  *   files. The element and its text stay.

@@ -414,7 +414,8 @@ static void fragment_rewrite_prefixes_ids_and_drops_relative_links(void **state)
 	    "<td headers=\"c  d\" aria-labelledby=\"e\">"
 	    "<img src=\"data:image/png;base64,AA\"><img alt=\"\" src=\"p.png\">"
 	    "<style>#k { a: b } <a id=\"s\"></style><!-- id=\"z\" -->"
-	    "<a href=\"mailto:x@y\" title=\"a href=&quot;z&quot;\">");
+	    "<a href=\"mailto:x@y\" title=\"a href=&quot;z&quot;\">"
+	    "<rect fill=\"url(#g)\" style=\"fill:URL(#h)\"/>");
 	fragment_rewrite(&sb, 3);
 	assert_string_equal(
 	    sb.buf,
@@ -424,7 +425,8 @@ static void fragment_rewrite_prefixes_ids_and_drops_relative_links(void **state)
 	    "<td headers=\"sdperf-c  sdperf-d\" aria-labelledby=\"sdperf-e\">"
 	    "<img src=\"data:image/png;base64,AA\"><img alt=\"\">"
 	    "<style>#k { a: b } <a id=\"s\"></style><!-- id=\"z\" -->"
-	    "<a href=\"mailto:x@y\" title=\"a href=&quot;z&quot;\">");
+	    "<a href=\"mailto:x@y\" title=\"a href=&quot;z&quot;\">"
+	    "<rect fill=\"url(#sdperf-g)\" style=\"fill:URL(#sdperf-h)\"/>");
 	strbuf_release(&sb);
 }
 
