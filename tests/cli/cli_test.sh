@@ -72,6 +72,12 @@ expect threshold_value 2 "expected a percentage from 0 to 100" -- report good.cs
 expect all_formats 0 "" -- report good.csv -o f1
 [ -s f1/report.json ] && [ -s f1/report.html ] && [ -s f1/report.md ] && [ -s f1/report.pdf ] && ok all_formats_written || bad all_formats_written "$(ls f1)"
 grep -q "^wrote f1/report.html$" "$T/.stdout" && grep -q "^wrote f1/report.md$" "$T/.stdout" && ok prints_written_paths || bad prints_written_paths "$(tail -4 "$T/.stdout")"
+[ ! -e f1/report.fragment.html ] && ok fragment_not_by_default || bad fragment_not_by_default "$(ls f1)"
+expect fragment 0 "" -- report good.csv -o f1f -f fragment,json
+[ -s f1f/report.fragment.html ] && [ -s f1f/report.json ] && [ ! -e f1f/report.html ] &&
+	grep -q "^wrote f1f/report.fragment.html$" "$T/.stdout" && ok fragment_written || bad fragment_written "$(ls f1f)"
+expect fragment_custom_template 3 "report.html.tmpl: renders a page, not a wiki fragment" -- report good.csv -o f1g -f fragment --templates "$ROOT/examples/custom-template"
+[ ! -e f1g ] && ok fragment_error_writes_nothing || bad fragment_error_writes_nothing "$(ls f1g)"
 expect md_only 0 "" -- report good.csv -o f2 --format md -q
 [ -s f2/report.md ] && [ ! -e f2/report.html ] && [ ! -e f2/report.json ] && ok md_only_written || bad md_only_written "$(ls f2)"
 expect title_lang 0 "" -- report good.csv -o f3 --format html --title 'Flux <nightly> & co' --lang zh -q
