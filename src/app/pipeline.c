@@ -33,6 +33,7 @@
 #include "analysis/cluster.h"
 #include "analysis/collection.h"
 #include "analysis/compare.h"
+#include "analysis/redact.h"
 #include "analysis/rules.h"
 #include "input/discover.h"
 #include "app/rank.h"
@@ -167,6 +168,13 @@ static int write_outputs(const struct options *o, const struct output *w,
 			if (!(o->formats & formats[i].bit))
 				continue;
 			path = fileio_join(o->outdir, w->base);
+			if (w->r && w->r->redactor) {
+				char *dir = redactor_rewrite(w->r->redactor,
+				                             o->outdir);
+				free(path);
+				path = fileio_join(dir, w->base);
+				free(dir);
+			}
 			strbuf_addf(&summary, "wrote %s.%s\n", path,
 			            formats[i].ext);
 			free(path);
@@ -422,16 +430,25 @@ int pipeline_report(const struct options *o, struct err *e)
 {
 	struct rules ru = {0};
 	struct output w = {"report", NULL, NULL};
+	struct options ro = *o;
 	struct result r;
+	char *title = NULL;
 	int ret = -1;
 
 	set_budget(o);
 	result_init(&r);
 	if (load_rules(o, &ru, e) || pipeline_analyse(o, &ru, &r, e))
 		goto out;
+	if (o->redact) { /* after the analysis, before the view */
+		redact_result(&r, redactor_new(o->paths, o->npaths,
+		                               o->redact_kernels));
+		title = redactor_rewrite(r.redactor, o->title);
+		ro.title = title;
+	}
 	w.r = &r;
-	ret = write_outputs(o, &w, e);
+	ret = write_outputs(&ro, &w, e);
 out:
+	free(title);
 	result_release(&r);
 	rules_release(&ru);
 	return ret;
