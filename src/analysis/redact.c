@@ -322,6 +322,13 @@ static void add_paths(struct redactor *rd)
 	}
 }
 
+void redactor_add_name(struct redactor *rd, enum redact_class c,
+                       const char *name)
+{
+	if (name && (c == REDACT_HOST || c == REDACT_USER))
+		add_lit(rd, c, name, strlen(name), LIT_WORD);
+}
+
 void redactor_add_kernel(struct redactor *rd, const char *name)
 {
 	if (rd->kernels && name && *name)

@@ -55,6 +55,13 @@ void redactor_free(struct redactor *rd); /* NULL is fine */
  * rewriting anything. */
 void redactor_add_rank_dir(struct redactor *rd, const char *dir);
 
+/* Registers a host or user name (c REDACT_HOST or REDACT_USER) looked
+ * for as a word in every later string: the machine's and the user's own
+ * names, say, which a title or a command line may hold. Names shorter than
+ * 3 bytes are ignored (they would hit ordinary words). */
+void redactor_add_name(struct redactor *rd, enum redact_class c,
+                       const char *name);
+
 /* Registers an operator name to replace (kernels mode only; else a
  * no-op), numbered in the order of the calls. */
 void redactor_add_kernel(struct redactor *rd, const char *name);

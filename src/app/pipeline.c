@@ -426,6 +426,22 @@ out:
 	return ret;
 }
 
+/* This machine's name and the user's, for the strings rewritten after
+ * the result (the title, the output folder): learnt after the result's
+ * pass, so the profile's own pseudonyms do not depend on where sdperf
+ * runs. */
+static void redact_own_names(struct redactor *rd)
+{
+	char host[256];
+
+	if (!gethostname(host, sizeof(host))) {
+		host[sizeof(host) - 1] = '\0';
+		redactor_add_name(rd, REDACT_HOST, host);
+	}
+	redactor_add_name(rd, REDACT_USER, getenv("USER"));
+	redactor_add_name(rd, REDACT_USER, getenv("LOGNAME"));
+}
+
 int pipeline_report(const struct options *o, struct err *e)
 {
 	struct rules ru = {0};
@@ -442,6 +458,7 @@ int pipeline_report(const struct options *o, struct err *e)
 	if (o->redact) { /* after the analysis, before the view */
 		redact_result(&r, redactor_new(o->paths, o->npaths,
 		                               o->redact_kernels));
+		redact_own_names(r.redactor);
 		title = redactor_rewrite(r.redactor, o->title);
 		ro.title = title;
 	}
