@@ -30,12 +30,10 @@ enum lit_kind {
 	LIT_WORD  /* a name: not inside a longer name (may follow '/') */
 };
 
+/* A literal's pseudonym; the original is the key of its kind's table. */
 struct lit {
-	char *s; /* the original (owned) */
-	size_t len;
 	enum redact_class cls;
 	uint32_t id;
-	enum lit_kind kind;
 };
 
 struct redactor {
@@ -46,9 +44,12 @@ struct redactor {
 	struct strtab seen[REDACT_CLASSES]; /* original -> id, by first
 	                                     * appearance */
 	uint64_t entries;
-	struct lit *lits; /* literals, longest first once sorted */
-	size_t nlits, alloc;
-	int sorted;
+	/* literals of each kind (enum lit_kind): original -> its index in
+	 * lits[kind], looked up at each place one may start */
+	struct strtab tab[2];
+	struct lit *lits[2];
+	size_t alloc[2];
+	size_t maxlen[2]; /* the longest literal of the kind */
 	char name[48]; /* redactor_kernel's answer */
 };
 
@@ -66,6 +67,8 @@ struct redactor *redactor_new(const char *const *paths, size_t npaths,
 	rd->npaths = npaths;
 	for (c = 0; c < REDACT_CLASSES; c++)
 		strtab_init(&rd->seen[c]);
+	strtab_init(&rd->tab[LIT_PATH]);
+	strtab_init(&rd->tab[LIT_WORD]);
 	return rd;
 }
 
@@ -81,9 +84,10 @@ void redactor_free(struct redactor *rd)
 	free(rd->paths);
 	for (c = 0; c < REDACT_CLASSES; c++)
 		strtab_release(&rd->seen[c]);
-	for (i = 0; i < rd->nlits; i++)
-		free(rd->lits[i].s);
-	free(rd->lits);
+	for (i = 0; i < 2; i++) {
+		strtab_release(&rd->tab[i]);
+		free(rd->lits[i]);
+	}
 	free(rd);
 }
 
@@ -119,22 +123,23 @@ static void add_pseudonym(struct strbuf *out, enum redact_class c, uint32_t id)
 }
 
 /* Adds s[0..len) as a literal of class c looked for in every string,
- * with pseudonym number id. */
+ * with pseudonym number id. The first class and id given a text keep
+ * it. */
 static void push_lit(struct redactor *rd, enum redact_class c, const char *s,
                      size_t len, enum lit_kind kind, uint32_t id)
 {
-	size_t i;
+	struct strtab *t = &rd->tab[kind];
+	uint32_t k;
 
-	for (i = 0; i < rd->nlits; i++)
-		if (rd->lits[i].len == len && !memcmp(rd->lits[i].s, s, len))
-			return; /* the first owner keeps it */
-	if (rd->nlits == rd->alloc) {
-		rd->alloc = rd->alloc ? 2 * rd->alloc : 16;
-		rd->lits = xrealloc(rd->lits, rd->alloc * sizeof(*rd->lits));
-	}
-	rd->lits[rd->nlits++] =
-	    (struct lit){xstrndup(s, len), len, c, id, kind};
-	rd->sorted = 0;
+	if (strtab_find(t, s, len) != UINT32_MAX)
+		return;
+	k = strtab_intern(t, s, len);
+	rd->lits[kind] =
+	    xgrow(rd->lits[kind], sizeof(struct lit), (size_t)k + 1,
+	          &rd->alloc[kind]);
+	rd->lits[kind][k] = (struct lit){c, id};
+	if (len > rd->maxlen[kind])
+		rd->maxlen[kind] = len;
 }
 
 /* Adds original s[0..len) of class c, numbered, as a literal; its id, or
@@ -150,22 +155,6 @@ static uint32_t add_lit(struct redactor *rd, enum redact_class c,
 	if (id != UINT32_MAX)
 		push_lit(rd, c, s, len, kind, id);
 	return id;
-}
-
-/* Longest first; of equal length, rank folders before PATHs (a PATH that
- * is a rank folder reads better as the folder), then by class and id. */
-static int lit_cmp(const void *a, const void *b)
-{
-	const struct lit *x = a, *y = b;
-
-	if (x->len != y->len)
-		return x->len > y->len ? -1 : 1;
-	if (x->cls != y->cls)
-		return x->cls == REDACT_RANK_FOLDER   ? -1
-		       : y->cls == REDACT_RANK_FOLDER ? 1
-		       : x->cls < y->cls              ? -1
-		                                      : 1;
-	return x->id < y->id ? -1 : x->id > y->id;
 }
 
 /* ---- rank folders, hosts, users ----------------------------------------- */
@@ -309,12 +298,14 @@ static void add_paths(struct redactor *rd)
 		int inside = 0;
 		while (n > 1 && p[n - 1] == '/')
 			n--;
-		for (k = 0; k < rd->nlits && !inside; k++) {
-			const struct lit *l = &rd->lits[k];
-			inside = l->cls == REDACT_RANK_FOLDER &&
-			         l->kind == LIT_PATH && l->len <= n &&
-			         !memcmp(l->s, p, l->len) &&
-			         (l->len == n || p[l->len] == '/');
+		for (k = 1; k <= n && !inside; k++) {
+			uint32_t id;
+			if (k < n && p[k] != '/')
+				continue;
+			id = strtab_find(&rd->tab[LIT_PATH], p, k);
+			inside = id != UINT32_MAX &&
+			         rd->lits[LIT_PATH][id].cls ==
+			             REDACT_RANK_FOLDER;
 		}
 		learn_users(rd, p, n);
 		if (!inside)
@@ -394,31 +385,53 @@ static int path_stop(int c)
 	       c == '}' || c == '\0';
 }
 
-/* The literal that s[i..n) starts with, or NULL. */
-static const struct lit *match_lit(const struct redactor *rd, const char *s,
-                                   size_t i, size_t n)
+/* The longest literal of kind that s[i..n) starts with and that ends
+ * where end_ok says one may: its length (0: none), *l its pseudonym. Each
+ * candidate end is one hash lookup. */
+static size_t longest_lit(const struct redactor *rd, enum lit_kind kind,
+                          const char *s, size_t i, size_t n,
+                          const struct lit **l)
 {
-	size_t k;
-	int prev = i ? (unsigned char)s[i - 1] : 0;
+	size_t e, lim = rd->maxlen[kind] < n - i ? i + rd->maxlen[kind] : n;
+	size_t best = 0;
 
-	for (k = 0; k < rd->nlits; k++) {
-		const struct lit *l = &rd->lits[k];
-		size_t e = i + l->len;
-		int next;
-		if (l->len > n - i || l->s[0] != s[i] ||
-		    memcmp(l->s, s + i, l->len))
+	for (e = i + 1; e <= lim; e++) {
+		int next = e < n ? (unsigned char)s[e] : 0;
+		uint32_t id;
+		if (kind == LIT_PATH ? next && next != '/' && is_name(next)
+		                     : next && is_word(next))
 			continue;
-		next = e < n ? (unsigned char)s[e] : 0;
-		if (l->kind == LIT_PATH) {
-			if (i && (is_name(prev) || prev == '/'))
-				continue;
-			if (next && next != '/' && is_name(next))
-				continue;
-		} else if ((i && is_word(prev)) || (next && is_word(next)))
-			continue;
-		return l;
+		id = strtab_find(&rd->tab[kind], s + i, e - i);
+		if (id != UINT32_MAX) {
+			best = e - i;
+			*l = &rd->lits[kind][id];
+		}
 	}
-	return NULL;
+	return best;
+}
+
+/* The literal that s[i..n) starts with: a path (not inside a longer name
+ * or path) or a name (not inside a longer name; it may follow '/'), the
+ * longer of the two, a rank folder when they tie. Its length, or 0. */
+static size_t match_lit(const struct redactor *rd, const char *s, size_t i,
+                        size_t n, const struct lit **l)
+{
+	int prev = i ? (unsigned char)s[i - 1] : 0;
+	const struct lit *lp = NULL, *lw = NULL;
+	size_t p = 0, w = 0;
+
+	if (rd->tab[LIT_PATH].n && !(i && (is_name(prev) || prev == '/')))
+		p = longest_lit(rd, LIT_PATH, s, i, n, &lp);
+	if (rd->tab[LIT_WORD].n && !(i && is_word(prev)))
+		w = longest_lit(rd, LIT_WORD, s, i, n, &lw);
+	if (!p && !w)
+		return 0;
+	if (p > w || (p == w && lp->cls == REDACT_RANK_FOLDER)) {
+		*l = lp;
+		return p;
+	}
+	*l = lw;
+	return w;
 }
 
 /* The length of an IPv4 address at s[i..n), or 0. */
@@ -592,20 +605,16 @@ static void rewrite(struct redactor *rd, const char *s, size_t n,
 
 	if (!rd->paths_done)
 		add_paths(rd);
-	if (!rd->sorted) {
-		qsort(rd->lits, rd->nlits, sizeof(*rd->lits), lit_cmp);
-		rd->sorted = 1;
-	}
 	while (i < n) {
-		const struct lit *l = match_lit(rd, s, i, n);
+		const struct lit *l = NULL;
 		enum redact_class cls;
 		uint32_t id;
 		size_t len;
 		int prev = i ? (unsigned char)s[i - 1] : 0;
 
-		if (l) {
+		if ((len = match_lit(rd, s, i, n, &l)) > 0) {
 			add_pseudonym(out, l->cls, l->id);
-			i += l->len;
+			i += len;
 			continue;
 		}
 		if ((is_hex(s[i]) || s[i] == ':') &&
@@ -622,12 +631,6 @@ static void rewrite(struct redactor *rd, const char *s, size_t n,
 			add_pseudonym(out, REDACT_PATH,
 			              learn(rd, REDACT_PATH, s + i, len));
 			i += len;
-			/* a user learnt here joins the literals */
-			if (!rd->sorted) {
-				qsort(rd->lits, rd->nlits, sizeof(*rd->lits),
-				      lit_cmp);
-				rd->sorted = 1;
-			}
 			continue;
 		}
 		if ((len = kernel_at(rd, s, i, n, &id)) > 0) {
