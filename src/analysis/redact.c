@@ -12,8 +12,8 @@
 #include "util/banned.h"
 
 const char *const redact_class_names[REDACT_CLASSES] = {
-    "hosts", "users", "paths", "rank_folders", "addresses", "groups",
-    "kernels"};
+    "hosts",     "users",  "paths",  "rank_folders",
+    "addresses", "groups", "kernels"};
 
 /* A pseudonym is its class's prefix and a number from 1. */
 static const char *const pseudonym_prefix[REDACT_CLASSES] = {
@@ -50,7 +50,7 @@ struct redactor {
 	struct lit *lits[2];
 	size_t alloc[2];
 	size_t maxlen[2]; /* the longest literal of the kind */
-	char name[48]; /* redactor_kernel's answer */
+	char name[48];    /* redactor_kernel's answer */
 };
 
 struct redactor *redactor_new(const char *const *paths, size_t npaths,
@@ -134,9 +134,8 @@ static void push_lit(struct redactor *rd, enum redact_class c, const char *s,
 	if (strtab_find(t, s, len) != UINT32_MAX)
 		return;
 	k = strtab_intern(t, s, len);
-	rd->lits[kind] =
-	    xgrow(rd->lits[kind], sizeof(struct lit), (size_t)k + 1,
-	          &rd->alloc[kind]);
+	rd->lits[kind] = xgrow(rd->lits[kind], sizeof(struct lit),
+	                       (size_t)k + 1, &rd->alloc[kind]);
 	rd->lits[kind][k] = (struct lit){c, id};
 	if (len > rd->maxlen[kind])
 		rd->maxlen[kind] = len;
@@ -144,8 +143,8 @@ static void push_lit(struct redactor *rd, enum redact_class c, const char *s,
 
 /* Adds original s[0..len) of class c, numbered, as a literal; its id, or
  * UINT32_MAX when it was not added. */
-static uint32_t add_lit(struct redactor *rd, enum redact_class c,
-                        const char *s, size_t len, enum lit_kind kind)
+static uint32_t add_lit(struct redactor *rd, enum redact_class c, const char *s,
+                        size_t len, enum lit_kind kind)
 {
 	uint32_t id;
 
@@ -303,9 +302,9 @@ static void add_paths(struct redactor *rd)
 			if (k < n && p[k] != '/')
 				continue;
 			id = strtab_find(&rd->tab[LIT_PATH], p, k);
-			inside = id != UINT32_MAX &&
-			         rd->lits[LIT_PATH][id].cls ==
-			             REDACT_RANK_FOLDER;
+			inside =
+			    id != UINT32_MAX &&
+			    rd->lits[LIT_PATH][id].cls == REDACT_RANK_FOLDER;
 		}
 		learn_users(rd, p, n);
 		if (!inside)
@@ -539,8 +538,8 @@ static size_t address_at(const char *s, size_t i, size_t n,
 	*cls = REDACT_ADDRESS;
 	e = i + a;
 	if (e + 1 < n && s[e] == '%' && is_alnum(s[e + 1])) {
-		for (k = e + 1; k < n && (is_alnum(s[k]) || s[k] == '.' ||
-		                          s[k] == '-');
+		for (k = e + 1;
+		     k < n && (is_alnum(s[k]) || s[k] == '.' || s[k] == '-');
 		     k++)
 			;
 		e = k;
@@ -736,7 +735,6 @@ void redact_result(struct result *r, struct redactor *rd)
 {
 	size_t i;
 
-	redactor_free(r->redactor);
 	r->redactor = rd;
 	for (i = 0; i < r->nranks; i++)
 		redactor_add_rank_dir(rd, r->ranks[i].dir);

@@ -80,8 +80,9 @@ const char *redactor_kernel(struct redactor *rd, const char *name);
 /* Originals of class c in the map so far. */
 uint64_t redactor_count(const struct redactor *rd, enum redact_class c);
 
-/* Redacts r in place with rd, which r then owns (r->redactor, freed with
- * the result, there to rewrite strings added later): the rank folders are
+/* Redacts r in place with rd, which r then points to (r->redactor: there
+ * to rewrite strings added later; the caller frees rd after releasing r):
+ * the rank folders are
  * registered in rank order, with --redact-kernels the Other-category
  * kernel types in the order the report lists them, then every string of
  * r that comes from the profile, the file system or the command line is

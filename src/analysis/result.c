@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/redact.h"
 #include "util/membudget.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -124,7 +123,6 @@ void result_release(struct result *r)
 	for (i = 0; i < r->nwarnings; i++)
 		warning_release(&r->warnings[i]);
 	free(r->warnings);
-	redactor_free(r->redactor);
 	result_init(r);
 }
 

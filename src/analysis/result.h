@@ -612,9 +612,10 @@ struct result {
 	struct memory_summary memory;   /* analysis/memory.h */
 	struct iter_summary iters;      /* analysis/iterations.h: lead's */
 	struct redaction redaction;     /* analysis/redact.h */
-	/* --redact: the map of originals to pseudonyms, owned (freed by
-	 * result_release), to rewrite strings added after the analysis
-	 * (redactor_rewrite); NULL without --redact */
+	/* --redact: the map of originals to pseudonyms (borrowed: the
+	 * caller of redact_result frees it after the result), to rewrite
+	 * strings added after the analysis (redactor_rewrite); NULL
+	 * without --redact */
 	struct redactor *redactor;
 };
 

@@ -133,6 +133,8 @@ static int write_outputs(const struct options *o, const struct output *w,
 	struct strbuf text[NF], summary = STRBUF_INIT;
 	time_t date = report_time();
 	struct outset *set = NULL;
+	struct redactor *rd = w->r ? w->r->redactor : NULL;
+	char *shown = rd ? redactor_rewrite(rd, o->outdir) : NULL;
 	size_t i;
 	int ret = -1;
 
@@ -142,7 +144,8 @@ static int write_outputs(const struct options *o, const struct output *w,
 		if ((o->formats & formats[i].bit) &&
 		    render_one(o, w, formats[i].bit, date, &text[i], e))
 			goto out;
-	if (outset_open(&set, o->outdir, o->quiet, e))
+	if (outset_open_as(&set, o->outdir, shown ? shown : o->outdir,
+	                   o->quiet, e))
 		goto out;
 	for (i = 0; i < NF; i++) {
 		char *file;
@@ -167,14 +170,8 @@ static int write_outputs(const struct options *o, const struct output *w,
 			char *path;
 			if (!(o->formats & formats[i].bit))
 				continue;
-			path = fileio_join(o->outdir, w->base);
-			if (w->r && w->r->redactor) {
-				char *dir = redactor_rewrite(w->r->redactor,
-				                             o->outdir);
-				free(path);
-				path = fileio_join(dir, w->base);
-				free(dir);
-			}
+			path = fileio_join(shown ? shown : o->outdir,
+			                   w->base);
 			strbuf_addf(&summary, "wrote %s.%s\n", path,
 			            formats[i].ext);
 			free(path);
@@ -184,6 +181,7 @@ static int write_outputs(const struct options *o, const struct output *w,
 	ret = 0;
 out:
 	outset_free(set);
+	free(shown);
 	for (i = 0; i < NF; i++)
 		strbuf_release(&text[i]);
 	strbuf_release(&summary);
@@ -447,6 +445,7 @@ int pipeline_report(const struct options *o, struct err *e)
 	struct rules ru = {0};
 	struct output w = {"report", NULL, NULL};
 	struct options ro = *o;
+	struct redactor *rd = NULL;
 	struct result r;
 	char *title = NULL;
 	int ret = -1;
@@ -456,10 +455,10 @@ int pipeline_report(const struct options *o, struct err *e)
 	if (load_rules(o, &ru, e) || pipeline_analyse(o, &ru, &r, e))
 		goto out;
 	if (o->redact) { /* after the analysis, before the view */
-		redact_result(&r, redactor_new(o->paths, o->npaths,
-		                               o->redact_kernels));
-		redact_own_names(r.redactor);
-		title = redactor_rewrite(r.redactor, o->title);
+		rd = redactor_new(o->paths, o->npaths, o->redact_kernels);
+		redact_result(&r, rd);
+		redact_own_names(rd);
+		title = redactor_rewrite(rd, o->title);
 		ro.title = title;
 	}
 	w.r = &r;
@@ -467,6 +466,7 @@ int pipeline_report(const struct options *o, struct err *e)
 out:
 	free(title);
 	result_release(&r);
+	redactor_free(rd);
 	rules_release(&ru);
 	return ret;
 }

@@ -142,6 +142,20 @@ if report red2 "$base" --title "$title" --redact -j 4; then
 			"$(diff "$T/red/report.json" "$T/red2/report.json" | head -5)"
 	fi
 fi
+# another run holding the output folder's lock: the note on stderr while
+# waiting names the folder by its pseudonym too
+mkdir -p "$T/held"
+flock "$T/held/.sdperf.lock" sleep 1 &
+held=$!
+sleep 0.3
+if report held "$base" --redact -f md; then
+	wait "$held"
+	if grep -q "waiting for another sdperf run writing to path-" "$T/held.log"; then
+		search lock_note_absent held absent "${secrets[@]}"
+	else
+		bad lock_note_absent "no waiting note: $(head -3 "$T/held.log")"
+	fi
+fi
 # a relative PATH: what leads to it is not in the reports either way; the
 # host names still go
 if (cd "$T/home" && report rel "$USERNAME/$PROJ/run" --redact \
@@ -166,6 +180,32 @@ types = {t["type"] for s in d["stages"].values() for t in s["top_kernels"]}
 types |= {t["type"] for t in d["unmatched_types"]}
 assert "op-1" in types and "FlashAttentionScore" in types, types
 assert not any(t.startswith("ZqCustomer") for t in types), types'
+fi
+
+# --- the db export and a trace read alone, with markers --------------------
+forms="$T/home/$USERNAME/$PROJ/forms"
+mkdir -p "$forms"
+"$GEN" -o "$T/gdb" --ranks 2 --comm allgather --steps 2 --iters 3 \
+	--blocks 2 --export db >/dev/null 2>&1 || bad gen_db "sdperf-gen failed"
+"$GEN" -o "$T/gtr" --files trace --markers --steps 2 --iters 3 \
+	--blocks 2 >/dev/null 2>&1 || bad gen_trace "sdperf-gen failed"
+for d in "$T"/gdb/synth-node_*_ascend_pt "$T"/gtr/synth-node_*_ascend_pt; do
+	name=$(basename "$d")
+	case $d in
+	*/gdb/*) mv "$d" "$forms/${name/synth-node/$HOST0}" ;;
+	*) mv "$d" "$forms/${name/synth-node/${HOST1}_trace}" ;;
+	esac
+done
+form_secrets=("$HOST0" "$HOST1" "$USERNAME" "$PROJ" "$T")
+if report forms_plain "$forms"; then
+	search forms_found_without_redact forms_plain present "${form_secrets[@]}"
+fi
+if report forms_red "$forms" --redact; then
+	search forms_absent_with_redact forms_red absent "${form_secrets[@]}"
+	json forms_rank_folders forms_red '
+dirs = [x["dir"] for x in d["ranks"]]
+assert dirs == ["rank folder %d" % (i + 1) for i in range(len(dirs))], dirs
+assert len(dirs) == 3, dirs'
 fi
 
 # --- the real samples -----------------------------------------------------

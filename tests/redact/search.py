@@ -25,23 +25,28 @@ def squeeze(b):
 
 
 def places(outdir, log):
+    """Every place to search: name -> bytes (the formats written)."""
     out = {}
     for name in ("report.html", "report.md", "report.json", "report.pdf"):
         path = os.path.join(outdir, name)
-        with open(path, "rb") as f:
-            out[name] = f.read()
+        if os.path.exists(path):
+            with open(path, "rb") as f:
+                out[name] = f.read()
     pdf = os.path.join(outdir, "report.pdf")
-    qdf = os.path.join(outdir, "qdf.pdf")
-    subprocess.run(["qpdf", "--qdf", "--object-streams=disable", pdf, qdf],
-                   check=False, capture_output=True)
-    with open(qdf, "rb") as f:
-        out["report.pdf (qpdf --qdf)"] = f.read()
-    os.unlink(qdf)
-    text = run("pdftotext", "-enc", "UTF-8", pdf, "-")
-    out["report.pdf (pdftotext)"] = text
-    out["report.pdf (pdftotext, squeezed)"] = squeeze(text)
-    out["report.pdf (pdfinfo)"] = run("pdfinfo", "-enc", "UTF-8", pdf)
-    out["report.pdf (pdfinfo -meta)"] = run("pdfinfo", "-meta", pdf)
+    if os.path.exists(pdf):
+        qdf = os.path.join(outdir, "qdf.pdf")
+        subprocess.run(["qpdf", "--qdf", "--object-streams=disable", pdf,
+                        qdf], check=False, capture_output=True)
+        with open(qdf, "rb") as f:
+            out["report.pdf (qpdf --qdf)"] = f.read()
+        os.unlink(qdf)
+        text = run("pdftotext", "-enc", "UTF-8", pdf, "-")
+        out["report.pdf (pdftotext)"] = text
+        out["report.pdf (pdftotext, squeezed)"] = squeeze(text)
+        out["report.pdf (pdfinfo)"] = run("pdfinfo", "-enc", "UTF-8", pdf)
+        out["report.pdf (pdfinfo -meta)"] = run("pdfinfo", "-meta", pdf)
+    if not out:
+        sys.exit("no report in " + outdir)
     with open(log, "rb") as f:
         out["terminal"] = f.read()
     return out

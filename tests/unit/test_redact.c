@@ -20,10 +20,12 @@ static void redact_rank_folders_hosts_and_paths_under_path(void **state)
 	struct redactor *rd = redactor_new(paths, 1, 0);
 
 	(void)state;
-	redactor_add_rank_dir(
-	    rd, "/home/alice/runs/job7/gpu-node17_4242_20260102030405678_ascend_pt");
-	redactor_add_rank_dir(
-	    rd, "/home/alice/runs/job7/gpu-node18_4243_20260102030405679_ascend_pt");
+	redactor_add_rank_dir(rd,
+	                      "/home/alice/runs/job7/"
+	                      "gpu-node17_4242_20260102030405678_ascend_pt");
+	redactor_add_rank_dir(rd,
+	                      "/home/alice/runs/job7/"
+	                      "gpu-node18_4243_20260102030405679_ascend_pt");
 	expect(rd, "/home/alice/runs/job7", "path-1");
 	expect(rd,
 	       "/home/alice/runs/job7/gpu-node18_4243_20260102030405679_"
@@ -80,7 +82,8 @@ static void redact_absolute_paths_found_in_text(void **state)
 	struct redactor *rd = redactor_new(NULL, 0, 0);
 
 	(void)state;
-	expect(rd, "rules '/home/bob/my rules.json'", "rules 'path-1 rules.json'");
+	expect(rd, "rules '/home/bob/my rules.json'",
+	       "rules 'path-1 rules.json'");
 	expect(rd, "--rules=/opt/x/r.json, then ~/y/z.csv:3",
 	       "--rules=path-2, then path-3:3");
 	expect(rd, "again /opt/x/r.json.", "again path-2.");
@@ -174,12 +177,14 @@ static void redact_result_rewrites_and_records(void **state)
 {
 	const char *paths[] = {"/home/carol/p"};
 	struct result r;
+	struct redactor *rd;
 	int pass;
 
 	(void)state;
 	for (pass = 0; pass < 2; pass++) { /* the same both times */
 		fill_result(&r);
-		redact_result(&r, redactor_new(paths, 1, 1));
+		rd = redactor_new(paths, 1, 1);
+		redact_result(&r, rd);
 		assert_string_equal(r.profile_path, "path-1");
 		assert_string_equal(r.ranks[0].dir, "rank folder 1");
 		assert_string_equal(r.ranks[1].files[RF_KERNELS],
@@ -203,6 +208,7 @@ static void redact_result_rewrites_and_records(void **state)
 			free(s);
 		}
 		result_release(&r);
+		redactor_free(rd);
 	}
 }
 
