@@ -101,6 +101,14 @@ title="Run on $HOST0 by $USERNAME"
 
 if report plain "$base" --title "$title"; then
 	search planted_found_without_redact plain present "${secrets[@]}" "$OPNAME"
+	# the title in the PDF's metadata, the addresses in the terminal's
+	# warnings
+	if pdfinfo "$T/plain/report.pdf" | grep -q "^Title: *Run on $HOST0" &&
+		grep -q "$IPV4" "$T/plain.log"; then
+		ok planted_found_in_metadata_and_terminal
+	else
+		bad planted_found_in_metadata_and_terminal "not in pdfinfo or the terminal"
+	fi
 	json plain_has_no_redaction plain 'assert "redaction" not in d, d["redaction"]'
 fi
 if report red "$base" --title "$title" --redact -j 1; then

@@ -3,21 +3,32 @@
 
 Usage: search.py OUTDIR TERMINAL_LOG MODE SECRET...
   MODE absent: no secret may occur anywhere (exit 1 naming each hit);
-  MODE present: every secret must occur somewhere (so the search can fail).
+  MODE present: every secret must occur in each format written (so the
+  search can fail).
 
 Where it looks: report.html, report.md, report.json and report.pdf as
-raw bytes; the PDF with its streams decompressed (qpdf --qdf
+raw bytes, and as the text they stand for (the HTML without its <wbr>
+line-break hints and with entities decoded, the Markdown without its
+backslash escapes, the JSON's strings decoded); the PDF with its streams decompressed (qpdf --qdf
 --object-streams=disable); the PDF's text (pdftotext, also with every
 space, line break and hyphen removed, as a wrapped line splits a word);
 its metadata (pdfinfo: Title, Subject, Keywords, Author, Creator...);
 the terminal output (stdout and stderr) in TERMINAL_LOG."""
+import html
+import json
 import os
+import re
 import subprocess
 import sys
 
 
 def run(*cmd):
     return subprocess.run(cmd, check=True, capture_output=True).stdout
+
+
+# MODE present: the secret must be in each format written, as text
+FORMATS = ("report.html (text)", "report.md (text)", "report.json (strings)",
+           "report.pdf (pdftotext, squeezed)")
 
 
 def squeeze(b):
@@ -32,6 +43,26 @@ def places(outdir, log):
         if os.path.exists(path):
             with open(path, "rb") as f:
                 out[name] = f.read()
+    if "report.html" in out:
+        text = re.sub(r"<wbr>", "", out["report.html"].decode())
+        out["report.html (text)"] = html.unescape(text).encode()
+    if "report.md" in out:
+        text = re.sub(rb"\\([!-/:-@\[-`{-~])", rb"\1", out["report.md"])
+        out["report.md (text)"] = text
+    if "report.json" in out:
+        strings = []
+        def walk(v):
+            if isinstance(v, str):
+                strings.append(v)
+            elif isinstance(v, dict):
+                for k, x in v.items():
+                    strings.append(k)
+                    walk(x)
+            elif isinstance(v, list):
+                for x in v:
+                    walk(x)
+        walk(json.loads(out["report.json"]))
+        out["report.json (strings)"] = "\n".join(strings).encode()
     pdf = os.path.join(outdir, "report.pdf")
     if os.path.exists(pdf):
         qdf = os.path.join(outdir, "qdf.pdf")
@@ -63,8 +94,10 @@ def main():
         if mode == "absent" and hits:
             print("leak: %r in %s" % (s.decode(), ", ".join(hits)))
             bad += 1
-        if mode == "present" and not hits:
-            print("not found (the search could not fail): %r" % s.decode())
+        missing = [n for n in FORMATS if n in where and n not in hits]
+        if mode == "present" and missing:
+            print("not found in %s (the search could not fail): %r"
+                  % (", ".join(missing), s.decode()))
             bad += 1
     return 1 if bad else 0
 
