@@ -129,6 +129,23 @@ static void redact_numbers_by_first_appearance(void **state)
 	redactor_free(b);
 }
 
+static void redact_own_names_as_words(void **state)
+{
+	struct redactor *rd = redactor_new(NULL, 0, 0);
+
+	(void)state;
+	redactor_add_name(rd, REDACT_HOST, "buildbox7");
+	redactor_add_name(rd, REDACT_HOST, "vm"); /* too short: ignored */
+	redactor_add_name(rd, REDACT_USER, "dana");
+	redactor_add_name(rd, REDACT_PATH, "/not/a/name"); /* refused */
+	expect(rd, "dana ran it on buildbox7 (a vm)",
+	       "user-1 ran it on host-1 (a vm)");
+	expect(rd, "buildbox70 danas", "buildbox70 danas");
+	assert_int_equal(redactor_count(rd, REDACT_HOST), 1);
+	assert_int_equal(redactor_count(rd, REDACT_PATH), 0);
+	redactor_free(rd);
+}
+
 static void redact_kernels_only_when_asked(void **state)
 {
 	struct redactor *keep = redactor_new(NULL, 0, 0);
@@ -222,6 +239,7 @@ int main(void)
 	    cmocka_unit_test(redact_absolute_paths_found_in_text),
 	    cmocka_unit_test(redact_leaves_ordinary_text_alone),
 	    cmocka_unit_test(redact_numbers_by_first_appearance),
+	    cmocka_unit_test(redact_own_names_as_words),
 	    cmocka_unit_test(redact_kernels_only_when_asked),
 	    cmocka_unit_test(redact_result_rewrites_and_records),
 	};
