@@ -153,9 +153,12 @@ fi
 # another run holding the output folder's lock: the note on stderr while
 # waiting names the folder by its pseudonym too
 mkdir -p "$T/held"
-flock "$T/held/.sdperf.lock" sleep 1 &
+flock "$T/held/.sdperf.lock" sleep 2 &
 held=$!
-sleep 0.3
+for _ in $(seq 50); do # until the holder has it (a loaded machine)
+	flock -n "$T/held/.sdperf.lock" true || break
+	sleep 0.1
+done
 if report held "$base" --redact -f md; then
 	wait "$held"
 	if grep -q "waiting for another sdperf run writing to path-" "$T/held.log"; then
