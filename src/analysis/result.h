@@ -533,6 +533,33 @@ struct iter_summary {
 	uint64_t suggest_period, would_skip;
 };
 
+/* ---- redaction (analysis/redact.h) ---------------------------------- */
+
+/* What --redact replaces, each a class of originals numbered apart. */
+enum redact_class {
+	REDACT_HOST,
+	REDACT_USER,
+	REDACT_PATH,
+	REDACT_RANK_FOLDER,
+	REDACT_ADDRESS,
+	REDACT_GROUP,
+	REDACT_KERNEL,
+	REDACT_CLASSES
+};
+/* "hosts", "users", "paths", "rank_folders", "addresses", "groups",
+ * "kernels" */
+extern const char *const redact_class_names[REDACT_CLASSES];
+
+/* The report says it was redacted and what was replaced. */
+struct redaction {
+	int on;      /* --redact: the strings below were rewritten */
+	int kernels; /* --redact-kernels: Other operator names too (else
+	              * kernel type names are kept) */
+	uint64_t replaced[REDACT_CLASSES]; /* distinct originals replaced */
+};
+
+struct redactor; /* analysis/redact.h */
+
 struct result {
 	char *profile_path; /* PATH as the user gave it */
 	char *rank_dir;     /* the *_ascend_pt folder, or NULL */
@@ -584,6 +611,12 @@ struct result {
 	struct vae_split vae_split;     /* analysis/vaesplit.h */
 	struct memory_summary memory;   /* analysis/memory.h */
 	struct iter_summary iters;      /* analysis/iterations.h: lead's */
+	struct redaction redaction;     /* analysis/redact.h */
+	/* --redact: the map of originals to pseudonyms (borrowed: the
+	 * caller of redact_result frees it after the result), to rewrite
+	 * strings added after the analysis (redactor_rewrite); NULL
+	 * without --redact */
+	struct redactor *redactor;
 };
 
 void result_init(struct result *r);

@@ -73,6 +73,18 @@ const struct cli_opt cli_opts[] = {
      "TrueType font (.ttf, or .ttc: first face) of\n"
      "the PDF's Chinese text (default: WenQuanYi\n"
      "Zen Hei, fonts-wqy-zenhei)"},
+    {"redact", OPT_REDACT, NULL, R, CV_NONE, NULL,
+     "reports safe to hand over: host names, user\n"
+     "names, paths, IP addresses and HCCL group\n"
+     "names become pseudonyms (host-1, path-1,\n"
+     "rank folder 1, ip-1, group-1), the same for\n"
+     "the same input; the reports say so"},
+    {"redact-keep-names", OPT_REDACT_KEEP_NAMES, NULL, R, CV_NONE, NULL,
+     "with --redact, keep kernel type names (the\n"
+     "default: they are the analysis)"},
+    {"redact-kernels", OPT_REDACT_KERNELS, NULL, R, CV_NONE, NULL,
+     "--redact, and operator names outside the\n"
+     "rules' categories (Other) become op-1, ..."},
     {"quiet", OPT_QUIET, NULL, CLI_EVERY, CV_NONE, NULL,
      "no summary on stdout, no progress on stderr"},
     {"per-step", OPT_PER_STEP, NULL, D, CV_NONE, NULL,
@@ -261,6 +273,16 @@ static int apply_flag(struct options *o, int id)
 		return 0;
 	case OPT_NO_VERDICTS:
 		o->no_verdicts = 1;
+		return 0;
+	case OPT_REDACT:
+		o->redact = 1;
+		return 0;
+	case OPT_REDACT_KEEP_NAMES: /* the last of the two wins */
+		o->redact_kernels = 0;
+		return 0;
+	case OPT_REDACT_KERNELS:
+		o->redact = 1;
+		o->redact_kernels = 1;
 		return 0;
 	default:
 		return -1;

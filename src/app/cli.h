@@ -59,6 +59,10 @@ struct options {
 	const char *templates_dir; /* user's templates, NULL: embedded */
 	const char *font;          /* PDF Latin font file, NULL: DejaVu Sans */
 	const char *cjk_font;      /* PDF CJK font file, NULL: WenQuanYi */
+	/* sdperf report --redact: pseudonyms for what identifies the
+	 * machine, the people and the network (analysis/redact.h);
+	 * redact_kernels: Other operator names too (--redact-kernels) */
+	int redact, redact_kernels;
 	/* sdperf diff */
 	int per_step; /* compare times per profiler step */
 	/* sdperf check */

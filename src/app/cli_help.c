@@ -111,6 +111,8 @@ static void overview(struct strbuf *out)
 	options_of(CLI_EVERY | CLI_GENERAL, CLI_EVERY, out);
 	strbuf_adds(out, "\noptions of report and diff:\n");
 	options_of(CLI_EVERY | CLI_GENERAL, CLI_REPORT | CLI_DIFF, out);
+	strbuf_adds(out, "\noptions of report:\n");
+	options_of(CLI_EVERY | CLI_GENERAL, CLI_REPORT, out);
 	strbuf_adds(out, "\noptions of diff:\n");
 	options_of(CLI_EVERY | CLI_GENERAL, CLI_DIFF, out);
 	strbuf_adds(out, "\noptions of check:\n");

@@ -33,6 +33,7 @@
 #include "analysis/cluster.h"
 #include "analysis/collection.h"
 #include "analysis/compare.h"
+#include "analysis/redact.h"
 #include "analysis/rules.h"
 #include "input/discover.h"
 #include "app/rank.h"
@@ -134,6 +135,8 @@ static int write_outputs(const struct options *o, const struct output *w,
 	struct strbuf text[NF], summary = STRBUF_INIT;
 	time_t date = report_time();
 	struct outset *set = NULL;
+	struct redactor *rd = w->r ? w->r->redactor : NULL;
+	char *shown = rd ? redactor_rewrite(rd, o->outdir) : NULL;
 	size_t i;
 	int ret = -1;
 
@@ -143,7 +146,8 @@ static int write_outputs(const struct options *o, const struct output *w,
 		if ((o->formats & formats[i].bit) &&
 		    render_one(o, w, formats[i].bit, date, &text[i], e))
 			goto out;
-	if (outset_open(&set, o->outdir, o->quiet, e))
+	if (outset_open_as(&set, o->outdir, shown ? shown : o->outdir,
+	                   o->quiet, e))
 		goto out;
 	for (i = 0; i < NF; i++) {
 		char *file;
@@ -168,7 +172,8 @@ static int write_outputs(const struct options *o, const struct output *w,
 			char *path;
 			if (!(o->formats & formats[i].bit))
 				continue;
-			path = fileio_join(o->outdir, w->base);
+			path = fileio_join(shown ? shown : o->outdir,
+			                   w->base);
 			strbuf_addf(&summary, "wrote %s.%s\n", path,
 			            formats[i].ext);
 			free(path);
@@ -178,6 +183,7 @@ static int write_outputs(const struct options *o, const struct output *w,
 	ret = 0;
 out:
 	outset_free(set);
+	free(shown);
 	for (i = 0; i < NF; i++)
 		strbuf_release(&text[i]);
 	strbuf_release(&summary);
@@ -420,21 +426,49 @@ out:
 	return ret;
 }
 
+/* This machine's name and the user's, for the strings rewritten after
+ * the result (the title, the output folder): learnt after the result's
+ * pass, so the profile's own pseudonyms do not depend on where sdperf
+ * runs. */
+static void redact_own_names(struct redactor *rd)
+{
+	char host[256];
+
+	if (!gethostname(host, sizeof(host))) {
+		host[sizeof(host) - 1] = '\0';
+		redactor_add_name(rd, REDACT_HOST, host);
+	}
+	redactor_add_name(rd, REDACT_USER, getenv("USER"));
+	redactor_add_name(rd, REDACT_USER, getenv("LOGNAME"));
+}
+
 int pipeline_report(const struct options *o, struct err *e)
 {
 	struct rules ru = {0};
 	struct output w = {"report", NULL, NULL};
+	struct options ro = *o;
+	struct redactor *rd = NULL;
 	struct result r;
+	char *title = NULL;
 	int ret = -1;
 
 	set_budget(o);
 	result_init(&r);
 	if (load_rules(o, &ru, e) || pipeline_analyse(o, &ru, &r, e))
 		goto out;
+	if (o->redact) { /* after the analysis, before the view */
+		rd = redactor_new(o->paths, o->npaths, o->redact_kernels);
+		redact_result(&r, rd);
+		redact_own_names(rd);
+		title = redactor_rewrite(rd, o->title);
+		ro.title = title;
+	}
 	w.r = &r;
-	ret = write_outputs(o, &w, e);
+	ret = write_outputs(&ro, &w, e);
 out:
+	free(title);
 	result_release(&r);
+	redactor_free(rd);
 	rules_release(&ru);
 	return ret;
 }

@@ -48,6 +48,7 @@ enum { NCAUGHT = sizeof(CAUGHT) / sizeof(CAUGHT[0]) };
 
 struct outset {
 	char *dir;
+	char *shown; /* dir as the waiting note names it */
 	int dirfd, lockfd;
 	size_t n;
 	struct member m[OUTSET_MAX];
@@ -159,7 +160,7 @@ static int take_lock(struct outset *s, int quiet, struct err *e)
 		return 0;
 	if (errno == EWOULDBLOCK && !quiet) {
 		struct strbuf sb = STRBUF_INIT;
-		strbuf_add_sanitized(&sb, s->dir, strlen(s->dir));
+		strbuf_add_sanitized(&sb, s->shown, strlen(s->shown));
 		fprintf(stderr,
 		        "sdperf: waiting for another sdperf run writing to "
 		        "%s\n",
@@ -175,10 +176,17 @@ static int take_lock(struct outset *s, int quiet, struct err *e)
 
 int outset_open(struct outset **out, const char *dir, int quiet, struct err *e)
 {
+	return outset_open_as(out, dir, dir, quiet, e);
+}
+
+int outset_open_as(struct outset **out, const char *dir, const char *shown,
+                   int quiet, struct err *e)
+{
 	struct outset *s = xcalloc(1, sizeof(*s));
 
 	*out = s;
 	s->dir = xstrdup(dir);
+	s->shown = xstrdup(shown);
 	s->dirfd = s->lockfd = -1;
 	if (reg.dirfd >= 0)
 		return err_set(e, ERR_INTERNAL, "two report sets open at once");
@@ -441,5 +449,6 @@ void outset_free(struct outset *s)
 	if (s->dirfd >= 0)
 		close(s->dirfd);
 	free(s->dir);
+	free(s->shown);
 	free(s);
 }

@@ -28,6 +28,10 @@ struct outset;
  * with EFBIG instead, an ordinary error). Only one set may be open at a
  * time. Returns 0 and *out, or -1 with an ERR_OUTPUT error naming dir. */
 int outset_open(struct outset **out, const char *dir, int quiet, struct err *e);
+/* The same, the note naming the folder shown instead of dir (a redacted
+ * report's pseudonym of it). */
+int outset_open_as(struct outset **out, const char *dir, const char *shown,
+                   int quiet, struct err *e);
 
 /* Writes data to a new temporary file in the folder, created with
  * O_EXCL|O_NOFOLLOW under an unpredictable name (".NAME.tmp.XXXXXXXXXX"),

@@ -42,6 +42,40 @@ static const char *rules_name(const struct model_ctx *c)
 	return !s || !strcmp(s, "built-in") ? model_t(c, "rules_builtin") : s;
 }
 
+/* The header's line saying the report was redacted (--redact) and what
+ * was replaced: redacted and redaction_text, "" when it was not. The
+ * classes listed are those --redact covers, found in this profile or
+ * not: the reader learns what cannot be in it. */
+static void redaction(struct model_ctx *c, struct tmpl_vars *v)
+{
+	static const enum redact_class listed[] = {
+	    REDACT_HOST,    REDACT_USER,    REDACT_PATH,
+	    REDACT_RANK_FOLDER, REDACT_ADDRESS, REDACT_GROUP};
+	const struct redaction *rd = &c->r->redaction;
+	const char *names[] = {"classes", "kernels"};
+	const char *values[2];
+	struct strbuf classes = STRBUF_INIT;
+	size_t i;
+
+	tmpl_set(v, "redacted", rd->on ? "1" : "");
+	if (!rd->on) {
+		tmpl_set(v, "redaction_text", "");
+		return;
+	}
+	for (i = 0; i < sizeof(listed) / sizeof(listed[0]); i++) {
+		if (i)
+			strbuf_adds(&classes, model_t(c, "redacted_sep"));
+		strbuf_adds(&classes, model_tk(c, "redact_class_",
+		                               redact_class_names[listed[i]]));
+	}
+	values[0] = classes.buf;
+	values[1] = model_t(c, rd->kernels ? "redacted_kernels_replaced"
+	                                   : "redacted_kernels_kept");
+	model_set_msg(c, v, "redaction_text", "redacted_value", names, values,
+	              2);
+	strbuf_release(&classes);
+}
+
 static void header(struct model_ctx *c, struct tmpl_vars *v)
 {
 	const struct result *r = c->r;
@@ -59,6 +93,7 @@ static void header(struct model_ctx *c, struct tmpl_vars *v)
 	tmpl_set(v, "rules_source", rules_name(c));
 	names[0] = "version";
 	model_set_msg(c, v, "footer", "footer", names, values + 1, 1);
+	redaction(c, v);
 }
 
 /* ---- verdicts ---------------------------------------------------------- */

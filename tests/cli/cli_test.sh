@@ -390,6 +390,11 @@ help_cmd help_diff 'usage: sdperf diff BASE NEW [OPTION]...' '      --per-step' 
 help_cmd help_check 'usage: sdperf check PATH [OPTION]...' '      --require LIST' '--templates' -- check --help
 help_cmd help_wins 'usage: sdperf report PATH... [OPTION]...' '--templates DIR' '--baseline' -- report nope --lang xx -j 0 --bogus --help
 expect help_unknown_command 2 "unknown command 'rport'" -- rport --help
+# --redact belongs to report (issue 15 §1): in its help, refused elsewhere
+help_cmd help_report_redact 'usage: sdperf report PATH... [OPTION]...' '      --redact-kernels' '--per-step' -- report --help
+help_cmd help_diff_no_redact 'usage: sdperf diff BASE NEW [OPTION]...' '      --per-step' '--redact' -- diff --help
+expect redact_not_diff 2 "--redact is an option of sdperf report" -- diff nope nope2 --redact
+expect redact_kernels_not_check 2 "--redact-kernels is an option of sdperf report" -- check nope --redact-kernels
 
 # --- every option value is checked before any input is read: PATH
 # 'nope' does not exist, so reading it would be exit 3 "nope: no such

@@ -72,7 +72,13 @@ python3 "$here/seed_fonts.py" "$work/font"
 mkdir -p "$work/jsonpull"
 cp "$work"/comm/* "$work"/snapshot/* "$work"/trace/* "$work/jsonpull/" 2>/dev/null || true
 
-for t in kernels rules template comm steptrace trace traceprof snapshot font jsonpull; do
+# the redactor: "PATH\nrank dir\ntext" with paths, addresses and a group
+mkdir -p "$work/redact"
+printf '%s\n' /home/u/run /home/u/run/h1_7_1700000000000_ascend_pt \
+	'in /home/u/run/h1_7_1700000000000_ascend_pt/x.csv: 10.1.2.3 fe80::1%eth0 10.170.22.98%enp67s0f5_60000_0_1708 h1 ~/a' \
+	>"$work/redact/seed1"
+
+for t in kernels rules template comm steptrace trace traceprof snapshot font jsonpull redact; do
 	echo "fuzz_$t: ${secs}s"
 	"$build/tests/fuzz/fuzz_$t" "$work/$t" -max_total_time="$secs" \
 		-max_len=65536 -rss_limit_mb=2048 -timeout=10 \

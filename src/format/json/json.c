@@ -492,6 +492,31 @@ static void cluster_json(cJSON *root, const struct result *r)
 	comm_sums_json(co, &cs->comm);
 }
 
+/* "redaction", with --redact only: the classes replaced, whether kernel
+ * type names were kept, and how many distinct originals of each class
+ * were replaced. */
+static void redaction_json(cJSON *root, const struct result *r)
+{
+	const struct redaction *rd = &r->redaction;
+	cJSON *o, *classes, *n;
+	int k;
+
+	if (!rd->on)
+		return;
+	o = jsonw_add_object(root, "redaction");
+	jsonw_add_bool(o, "redacted", 1);
+	classes = jsonw_add_array(o, "classes");
+	n = jsonw_add_object(o, "replaced");
+	for (k = 0; k < REDACT_CLASSES; k++) {
+		if (k == REDACT_KERNEL && !rd->kernels)
+			continue;
+		cJSON_AddItemToArray(classes,
+		                     jsonw_str(redact_class_names[k]));
+		jsonw_add_u64(n, redact_class_names[k], rd->replaced[k]);
+	}
+	jsonw_add_str(o, "kernel_names", rd->kernels ? "replaced" : "kept");
+}
+
 void render_json(const struct result *r, const char *tool_version,
                  struct strbuf *out)
 {
@@ -514,6 +539,7 @@ void render_json(const struct result *r, const char *tool_version,
 	cluster_json(root, r);
 	json_memory(root, r);
 	json_iters(root, r);
+	redaction_json(root, r);
 	jsonw_print(root, JSONW_TABS, out);
 	cJSON_Delete(root);
 }

@@ -37,6 +37,8 @@ static void title_block(struct pdf_ctx *c)
 	if (*pdf_v(c, "span_note"))
 		strbuf_adds(b, pdf_v(c, "span_note"));
 	pdf_meta(c, "t_meta_span", b->buf);
+	if (*pdf_v(c, "redacted"))
+		pdf_meta(c, "t_meta_redacted", pdf_v(c, "redaction_text"));
 	pdf_title_end(c);
 }
 

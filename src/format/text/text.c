@@ -270,6 +270,15 @@ void render_text(const struct result *r, const char *tool_version,
 	strbuf_add_quoted_value(out, r->profile_path, strlen(r->profile_path),
 	                        200);
 	strbuf_adds(out, "\n");
+	if (r->redaction.on)
+		strbuf_addf(out,
+		            "redacted: host names, user names, paths, rank "
+		            "folder names, IP addresses and HCCL group names "
+		            "replaced by pseudonyms; %s\n",
+		            r->redaction.kernels
+		                ? "operator names outside the built-in "
+		                  "categories replaced too"
+		                : "kernel type names kept");
 	numfmt_count(out, r->kernels);
 	strbuf_addf(out, " kernels, %zu profiler step%s, ", r->steps_total,
 	            r->steps_total == 1 ? "" : "s");
