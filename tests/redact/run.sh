@@ -27,12 +27,14 @@ IPV6=fd12:3456:789a::42
 GROUP=10.170.22.98%enp67s0f5_60000_0_1708156014257149
 OPNAME=ZqCustomerFusedBlock
 
-# report NAME PROFILE ARGS...: all four formats into NAME/, the terminal
-# (stdout and stderr) into NAME.log
+# report NAME PROFILE ARGS...: all five formats (the four and the wiki
+# fragment) into NAME/, the terminal (stdout and stderr) into NAME.log; a
+# later -f in ARGS replaces the list
 report() {
 	local name=$1 prof=$2
 	shift 2
-	if "$SDPERF" report "$prof" -o "$T/$name" "$@" >"$T/$name.log" 2>&1; then
+	if "$SDPERF" report "$prof" -o "$T/$name" -f html,pdf,md,json,fragment \
+		"$@" >"$T/$name.log" 2>&1; then
 		return 0
 	fi
 	bad "$name" "sdperf failed: $(head -3 "$T/$name.log")"

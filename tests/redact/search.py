@@ -6,8 +6,9 @@ Usage: search.py OUTDIR TERMINAL_LOG MODE SECRET...
   MODE present: every secret must occur in each format written (so the
   search can fail).
 
-Where it looks: report.html, report.md, report.json and report.pdf as
-raw bytes, and as the text they stand for (the HTML without its <wbr>
+Where it looks: every file in OUTDIR (report.html, report.fragment.html,
+report.md, report.json, report.pdf) as raw bytes, and as the text they
+stand for (the HTML and the fragment without their <wbr>
 line-break hints and with entities decoded, the Markdown without its
 backslash escapes, the JSON's strings decoded); the PDF with its streams decompressed (qpdf --qdf
 --object-streams=disable); the PDF's text (pdftotext, also with every
@@ -27,7 +28,8 @@ def run(*cmd):
 
 
 # MODE present: the secret must be in each format written, as text
-FORMATS = ("report.html (text)", "report.md (text)", "report.json (strings)",
+FORMATS = ("report.html (text)", "report.fragment.html (text)",
+           "report.md (text)", "report.json (strings)",
            "report.pdf (pdftotext, squeezed)")
 
 
@@ -38,14 +40,15 @@ def squeeze(b):
 def places(outdir, log):
     """Every place to search: name -> bytes (the formats written)."""
     out = {}
-    for name in ("report.html", "report.md", "report.json", "report.pdf"):
+    for name in sorted(os.listdir(outdir)):  # every file written
         path = os.path.join(outdir, name)
-        if os.path.exists(path):
+        if os.path.isfile(path):
             with open(path, "rb") as f:
                 out[name] = f.read()
-    if "report.html" in out:
-        text = re.sub(r"<wbr>", "", out["report.html"].decode())
-        out["report.html (text)"] = html.unescape(text).encode()
+    for name in ("report.html", "report.fragment.html"):
+        if name in out:
+            text = re.sub(r"<wbr>", "", out[name].decode())
+            out[name + " (text)"] = html.unescape(text).encode()
     if "report.md" in out:
         text = re.sub(rb"\\([!-/:-@\[-`{-~])", rb"\1", out["report.md"])
         out["report.md (text)"] = text
