@@ -11,8 +11,7 @@ for d in $runs; do
 done
 tools/gen/make-examples.sh "$build/tools/gen/sdperf-gen" examples >/dev/null 2>&1
 for d in $runs; do
-	# the whole run: every rank folder of the example (-j 2: the report
-	# names the worker threads, so fix their number)
+	# the whole run: every rank folder of the example
 	"$build/src/sdperf" report "examples/$d" -o "examples/$d/report" -j 2 --quiet
 	echo "examples/$d/report/ (report.html, report.pdf, report.md, report.json)"
 done

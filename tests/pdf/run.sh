@@ -102,7 +102,7 @@ if [ -x "$gen" ] && "$gen" --help 2>&1 | grep -q -- '--straggler'; then
 		--text-bold "slowest" \
 		--section-text "Per-rank figures of the DiT stage" "DiT category time per rank" "Comm wait" \
 		--text "Overlap Analysis totals per rank" --text "user markers through flows" \
-		--text "Steps per rank" --text "Worker threads" \
+		--text "Steps per rank" --no-text "Worker threads" \
 		--section-text "$steps_en" "Warnings" "Steps per rank" \
 		--section-text "$steps_en" "Warnings" "Rank 0" \
 		--section-text "$steps_en" "Warnings" "Rank 3" \

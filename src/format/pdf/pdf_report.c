@@ -29,8 +29,6 @@ static void title_block(struct pdf_ctx *c)
 	else if (*pdf_v(c, "rank_dir"))
 		pdf_meta(c, "t_meta_rank", pdf_v(c, "rank_dir"));
 	pdf_meta(c, "t_meta_ranks", pdf_v(c, "ranks"));
-	if (*pdf_v(c, "multi_rank"))
-		pdf_meta(c, "t_meta_threads", pdf_v(c, "threads"));
 	pdf_meta(c, "t_meta_kernels", pdf_fmt(c->fint, b, pdf_v(c, "kernels")));
 	pdf_meta(c, "t_meta_steps", pdf_v(c, "steps"));
 	pdf_fmt(c->fdur, b, pdf_v(c, "span_ns"));
