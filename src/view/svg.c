@@ -226,11 +226,8 @@ static double nice_step(double range, int want)
 
 static void tick_label(struct strbuf *out, double ms, double step)
 {
-	strbuf_addf(out,
-	            step >= 1     ? "%.0f"
-	            : step >= 0.1 ? "%.1f"
-	                          : "%.2f",
-	            ms);
+	/* with thousands separators, as every number for people */
+	numfmt_fixed(out, ms, step >= 1 ? 0 : step >= 0.1 ? 1 : 2);
 }
 
 static void shape(struct strbuf *out, enum svg_shape s, const char *css, int x,
