@@ -25,7 +25,8 @@
 // (Chromium would otherwise shrink every page to the widest). Then, from
 // `pdftotext -bbox` of the printed PDF, no page ends with a heading: the
 // last text line of a page is never a heading's text (or the end of a
-// heading that wrapped), and the last page holds more than the footer.
+// heading that wrapped), the footer is printed on the last page, and that
+// page holds more than the footer.
 // Prints "ok ..." / "FAIL ..." lines, then
 // "N passed, M failed"; exits 0 only if nothing failed (2: usage error).
 
@@ -221,7 +222,13 @@ async function paper(browser, url, outDir, waste) {
       stranded.push(`page ${i + 1} ends with heading "${p[p.length - 1]}"`);
   });
   check(stranded.length === 0, `print: no page of ${lines.length} ends with a heading`, stranded);
-  const lastPage = squash(lines.length ? lines[lines.length - 1].join('') : '');
+  // the footer (version, inputs' provenance) is on paper too, on the
+  // last page
+  const printed = squash(lines.length ? lines[lines.length - 1].join('') : '');
+  const foot = squash(footer).slice(0, 60);
+  check(foot.length > 0 && printed.includes(foot), 'print: the footer is printed, on the last page',
+    [`footer "${footer.slice(0, 60)}"`]);
+  const lastPage = printed;
   check(lines.length < 2 || !squash(footer).includes(lastPage),
     'print: the last page holds more than the footer', [`it holds "${lastPage.slice(0, 80)}"`]);
 }
