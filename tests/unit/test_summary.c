@@ -201,7 +201,7 @@ static void example_summary_in_every_format(void **state)
 	at(zh, "预计收益（估算）：<strong class=\"sum-gain\">端到端每步 154.2 "
 	       "ms → 124.5–134.4 ms（减少 12.9–19.3%）</strong>");
 	at(zh,
-	   "<strong>预计收益（估算）：</strong> VAE 59.5 ms → 29.7–39.6 "
+	   "<strong>预计收益（估算）：</strong>VAE 59.5 ms → 29.7–39.6 "
 	   "ms；端到端每步 154.2 ms → 124.5–134.4 ms（减少 12.9–19.3%）；前提："
 	   "VAE 解码切分到两张或更多卡上并行后快 1.5–2 倍");
 	free(html);
