@@ -42,7 +42,7 @@ python3 "$here/check_pdf.py" "$work/en/report.pdf" --max-kb 200 --pages-min 2 \
 	--upper-half "Summary" \
 	--upper-half "End-to-end device time: 154.20 ms per profiler step (2 steps, 308.41 ms in all; 2 pipeline calls, 154.20 ms each)" \
 	--upper-half "Findings: 3 findings" \
-	--upper-half "Stage split: DiT 143.91 ms 47.4%" \
+	--upper-half "Stage split, per profiler step: DiT 71.96 ms 47.4%" \
 	--upper-half "Do first: The VAE is a large share of end to end (39.2% > 30.0%) · Estimated gain: end to end 154.2 ms → 124.5–134.4 ms per step (−12.9–19.3%)" \
 	--text "Estimated gain: VAE 59.5 ms → 29.7–39.6 ms; end to end 154.2 ms → 124.5–134.4 ms per step (−12.9–19.3%); assuming the VAE runs" \
 	--text "Estimated gain: DiT 72.0 ms → 49.5–57.0 ms" --text "(source: MindIE-SD sparse doc (RainFusion2.0, arXiv 2512.24086)" \

@@ -59,12 +59,14 @@ static void split_lines(const struct result *r, struct strbuf *out)
 
 	if (!e->known)
 		return;
-	strbuf_adds(out, "  stage split  ");
+	/* per step, as the end-to-end line above it */
+	strbuf_adds(out, e->steps ? "  stage split  per step: "
+	                          : "  stage split  ");
 	for (s = 0; s < STAGE_COUNT; s++) {
 		if (e->stage_ns[s] <= 0)
 			continue;
 		strbuf_addf(out, "%s%s ", first ? "" : ", ", short_names[s]);
-		numfmt_duration(out, e->stage_ns[s]);
+		numfmt_duration(out, e->stage_step_ns[s]);
 		strbuf_addch(out, ' ');
 		text_pct(out, e2e_share(r, e->stage_ns[s]));
 		first = 0;
