@@ -149,6 +149,7 @@ if "$sdperf" --help 2>&1 | grep -q 'sdperf diff'; then
 		--text "Text encoder 1.00×: within 2%" \
 		--text-not-colour "within 2%" "#8a8f99" \
 		--text "Attention dominates the DiT Cleared" --text "fa_quant_sparse" \
+		--marks 2 1 \
 		--text "MatMul share of the DiT Not fired" \
 		--text "FlashAttentionScore" --text "AdaBlockSparseAttention" \
 		--text "Page 1 of" \
@@ -166,6 +167,7 @@ if "$sdperf" --help 2>&1 | grep -q 'sdperf diff'; then
 		--creator "sdperf $version" --fonts-embedded --glyphs --no-urls --cjk-min 500 \
 		--text "DiT（Transformer） 1.47×，更快" --text "文本编码器 1.00×：变化在 2% 以内" \
 		--text "DiT 以注意力为主 已消除" --text "DiT 中 MatMul 的占比 均未触发" \
+		--marks 2 1 \
 		--text "结论变化" --text "可比性警告" --text "第 1 页" \
 		--text "FlashAttentionScore" --text "AdaBlockSparseAttention" \
 		--section-text "移除（仅基线）" "方法" "FlashAttentionScore" \
