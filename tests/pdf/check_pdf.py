@@ -26,6 +26,8 @@ none is drawn in that colour;
 --marks FIRED OK: at least FIRED verdict-state triangles (a filled
 three-point path) and OK ticks (a stroked three-point path) are drawn, the
 shapes that tell fired from ok without colour;
+--row-of S N: a line of `pdftotext -layout` holds S N times or more
+(verdict cards side by side, N to a row, as the HTML's print layout);
 --same-page: the first line holding A and the first line after it holding
 B are on one page (a small table, from its heading to its last row).
 Always: qpdf --check finds no error or warning, pdftotext prints nothing
@@ -406,6 +408,7 @@ def main():
     ap.add_argument("--text-not-colour", nargs=2, action="append", default=[],
                     metavar=("S", "RGB"))
     ap.add_argument("--marks", nargs=2, type=int)
+    ap.add_argument("--row-of", nargs=2, action="append", default=[])
     ap.add_argument("--fonts-embedded", action="store_true")
     ap.add_argument("--glyphs", action="store_true")
     ap.add_argument("--no-urls", action="store_true")
@@ -457,6 +460,11 @@ def main():
         check(n <= a.cjk_max, f"{n} CJK ideographs in the text (<= {a.cjk_max})")
     if a.fonts_embedded:
         fonts_embedded(a.pdf)
+    if a.row_of:
+        rc, lay, err = run("pdftotext", "-layout", a.pdf, "-")
+        for sub, n in a.row_of:
+            most = max((l.count(sub) for l in lay.split("\n")), default=0)
+            check(most >= int(n), f"a line holds {sub!r} {n} times (most: {most})")
     if a.marks:
         tri, tick = state_marks(a.pdf)
         check(tri >= a.marks[0] and tick >= a.marks[1],

@@ -31,6 +31,7 @@ python3 "$here/check_pdf.py" "$work/en/report.pdf" --max-kb 200 --pages-min 2 \
 	--subject "Performance analysis of an Ascend NPU diffusion-model profile" \
 	--creator "sdperf $version" \
 	--text "Verdicts" --text "Attention dominates the DiT" --text "42.0%" \
+	--row-of "Action recommended" 3 \
 	--text "DiT (transformer)" --text "VAE" --text "Text encoder" \
 	--text "MatMul" --text "Vector" --text "Conv" --text "FlashAttentionScore" \
 	--text "MindIE-SD feature docs" --text "Page 1 of" \
@@ -69,6 +70,7 @@ echo "== Chinese: examples/video-dit-4card rank 0"
 	-o "$work/zh" --format pdf --lang zh -q
 python3 "$here/check_pdf.py" "$work/zh/report.pdf" --max-kb 900 --pages-min 2 \
 	--title "扩散模型推理性能报告" --creator "sdperf $version" \
+	--row-of "建议优化" 2 \
 	--text "结论" --text "DiT 中 MatMul 的占比" --no-text "DiT 以 MatMul 为主" --text "35.1%" --upper-half "摘要" --text "文本编码器" \
 	--text "暴露通信" --text "MindIE-SD 特性文档" --text "第 1 页，共" \
 	--url "$docs/zh/features/quantization.md" --url "$docs/zh/features/parallelism.md" \
