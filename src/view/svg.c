@@ -167,16 +167,27 @@ void svg_stacked_bar(struct strbuf *out, const char *title,
 	legend(out, parts, n, total);
 }
 
+/* room above a timeline strip for its label */
+#define STRIP_LABEL_H 20
+
 void svg_timeline(struct strbuf *out, const char *title,
-                  const struct svg_span *spans, size_t n, int64_t t0,
-                  int64_t t1, const struct svg_part *legend_parts,
-                  size_t nlegend)
+                  const char *strip_label, const struct svg_span *spans,
+                  size_t n, int64_t t0, int64_t t1,
+                  const struct svg_part *legend_parts, size_t nlegend)
 {
 	int64_t range = t1 > t0 ? checked_sub_sat(t1, t0) : 1;
 	size_t i;
-	int h = BAR_H + SVG_AXIS_H;
+	int label = strip_label && *strip_label;
+	int h = BAR_H + SVG_AXIS_H + (label ? STRIP_LABEL_H : 0);
 
 	open_svg(out, title, h);
+	if (label) {
+		strbuf_adds(out, "<text class=\"strip-label\" x=\"0\" "
+		                 "y=\"14\">");
+		xml_text(out, strip_label);
+		strbuf_addf(out, "</text><g transform=\"translate(0,%d)\">",
+		            STRIP_LABEL_H);
+	}
 	strbuf_addf(out,
 	            "<rect class=\"track\" x=\"0\" y=\"0\" width=\"%d\" "
 	            "height=\"%d\"/>",
@@ -193,7 +204,7 @@ void svg_timeline(struct strbuf *out, const char *title,
 		strbuf_adds(out, "</title></rect>");
 	}
 	axis(out, 0, BAR_W - 1, BAR_H, range);
-	strbuf_adds(out, "</svg>");
+	strbuf_adds(out, label ? "</g></svg>" : "</svg>");
 	legend(out, legend_parts, nlegend, 0);
 }
 

@@ -44,9 +44,12 @@ struct svg_span {
 
 /* A strip of spans placed on [t0, t1] (e.g. stage segments along the
  * device timeline) over a time axis from t0, with the legend given as
- * parts (value unused). */
+ * parts (value unused). The strip is labelled inside the chart with
+ * strip_label, above it ("Rank 0 (lead card)": whose timeline it is),
+ * unless it is NULL or empty. */
 void svg_timeline(struct strbuf *out, const char *title,
-                  const struct svg_span *spans, size_t n, int64_t t0,
+                  const char *strip_label, const struct svg_span *spans,
+                  size_t n, int64_t t0,
                   int64_t t1, const struct svg_part *legend, size_t nlegend);
 
 /* Horizontal stacked bars, one per row, all on one scale (the largest

@@ -105,6 +105,7 @@ if [ -x "$gen" ] && "$gen" --help 2>&1 | grep -q -- '--straggler'; then
 		--section-text "Per-rank figures of the DiT stage" "DiT category time per rank" "Comm wait" \
 		--text "Overlap Analysis totals per rank" --text "user markers through flows" \
 		--text "Steps per rank" --no-text "Worker threads" \
+		--text "Rank 0 (lead card)" \
 		--section-text "$steps_en" "Warnings" "Steps per rank" \
 		--section-text "$steps_en" "Warnings" "Rank 0" \
 		--section-text "$steps_en" "Warnings" "Rank 3" \

@@ -66,11 +66,20 @@ static void timeline_has_a_time_axis(void **state)
 	struct strbuf sb = STRBUF_INIT;
 
 	(void)state;
-	svg_timeline(&sb, "t", &span, 1, 1000, 308411000, &leg, 1);
+	svg_timeline(&sb, "t", NULL, &span, 1, 1000, 308411000, &leg, 1);
 	assert_non_null(strstr(sb.buf, "<g class=\"axis\">"));
 	assert_non_null(strstr(sb.buf, ">50 ms</text>"));
 	assert_non_null(strstr(sb.buf, ">300 ms</text>"));
 	assert_null(strstr(sb.buf, ">350 ms</text>"));
+	assert_null(strstr(sb.buf, "strip-label"));
+	strbuf_reset(&sb);
+	/* the strip says whose timeline it is, inside the chart, escaped */
+	svg_timeline(&sb, "t", "Rank 3 <lead>", &span, 1, 1000, 308411000,
+	             &leg, 1);
+	assert_non_null(strstr(sb.buf, "<text class=\"strip-label\" x=\"0\" "
+	                                "y=\"14\">Rank 3 &lt;lead&gt;</text>"));
+	assert_true(strstr(sb.buf, "strip-label") < strstr(sb.buf, "</svg>"));
+	assert_non_null(strstr(sb.buf, "viewBox=\"0 0 960 "));
 	strbuf_release(&sb);
 }
 
