@@ -8,7 +8,7 @@
 // tables scroll inside their own box), and every text that is rendered is
 // at least 11 CSS px tall: the computed font-size, times the scale of any
 // SVG it sits in (an SVG chart shrunk to the phone's width shrinks its
-// text with it).
+// text with it); and no figure (a chart) scrolls sideways inside itself.
 //
 // Paper (page.pdf, A4, the page's own @page margins): the page count stays
 // within the content's own height plus the allowed waste. The bound comes
@@ -116,6 +116,13 @@ async function phone(browser, url, outDir) {
       .map((e) => `${e.tagName.toLowerCase()}.${e.className} right=${Math.round(e.getBoundingClientRect().right)}`),
   }));
   check(w.scroll <= w.client, `phone ${PHONE.width} px: no sideways page scroll (scrollWidth ${w.scroll}, width ${w.client})`, w.wide);
+  // a chart fits the phone: no figure scrolls sideways inside itself
+  // (each chart has a drawing for the phone's column, svg.narrow)
+  const scrolls = await page.evaluate(() => Array.from(document.querySelectorAll('figure'))
+    .filter((f) => f.getBoundingClientRect().width > 0 && f.scrollWidth > f.clientWidth + 1)
+    .map((f) => `figure.${f.className} in #${(f.closest('section[id]') || { id: '?' }).id}: ` +
+      `scrollWidth ${f.scrollWidth}, width ${f.clientWidth}`));
+  check(scrolls.length === 0, `phone ${PHONE.width} px: no figure scrolls sideways (${scrolls.length} do)`, scrolls);
   const small = await page.evaluate(smallText, MIN_TEXT_PX);
   check(small.length === 0, `phone ${PHONE.width} px: every rendered text >= ${MIN_TEXT_PX} px (${small.length} smaller)`, small);
   await page.screenshot({ path: join(outDir, 'phone.png'), fullPage: true });
