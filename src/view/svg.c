@@ -33,7 +33,7 @@ struct geo {
 	int ticks;       /* at most this many time-axis ticks */
 };
 static const struct geo WIDE = {"wide", BAR_W, AXIS_TICKS};
-static const struct geo NARROW = {"narrow", 360, 4};
+static const struct geo NARROW = {"narrow", SVG_NARROW_W, 4};
 
 static void open_svg_as(struct strbuf *out, const char *cls, int w,
                         const char *title, int h)
@@ -117,8 +117,8 @@ void svg_tick_label(struct strbuf *out, int64_t t, int64_t step)
 	strbuf_addf(out, " %s", units[u].unit);
 }
 
-static void axis_ticks(struct strbuf *out, int x, int w, int y, int64_t lo,
-                       int64_t hi, int ticks)
+void svg_axis_ticks(struct strbuf *out, int x, int w, int y, int64_t lo,
+                    int64_t hi, int ticks)
 {
 	int64_t span = hi - lo, step = svg_tick_step(span, ticks), t;
 
@@ -146,13 +146,13 @@ static void axis_ticks(struct strbuf *out, int x, int w, int y, int64_t lo,
 
 void svg_axis(struct strbuf *out, int x, int w, int y, int64_t lo, int64_t hi)
 {
-	axis_ticks(out, x, w, y, lo, hi, AXIS_TICKS);
+	svg_axis_ticks(out, x, w, y, lo, hi, AXIS_TICKS);
 }
 
 static void axis(struct strbuf *out, const struct geo *g, int x, int w, int y,
                  int64_t span)
 {
-	axis_ticks(out, x, w, y, 0, span, g->ticks);
+	svg_axis_ticks(out, x, w, y, 0, span, g->ticks);
 }
 
 /* The pixel of time t on a w-pixel axis from 0 to span (span > 0), kept
