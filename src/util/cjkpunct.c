@@ -66,15 +66,22 @@ static int wide_near(const struct text *x, size_t i, int dir, int skip)
 		if (i == 0)
 			return 0;
 		j = back(x, i);
-		if (skip && x->t[j] == ' ' && x->mark[j] == M_TEXT && j > 0)
+		if (skip && x->t[j] == ' ' && x->mark[j] == M_TEXT && j > 0) {
 			j = back(x, j);
+			/* "更快** (": the emphasis is no neighbour either */
+			while (x->md && j > 0 && x->t[j] == '*')
+				j = back(x, j);
+		}
 		return cjk_is_wide(decode(x->t + j));
 	}
 	j = i + 1;
 	while (x->md && j < x->n && x->t[j] == '*')
 		j++;
-	if (skip && j < x->n && x->t[j] == ' ' && x->mark[j] == M_TEXT)
+	if (skip && j < x->n && x->t[j] == ' ' && x->mark[j] == M_TEXT) {
 		j++;
+		while (x->md && j < x->n && x->t[j] == '*')
+			j++;
+	}
 	return j < x->n && cjk_is_wide(decode(x->t + j));
 }
 
@@ -358,8 +365,15 @@ static void mark_spaces(struct text *x)
 	for (i = 0; i < x->n; i++) {
 		if (x->t[i] != ' ' || x->mark[i] != M_TEXT)
 			continue;
+		/* Markdown needs the space after a closing emphasis mark
+		 * that punctuation precedes ("**发现：** 3"): without it the
+		 * mark cannot close (CommonMark's flanking rules); an opening
+		 * one after punctuation needs none ("。**共") */
 		a = neighbour(x, i, -1, &wa);
 		b = neighbour(x, i, 1, &wb);
+		/* (a closing mark followed by punctuation closes: "**（") */
+		if (x->md && i > 0 && x->t[i - 1] == '*' && !wb)
+			continue;
 		if ((wa && !wb && word_char(b)) || (wb && !wa && word_char(a)))
 			x->mark[i] = M_DROP;
 	}

@@ -9,8 +9,9 @@ Fails (exit 1, one line per defect) when
   - the raw text, outside code blocks, holds a backslash escape of a
     character that needed none (only | < ` * [ ] & \\ _ ~ and block markers
     where a block starts are ever escaped: not in a table cell);
-  - the rendered text shows a backslash escape or an entity literally, or
-    any HTML made it through as HTML (cmark-gfm omits raw HTML and says so);
+  - the rendered text shows a backslash escape, an entity or "**"
+    literally (emphasis that did not render), or any HTML made it through
+    as HTML (cmark-gfm omits raw HTML and says so);
   - a table line block does not render as a table with its column count;
   - a list follows a paragraph line, or a paragraph line follows a list
     item, with no blank line between (renderers merge them);
@@ -144,6 +145,11 @@ def main():
                    f'...{shown[max(0, m.start() - 30):m.end() + 10]!r}')
     for m in re.finditer(r'&(#[0-9]+|[A-Za-z]+);', shown):
         bad.append(f'rendered text shows an entity {m.group(0)}')
+    # the templates' emphasis renders as emphasis: a "**" left in the
+    # rendered text did not open or close ("**标签：**3" cannot close)
+    for m in re.finditer(r'\*\*', shown):
+        bad.append(f'rendered text shows emphasis marks: '
+                   f'...{shown[max(0, m.start() - 30):m.end() + 10]!r}')
     if len(doc.tables) != ntables:
         bad.append(f'{ntables} tables in the Markdown, {len(doc.tables)} rendered')
     else:

@@ -50,8 +50,16 @@ static void cjkpunct_drops_a_space_next_to_full_width(void **state)
 	expect("DiT（Transformer） 71.96 ms", CJK_PLAIN, 0,
 	       "DiT（Transformer）71.96 ms");
 	expect("每步 （共 2 步）", CJK_PLAIN, 0, "每步（共 2 步）");
-	expect("- **发现：** 3 项", CJK_MD, 0, "- **发现：**3 项");
-	expect("- **发现:** 3 项", CJK_MD, 0, "- **发现：**3 项");
+	/* but Markdown keeps a space after an emphasis mark: "**发现：**3"
+	 * would not close the emphasis */
+	expect("- **发现：** 3 项", CJK_MD, 0, "- **发现：** 3 项");
+	expect("- **发现:** 3 项", CJK_MD, 0, "- **发现：** 3 项");
+	expect("**时间：** **1.7 s** 每步", CJK_MD, 0,
+	       "**时间：** **1.7 s** 每步");
+	expect("卡。 **共 4 张**", CJK_MD, 0, "卡。**共 4 张**");
+	/* a note after emphasis: full-width, and then no space is needed */
+	expect("- **1.47×，更快** (143.91 ms → 97.94 ms)", CJK_MD, 0,
+	       "- **1.47×，更快**（143.91 ms → 97.94 ms）");
 	expect("<strong>建议：</strong> 主机", CJK_HTML, 0,
 	       "<strong>建议：</strong>主机");
 	expect("步骤 <span class=\"small\">（共 2 步）</span>", CJK_HTML, 0,

@@ -83,6 +83,9 @@ def md_text(t):
     t = re.sub(r"\\([\\`*_{}\[\]()#+\-.!|<>~])", r"\1", t)
     t = re.sub(r"^```.*?^```", " ", t, flags=re.S | re.M)
     t = re.sub(r"`[^`\n]*`", " ", t)
+    # a space after a closing emphasis mark is Markdown's, not the
+    # reader's: CommonMark needs it after punctuation ("**标签：** x")
+    t = re.sub(r"(?<=\S)\*+ (?=\S)", "", t)
     t = t.replace("*", "")  # emphasis: "**标签**:" reads "标签:"
     # link targets are addresses, not prose
     return re.sub(r"\]\([^)\s]*\)", "]", t)
