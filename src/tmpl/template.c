@@ -477,10 +477,9 @@ static int parse_and_render(const struct tmpl_env *env, struct tmpl *t,
 	struct tmpl_cache cache;
 	struct parser root;
 	size_t loaded = 0;
-	tmpl_fmt_fn dflt = env->default_fmt
-	                       ? find_fmt(env, env->default_fmt,
-	                                  strlen(env->default_fmt))
-	                       : fmt_raw;
+	tmpl_fmt_fn dflt = env->default_fmt ? find_fmt(env, env->default_fmt,
+	                                               strlen(env->default_fmt))
+	                                    : fmt_raw;
 	int r = -1;
 
 	if (!dflt)

@@ -42,7 +42,7 @@ struct render {
 	struct err *e;
 	void (*dflt)(struct strbuf *out, const char *value, size_t len);
 	size_t max_output; /* bytes the render may add to out */
-	int level; /* loops still to leave for a BREAK/CONTINUE */
+	int level;         /* loops still to leave for a BREAK/CONTINUE */
 	char num[24];
 	struct strbuf scratch; /* for tmpl_quoted() */
 };

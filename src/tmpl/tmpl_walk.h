@@ -34,7 +34,7 @@ struct node {
 	size_t len;
 	char *name; /* VAR, LOOP, INCLUDE */
 	uint32_t hash;
-	char *dflt;            /* VAR: default= or NULL */
+	char *dflt; /* VAR: default= or NULL */
 	/* VAR: its formatter (fmt=), NULL for the render's default, and
 	 * the formatter's column formatting, or NULL (template.h's
 	 * tmpl_fmt_fn, tmpl_col_scan_fn, tmpl_col_fmt_fn) */

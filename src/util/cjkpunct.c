@@ -305,8 +305,8 @@ static int fw_punct(unsigned long c)
 static int word_char(unsigned long c)
 {
 	if (c < 0x80)
-		return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' &&
-		                                  (c | 0x20) <= 'z');
+		return (c >= '0' && c <= '9') ||
+		       ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
 	return !fw_punct(c) && !(c >= 0x2000 && c <= 0x2bff) && c != 0xd7 &&
 	       c != 0xf7 && !(c >= 0xa0 && c <= 0xbf && c != 0xb5);
 }

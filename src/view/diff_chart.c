@@ -113,8 +113,8 @@ static void bar(struct strbuf *out, const struct dgeo *g,
 		    out,
 		    "<rect class=\"c-%s\" x=\"%d\" y=\"%d\" width=\"%d\" "
 		    "height=\"%d\"><title>",
-		    tmpl_get(c, "cat"), g->plot_x + x0, y, x1 > x0 ? x1 - x0 : 1,
-		    BAR_H);
+		    tmpl_get(c, "cat"), g->plot_x + x0, y,
+		    x1 > x0 ? x1 - x0 : 1, BAR_H);
 		xml_text(out, tmpl_get(c, "label"));
 		strbuf_addch(out, ' ');
 		numfmt_duration(out, v);
@@ -195,8 +195,8 @@ static void wf_bar(struct strbuf *out, const struct tmpl_vars *r, int y,
 	strbuf_addf(out,
 	            "<rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"%d\" "
 	            "height=\"%d\"><title>",
-	            tmpl_get(r, "css"), left + x0, y + 3,
-	            x1 > x0 ? x1 - x0 : 1, WF_ROW_H - 6);
+	            tmpl_get(r, "css"), left + x0, y + 3, x1 > x0 ? x1 - x0 : 1,
+	            WF_ROW_H - 6);
 	xml_text(out, tmpl_get(r, "label"));
 	if (*tmpl_get(r, "stage_label")) {
 		strbuf_adds(out, " (");

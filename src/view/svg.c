@@ -38,18 +38,19 @@ static const struct geo NARROW = {"narrow", SVG_NARROW_W, 4};
 static void open_svg_as(struct strbuf *out, const char *cls, int w,
                         const char *title, int h)
 {
-	strbuf_addf(out,
-	            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart%s%s\" "
-	            "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"",
-	            cls ? " " : "", cls ? cls : "", w, h);
+	strbuf_addf(
+	    out,
+	    "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart%s%s\" "
+	    "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"",
+	    cls ? " " : "", cls ? cls : "", w, h);
 	xml_text(out, title);
 	strbuf_adds(out, "\"><title>");
 	xml_text(out, title);
 	strbuf_adds(out, "</title>");
 }
 
-static void open_svg(struct strbuf *out, const struct geo *g,
-                     const char *title, int h)
+static void open_svg(struct strbuf *out, const struct geo *g, const char *title,
+                     int h)
 {
 	open_svg_as(out, g->cls, g->w, title, h);
 }
@@ -401,8 +402,8 @@ void svg_points(struct strbuf *out, const char *title,
                 const char *ylabel, const struct svg_part *legend_parts,
                 const enum svg_shape *shapes, size_t nlegend)
 {
-	points_as(out, &WIDE, title, p, n, xlabel, ylabel, legend_parts,
-	          shapes, nlegend);
+	points_as(out, &WIDE, title, p, n, xlabel, ylabel, legend_parts, shapes,
+	          nlegend);
 	points_as(out, &NARROW, title, p, n, xlabel, ylabel, legend_parts,
 	          shapes, nlegend);
 }
@@ -493,8 +494,8 @@ void svg_cut_label(struct strbuf *out, const char *s, size_t max)
 /* On a phone the name goes above its bar, which then has the width */
 #define HB_NARROW_ROW_H 34
 
-static void hbars_as(struct strbuf *out, const struct geo *g,
-                     const char *title, const struct svg_hbar *bars, size_t n)
+static void hbars_as(struct strbuf *out, const struct geo *g, const char *title,
+                     const struct svg_hbar *bars, size_t n)
 {
 	int64_t max = 0;
 	int above = g->w < 600;

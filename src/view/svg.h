@@ -56,8 +56,8 @@ struct svg_span {
  * unless it is NULL or empty. */
 void svg_timeline(struct strbuf *out, const char *title,
                   const char *strip_label, const struct svg_span *spans,
-                  size_t n, int64_t t0,
-                  int64_t t1, const struct svg_part *legend, size_t nlegend);
+                  size_t n, int64_t t0, int64_t t1,
+                  const struct svg_part *legend, size_t nlegend);
 
 /* Horizontal stacked bars, one per row, all on one scale (the largest
  * row total fills the width), each with its label on the left, a time

@@ -221,8 +221,8 @@ static void check_after(const char *before, const char *in, const char *want)
 	strbuf_adds(&out, before);
 	escape_md(&out, in, strlen(in));
 	if (strcmp(out.buf + n, want))
-		fail_msg("md('%s') after '%s': got '%s', want '%s'", in,
-		         before, out.buf + n, want);
+		fail_msg("md('%s') after '%s': got '%s', want '%s'", in, before,
+		         out.buf + n, want);
 	strbuf_release(&out);
 }
 
@@ -403,7 +403,8 @@ int main(void)
 	    cmocka_unit_test(md_leaves_no_markup),
 	    cmocka_unit_test(md_escapes_only_what_would_break),
 	    cmocka_unit_test(md_escapes_a_block_marker_at_the_start),
-    cmocka_unit_test(md_escapes_a_block_marker_only_where_a_block_starts),
+	    cmocka_unit_test(
+	        md_escapes_a_block_marker_only_where_a_block_starts),
 	    cmocka_unit_test(raw_is_as_is),
 	    cmocka_unit_test(raw_keeps_nul_bytes),
 	    cmocka_unit_test(css_cannot_close_the_style_element),

@@ -74,10 +74,10 @@ static void timeline_has_a_time_axis(void **state)
 	assert_null(strstr(sb.buf, "strip-label"));
 	strbuf_reset(&sb);
 	/* the strip says whose timeline it is, inside the chart, escaped */
-	svg_timeline(&sb, "t", "Rank 3 <lead>", &span, 1, 1000, 308411000,
-	             &leg, 1);
+	svg_timeline(&sb, "t", "Rank 3 <lead>", &span, 1, 1000, 308411000, &leg,
+	             1);
 	assert_non_null(strstr(sb.buf, "<text class=\"strip-label\" x=\"0\" "
-	                                "y=\"14\">Rank 3 &lt;lead&gt;</text>"));
+	                               "y=\"14\">Rank 3 &lt;lead&gt;</text>"));
 	assert_true(strstr(sb.buf, "strip-label") < strstr(sb.buf, "</svg>"));
 	assert_non_null(strstr(sb.buf, "viewBox=\"0 0 960 "));
 	strbuf_release(&sb);

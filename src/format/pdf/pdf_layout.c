@@ -12,8 +12,8 @@
 
 #include "util/banned.h"
 
-#define PAD 3.0f  /* table cell padding */
-#define DOT 10.0f /* room for a colour swatch before cell text */
+#define PAD  3.0f  /* table cell padding */
+#define DOT  10.0f /* room for a colour swatch before cell text */
 #define MARK 13.0f /* room for a verdict state's shape before it */
 /* A table of this many rows or fewer is never split across pages. */
 #define PDF_SMALL_TABLE 8
@@ -287,8 +287,7 @@ static float cell_layout(struct pdf_ctx *c, size_t i, const struct pdf_col *col,
 	 * than its column at a character rather than with "…" */
 	int how = st == &S_HEAD ? PT_WRAP_WORDS : PT_WRAP_CUT;
 	float w = col->w * CONTENT_W - 2 * PAD - (cl->dot >= 0 ? DOT : 0) -
-	          (cl->state ? MARK : 0) -
-	          (float)cl->indent * DOT;
+	          (cl->state ? MARK : 0) - (float)cl->indent * DOT;
 	struct pdf_style ts = *st, ss = S_SUB;
 
 	ts.bold |= cl->strong;
@@ -351,8 +350,7 @@ static void row_draw(struct pdf_ctx *c, const struct pdf_col *cols, size_t n,
 			tx += DOT;
 		}
 		if (cells[i].state) {
-			pdf_chart_state_mark(d, tx, top - 0.5f,
-			                     cells[i].state);
+			pdf_chart_state_mark(d, tx, top - 0.5f, cells[i].state);
 			tx += MARK;
 		}
 		tx += (float)cells[i].indent * DOT;

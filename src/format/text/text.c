@@ -104,7 +104,8 @@ static void categories(const struct result *r, struct strbuf *out)
 		strbuf_addf(out, "%-13s", stage_names[s]);
 		for (c = 0; c < CAT_COUNT; c++) {
 			strbuf_addf(out, "  %s ", category_names[c]);
-			text_pct(out, numfmt_pct(st->cat[c].time_ns, st->kernel_ns));
+			text_pct(out,
+			         numfmt_pct(st->cat[c].time_ns, st->kernel_ns));
 		}
 		if (st->comm_ns) {
 			strbuf_adds(out, "  (exposed comm ");
@@ -187,9 +188,9 @@ static void ranks(const struct result *r, struct strbuf *out)
 			strbuf_adds(out, ", compute ");
 			numfmt_duration(out, rr->compute_ns);
 			strbuf_adds(out, ", exposed comm ");
-			text_pct(out,
-			         numfmt_pct(rr->stage[STAGE_DIT].exposed_comm_ns,
-			                    rr->stage[STAGE_DIT].wall_ns));
+			text_pct(out, numfmt_pct(
+			                  rr->stage[STAGE_DIT].exposed_comm_ns,
+			                  rr->stage[STAGE_DIT].wall_ns));
 		} else {
 			strbuf_adds(out, " not analysed");
 		}

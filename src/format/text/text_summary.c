@@ -60,8 +60,8 @@ static void split_lines(const struct result *r, struct strbuf *out)
 	if (!e->known)
 		return;
 	/* per step, as the end-to-end line above it */
-	strbuf_adds(out, e->steps ? "  stage split  per step: "
-	                          : "  stage split  ");
+	strbuf_adds(out,
+	            e->steps ? "  stage split  per step: " : "  stage split  ");
 	for (s = 0; s < STAGE_COUNT; s++) {
 		if (e->stage_ns[s] <= 0)
 			continue;
