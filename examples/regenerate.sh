@@ -11,8 +11,7 @@ for d in $runs; do
 done
 tools/gen/make-examples.sh "$build/tools/gen/sdperf-gen" examples >/dev/null 2>&1
 for d in $runs; do
-	# the whole run: every rank folder of the example (-j 2: the report
-	# names the worker threads, so fix their number)
+	# the whole run: every rank folder of the example
 	# (one example shows the wiki fragment too: docs/wiki.md)
 	formats=html,pdf,md,json
 	if [ "$d" = image-dit-1card ]; then

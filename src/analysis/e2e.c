@@ -3,6 +3,7 @@
  * their sum is what the stage shares and gains are taken of. */
 #include "analysis/e2e.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "util/banned.h"
@@ -46,6 +47,11 @@ void e2e_compute(struct result *r)
 	                 : 0;
 	e->steps = lead_steps(r, lead);
 	e->per_step_ns = e->steps ? e->span_ns / (int64_t)e->steps : e->span_ns;
+	for (s = 0; s < STAGE_COUNT; s++)
+		e->stage_step_ns[s] =
+		    e->steps ? (int64_t)llround((double)e->stage_ns[s] /
+		                                (double)e->steps)
+		             : e->stage_ns[s];
 }
 
 int64_t e2e_per_call_ns(const struct result *r)

@@ -455,6 +455,9 @@ struct e2e_time {
 	int64_t busy_ns;               /* the sum of stage_ns */
 	uint64_t steps;      /* profiler steps in the span; 0 when unknown */
 	int64_t per_step_ns; /* span_ns / steps; span_ns when steps is 0 */
+	/* stage_ns / steps, rounded (stage_ns when steps is 0): the stage
+	 * split beside the per-step headline */
+	int64_t stage_step_ns[STAGE_COUNT];
 };
 
 /* The VAE's kernel time split by what its kernels do (analysis/vaesplit.h):

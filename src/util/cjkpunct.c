@@ -41,7 +41,8 @@ struct text {
 	const unsigned char *t;
 	size_t n;
 	unsigned char *mark;
-	int md; /* Markdown: emphasis marks (*) are no neighbours */
+	int md;   /* Markdown: emphasis marks (*) are no neighbours */
+	int html; /* HTML: tags are no neighbours of a space */
 };
 
 /* Start of the code point that ends right before byte i (i > 0). */
@@ -65,15 +66,22 @@ static int wide_near(const struct text *x, size_t i, int dir, int skip)
 		if (i == 0)
 			return 0;
 		j = back(x, i);
-		if (skip && x->t[j] == ' ' && x->mark[j] == M_TEXT && j > 0)
+		if (skip && x->t[j] == ' ' && x->mark[j] == M_TEXT && j > 0) {
 			j = back(x, j);
+			/* "更快** (": the emphasis is no neighbour either */
+			while (x->md && j > 0 && x->t[j] == '*')
+				j = back(x, j);
+		}
 		return cjk_is_wide(decode(x->t + j));
 	}
 	j = i + 1;
 	while (x->md && j < x->n && x->t[j] == '*')
 		j++;
-	if (skip && j < x->n && x->t[j] == ' ' && x->mark[j] == M_TEXT)
+	if (skip && j < x->n && x->t[j] == ' ' && x->mark[j] == M_TEXT) {
 		j++;
+		while (x->md && j < x->n && x->t[j] == '*')
+			j++;
+	}
 	return j < x->n && cjk_is_wide(decode(x->t + j));
 }
 
@@ -283,6 +291,94 @@ static void mark_punct(struct text *x)
 	free(wide);
 }
 
+/* Full-width punctuation, which Chinese sets no space next to: CJK
+ * punctuation 、。〈〉《》「」『』【】 and the full-width ！（），．：；？ */
+static int fw_punct(unsigned long c)
+{
+	return (c >= 0x3001 && c <= 0x3011) || c == 0xff01 || c == 0xff08 ||
+	       c == 0xff09 || c == 0xff0c || c == 0xff0e || c == 0xff1a ||
+	       c == 0xff1b || c == 0xff1f;
+}
+
+/* A letter, digit or Chinese character (what a reader sees as part of a
+ * word, not punctuation or a symbol such as an arrow or a dash). */
+static int word_char(unsigned long c)
+{
+	if (c < 0x80)
+		return (c >= '0' && c <= '9') ||
+		       ((c | 0x20) >= 'a' && (c | 0x20) <= 'z');
+	return !fw_punct(c) && !(c >= 0x2000 && c <= 0x2bff) && c != 0xd7 &&
+	       c != 0xf7 && !(c >= 0xa0 && c <= 0xbf && c != 0xb5);
+}
+
+/* The code point next to byte i on side dir, passing over Markdown's
+ * emphasis marks and HTML's tags; 0 at an end or a line break. *wide is
+ * set when it is punctuation that is or becomes full-width. */
+static unsigned long neighbour(const struct text *x, size_t i, int dir,
+                               int *wide)
+{
+	size_t j = i;
+	const unsigned char *c;
+
+	*wide = 0;
+	for (;;) {
+		if (dir < 0) {
+			if (j == 0)
+				return 0;
+			j = back(x, j);
+		} else if (++j >= x->n) {
+			return 0;
+		}
+		if (x->md && x->t[j] == '*')
+			continue;
+		if (x->html && dir > 0 && x->t[j] == '<' &&
+		    x->mark[j] == M_KEEP &&
+		    (c = memchr(x->t + j, '>', x->n - j)) != NULL) {
+			j = (size_t)(c - x->t);
+			continue;
+		}
+		if (x->html && dir < 0 && x->t[j] == '>' &&
+		    x->mark[j] == M_KEEP) {
+			while (j > 0 && x->t[j] != '<')
+				j--;
+			continue;
+		}
+		break;
+	}
+	if (x->mark[j] == M_WIDE) {
+		*wide = 1;
+		return 0xff08; /* any full-width punctuation */
+	}
+	*wide = fw_punct(decode(x->t + j));
+	return decode(x->t + j);
+}
+
+/* A space between full-width punctuation and a letter, digit or Chinese
+ * character goes ("DiT（Transformer） 阶段", "参阅：** x", "。 参阅"): the
+ * punctuation's own width is the gap. */
+static void mark_spaces(struct text *x)
+{
+	size_t i;
+	unsigned long a, b;
+	int wa, wb;
+
+	for (i = 0; i < x->n; i++) {
+		if (x->t[i] != ' ' || x->mark[i] != M_TEXT)
+			continue;
+		/* Markdown needs the space after a closing emphasis mark
+		 * that punctuation precedes ("**发现：** 3"): without it the
+		 * mark cannot close (CommonMark's flanking rules); an opening
+		 * one after punctuation needs none ("。**共") */
+		a = neighbour(x, i, -1, &wa);
+		b = neighbour(x, i, 1, &wb);
+		/* (a closing mark followed by punctuation closes: "**（") */
+		if (x->md && i > 0 && x->t[i - 1] == '*' && !wb)
+			continue;
+		if ((wa && !wb && word_char(b)) || (wb && !wa && word_char(a)))
+			x->mark[i] = M_DROP;
+	}
+}
+
 static const char *wide_form(unsigned char ch)
 {
 	switch (ch) {
@@ -311,11 +407,13 @@ void cjk_punct(struct strbuf *sb, size_t start, enum cjk_text kind)
 	x.n = sb->len - start;
 	x.mark = xcalloc(x.n, 1);
 	x.md = kind == CJK_MD;
+	x.html = kind == CJK_HTML;
 	if (kind == CJK_HTML)
 		mark_html(&x);
 	else if (kind == CJK_MD)
 		mark_md(&x);
 	mark_punct(&x);
+	mark_spaces(&x);
 	strbuf_grow(&out, x.n + 64);
 	for (i = 0; i < x.n; i++) {
 		if (x.mark[i] == M_WIDE)

@@ -24,7 +24,11 @@ enum cjk_text {
  * parenthesis changes with its partner, so that pairs stay alike, and a pair
  * around Chinese text changes too. In Markdown, emphasis marks (*) between are
  * passed over. A character between two ASCII digits ("1,454", "12:30") never
- * changes. The text must be valid UTF-8. */
+ * changes. Then a space between full-width punctuation (、。（）：；，！？
+ * ..., already so or made so) and a letter, digit or Chinese character is
+ * dropped ("（Transformer） 阶段", "。 参阅"), passing over tags in HTML;
+ * in Markdown a space after an emphasis mark (*) stays, which CommonMark
+ * needs to close "**标签：**" before text. The text must be valid UTF-8. */
 void cjk_punct(struct strbuf *sb, size_t start, enum cjk_text kind);
 
 /* 1 when code point c is Chinese in the sense above. */

@@ -220,8 +220,10 @@ void escape_js(struct strbuf *out, const char *s, size_t len)
  *   _ unless after a letter or digit: such an _ can close emphasis but not
  *     open it, and every opener is escaped ("step_trace_" stays, "_x_"
  *     does not);
- *   at the start of the value (which may start a line or a list item's
- *     content): # and >, a - + = followed by a space, the end or itself
+ *   at the start of the value, when it starts a block (the text before
+ *     it on its line in out is blanks and list or quote markers only: a
+ *     line, a list item's or a quote's text; not a table cell, not after
+ *     other text): # and >, a - + = followed by a space, the end or itself
  *     (list items, rules, setext underlines), and the . or ) after digits
  *     ("1. ").
  * Newlines become spaces, so nothing else starts a line. */
@@ -276,6 +278,39 @@ static size_t md_marker(const unsigned char *u, size_t len)
 	return len;
 }
 
+/* Whether text appended to out starts a block: the line so far (after
+ * out's last newline) holds only blanks and container markers ("- ", "+ ",
+ * "* ", "1. ", "1) ", ">"). A table row ("| a | ") or any other text on the
+ * line makes it inline text, where no block marker is read. */
+static int md_block_start(const struct strbuf *out)
+{
+	const char *p = out->buf, *end = out->buf + out->len, *q;
+
+	for (q = end; q > p && q[-1] != '\n'; q--)
+		;
+	p = q;
+	while (p < end) {
+		if (*p == ' ' || *p == '\t' || *p == '>') {
+			p++;
+			continue;
+		}
+		if (strchr("-+*", *p) && p + 1 < end &&
+		    (p[1] == ' ' || p[1] == '\t')) {
+			p += 2;
+			continue;
+		}
+		for (q = p; q < end && *q >= '0' && *q <= '9'; q++)
+			;
+		if (q > p && q + 1 < end && (*q == '.' || *q == ')') &&
+		    (q[1] == ' ' || q[1] == '\t')) {
+			p = q + 2;
+			continue;
+		}
+		return 0;
+	}
+	return 1;
+}
+
 static int md_escaped(const unsigned char *u, size_t len, size_t i, size_t mark)
 {
 	unsigned c = u[i];
@@ -296,7 +331,7 @@ static int md_escaped(const unsigned char *u, size_t len, size_t i, size_t mark)
 void escape_md(struct strbuf *out, const char *s, size_t len)
 {
 	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0, k, mark = md_marker(u, len);
+	size_t i = 0, k, mark = md_block_start(out) ? md_marker(u, len) : len;
 
 	while (i < len) {
 		if (u[i] >= 0x80) {

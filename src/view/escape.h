@@ -54,8 +54,9 @@ void escape_js(struct strbuf *out, const char *s, size_t len);
 /* CommonMark + GFM tables: backslashes before | < ` * [ ] ~, before &
  * when an entity follows, before \ when punctuation or the end follows,
  * before _ unless after a letter or digit, and before a block marker at the
- * start (# > a "- " "+ " "=", the . or ) of "1. "); newlines become
- * spaces. */
+ * start (# > a "- " "+ " "=", the . or ) of "1. ") when the value starts a
+ * block: out's line so far is blanks and list or quote markers only (not a
+ * table cell, not after other text); newlines become spaces. */
 void escape_md(struct strbuf *out, const char *s, size_t len);
 void escape_css(struct strbuf *out, const char *s, size_t len);
 /* The fenced code block of fmt="mdcode": a fence of backticks (three, or

@@ -390,6 +390,29 @@ static void stages(struct model_ctx *c, struct tmpl_vars *v)
 	tmpl_set(v, "has_comm", comm ? "1" : "");
 }
 
+/* timeline_rank: whose device timeline the strip is, "Rank 0", or
+ * "Rank 0 (lead card)" among several; "" without rank records (one
+ * card's kernel_details.csv). */
+static void timeline_rank(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	const char *names[] = {"rank"};
+	const char *values[1];
+	char id[32];
+
+	if (!r->nranks) {
+		tmpl_set(v, "timeline_rank", "");
+		return;
+	}
+	snprintf(id, sizeof(id), "%" PRId64,
+	         (int64_t)r->ranks[r->lead < r->nranks ? r->lead : 0].id);
+	values[0] = id;
+	model_set_msg(c, v, "timeline_rank",
+	              r->nranks > 1 ? "chart_timeline_rank_lead"
+	                            : "chart_timeline_rank",
+	              names, values, 1);
+}
+
 static void timeline(struct model_ctx *c, struct tmpl_vars *v)
 {
 	const struct result *r = c->r;
@@ -433,7 +456,9 @@ static void timeline(struct model_ctx *c, struct tmpl_vars *v)
 		legend[nl].css = stage_css[s];
 		legend[nl++].value = 0;
 	}
-	svg_timeline(&svg, model_t(c, "chart_timeline_title"), spans, r->nsegs,
+	timeline_rank(c, v);
+	svg_timeline(&svg, model_t(c, "chart_timeline_title"),
+	             tmpl_get(v, "timeline_rank"), spans, r->nsegs,
 	             r->span_start_ns, r->span_end_ns, legend, (size_t)nl);
 	tmpl_set(v, "timeline", svg.buf);
 	snprintf(n, sizeof(n), "%zu",

@@ -11,6 +11,7 @@
 #include "view/svg.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
+#include "util/numfmt.h"
 
 /* What marks an iteration: full, cache hit, warm-up, outlier. */
 enum mark { MARK_FULL, MARK_HIT, MARK_WARMUP, MARK_OUTLIER, MARKS };
@@ -31,9 +32,15 @@ static enum mark mark_of(const struct iteration *it)
 	                          : MARK_FULL;
 }
 
-static void ms(char *buf, size_t n, int64_t ns)
+/* a duration for a sentence, with its unit and separators:
+ * "10.127 s", "755.21 ms" (numfmt_duration) */
+static void dur_text(char *buf, size_t n, int64_t ns)
 {
-	snprintf(buf, n, "%.2f", (double)ns / 1e6);
+	struct strbuf sb = STRBUF_INIT;
+
+	numfmt_duration(&sb, ns);
+	snprintf(buf, n, "%s", sb.buf);
+	strbuf_release(&sb);
 }
 
 static void intro(struct model_ctx *c, struct tmpl_vars *v)
@@ -49,7 +56,7 @@ static void intro(struct model_ctx *c, struct tmpl_vars *v)
 	snprintf(b[2], 32, "%llu", (unsigned long long)s->calls);
 	snprintf(b[3], 32, "%llu", (unsigned long long)s->blocks);
 	snprintf(b[4], 32, "%llu", (unsigned long long)s->median_kernels);
-	ms(b[5], 32, s->median_ns);
+	dur_text(b[5], 32, s->median_ns);
 	model_set_msg(c, v, "iters_intro", "sec_iters_intro", names, values, 6);
 }
 
@@ -61,7 +68,7 @@ static void loop_line(struct model_ctx *c, struct tmpl_vars *v)
 	const char *values[4] = {b[0], b[1], b[2], b[3]};
 	double share = iterations_loop_share(c->r);
 
-	ms(b[0], 32, s->loop_ns);
+	dur_text(b[0], 32, s->loop_ns);
 	snprintf(b[1], 32, "%.1f", share);
 	model_set_msg(c, v, "iters_loop",
 	              share >= 0 ? "iters_loop" : "iters_loop_noshare", names,
@@ -99,7 +106,7 @@ static void cache_line(struct model_ctx *c, struct tmpl_vars *v)
 
 	snprintf(b[0], 32, "%llu", (unsigned long long)s->cache.hits);
 	snprintf(b[1], 32, "%llu", (unsigned long long)s->total);
-	ms(b[3], 32, s->cache.saved_ns);
+	dur_text(b[3], 32, s->cache.saved_ns);
 	snprintf(b[4], 32, "%llu", (unsigned long long)s->suggest_period);
 	snprintf(b[5], 32, "%llu", (unsigned long long)s->would_skip);
 	if (s->cache.kind == CACHE_NONE) {
@@ -124,14 +131,15 @@ static void chart(struct model_ctx *c, struct tmpl_vars *v)
 	char **labels = xcalloc(s->n ? s->n : 1, sizeof(*labels));
 	struct svg_part legend[MARKS];
 	struct strbuf out = STRBUF_INIT;
+	char dur[32];
 	size_t i;
 	int k;
 
 	for (i = 0; i < s->n; i++) {
 		const struct iteration *it = &s->v[i];
 		enum mark m = mark_of(it);
-		labels[i] = xstrfmt("%u/%u: %.2f ms (%s)", it->call, it->index,
-		                    (double)it->dur_ns / 1e6,
+		dur_text(dur, sizeof(dur), it->dur_ns);
+		labels[i] = xstrfmt("%u/%u: %s (%s)", it->call, it->index, dur,
 		                    model_tk(c, "iters_mark_", mark_ids[m]));
 		p[i].x = it->start_ns - s->v[0].start_ns;
 		p[i].y = it->dur_ns;

@@ -78,21 +78,14 @@ static void figures(struct model_ctx *c, struct tmpl_vars *v, size_t n)
 static void header(struct model_ctx *c, struct tmpl_vars *v)
 {
 	const struct result *r = c->r;
-	const char *names[] = {"n"};
-	const char *values[1];
 	size_t i, n = 0;
 
 	for (i = 0; i < r->nranks; i++)
 		n += r->ranks[i].analysed != 0;
 	/* a result without rank records is one card's kernel_details.csv */
 	tmpl_setf(v, "ranks", "%zu", r->nranks ? n : (size_t)1);
-	tmpl_setf(v, "threads", "%d", r->threads > 0 ? r->threads : 1);
 	tmpl_set(v, "multi_rank", r->nranks > 1 ? "1" : "");
 	figures(c, v, n);
-	/* how sdperf ran, not what it measured: the Method section's */
-	values[0] = tmpl_get(v, "threads");
-	model_set_msg(c, v, "method_threads", "method_threads", names, values,
-	              1);
 }
 
 static int ends_with(const char *s, const char *tail)

@@ -47,12 +47,17 @@ static void e2e_time(struct model_ctx *c, struct tmpl_vars *v)
 	strbuf_release(&per_call);
 }
 
-/* The stage split: one bar of the stages' share of e2e busy time. */
+/* The stage split: one bar of the stages' share of e2e busy time, each
+ * stage's time per profiler step, as the headline beside it (its label
+ * says so: sum_split_label). */
 static void stage_bar(struct model_ctx *c, struct tmpl_vars *v)
 {
 	const struct e2e_time *e = &c->r->e2e;
 	int s;
 
+	tmpl_set(v, "sum_split_label",
+	         model_t(c, e->steps ? "summary_split_per_step"
+	                             : "summary_split_whole"));
 	tmpl_define_loop(v, "sum_bar");
 	for (s = 0; s < STAGE_COUNT && e->known; s++) {
 		struct tmpl_vars *row;
@@ -63,7 +68,7 @@ static void stage_bar(struct model_ctx *c, struct tmpl_vars *v)
 		tmpl_set(row, "id", stage_names[s]);
 		tmpl_set(row, "label",
 		         model_tk(c, "summary_stage_", stage_names[s]));
-		model_set_ns(row, "ns", e->stage_ns[s]);
+		model_set_ns(row, "ns", e->stage_step_ns[s]);
 		tmpl_setf(row, "share", "%.3f", share);
 		tmpl_setf(row, "width", "%.2f", share);
 	}

@@ -22,16 +22,37 @@ static void xml_text(struct strbuf *out, const char *s)
 	escape_html(out, s, strlen(s));
 }
 
-static void open_svg(struct strbuf *out, const char *title, int h)
+/* A chart is drawn twice, for a wide screen (and paper) and for a phone,
+ * and the style sheet shows one (assets/report.css: .wide above 700 px,
+ * .narrow below): in a view box as wide as the phone's column, its text
+ * stays at its 13 px where a 960-unit chart shrunk to fit would set it
+ * at 5 px, so it fits the phone without scrolling in its figure. */
+struct geo {
+	const char *cls; /* "wide" or "narrow" */
+	int w;           /* view box width */
+	int ticks;       /* at most this many time-axis ticks */
+};
+static const struct geo WIDE = {"wide", BAR_W, AXIS_TICKS};
+static const struct geo NARROW = {"narrow", SVG_NARROW_W, 4};
+
+static void open_svg_as(struct strbuf *out, const char *cls, int w,
+                        const char *title, int h)
 {
-	strbuf_addf(out,
-	            "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" "
-	            "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"",
-	            BAR_W, h);
+	strbuf_addf(
+	    out,
+	    "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart%s%s\" "
+	    "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"",
+	    cls ? " " : "", cls ? cls : "", w, h);
 	xml_text(out, title);
 	strbuf_adds(out, "\"><title>");
 	xml_text(out, title);
 	strbuf_adds(out, "</title>");
+}
+
+static void open_svg(struct strbuf *out, const struct geo *g, const char *title,
+                     int h)
+{
+	open_svg_as(out, g->cls, g->w, title, h);
 }
 
 /* The legend as HTML text after the chart (it stays readable when the
@@ -97,9 +118,10 @@ void svg_tick_label(struct strbuf *out, int64_t t, int64_t step)
 	strbuf_addf(out, " %s", units[u].unit);
 }
 
-void svg_axis(struct strbuf *out, int x, int w, int y, int64_t lo, int64_t hi)
+void svg_axis_ticks(struct strbuf *out, int x, int w, int y, int64_t lo,
+                    int64_t hi, int ticks)
 {
-	int64_t span = hi - lo, step = svg_tick_step(span, AXIS_TICKS), t;
+	int64_t span = hi - lo, step = svg_tick_step(span, ticks), t;
 
 	strbuf_addf(out,
 	            "<g class=\"axis\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" "
@@ -123,9 +145,15 @@ void svg_axis(struct strbuf *out, int x, int w, int y, int64_t lo, int64_t hi)
 	strbuf_adds(out, "</g>");
 }
 
-static void axis(struct strbuf *out, int x, int w, int y, int64_t span)
+void svg_axis(struct strbuf *out, int x, int w, int y, int64_t lo, int64_t hi)
 {
-	svg_axis(out, x, w, y, 0, span);
+	svg_axis_ticks(out, x, w, y, lo, hi, AXIS_TICKS);
+}
+
+static void axis(struct strbuf *out, const struct geo *g, int x, int w, int y,
+                 int64_t span)
+{
+	svg_axis_ticks(out, x, w, y, 0, span, g->ticks);
 }
 
 /* The pixel of time t on a w-pixel axis from 0 to span (span > 0), kept
@@ -147,7 +175,8 @@ void svg_stacked_bar(struct strbuf *out, const char *title,
 	for (i = 0; i < n; i++)
 		if (parts[i].value > 0)
 			checked_accumulate(&total, parts[i].value);
-	open_svg(out, title, h);
+	/* no text inside: it fits any width as it is */
+	open_svg_as(out, "fluid", BAR_W, title, h);
 	for (i = 0; i < n && total > 0; i++) {
 		int x0, x1;
 		if (parts[i].value <= 0)
@@ -167,24 +196,35 @@ void svg_stacked_bar(struct strbuf *out, const char *title,
 	legend(out, parts, n, total);
 }
 
-void svg_timeline(struct strbuf *out, const char *title,
-                  const struct svg_span *spans, size_t n, int64_t t0,
-                  int64_t t1, const struct svg_part *legend_parts,
-                  size_t nlegend)
+/* room above a timeline strip for its label */
+#define STRIP_LABEL_H 20
+
+static void timeline_as(struct strbuf *out, const struct geo *g,
+                        const char *title, const char *strip_label,
+                        const struct svg_span *spans, size_t n, int64_t t0,
+                        int64_t t1)
 {
 	int64_t range = t1 > t0 ? checked_sub_sat(t1, t0) : 1;
 	size_t i;
-	int h = BAR_H + SVG_AXIS_H;
+	int label = strip_label && *strip_label;
+	int h = BAR_H + SVG_AXIS_H + (label ? STRIP_LABEL_H : 0);
 
-	open_svg(out, title, h);
+	open_svg(out, g, title, h);
+	if (label) {
+		strbuf_adds(out, "<text class=\"strip-label\" x=\"0\" "
+		                 "y=\"14\">");
+		xml_text(out, strip_label);
+		strbuf_addf(out, "</text><g transform=\"translate(0,%d)\">",
+		            STRIP_LABEL_H);
+	}
 	strbuf_addf(out,
 	            "<rect class=\"track\" x=\"0\" y=\"0\" width=\"%d\" "
 	            "height=\"%d\"/>",
-	            BAR_W, BAR_H);
+	            g->w, BAR_H);
 	for (i = 0; i < n; i++) {
 		int x0 =
-		    pixel(checked_sub_sat(spans[i].start, t0), range, BAR_W);
-		int x1 = pixel(checked_sub_sat(spans[i].end, t0), range, BAR_W);
+		    pixel(checked_sub_sat(spans[i].start, t0), range, g->w);
+		int x1 = pixel(checked_sub_sat(spans[i].end, t0), range, g->w);
 		strbuf_addf(out,
 		            "<rect class=\"%s\" x=\"%d\" y=\"0\" width=\"%d\" "
 		            "height=\"%d\"><title>",
@@ -192,8 +232,17 @@ void svg_timeline(struct strbuf *out, const char *title,
 		xml_text(out, spans[i].label);
 		strbuf_adds(out, "</title></rect>");
 	}
-	axis(out, 0, BAR_W - 1, BAR_H, range);
-	strbuf_adds(out, "</svg>");
+	axis(out, g, 0, g->w - 1, BAR_H, range);
+	strbuf_adds(out, label ? "</g></svg>" : "</svg>");
+}
+
+void svg_timeline(struct strbuf *out, const char *title,
+                  const char *strip_label, const struct svg_span *spans,
+                  size_t n, int64_t t0, int64_t t1,
+                  const struct svg_part *legend_parts, size_t nlegend)
+{
+	timeline_as(out, &WIDE, title, strip_label, spans, n, t0, t1);
+	timeline_as(out, &NARROW, title, strip_label, spans, n, t0, t1);
 	legend(out, legend_parts, nlegend, 0);
 }
 
@@ -226,11 +275,8 @@ static double nice_step(double range, int want)
 
 static void tick_label(struct strbuf *out, double ms, double step)
 {
-	strbuf_addf(out,
-	            step >= 1     ? "%.0f"
-	            : step >= 0.1 ? "%.1f"
-	                          : "%.2f",
-	            ms);
+	/* with thousands separators, as every number for people */
+	numfmt_fixed(out, ms, step >= 1 ? 0 : step >= 0.1 ? 1 : 2);
 }
 
 static void shape(struct strbuf *out, enum svg_shape s, const char *css, int x,
@@ -262,11 +308,12 @@ static void shape(struct strbuf *out, enum svg_shape s, const char *css, int x,
 }
 
 /* The axes: lines, ticks with their labels, the two axis labels. */
-static void axes(struct strbuf *out, double xrange_ms, double ymax_ms,
-                 const char *xlabel, const char *ylabel)
+static void axes(struct strbuf *out, const struct geo *g, double xrange_ms,
+                 double ymax_ms, const char *xlabel, const char *ylabel)
 {
-	int w = BAR_W - PLOT_L - PLOT_R, base = PLOT_T + PLOT_H;
-	double xs = nice_step(xrange_ms, 8), ys = nice_step(ymax_ms, 4), t;
+	int w = g->w - PLOT_L - PLOT_R, base = PLOT_T + PLOT_H;
+	double xs = nice_step(xrange_ms, g->ticks), ys = nice_step(ymax_ms, 4),
+	       t;
 
 	strbuf_addf(out,
 	            "<path class=\"axis\" d=\"M%d %dV%dH%d\" fill=\"none\"/>",
@@ -302,14 +349,17 @@ static void axes(struct strbuf *out, double xrange_ms, double ymax_ms,
 	strbuf_adds(out, "</text>");
 }
 
-void svg_points(struct strbuf *out, const char *title,
-                const struct svg_point *p, size_t n, const char *xlabel,
-                const char *ylabel, const struct svg_part *legend_parts,
-                const enum svg_shape *shapes, size_t nlegend)
+static void points_as(struct strbuf *out, const struct geo *g,
+                      const char *title, const struct svg_point *p, size_t n,
+                      const char *xlabel, const char *ylabel,
+                      const struct svg_part *legend_parts,
+                      const enum svg_shape *shapes, size_t nlegend)
 {
 	int64_t xmax = 1, ymax = 1;
-	int w = BAR_W - PLOT_L - PLOT_R, base = PLOT_T + PLOT_H;
+	int w = g->w - PLOT_L - PLOT_R, base = PLOT_T + PLOT_H;
 	int top = base + AXIS_GAP + 8, i;
+	/* the legend of shapes: four to a row, two on a phone */
+	int per_row = g->w >= 600 ? 4 : 2;
 	size_t k;
 	double xr, yr;
 
@@ -319,11 +369,12 @@ void svg_points(struct strbuf *out, const char *title,
 	}
 	/* the axes end on a tick: the ranges rounded up to their steps */
 	xr = (double)xmax / 1e6;
-	xr = ceil(xr / nice_step(xr, 8)) * nice_step(xr, 8);
+	xr = ceil(xr / nice_step(xr, g->ticks)) * nice_step(xr, g->ticks);
 	yr = (double)ymax / 1e6 * 1.1;
 	yr = ceil(yr / nice_step(yr, 4)) * nice_step(yr, 4);
-	open_svg(out, title, top + (int)((nlegend + 3) / 4) * LEGEND_ROW);
-	axes(out, xr, yr, xlabel, ylabel);
+	open_svg(out, g, title,
+	         top + ((int)nlegend + per_row - 1) / per_row * LEGEND_ROW);
+	axes(out, g, xr, yr, xlabel, ylabel);
 	for (k = 0; k < n; k++) {
 		int x = PLOT_L + (int)((double)p[k].x / 1e6 / xr * w);
 		int y = base - (int)((double)p[k].y / 1e6 / yr * PLOT_H);
@@ -336,8 +387,8 @@ void svg_points(struct strbuf *out, const char *title,
 		                     : "</title></polygon>");
 	}
 	for (i = 0; i < (int)nlegend; i++) {
-		int x = (i % 4) * (BAR_W / 4) + 8;
-		int y = top + (i / 4) * LEGEND_ROW;
+		int x = (i % per_row) * (g->w / per_row) + 8;
+		int y = top + (i / per_row) * LEGEND_ROW;
 		shape(out, shapes[i], legend_parts[i].css, x, y);
 		strbuf_addf(out, "/><text x=\"%d\" y=\"%d\">", x + 14, y + 4);
 		xml_text(out, legend_parts[i].label);
@@ -346,19 +397,30 @@ void svg_points(struct strbuf *out, const char *title,
 	strbuf_adds(out, "</svg>");
 }
 
+void svg_points(struct strbuf *out, const char *title,
+                const struct svg_point *p, size_t n, const char *xlabel,
+                const char *ylabel, const struct svg_part *legend_parts,
+                const enum svg_shape *shapes, size_t nlegend)
+{
+	points_as(out, &WIDE, title, p, n, xlabel, ylabel, legend_parts, shapes,
+	          nlegend);
+	points_as(out, &NARROW, title, p, n, xlabel, ylabel, legend_parts,
+	          shapes, nlegend);
+}
+
 #define ROWS_LABEL_W 120
 #define ROW_H        20
 
-void svg_bars(struct strbuf *out, const char *title,
-              const struct svg_part *parts, size_t nparts,
-              const char *const *row_labels, const int64_t *values,
-              size_t nrows)
+static void bars_as(struct strbuf *out, const struct geo *g, const char *title,
+                    const struct svg_part *parts, size_t nparts,
+                    const char *const *row_labels, const int64_t *values,
+                    size_t nrows)
 {
 	int64_t max = 0;
 	size_t i, k;
 	int top = (int)nrows * ROW_H + 2;
 	int h = top + SVG_AXIS_H;
-	int plot_w = BAR_W - ROWS_LABEL_W;
+	int plot_w = g->w - ROWS_LABEL_W;
 
 	for (i = 0; i < nrows; i++) {
 		int64_t sum = 0;
@@ -368,7 +430,7 @@ void svg_bars(struct strbuf *out, const char *title,
 				                   values[i * nparts + k]);
 		max = sum > max ? sum : max;
 	}
-	open_svg(out, title, h);
+	open_svg(out, g, title, h);
 	for (i = 0; i < nrows; i++) {
 		int64_t acc = 0;
 		int y = (int)i * ROW_H;
@@ -396,8 +458,17 @@ void svg_bars(struct strbuf *out, const char *title,
 			strbuf_adds(out, "</title></rect>");
 		}
 	}
-	axis(out, ROWS_LABEL_W, plot_w - 1, top, max);
+	axis(out, g, ROWS_LABEL_W, plot_w - 1, top, max);
 	strbuf_adds(out, "</svg>");
+}
+
+void svg_bars(struct strbuf *out, const char *title,
+              const struct svg_part *parts, size_t nparts,
+              const char *const *row_labels, const int64_t *values,
+              size_t nrows)
+{
+	bars_as(out, &WIDE, title, parts, nparts, row_labels, values, nrows);
+	bars_as(out, &NARROW, title, parts, nparts, row_labels, values, nrows);
 	legend(out, parts, nparts, 0);
 }
 
@@ -420,20 +491,26 @@ void svg_cut_label(struct strbuf *out, const char *s, size_t max)
 	strbuf_adds(out, "\xE2\x80\xA6");
 }
 
-void svg_hbars(struct strbuf *out, const char *title,
-               const struct svg_hbar *bars, size_t n,
-               const struct svg_part *legend_parts, size_t nlegend)
+/* On a phone the name goes above its bar, which then has the width */
+#define HB_NARROW_ROW_H 34
+
+static void hbars_as(struct strbuf *out, const struct geo *g, const char *title,
+                     const struct svg_hbar *bars, size_t n)
 {
 	int64_t max = 0;
-	int plot_w = BAR_W - HB_LABEL_W - HB_VALUE_W;
-	int top = (int)n * ROW_H + 2;
+	int above = g->w < 600;
+	int label_w = above ? 0 : HB_LABEL_W;
+	int row_h = above ? HB_NARROW_ROW_H : ROW_H;
+	int plot_w = g->w - label_w - HB_VALUE_W;
+	int top = (int)n * row_h + 2;
 	size_t i;
 
 	for (i = 0; i < n; i++)
 		max = bars[i].value > max ? bars[i].value : max;
-	open_svg(out, title, top + SVG_AXIS_H);
+	open_svg(out, g, title, top + SVG_AXIS_H);
 	for (i = 0; i < n; i++) {
-		int y = (int)i * ROW_H;
+		int y = (int)i * row_h;
+		int by = above ? y + 18 : y;
 		int w = max > 0 && bars[i].value > 0
 		            ? pixel(bars[i].value, max, plot_w)
 		            : 0;
@@ -443,7 +520,7 @@ void svg_hbars(struct strbuf *out, const char *title,
 		strbuf_addf(out,
 		            "</text><rect class=\"%s\" x=\"%d\" y=\"%d\" "
 		            "width=\"%d\" height=\"%d\"><title>",
-		            bars[i].css, HB_LABEL_W, y + 2, w > 0 ? w : 1,
+		            bars[i].css, label_w, by + 2, w > 0 ? w : 1,
 		            ROW_H - 4);
 		xml_text(out, bars[i].label);
 		strbuf_addch(out, ' ');
@@ -451,11 +528,19 @@ void svg_hbars(struct strbuf *out, const char *title,
 		strbuf_addf(out,
 		            "</title></rect><text class=\"value\" x=\"%d\" "
 		            "y=\"%d\">",
-		            HB_LABEL_W + w + 6, y + 14);
+		            label_w + w + 6, by + 14);
 		numfmt_duration(out, bars[i].value);
 		strbuf_adds(out, "</text>");
 	}
-	axis(out, HB_LABEL_W, plot_w - 1, top, max);
+	axis(out, g, label_w, plot_w - 1, top, max);
 	strbuf_adds(out, "</svg>");
+}
+
+void svg_hbars(struct strbuf *out, const char *title,
+               const struct svg_hbar *bars, size_t n,
+               const struct svg_part *legend_parts, size_t nlegend)
+{
+	hbars_as(out, &WIDE, title, bars, n);
+	hbars_as(out, &NARROW, title, bars, n);
 	legend(out, legend_parts, nlegend, 0);
 }

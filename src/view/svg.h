@@ -30,6 +30,13 @@ void svg_tick_label(struct strbuf *out, int64_t t, int64_t step);
 /* A time axis at y along [x, x + w] for times lo..hi ns (hi > lo): a base
  * line and 1-2-5 ticks with their labels (svg_tick_label). */
 void svg_axis(struct strbuf *out, int x, int w, int y, int64_t lo, int64_t hi);
+/* svg_axis with at most `ticks` ticks (a phone's narrow chart: fewer). */
+void svg_axis_ticks(struct strbuf *out, int x, int w, int y, int64_t lo,
+                    int64_t hi, int ticks);
+/* The view box width of a chart drawn for a phone (class "narrow"; the
+ * wide one, class "wide", is 960): a report's every chart is drawn both
+ * ways, the style sheet showing one. */
+#define SVG_NARROW_W 360
 
 /* A 100% stacked horizontal bar with a legend (label and percent of each
  * part with a value); title is the accessible name. */
@@ -44,10 +51,13 @@ struct svg_span {
 
 /* A strip of spans placed on [t0, t1] (e.g. stage segments along the
  * device timeline) over a time axis from t0, with the legend given as
- * parts (value unused). */
+ * parts (value unused). The strip is labelled inside the chart with
+ * strip_label, above it ("Rank 0 (lead card)": whose timeline it is),
+ * unless it is NULL or empty. */
 void svg_timeline(struct strbuf *out, const char *title,
-                  const struct svg_span *spans, size_t n, int64_t t0,
-                  int64_t t1, const struct svg_part *legend, size_t nlegend);
+                  const char *strip_label, const struct svg_span *spans,
+                  size_t n, int64_t t0, int64_t t1,
+                  const struct svg_part *legend, size_t nlegend);
 
 /* Horizontal stacked bars, one per row, all on one scale (the largest
  * row total fills the width), each with its label on the left, a time

@@ -191,7 +191,8 @@ function printState() {
     if (!sec) problems.push(`#${id}: no such section`);
     else if (!shown(sec)) problems.push(`#${id}: not rendered`);
     else
-      sec.querySelectorAll('table, svg, ul').forEach((el) => {
+      // (svg.narrow: a chart's drawing for a phone, hidden elsewhere)
+      sec.querySelectorAll('table, svg:not(.narrow), ul').forEach((el) => {
         if (!shown(el)) problems.push(`#${id}: ${el.tagName.toLowerCase()}.${el.className.baseVal ?? el.className} hidden`);
       });
   }

@@ -8,7 +8,7 @@
 // tables scroll inside their own box), and every text that is rendered is
 // at least 11 CSS px tall: the computed font-size, times the scale of any
 // SVG it sits in (an SVG chart shrunk to the phone's width shrinks its
-// text with it).
+// text with it); and no figure (a chart) scrolls sideways inside itself.
 //
 // Paper (page.pdf, A4, the page's own @page margins): the page count stays
 // within the content's own height plus the allowed waste. The bound comes
@@ -25,7 +25,8 @@
 // (Chromium would otherwise shrink every page to the widest). Then, from
 // `pdftotext -bbox` of the printed PDF, no page ends with a heading: the
 // last text line of a page is never a heading's text (or the end of a
-// heading that wrapped), and the last page holds more than the footer.
+// heading that wrapped), the footer is printed on the last page, and that
+// page holds more than the footer.
 // Prints "ok ..." / "FAIL ..." lines, then
 // "N passed, M failed"; exits 0 only if nothing failed (2: usage error).
 
@@ -115,6 +116,13 @@ async function phone(browser, url, outDir) {
       .map((e) => `${e.tagName.toLowerCase()}.${e.className} right=${Math.round(e.getBoundingClientRect().right)}`),
   }));
   check(w.scroll <= w.client, `phone ${PHONE.width} px: no sideways page scroll (scrollWidth ${w.scroll}, width ${w.client})`, w.wide);
+  // a chart fits the phone: no figure scrolls sideways inside itself
+  // (each chart has a drawing for the phone's column, svg.narrow)
+  const scrolls = await page.evaluate(() => Array.from(document.querySelectorAll('figure'))
+    .filter((f) => f.getBoundingClientRect().width > 0 && f.scrollWidth > f.clientWidth + 1)
+    .map((f) => `figure.${f.className} in #${(f.closest('section[id]') || { id: '?' }).id}: ` +
+      `scrollWidth ${f.scrollWidth}, width ${f.clientWidth}`));
+  check(scrolls.length === 0, `phone ${PHONE.width} px: no figure scrolls sideways (${scrolls.length} do)`, scrolls);
   const small = await page.evaluate(smallText, MIN_TEXT_PX);
   check(small.length === 0, `phone ${PHONE.width} px: every rendered text >= ${MIN_TEXT_PX} px (${small.length} smaller)`, small);
   await page.screenshot({ path: join(outDir, 'phone.png'), fullPage: true });
@@ -221,7 +229,13 @@ async function paper(browser, url, outDir, waste) {
       stranded.push(`page ${i + 1} ends with heading "${p[p.length - 1]}"`);
   });
   check(stranded.length === 0, `print: no page of ${lines.length} ends with a heading`, stranded);
-  const lastPage = squash(lines.length ? lines[lines.length - 1].join('') : '');
+  // the footer (version, inputs' provenance) is on paper too, on the
+  // last page
+  const printed = squash(lines.length ? lines[lines.length - 1].join('') : '');
+  const foot = squash(footer).slice(0, 60);
+  check(foot.length > 0 && printed.includes(foot), 'print: the footer is printed, on the last page',
+    [`footer "${footer.slice(0, 60)}"`]);
+  const lastPage = printed;
   check(lines.length < 2 || !squash(footer).includes(lastPage),
     'print: the last page holds more than the footer', [`it holds "${lastPage.slice(0, 80)}"`]);
 }

@@ -276,7 +276,8 @@ function stepsState() {
       open: el.tagName === 'DETAILS' ? el.open : null,
       heading: (el.querySelector('h3') || { textContent: '' }).textContent.trim(),
       tables: el.querySelectorAll('table.steps').length,
-      charts: el.querySelectorAll('figure.chart svg').length,
+      // one chart: its wide drawing (svg.narrow is the phone's)
+      charts: el.querySelectorAll('figure.chart svg:not(.narrow)').length,
       visible: el.querySelector('table.steps') ? el.querySelector('table.steps').checkVisibility() : false,
     })),
   };

@@ -34,7 +34,8 @@ echo "== summary (en): $WORK/en/report.html"
 node "$HERE/check_summary.mjs" "$WORK/en/report.html" --fired 3 --passing 7 \
 	--text '#summary .sum-e2e=154.20 ms per profiler step (2 steps, 308.41 ms in all; 2 pipeline calls, 154.20 ms each)' \
 	--text '#summary .sum-findings=3 findings' \
-	--text '#summary .sum-legend=DiT 143.91 ms · 47.4%' \
+	--text '#summary .sum-split=Stage split, per profiler step' \
+	--text '#summary .sum-legend=DiT 71.96 ms · 47.4%' \
 	--text '#summary .sum-top=The VAE is a large share of end to end (39.2% > 30.0%) · Estimated gain: end to end 154.2 ms → 124.5–134.4 ms per step (−12.9–19.3%)' \
 	--text '#verdict-vae_parallel .gain=Estimated gain: VAE 59.5 ms → 29.7–39.6 ms' \
 	--text '#summary .sum-trust=fair — Level1, 2 timed steps after 3 warm-up, 2 warnings' \
@@ -42,6 +43,7 @@ node "$HERE/check_summary.mjs" "$WORK/en/report.html" --fired 3 --passing 7 \
 "$BIN" report "$EXAMPLE" -o "$WORK/zh" --format html --lang zh --quiet
 echo "== summary (zh): $WORK/zh/report.html"
 node "$HERE/check_summary.mjs" "$WORK/zh/report.html" --fired 3 --passing 7 \
+	--text '#summary .sum-split=阶段占比（每个采集步骤）' \
 	--text '#summary .sum-findings=3 项发现' \
 	--text '#summary .sum-top=预计收益（估算）：端到端每步 154.2 ms → 124.5–134.4 ms（减少 12.9–19.3%）' \
 	--text '#verdict-comm_overlap summary=DiT 中未被掩盖的通信' || STATUS=1

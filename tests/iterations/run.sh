@@ -101,6 +101,14 @@ assert 'id="iterations"' in html and "A DiTCache is active: 8 of 14 iterations" 
 assert html.count('<polygon class="it-hit"') >= 8  # hits drawn as diamonds
 assert '<circle class="it-full"' in html
 assert "time since the first iteration (ms)" in html
+# durations in sentences carry their unit and thousands separators
+# (numfmt_duration): "saved 1,234.56 ms" or "10.127 s", never "10127.50 ms"
+import re
+saved = re.search(r"they saved ([^ ]+) (µs|ms|s)\.", html)
+assert saved, "no unit after the saved time"
+assert re.fullmatch(r"\d{1,3}(,\d{3})*(\.\d+)?", saved.group(1)), saved.group(0)
+for m in re.finditer(r"(\d+)(\.\d+)? (µs|ms|s)\b", html):
+    assert len(m.group(1)) <= 3, "a duration without separators: " + m.group(0)
 md = open(en + "/report.md").read()
 assert "## Denoising iterations" in md and "| ◆ cache hit |" in md and "| ● full iteration |" in md
 zhtml = open(zh + "/report.html").read()
@@ -110,6 +118,7 @@ zmd = open(zh + "/report.md").read()
 assert "## 去噪迭代" in zmd
 t = open(txt).read()
 assert "iterations: 14 in 2 calls" in t and "DiTCache 8 hits, one full iteration every 3" in t, t
+assert re.search(r", saved \d{1,3}(,\d{3})*\.\d+ (µs|ms|s)\n", t), t
 PY
 pdftotext dit_zh/report.pdf dit_zh.txt 2>/dev/null &&
 	grep -q "^去噪迭代$" dit_zh.txt && grep -q "缓存命中" dit_zh.txt &&

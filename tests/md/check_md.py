@@ -8,9 +8,10 @@ Fails (exit 1, one line per defect) when
   - the raw text holds an HTML entity ("&gt;", "&emsp;", "&#39;");
   - the raw text, outside code blocks, holds a backslash escape of a
     character that needed none (only | < ` * [ ] & \\ _ ~ and block markers
-    at a line's start are ever escaped);
-  - the rendered text shows a backslash escape or an entity literally, or
-    any HTML made it through as HTML (cmark-gfm omits raw HTML and says so);
+    where a block starts are ever escaped: not in a table cell);
+  - the rendered text shows a backslash escape, an entity or "**"
+    literally (emphasis that did not render), or any HTML made it through
+    as HTML (cmark-gfm omits raw HTML and says so);
   - a table line block does not render as a table with its column count;
   - a list follows a paragraph line, or a paragraph line follows a list
     item, with no blank line between (renderers merge them);
@@ -88,10 +89,11 @@ def main():
         for m in re.finditer(r'(?<!\\)&(#[0-9]+|#x[0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);', line):
             bad.append(f'{no}: HTML entity {m.group(0)} in the raw text')
         for m in re.finditer(r'\\([!-/:-@\[-`{-~])', line):
-            # a block marker is escaped at the start of a value, which may
-            # start a line, a list item's text or a table cell
+            # a block marker is escaped only where a block starts: a
+            # line, a list item's or a quote's text; never in a table cell
+            # ("| \\# x") or after other text ("Kernel: \\# x")
             before = line[:m.start()]
-            start = re.search(r'(^\s*(- )?|\| *|: )[0-9]*$', before)
+            start = re.search(r'^\s*(([-+*]|[0-9]+[.)]) +|> ?)*[0-9]*$', before)
             if m.group(1) not in ALLOWED and not start:
                 bad.append(f'{no}: needless escape {m.group(0)!r} in the raw text')
 
@@ -143,6 +145,11 @@ def main():
                    f'...{shown[max(0, m.start() - 30):m.end() + 10]!r}')
     for m in re.finditer(r'&(#[0-9]+|[A-Za-z]+);', shown):
         bad.append(f'rendered text shows an entity {m.group(0)}')
+    # the templates' emphasis renders as emphasis: a "**" left in the
+    # rendered text did not open or close ("**标签：**3" cannot close)
+    for m in re.finditer(r'\*\*', shown):
+        bad.append(f'rendered text shows emphasis marks: '
+                   f'...{shown[max(0, m.start() - 30):m.end() + 10]!r}')
     if len(doc.tables) != ntables:
         bad.append(f'{ntables} tables in the Markdown, {len(doc.tables)} rendered')
     else:

@@ -23,6 +23,11 @@ at most N (no Chinese left in an English report).
 --text-colour: a string holding S is drawn in that fill colour;
 --text-bold: one is drawn bold (filled and stroked); --text-not-colour:
 none is drawn in that colour;
+--marks FIRED OK: at least FIRED verdict-state triangles (a filled
+three-point path) and OK ticks (a stroked three-point path) are drawn, the
+shapes that tell fired from ok without colour;
+--row-of S N: a line of `pdftotext -layout` holds S N times or more
+(verdict cards side by side, N to a row, as the HTML's print layout);
 --same-page: the first line holding A and the first line after it holding
 B are on one page (a small table, from its heading to its last row).
 Always: qpdf --check finds no error or warning, pdftotext prints nothing
@@ -319,6 +324,21 @@ def drawn_texts(pdf):
     return texts
 
 
+TRIANGLE = re.compile(rb"[-\d.]+ [-\d.]+ m\s+[-\d.]+ [-\d.]+ l\s+[-\d.]+ [-\d.]+ l\s+h\s+f\b")
+TICK = re.compile(rb"[-\d.]+ [-\d.]+ m\s+[-\d.]+ [-\d.]+ l\s+[-\d.]+ [-\d.]+ l\s+S\b")
+
+
+def state_marks(pdf):
+    """(triangles, ticks) drawn on all pages: pdf_chart_state_mark's
+    shapes for fired and ok."""
+    objs = qpdf_objects(pdf)
+    rc, out, err = run("qpdf", "--json", "--json-key=pages", pdf)
+    import json
+    pages = json.loads(out)["pages"] if rc == 0 else []
+    data = b"".join(stream_data(objs, c) for p in pages for c in p["contents"])
+    return len(TRIANGLE.findall(data)), len(TICK.findall(data))
+
+
 def style_checks(pdf, colours, bolds, not_colours=()):
     """For each (S, #rrggbb) of colours a string holding S is drawn in that
     colour, and for each of not_colours none is; for each S of bolds, one
@@ -387,6 +407,8 @@ def main():
     ap.add_argument("--text-bold", action="append", default=[])
     ap.add_argument("--text-not-colour", nargs=2, action="append", default=[],
                     metavar=("S", "RGB"))
+    ap.add_argument("--marks", nargs=2, type=int)
+    ap.add_argument("--row-of", nargs=2, action="append", default=[])
     ap.add_argument("--fonts-embedded", action="store_true")
     ap.add_argument("--glyphs", action="store_true")
     ap.add_argument("--no-urls", action="store_true")
@@ -438,6 +460,15 @@ def main():
         check(n <= a.cjk_max, f"{n} CJK ideographs in the text (<= {a.cjk_max})")
     if a.fonts_embedded:
         fonts_embedded(a.pdf)
+    if a.row_of:
+        rc, lay, err = run("pdftotext", "-layout", a.pdf, "-")
+        for sub, n in a.row_of:
+            most = max((l.count(sub) for l in lay.split("\n")), default=0)
+            check(most >= int(n), f"a line holds {sub!r} {n} times (most: {most})")
+    if a.marks:
+        tri, tick = state_marks(a.pdf)
+        check(tri >= a.marks[0] and tick >= a.marks[1],
+              f"state shapes: {tri} triangles (>= {a.marks[0]}), {tick} ticks (>= {a.marks[1]})")
     if a.glyphs:
         latin = []
         n, missing = missing_glyphs(a.pdf, latin)

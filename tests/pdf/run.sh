@@ -31,6 +31,7 @@ python3 "$here/check_pdf.py" "$work/en/report.pdf" --max-kb 200 --pages-min 2 \
 	--subject "Performance analysis of an Ascend NPU diffusion-model profile" \
 	--creator "sdperf $version" \
 	--text "Verdicts" --text "Attention dominates the DiT" --text "42.0%" \
+	--row-of "Action recommended" 3 \
 	--text "DiT (transformer)" --text "VAE" --text "Text encoder" \
 	--text "MatMul" --text "Vector" --text "Conv" --text "FlashAttentionScore" \
 	--text "MindIE-SD feature docs" --text "Page 1 of" \
@@ -42,7 +43,7 @@ python3 "$here/check_pdf.py" "$work/en/report.pdf" --max-kb 200 --pages-min 2 \
 	--upper-half "Summary" \
 	--upper-half "End-to-end device time: 154.20 ms per profiler step (2 steps, 308.41 ms in all; 2 pipeline calls, 154.20 ms each)" \
 	--upper-half "Findings: 3 findings" \
-	--upper-half "Stage split: DiT 143.91 ms 47.4%" \
+	--upper-half "Stage split, per profiler step: DiT 71.96 ms 47.4%" \
 	--upper-half "Do first: The VAE is a large share of end to end (39.2% > 30.0%) · Estimated gain: end to end 154.2 ms → 124.5–134.4 ms per step (−12.9–19.3%)" \
 	--text "Estimated gain: VAE 59.5 ms → 29.7–39.6 ms; end to end 154.2 ms → 124.5–134.4 ms per step (−12.9–19.3%); assuming the VAE runs" \
 	--text "Estimated gain: DiT 72.0 ms → 49.5–57.0 ms" --text "(source: MindIE-SD sparse doc (RainFusion2.0, arXiv 2512.24086)" \
@@ -69,6 +70,7 @@ echo "== Chinese: examples/video-dit-4card rank 0"
 	-o "$work/zh" --format pdf --lang zh -q
 python3 "$here/check_pdf.py" "$work/zh/report.pdf" --max-kb 900 --pages-min 2 \
 	--title "扩散模型推理性能报告" --creator "sdperf $version" \
+	--row-of "建议优化" 2 \
 	--text "结论" --text "DiT 中 MatMul 的占比" --no-text "DiT 以 MatMul 为主" --text "35.1%" --upper-half "摘要" --text "文本编码器" \
 	--text "暴露通信" --text "MindIE-SD 特性文档" --text "第 1 页，共" \
 	--url "$docs/zh/features/quantization.md" --url "$docs/zh/features/parallelism.md" \
@@ -102,7 +104,8 @@ if [ -x "$gen" ] && "$gen" --help 2>&1 | grep -q -- '--straggler'; then
 		--text-bold "slowest" \
 		--section-text "Per-rank figures of the DiT stage" "DiT category time per rank" "Comm wait" \
 		--text "Overlap Analysis totals per rank" --text "user markers through flows" \
-		--text "Steps per rank" --text "Worker threads" \
+		--text "Steps per rank" --no-text "Worker threads" \
+		--text "Rank 0 (lead card)" \
 		--section-text "$steps_en" "Warnings" "Steps per rank" \
 		--section-text "$steps_en" "Warnings" "Rank 0" \
 		--section-text "$steps_en" "Warnings" "Rank 3" \
@@ -149,6 +152,7 @@ if "$sdperf" --help 2>&1 | grep -q 'sdperf diff'; then
 		--text "Text encoder 1.00×: within 2%" \
 		--text-not-colour "within 2%" "#8a8f99" \
 		--text "Attention dominates the DiT Cleared" --text "fa_quant_sparse" \
+		--marks 2 1 \
 		--text "MatMul share of the DiT Not fired" \
 		--text "FlashAttentionScore" --text "AdaBlockSparseAttention" \
 		--text "Page 1 of" \
@@ -166,6 +170,7 @@ if "$sdperf" --help 2>&1 | grep -q 'sdperf diff'; then
 		--creator "sdperf $version" --fonts-embedded --glyphs --no-urls --cjk-min 500 \
 		--text "DiT（Transformer） 1.47×，更快" --text "文本编码器 1.00×：变化在 2% 以内" \
 		--text "DiT 以注意力为主 已消除" --text "DiT 中 MatMul 的占比 均未触发" \
+		--marks 2 1 \
 		--text "结论变化" --text "可比性警告" --text "第 1 页" \
 		--text "FlashAttentionScore" --text "AdaBlockSparseAttention" \
 		--section-text "移除（仅基线）" "方法" "FlashAttentionScore" \

@@ -32,12 +32,41 @@ static void cjkpunct_widens_punctuation_next_to_chinese(void **state)
 	       "抵消（来源：sdperf assumption）");
 	/* a full-width pair next to Chinese takes no space after it */
 	expect("对 DiT（Transformer） 阶段, ok", CJK_PLAIN, 0,
-	       "对 DiT（Transformer） 阶段，ok");
+	       "对 DiT（Transformer）阶段，ok");
 	expect("对 DiT(变换) 阶段", CJK_PLAIN, 0, "对 DiT（变换）阶段");
 	/* a pair around Chinese text; emphasis passed over in Markdown */
 	expect("**63.5%** (VAE 占比; lead 0)", CJK_PLAIN, 0,
 	       "**63.5%**（VAE 占比；lead 0）");
 	expect("- **占比**: 39.2%", CJK_MD, 0, "- **占比**：39.2%");
+}
+
+/* No space next to full-width punctuation, whether the catalogue wrote
+ * it full-width or it was made so, past emphasis marks and tags; a space
+ * that Markdown reads (a list marker's, a table cell's) stays. */
+static void cjkpunct_drops_a_space_next_to_full_width(void **state)
+{
+	(void)state;
+	expect("按阈值。 参阅：x", CJK_PLAIN, 0, "按阈值。参阅：x");
+	expect("DiT（Transformer） 71.96 ms", CJK_PLAIN, 0,
+	       "DiT（Transformer）71.96 ms");
+	expect("每步 （共 2 步）", CJK_PLAIN, 0, "每步（共 2 步）");
+	/* but Markdown keeps a space after an emphasis mark: "**发现：**3"
+	 * would not close the emphasis */
+	expect("- **发现：** 3 项", CJK_MD, 0, "- **发现：** 3 项");
+	expect("- **发现:** 3 项", CJK_MD, 0, "- **发现：** 3 项");
+	expect("**时间：** **1.7 s** 每步", CJK_MD, 0,
+	       "**时间：** **1.7 s** 每步");
+	expect("卡。 **共 4 张**", CJK_MD, 0, "卡。**共 4 张**");
+	/* a note after emphasis: full-width, and then no space is needed */
+	expect("- **1.47×，更快** (143.91 ms → 97.94 ms)", CJK_MD, 0,
+	       "- **1.47×，更快**（143.91 ms → 97.94 ms）");
+	expect("<strong>建议：</strong> 主机", CJK_HTML, 0,
+	       "<strong>建议：</strong>主机");
+	expect("步骤 <span class=\"small\">（共 2 步）</span>", CJK_HTML, 0,
+	       "步骤<span class=\"small\">（共 2 步）</span>");
+	expect("- （注）\n| （甲） | 乙 |\n", CJK_MD, 0,
+	       "- （注）\n| （甲） | 乙 |\n");
+	expect("（各阶段） > 30.0%", CJK_PLAIN, 0, "（各阶段） > 30.0%");
 }
 
 static void cjkpunct_leaves_latin_numbers_and_code(void **state)
@@ -64,6 +93,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(cjkpunct_widens_punctuation_next_to_chinese),
+	    cmocka_unit_test(cjkpunct_drops_a_space_next_to_full_width),
 	    cmocka_unit_test(cjkpunct_leaves_latin_numbers_and_code),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -284,8 +284,11 @@ static void html_waterfall_steps_from_base_to_new(void **state)
 	(void)state;
 	fixture(&c);
 	h = render(&c, REPORT_HTML, "en");
-	wf = strstr(h, "class=\"chart waterfall\"");
+	/* drawn for a wide screen, then for a phone (the same bars) */
+	wf = strstr(h, "class=\"chart waterfall wide\"");
 	assert_non_null(wf);
+	assert_non_null(strstr(wf, "class=\"chart waterfall narrow\" "
+	                           "viewBox=\"0 0 360 "));
 	end = strstr(wf, "</svg>");
 	assert_non_null(end);
 	*end = '\0';

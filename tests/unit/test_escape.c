@@ -26,11 +26,12 @@ static void check_len(const char *name, const char *in, size_t len,
 {
 	struct strbuf out = STRBUF_INIT;
 
-	strbuf_adds(&out, "^");
+	/* a new line: a Markdown value there starts a block */
+	strbuf_adds(&out, "^\n");
 	formatter(name)(&out, in, len);
-	if (strlen(want) + 1 != out.len ||
-	    memcmp(out.buf + 1, want, out.len - 1))
-		fail_msg("%s('%s'): got '%s', want '%s'", name, in, out.buf + 1,
+	if (strlen(want) + 2 != out.len ||
+	    memcmp(out.buf + 2, want, out.len - 2))
+		fail_msg("%s('%s'): got '%s', want '%s'", name, in, out.buf + 2,
 		         want);
 	strbuf_release(&out);
 }
@@ -211,6 +212,38 @@ static void md_escapes_a_block_marker_at_the_start(void **state)
 	check("md", "~~~", "\\~\\~\\~");
 }
 
+/* md after the text before it on the line, compared with want */
+static void check_after(const char *before, const char *in, const char *want)
+{
+	struct strbuf out = STRBUF_INIT;
+	size_t n = strlen(before);
+
+	strbuf_adds(&out, before);
+	escape_md(&out, in, strlen(in));
+	if (strcmp(out.buf + n, want))
+		fail_msg("md('%s') after '%s': got '%s', want '%s'", in, before,
+		         out.buf + n, want);
+	strbuf_release(&out);
+}
+
+/* Only a value that starts a block (a line, or a list item's or quote's
+ * text) escapes a block marker: in a table cell or after other text on
+ * its line, "# x" is plain text and keeps no backslash. */
+static void md_escapes_a_block_marker_only_where_a_block_starts(void **state)
+{
+	(void)state;
+	check_after("", "# x", "\\# x");
+	check_after("text\n", "# x", "\\# x");
+	check_after("- ", "# x", "\\# x");
+	check_after("  1. ", "> q", "\\> q");
+	check_after("> - ", "- i", "\\- i");
+	check_after("| a | ", "# x", "# x");
+	check_after("| ", "1. first", "1. first");
+	check_after("x\n| a | b | ", "> q", "> q");
+	check_after("- **Kernel:** ", "# x", "# x");
+	check_after("| a | ", "x|y", "x\\|y");
+}
+
 static void raw_is_as_is(void **state)
 {
 	(void)state;
@@ -370,6 +403,8 @@ int main(void)
 	    cmocka_unit_test(md_leaves_no_markup),
 	    cmocka_unit_test(md_escapes_only_what_would_break),
 	    cmocka_unit_test(md_escapes_a_block_marker_at_the_start),
+	    cmocka_unit_test(
+	        md_escapes_a_block_marker_only_where_a_block_starts),
 	    cmocka_unit_test(raw_is_as_is),
 	    cmocka_unit_test(raw_keeps_nul_bytes),
 	    cmocka_unit_test(css_cannot_close_the_style_element),

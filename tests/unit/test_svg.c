@@ -66,11 +66,20 @@ static void timeline_has_a_time_axis(void **state)
 	struct strbuf sb = STRBUF_INIT;
 
 	(void)state;
-	svg_timeline(&sb, "t", &span, 1, 1000, 308411000, &leg, 1);
+	svg_timeline(&sb, "t", NULL, &span, 1, 1000, 308411000, &leg, 1);
 	assert_non_null(strstr(sb.buf, "<g class=\"axis\">"));
 	assert_non_null(strstr(sb.buf, ">50 ms</text>"));
 	assert_non_null(strstr(sb.buf, ">300 ms</text>"));
 	assert_null(strstr(sb.buf, ">350 ms</text>"));
+	assert_null(strstr(sb.buf, "strip-label"));
+	strbuf_reset(&sb);
+	/* the strip says whose timeline it is, inside the chart, escaped */
+	svg_timeline(&sb, "t", "Rank 3 <lead>", &span, 1, 1000, 308411000, &leg,
+	             1);
+	assert_non_null(strstr(sb.buf, "<text class=\"strip-label\" x=\"0\" "
+	                               "y=\"14\">Rank 3 &lt;lead&gt;</text>"));
+	assert_true(strstr(sb.buf, "strip-label") < strstr(sb.buf, "</svg>"));
+	assert_non_null(strstr(sb.buf, "viewBox=\"0 0 960 "));
 	strbuf_release(&sb);
 }
 
@@ -98,6 +107,36 @@ static void hbars_cut_long_names_whole_in_tooltip(void **state)
 	strbuf_release(&sb);
 }
 
+/* Each chart is drawn wide (960 units) and for a phone (360 units), the
+ * phone's with the names above full-width bars and fewer ticks; one
+ * legend, in HTML, for both. */
+static void charts_are_drawn_wide_and_for_a_phone(void **state)
+{
+	struct svg_hbar bars[2] = {{"MatMulV3", "c-MatMul", 3000000},
+	                           {"Add", "c-Vector", 1500000}};
+	struct svg_part leg = {"MatMul", "c-MatMul", 0};
+	struct strbuf sb = STRBUF_INIT;
+	const char *narrow;
+
+	(void)state;
+	svg_hbars(&sb, "t", bars, 2, &leg, 1);
+	assert_non_null(strstr(sb.buf, "<svg xmlns=\"http://www.w3.org/2000/"
+	                               "svg\" class=\"chart wide\" viewBox=\"0 "
+	                               "0 960 "));
+	narrow = strstr(sb.buf, "class=\"chart narrow\" viewBox=\"0 0 360 ");
+	assert_non_null(narrow);
+	/* the second row: its name on its own line, its bar under it from
+	 * the left edge, half as long as the first one's (360 - 90) */
+	assert_non_null(strstr(narrow, "<text class=\"name\" x=\"0\" "
+	                               "y=\"48\">Add</text><rect "
+	                               "class=\"c-Vector\" x=\"0\" y=\"54\" "
+	                               "width=\"135\""));
+	assert_true(strstr(sb.buf, "<ul class=\"legend\">") > narrow);
+	assert_null(strstr(strstr(sb.buf, "<ul class=\"legend\">") + 1,
+	                   "<ul class=\"legend\">"));
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -106,6 +145,7 @@ int main(void)
 	    cmocka_unit_test(legend_is_escaped_html_text),
 	    cmocka_unit_test(timeline_has_a_time_axis),
 	    cmocka_unit_test(hbars_cut_long_names_whole_in_tooltip),
+	    cmocka_unit_test(charts_are_drawn_wide_and_for_a_phone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

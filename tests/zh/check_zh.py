@@ -18,6 +18,9 @@ U+F900-U+FAFF), CJK punctuation (U+3000-U+303F) or a full-width form
 (U+FF00-U+FFEF). Exceptions, none of which has Chinese on either side in
 correct output anyway: a character between two ASCII digits ("1,454",
 "12:30") is never an error.
+In HTML and Markdown, a space between full-width punctuation (、。（）：；
+，！？ ...) and a letter, digit or Chinese character is an error too
+("DiT（Transformer） 阶段"): Chinese sets none there.
 A label from DENY (whole words, case as written) anywhere in the text is an
 error: each is a label that has a Chinese translation in the catalogue.
 Exit status 1 when any file has an error; each error is printed with its
@@ -49,6 +52,26 @@ WORDS_RE = re.compile(
     % (CJK, CJK, "|".join(WORDS), "|".join(WORDS), CJK))
 
 
+# Full-width punctuation (CJK punctuation 、。〈〉《》「」『』【】 and the
+# full-width ！（），．：；？): Chinese sets no space next to it. A space
+# between one and a letter, digit or Chinese character is an error, in HTML
+# and Markdown (pdftotext -layout and the terminal pad with spaces).
+FW = r"\u3001-\u3011\uff01\uff08\uff09\uff0c\uff0e\uff1a\uff1b\uff1f"
+SPACED = re.compile(r"[%s] (?=\w)|(?<=\w) [%s]" % (FW, FW))
+
+
+def html_inline_text(t):
+    """The page's text with inline tags removed without a trace (a space
+    around "<span>（x）</span>" is the reader's), block tags as line breaks,
+    code as one word."""
+    t = re.sub(r"<(script|style)\b[^>]*>.*?</\1>", "\n", t, flags=re.S)
+    t = re.sub(r"<(code|pre)\b[^>]*>.*?</\1>", "c", t, flags=re.S)
+    t = re.sub(r"</?(span|a|strong|em|b|i|small|abbr|wbr|sup|sub)\b[^>]*>",
+               "", t)
+    t = re.sub(r"<[^>]+>", "\n", t)
+    return html.unescape(t)
+
+
 def html_text(t):
     t = re.sub(r"<(script|style)\b[^>]*>.*?</\1>", " ", t, flags=re.S)
     t = re.sub(r"<(code|pre)\b[^>]*>.*?</\1>", " ", t, flags=re.S)
@@ -60,6 +83,9 @@ def md_text(t):
     t = re.sub(r"\\([\\`*_{}\[\]()#+\-.!|<>~])", r"\1", t)
     t = re.sub(r"^```.*?^```", " ", t, flags=re.S | re.M)
     t = re.sub(r"`[^`\n]*`", " ", t)
+    # a space after a closing emphasis mark is Markdown's, not the
+    # reader's: CommonMark needs it after punctuation ("**标签：** x")
+    t = re.sub(r"(?<=\S)\*+ (?=\S)", "", t)
     t = t.replace("*", "")  # emphasis: "**标签**:" reads "标签:"
     # link targets are addresses, not prose
     return re.sub(r"\]\([^)\s]*\)", "]", t)
@@ -67,11 +93,18 @@ def md_text(t):
 
 def check(path, labels=True):
     t = open(path, encoding="utf-8").read()
+    errors = []
+    spaced = None
     if path.endswith(".html"):
+        spaced = html_inline_text(t)
         t = html_text(t)
     elif path.endswith(".md"):
         t = md_text(t)
-    errors = []
+        spaced = t
+    for m in SPACED.finditer(spaced or ""):
+        i = m.start()
+        ctx = spaced[max(0, i - 20):i + 20].replace("\n", " ")
+        errors.append("space next to full-width punctuation: ...%s..." % ctx)
     for m in BAD.finditer(t):
         i = m.start() if m.group(0) in ",:;()" else m.start()
         # the match is the punctuation character itself

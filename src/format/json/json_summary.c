@@ -29,6 +29,8 @@ static void e2e_json(cJSON *o, const struct result *r)
 	for (s = 0; s < STAGE_COUNT; s++) {
 		cJSON *so = cJSON_AddObjectToObject(st, stage_names[s]);
 		jsonw_add_us(so, "time_us", e->stage_ns[s]);
+		/* what the reports' stage split shows: per profiler step */
+		jsonw_add_us(so, "per_step_us", e->stage_step_ns[s]);
 		jsonw_add_pct(so, "share_pct", e2e_share(r, e->stage_ns[s]));
 	}
 }

@@ -197,8 +197,9 @@ static void stacked_bar(struct pdf_doc *d, struct strbuf *label,
 	legend(d, label, fpct, p, n, total);
 }
 
-/* The stage timeline: one span per segment (the model's "segments",
- * placed on [span_start_ns, span_end_ns]), then the legend and the note. */
+/* The stage timeline: its rank's label ("timeline_rank"), one span per
+ * segment (the model's "segments", placed on [span_start_ns,
+ * span_end_ns]), then the legend and the note. */
 void pdf_chart_timeline(struct pdf_doc *d, const struct tmpl_vars *m,
                         struct strbuf *label, tmpl_fmt_fn fpct)
 {
@@ -207,7 +208,14 @@ void pdf_chart_timeline(struct pdf_doc *d, const struct tmpl_vars *m,
 	double range = strtod(tmpl_get(m, "span_end_ns"), NULL) - t0;
 	size_t i, n = tmpl_nrows(m, "stages"), ns = tmpl_nrows(m, "segments");
 
-	pt_need(d, BAR_H + 54.0f);
+	pt_need(d, BAR_H + 66.0f);
+	/* whose timeline it is, on the strip, as the HTML's chart */
+	if (*tmpl_get(m, "timeline_rank")) {
+		struct pdf_style st = {7.5f, 1, PDF_FG};
+		pt_para(d, tmpl_get(m, "timeline_rank"), &st, MARGIN, CONTENT_W,
+		        11.0f);
+		d->y -= 1.0f;
+	}
 	d->y -= BAR_H;
 	pt_rect(d, MARGIN, d->y, CONTENT_W, BAR_H, PDF_TRACK);
 	for (i = 0; range > 0 && i < ns; i++) {

@@ -43,7 +43,8 @@ void pdf_chart_ranking(struct pdf_doc *d, const struct tmpl_vars *m,
 void pdf_chart_categories(struct pdf_doc *d, const struct tmpl_vars *st,
                           struct strbuf *label, tmpl_fmt_fn fpct);
 
-/* The stage timeline of model m: a strip with one span per row of its
+/* The stage timeline of model m: its "timeline_rank" label (when not
+ * empty), a strip with one span per row of its
  * "segments" loop, placed on [span_start_ns, span_end_ns], then a
  * legend of its "stages" (at most 8), then "segments_note". */
 void pdf_chart_timeline(struct pdf_doc *d, const struct tmpl_vars *m,

@@ -215,9 +215,12 @@ static void verdict_row(struct pdf_ctx *c, const struct tmpl_vars *r,
 	strbuf_addf(&c->val[0], "%s \xC2\xB7 %s", tmpl_get(r, "id"),
 	            tmpl_get(r, "stage_label"));
 	cl[0].sub = c->val[0].buf;
-	cl[1].dot = !strcmp(ch, "cleared") ? PDF_OK
-	            : !strcmp(ch, "never") ? PDF_NA
-	                                   : PDF_FIRED;
+	/* fired and ok differ by shape as well as colour, as the HTML's ▲
+	 * and ✓: a triangle where the verdict fires (appeared, stayed), a
+	 * tick where it cleared, a dash where it never fired */
+	cl[1].state = !strcmp(ch, "cleared") ? "ok"
+	              : !strcmp(ch, "never") ? "na"
+	                                     : "fired";
 	cl[2].text = pct(c, 2, tmpl_get(r, "base"));
 	cl[3].text = pct(c, 3, tmpl_get(r, "new"));
 	pdf_fmt(c->fpct, &c->val[5], tmpl_get(r, "threshold"));

@@ -11,6 +11,7 @@
 
 #include "format/pdf/pdf_text.h"
 #include "util/banned.h"
+#include "util/numfmt.h"
 
 #define PLOT_H 120.0f
 #define PLOT_L 36.0f /* room for the y tick labels */
@@ -48,16 +49,14 @@ static double step_of(double range, int want)
 static void tick(struct pdf_ctx *c, float x, float y, double v, double step,
                  int right)
 {
-	char num[32];
+	struct strbuf num = STRBUF_INIT;
 	float w;
 
-	snprintf(num, sizeof(num),
-	         step >= 1     ? "%.0f"
-	         : step >= 0.1 ? "%.1f"
-	                       : "%.2f",
-	         v);
-	w = right ? pt_text_width(&c->d, num, &PDF_SMALL) : 0;
-	pt_draw_str(&c->d, c->d.page, &PDF_SMALL, x - w, y, num);
+	/* with thousands separators, as every number for people */
+	numfmt_fixed(&num, v, step >= 1 ? 0 : step >= 0.1 ? 1 : 2);
+	w = right ? pt_text_width(&c->d, num.buf, &PDF_SMALL) : 0;
+	pt_draw_str(&c->d, c->d.page, &PDF_SMALL, x - w, y, num.buf);
+	strbuf_release(&num);
 }
 
 static void axes(struct pdf_ctx *c, float x0, float w, float base, double xr,

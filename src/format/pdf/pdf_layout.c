@@ -7,12 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/pdf/pdf_chart.h"
 #include "util/numfmt.h"
 
 #include "util/banned.h"
 
-#define PAD 3.0f  /* table cell padding */
-#define DOT 10.0f /* room for a colour swatch before cell text */
+#define PAD  3.0f  /* table cell padding */
+#define DOT  10.0f /* room for a colour swatch before cell text */
+#define MARK 13.0f /* room for a verdict state's shape before it */
 /* A table of this many rows or fewer is never split across pages. */
 #define PDF_SMALL_TABLE 8
 
@@ -285,7 +287,7 @@ static float cell_layout(struct pdf_ctx *c, size_t i, const struct pdf_col *col,
 	 * than its column at a character rather than with "…" */
 	int how = st == &S_HEAD ? PT_WRAP_WORDS : PT_WRAP_CUT;
 	float w = col->w * CONTENT_W - 2 * PAD - (cl->dot >= 0 ? DOT : 0) -
-	          (float)cl->indent * DOT;
+	          (cl->state ? MARK : 0) - (float)cl->indent * DOT;
 	struct pdf_style ts = *st, ss = S_SUB;
 
 	ts.bold |= cl->strong;
@@ -347,6 +349,10 @@ static void row_draw(struct pdf_ctx *c, const struct pdf_col *cols, size_t n,
 			        (unsigned long)cells[i].dot);
 			tx += DOT;
 		}
+		if (cells[i].state) {
+			pdf_chart_state_mark(d, tx, top - 0.5f, cells[i].state);
+			tx += MARK;
+		}
 		tx += (float)cells[i].indent * DOT;
 		top = cell_lines(d, &c->lines[i], c->lfont[i], &ts, tx,
 		                 w - 2 * PAD - (tx - x - PAD), top, cols[i].num,
@@ -387,6 +393,7 @@ static void table_head(struct pdf_ctx *c, const struct pdf_col *cols, size_t n)
 		cells[i].text = cols[i].head;
 		cells[i].sub = cells[i].url = NULL;
 		cells[i].dot = -1;
+		cells[i].state = NULL;
 		cells[i].indent = 0;
 		cells[i].strong = 0;
 		cells[i].sub_rgb = -1;
@@ -466,6 +473,7 @@ static void row_cells(struct pdf_ctx *c, const struct pdf_table *t,
 		cells[k].text = c->val[k].buf ? c->val[k].buf : "";
 		cells[k].sub = cells[k].url = NULL;
 		cells[k].dot = -1;
+		cells[k].state = NULL;
 		cells[k].indent = 0;
 		cells[k].strong = 0;
 		cells[k].sub_rgb = -1;
@@ -513,6 +521,7 @@ static float table_keep(struct pdf_ctx *c, const struct pdf_table *t,
 		cells[k].text = cols[k].head;
 		cells[k].sub = cells[k].url = NULL;
 		cells[k].dot = -1;
+		cells[k].state = NULL;
 		cells[k].indent = 0;
 		cells[k].strong = 0;
 		cells[k].sub_rgb = -1;

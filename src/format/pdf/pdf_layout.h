@@ -108,17 +108,20 @@ struct pdf_col {
 
 struct pdf_cell {
 	const char *text;
-	const char *sub; /* smaller grey text under it, or NULL */
-	const char *url; /* makes the text a link, or NULL */
-	long dot;        /* colour swatch 0xRRGGBB before the text, or -1 */
-	int indent;      /* swatch widths the text starts further right (a
-	                  * sub-row of the row above: 2), or 0 */
-	int strong;      /* text in bold (the row the HTML sets in bold) */
-	long sub_rgb;    /* colour 0xRRGGBB of sub, or -1: grey */
+	const char *sub;   /* smaller grey text under it, or NULL */
+	const char *url;   /* makes the text a link, or NULL */
+	long dot;          /* colour swatch 0xRRGGBB before the text, or -1 */
+	const char *state; /* a verdict state ("fired", "ok", other): its
+	                    * shape before the text, as the HTML's ▲ and ✓
+	                    * (pdf_chart_state_mark), or NULL */
+	int indent;        /* swatch widths the text starts further right (a
+	                    * sub-row of the row above: 2), or 0 */
+	int strong;        /* text in bold (the row the HTML sets in bold) */
+	long sub_rgb;      /* colour 0xRRGGBB of sub, or -1: grey */
 };
 
 /* What a row callback fills in: the cells of row r (text "" from
- * c->val[k], no sub, url or dot, not strong, sub_rgb -1, unless vars
+ * c->val[k], no sub, url, dot or state, not strong, sub_rgb -1, unless vars
  * filled them). */
 typedef void (*pdf_row_fn)(struct pdf_ctx *c, const struct tmpl_vars *r,
                            struct pdf_cell *cells);

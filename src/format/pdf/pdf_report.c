@@ -29,8 +29,6 @@ static void title_block(struct pdf_ctx *c)
 	else if (*pdf_v(c, "rank_dir"))
 		pdf_meta(c, "t_meta_rank", pdf_v(c, "rank_dir"));
 	pdf_meta(c, "t_meta_ranks", pdf_v(c, "ranks"));
-	if (*pdf_v(c, "multi_rank"))
-		pdf_meta(c, "t_meta_threads", pdf_v(c, "threads"));
 	pdf_meta(c, "t_meta_kernels", pdf_fmt(c->fint, b, pdf_v(c, "kernels")));
 	pdf_meta(c, "t_meta_steps", pdf_v(c, "steps"));
 	pdf_fmt(c->fdur, b, pdf_v(c, "span_ns"));
@@ -148,7 +146,7 @@ static float card_height(struct pdf_ctx *c, const struct tmpl_vars *r, float w)
 	    14.0f * (float)pt_nlines(&c->d, tmpl_get(r, "title"), &PDF_H3, w);
 
 	if (*tmpl_get(r, "applicable"))
-		h += 22 +
+		h += 20 +
 		     10.0f *
 		         (float)pt_nlines(&c->d, metric(c, r), &PDF_SMALL, w) +
 		     12;
@@ -162,9 +160,10 @@ static float card_height(struct pdf_ctx *c, const struct tmpl_vars *r, float w)
 }
 
 /* Verdict cards: in a grid of GRID_COLS columns GRID_GAP points apart,
- * as the HTML's card grid shows them at the width of an A4 page. */
-#define GRID_COLS 2
-#define GRID_GAP  14.0f
+ * as the HTML's print layout sets them on A4 (assets/report.css, @media
+ * print: three to a row, 8 px apart, the measure at 13 pt). */
+#define GRID_COLS 3
+#define GRID_GAP  8.0f
 
 /* Draws verdict card r in the column x0, w0 wide, from the current y
  * down (its panel, h points high, drawn by the caller). */
@@ -172,7 +171,7 @@ static void card(struct pdf_ctx *c, const struct tmpl_vars *r, float x0,
                  float w0)
 {
 	unsigned long rgb = state_rgb(tmpl_get(r, "state"));
-	struct pdf_style big = {15.0f, 1, PDF_FG};
+	struct pdf_style big = {13.0f, 1, PDF_FG};
 	float x = x0 + 12, w = w0 - 22;
 	struct strbuf gain = STRBUF_INIT;
 
@@ -182,7 +181,7 @@ static void card(struct pdf_ctx *c, const struct tmpl_vars *r, float x0,
 	pdf_badge(c, x + 14, tmpl_get(r, "state_label"), rgb);
 	pt_para(&c->d, tmpl_get(r, "title"), &PDF_H3, x, w, 14.0f);
 	if (*tmpl_get(r, "applicable")) {
-		pt_para(&c->d, measure(c, r), &big, x, w, 22.0f);
+		pt_para(&c->d, measure(c, r), &big, x, w, 20.0f);
 		pt_para(&c->d, metric(c, r), &PDF_SMALL, x, w, 10.0f);
 		pdf_chart_meter(&c->d, r, x, w < 240 ? w : 240, rgb);
 	} else {

@@ -34,7 +34,7 @@ static void legend_text(struct pdf_ctx *c, struct strbuf *b)
 {
 	size_t i, n = tmpl_nrows(c->m, "sum_bar");
 
-	strbuf_addf(b, "%s: ", pdf_v(c, "t_summary_split"));
+	strbuf_addf(b, "%s: ", pdf_v(c, "sum_split_label"));
 	for (i = 0; i < n; i++) {
 		const struct tmpl_vars *r = tmpl_row(c->m, "sum_bar", i);
 		strbuf_addf(b, "%s%s ", i ? " \xC2\xB7 " : "",

@@ -44,16 +44,6 @@ static int lead_id(const struct result *r)
 	return r->ranks[r->lead < r->nranks ? r->lead : 0].id;
 }
 
-/* A share: "12.3%", "0.04%" when small (a significant digit kept), or
- * "0%" when exactly zero (as in the reports) */
-static void pct(struct strbuf *out, double v)
-{
-	if (v == 0)
-		strbuf_adds(out, "0%");
-	else
-		strbuf_addf(out, "%.*f%%", numfmt_pct_decimals(v), v);
-}
-
 static void stage_table(const struct result *r, struct strbuf *out)
 {
 	struct strbuf t = STRBUF_INIT;
@@ -96,7 +86,7 @@ static void stage_table(const struct result *r, struct strbuf *out)
 		cell(out, &t, 13, 1);
 		numfmt_duration_in(&t, st->wall_ns, wu);
 		cell(out, &t, 13, 1);
-		pct(&t, numfmt_pct(st->kernel_ns, total));
+		text_pct(&t, numfmt_pct(st->kernel_ns, total));
 		cell(out, &t, 8, 1);
 		strbuf_addch(out, '\n');
 	}
@@ -114,18 +104,22 @@ static void categories(const struct result *r, struct strbuf *out)
 		strbuf_addf(out, "%-13s", stage_names[s]);
 		for (c = 0; c < CAT_COUNT; c++) {
 			strbuf_addf(out, "  %s ", category_names[c]);
-			pct(out, numfmt_pct(st->cat[c].time_ns, st->kernel_ns));
+			text_pct(out,
+			         numfmt_pct(st->cat[c].time_ns, st->kernel_ns));
 		}
-		if (st->comm_ns)
-			strbuf_addf(
-			    out, "  (exposed comm %.1f%% of wall)",
-			    numfmt_pct(st->exposed_comm_ns, st->wall_ns));
+		if (st->comm_ns) {
+			strbuf_adds(out, "  (exposed comm ");
+			text_pct(out,
+			         numfmt_pct(st->exposed_comm_ns, st->wall_ns));
+			strbuf_adds(out, " of wall)");
+		}
 		strbuf_addch(out, '\n');
 	}
 }
 
 static void verdicts(const struct result *r, struct strbuf *out)
 {
+	struct strbuf t = STRBUF_INIT;
 	size_t i, d;
 
 	strbuf_adds(out, "\nverdicts:\n");
@@ -139,14 +133,20 @@ static void verdicts(const struct result *r, struct strbuf *out)
 		                  : v->fired     ? "FIRE"
 		                                 : " ok ";
 		strbuf_addf(out, "  [%s] %-16s ", tag, v->id);
-		if (v->applicable)
+		if (v->applicable) {
+			/* the value and threshold as the other formats show
+			 * them ("0%", "0.04%", "30.0%"); ASCII signs */
+			text_pct(&t, v->value);
+			cell(out, &t, 6, 1);
+			strbuf_adds(out, v->fired ? " >  " : " <= ");
+			text_pct(&t, v->threshold);
+			cell(out, &t, 5, 1);
 			/* a passing check by its neutral name, never its claim
 			 */
-			strbuf_addf(out, "%5.1f%% %s %g%%  %s", v->value,
-			            v->fired ? "> " : "<=", v->threshold,
+			strbuf_addf(out, "  %s",
 			            v->fired || !v->check ? v->title
 			                                  : v->check);
-		else if (v->na_reason)
+		} else if (v->na_reason)
 			strbuf_addf(out, "n/a: %s", v->na_reason);
 		else
 			strbuf_addf(out, "no %s kernels",
@@ -164,6 +164,7 @@ static void verdicts(const struct result *r, struct strbuf *out)
 		}
 		strbuf_addch(out, '\n');
 	}
+	strbuf_release(&t);
 }
 
 /* One line per rank: DiT kernel and compute time, exposed communication,
@@ -186,10 +187,10 @@ static void ranks(const struct result *r, struct strbuf *out)
 			numfmt_duration(out, rr->stage[STAGE_DIT].kernel_ns);
 			strbuf_adds(out, ", compute ");
 			numfmt_duration(out, rr->compute_ns);
-			strbuf_addf(
-			    out, ", exposed comm %.1f%%",
-			    numfmt_pct(rr->stage[STAGE_DIT].exposed_comm_ns,
-			               rr->stage[STAGE_DIT].wall_ns));
+			strbuf_adds(out, ", exposed comm ");
+			text_pct(out, numfmt_pct(
+			                  rr->stage[STAGE_DIT].exposed_comm_ns,
+			                  rr->stage[STAGE_DIT].wall_ns));
 		} else {
 			strbuf_adds(out, " not analysed");
 		}
@@ -197,9 +198,10 @@ static void ranks(const struct result *r, struct strbuf *out)
 			strbuf_adds(out, ", wait ");
 			numfmt_duration(out, rr->comm.wait_ns);
 		}
-		if (rr->free_share_ppm >= 0)
-			strbuf_addf(out, ", free %.1f%%",
-			            (double)rr->free_share_ppm / 1e4);
+		if (rr->free_share_ppm >= 0) {
+			strbuf_adds(out, ", free ");
+			text_pct(out, (double)rr->free_share_ppm / 1e4);
+		}
 		if (rr->db.used) {
 			strbuf_adds(out, ", db export");
 			for (f = 0; f < DBGAP_COUNT; f++)

@@ -4,11 +4,7 @@
 
 #include "analysis/iterations.h"
 #include "util/banned.h"
-
-static double ms(int64_t ns)
-{
-	return (double)ns / 1e6;
-}
+#include "util/numfmt.h"
 
 static void cache(const struct cache_seen *c, struct strbuf *out)
 {
@@ -25,7 +21,8 @@ static void cache(const struct cache_seen *c, struct strbuf *out)
 		            (unsigned long long)c->period);
 	else
 		strbuf_adds(out, "no period");
-	strbuf_addf(out, ", saved %.2f ms", ms(c->saved_ns));
+	strbuf_adds(out, ", saved ");
+	numfmt_duration(out, c->saved_ns);
 }
 
 void render_text_iters(const struct result *r, struct strbuf *out)
@@ -35,12 +32,11 @@ void render_text_iters(const struct result *r, struct strbuf *out)
 
 	if (!s->found)
 		return;
-	strbuf_addf(out,
-	            "\niterations: %llu in %llu call%s, median %.2f ms, %llu "
-	            "outlier%s",
+	strbuf_addf(out, "\niterations: %llu in %llu call%s, median ",
 	            (unsigned long long)s->total, (unsigned long long)s->calls,
-	            s->calls == 1 ? "" : "s", ms(s->median_ns),
-	            (unsigned long long)s->outliers,
+	            s->calls == 1 ? "" : "s");
+	numfmt_duration(out, s->median_ns);
+	strbuf_addf(out, ", %llu outlier%s", (unsigned long long)s->outliers,
 	            s->outliers == 1 ? "" : "s");
 	if (share >= 0)
 		strbuf_addf(out, ", loop %.1f%% of end to end", share);

@@ -15,6 +15,14 @@ static const char *const short_names[STAGE_COUNT] = {"DiT", "VAE",
                                                      "text encoder", "other"};
 static const char bar_marks[STAGE_COUNT] = {'D', 'V', 'T', 'o'};
 
+void text_pct(struct strbuf *out, double v)
+{
+	if (v == 0)
+		strbuf_adds(out, "0%");
+	else
+		strbuf_addf(out, "%.*f%%", numfmt_pct_decimals(v), v);
+}
+
 static void e2e_line(const struct result *r, struct strbuf *out)
 {
 	const struct e2e_time *e = &r->e2e;
@@ -51,13 +59,16 @@ static void split_lines(const struct result *r, struct strbuf *out)
 
 	if (!e->known)
 		return;
-	strbuf_adds(out, "  stage split  ");
+	/* per step, as the end-to-end line above it */
+	strbuf_adds(out,
+	            e->steps ? "  stage split  per step: " : "  stage split  ");
 	for (s = 0; s < STAGE_COUNT; s++) {
 		if (e->stage_ns[s] <= 0)
 			continue;
 		strbuf_addf(out, "%s%s ", first ? "" : ", ", short_names[s]);
-		numfmt_duration(out, e->stage_ns[s]);
-		strbuf_addf(out, " %.1f%%", e2e_share(r, e->stage_ns[s]));
+		numfmt_duration(out, e->stage_step_ns[s]);
+		strbuf_addch(out, ' ');
+		text_pct(out, e2e_share(r, e->stage_ns[s]));
 		first = 0;
 	}
 	strbuf_adds(out, "\n               [");
@@ -160,8 +171,11 @@ void text_summary(const struct result *r, struct strbuf *out)
 		strbuf_adds(out, "  findings     no findings\n");
 	if (top >= 0) {
 		const struct verdict *v = &r->verdicts[top];
-		strbuf_addf(out, "  do first     %s: %s (%.1f%% > %g%%)\n",
-		            v->id, v->title, v->value, v->threshold);
+		strbuf_addf(out, "  do first     %s: %s (", v->id, v->title);
+		text_pct(out, v->value);
+		strbuf_adds(out, " > ");
+		text_pct(out, v->threshold);
+		strbuf_adds(out, ")\n");
 		if (v->gain) {
 			strbuf_adds(out, "               ");
 			text_gain(r, v->gain, 0, out);

@@ -17,4 +17,8 @@ void text_summary(const struct result *r, struct strbuf *out);
 void text_gain(const struct result *r, const struct gain *g, int full,
                struct strbuf *out);
 
+/* A share as the reports write it (fmt=pct1): "12.3%", "30.0%", "0.04%"
+ * when small (a significant digit kept), "0%" when exactly zero. */
+void text_pct(struct strbuf *out, double v);
+
 #endif
