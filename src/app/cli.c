@@ -103,7 +103,9 @@ const struct cli_opt cli_opts[] = {
     {"help", OPT_HELP, NULL, CLI_EVERY | CLI_GENERAL, CV_NONE, NULL,
      "this text (sdperf COMMAND --help: that command's)"},
     {"version", OPT_VERSION, NULL, CLI_GENERAL, CV_NONE, NULL,
-     "the version"},
+     "the version, the git commit built and the\n"
+     "versions of the libraries (compiled with,\n"
+     "running with)"},
     {"completion", OPT_COMPLETION, "SHELL", CLI_GENERAL, CV_WORD, "bash",
      "print the completion script of SHELL (bash)"},
 };
