@@ -47,8 +47,8 @@ int main(int argc, char **argv)
 		fputs(sb.buf, stdout);
 		strbuf_release(&sb);
 	} else if ((o.cmd == CMD_DIFF    ? pipeline_diff(&o, &e)
-	          : o.cmd == CMD_CHECK ? pipeline_check(&o, &e)
-	                               : pipeline_report(&o, &e))) {
+	            : o.cmd == CMD_CHECK ? pipeline_check(&o, &e)
+	                                 : pipeline_report(&o, &e))) {
 		/* a failed check is the command's answer, not an error */
 		print_error(e.code == ERR_CHECK ? "sdperf: check: "
 		                                : "sdperf: error: ",

@@ -24,13 +24,15 @@ static void add_line(const char *line, size_t n, struct strbuf *out)
 {
 	static const struct {
 		const char *token, *value;
-	} subst[] = {{"@VERSION@", SDPERF_VERSION}, {"@DATE@", SDPERF_GIT_DATE}};
+	} subst[] = {{"@VERSION@", SDPERF_VERSION},
+	             {"@DATE@", SDPERF_GIT_DATE}};
 	size_t i = 0, k;
 
 	while (i < n) {
 		for (k = 0; k < sizeof(subst) / sizeof(subst[0]); k++) {
 			size_t len = strlen(subst[k].token);
-			if (n - i >= len && !memcmp(line + i, subst[k].token, len))
+			if (n - i >= len &&
+			    !memcmp(line + i, subst[k].token, len))
 				break;
 		}
 		if (k < sizeof(subst) / sizeof(subst[0])) {

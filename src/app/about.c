@@ -23,14 +23,16 @@ static struct libversion (*const libraries[])(void) = {
 
 const char *about_commit(void)
 {
-	return SDPERF_GIT_DIRTY ? SDPERF_GIT_COMMIT "-dirty" : SDPERF_GIT_COMMIT;
+	return SDPERF_GIT_DIRTY ? SDPERF_GIT_COMMIT "-dirty"
+	                        : SDPERF_GIT_COMMIT;
 }
 
 void about_version(struct strbuf *out)
 {
 	size_t k;
 
-	strbuf_addf(out, "sdperf %s\ncommit %s", SDPERF_VERSION, about_commit());
+	strbuf_addf(out, "sdperf %s\ncommit %s", SDPERF_VERSION,
+	            about_commit());
 	if (*SDPERF_GIT_DATE)
 		strbuf_addf(out, " (%s)", SDPERF_GIT_DATE);
 	strbuf_adds(out, "\nlibrary   compiled  running\n");

@@ -115,10 +115,14 @@ static size_t each_option(unsigned within, unsigned want, option_fn *fn,
 /* The groups of the overview and of the man page: the options of each
  * set of commands, the largest sets first, so an option of any commands
  * lands in a group without a change here; then the general ones. */
-static const unsigned groups[] = {
-	CLI_EVERY, CLI_REPORT | CLI_DIFF, CLI_REPORT | CLI_CHECK,
-	CLI_DIFF | CLI_CHECK, CLI_REPORT, CLI_DIFF, CLI_CHECK};
-#define NGROUPS (sizeof(groups) / sizeof(groups[0]))
+static const unsigned groups[] = {CLI_EVERY,
+                                  CLI_REPORT | CLI_DIFF,
+                                  CLI_REPORT | CLI_CHECK,
+                                  CLI_DIFF | CLI_CHECK,
+                                  CLI_REPORT,
+                                  CLI_DIFF,
+                                  CLI_CHECK};
+#define NGROUPS  (sizeof(groups) / sizeof(groups[0]))
 #define ALL_CMDS (CLI_EVERY | CLI_GENERAL)
 
 /* "options of every command", "options of report and diff", ... */
@@ -127,8 +131,8 @@ static void group_title(unsigned mask, struct strbuf *out)
 	static const struct {
 		unsigned bit;
 		const char *name;
-	} cmds[] = {{CLI_REPORT, "report"}, {CLI_DIFF, "diff"},
-	            {CLI_CHECK, "check"}};
+	} cmds[] = {
+	    {CLI_REPORT, "report"}, {CLI_DIFF, "diff"}, {CLI_CHECK, "check"}};
 	size_t k, n = 0;
 
 	strbuf_adds(out, "options of ");

@@ -1027,8 +1027,8 @@ static void cli_man_options_are_roff_with_every_option(void **state)
 	 * "      --strict") */
 	cli_help(CMD_NONE, &h);
 	for (line = h.buf; *line; line = strchr(line, '\n') + 1)
-		options += !strncmp(line, "  -", 3) ||
-		           !strncmp(line, "      --", 8);
+		options +=
+		    !strncmp(line, "  -", 3) || !strncmp(line, "      --", 8);
 	assert_int_equal(paragraphs, options);
 	assert_true(options >= 24);
 	assert_non_null(strstr(m.buf, ".SS \"Options of every command\"\n"));
