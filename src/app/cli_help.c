@@ -173,21 +173,25 @@ static void overview(struct strbuf *out)
 
 /* ---- the man page's OPTIONS section ----------------------------------- */
 
-/* s on a roff text line: '\' as \e; every '-' as \-, so option names and
- * paths copy from the page as ASCII; the --help line breaks as spaces
- * (help lines never break inside a word); a leading '.' or '\'', which
- * would make a request, escaped with \&. */
+/* s as roff text: a backslash as \e; every '-' as \-, so option names
+ * and paths copy from the page as ASCII; a '.' or '\'' that starts a line,
+ * which would make a request, after \&. The --help line breaks stay: in
+ * filled text a newline only separates words (help lines never break
+ * inside a word). */
 static void roff_text(const char *s, struct strbuf *out)
 {
-	if (*s == '.' || *s == '\'')
-		strbuf_adds(out, "\\&");
+	int bol = 1;
+
 	for (; *s; s++) {
+		if (bol && (*s == '.' || *s == '\''))
+			strbuf_adds(out, "\\&");
 		if (*s == '\\')
 			strbuf_adds(out, "\\e");
 		else if (*s == '-')
 			strbuf_adds(out, "\\-");
 		else
-			strbuf_addch(out, *s == '\n' ? ' ' : *s);
+			strbuf_addch(out, *s);
+		bol = *s == '\n';
 	}
 }
 

@@ -74,7 +74,7 @@ struct cli_opt {
 	                    * NULL: from the program (--lang: the catalogues,
 	                    * --threshold: the built-in thresholds) */
 	const char *help;  /* --help text, lines separated by '\n'; the
-	                    * man page joins the lines with a space, so
+	                    * man page flows the lines together, so
 	                    * never break inside a word */
 };
 

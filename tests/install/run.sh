@@ -6,9 +6,9 @@
 # holds the binary, the man page and the completion in their places. Then
 # dpkg installs it into a throw-away root (never the real system) and
 # removes it again; the installed binary prints the same --version as the
-# build tree's and writes the same reports of an example profile, and man
-# renders the installed page without a warning, listing every command,
-# option and exit code of --help.
+# build tree's and writes the same reports of an example profile; man,
+# groff and mandoc render and lint the installed page without a warning,
+# and it lists every command, option and exit code of --help.
 # Usage: tests/install/run.sh SDPERF BUILD_DIR
 SDPERF=$(realpath "$1")
 BUILD=$(realpath "$2")
@@ -16,7 +16,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 # shellcheck source=../testlib.sh
 . "$(dirname "$0")/../testlib.sh"
 
-for tool in cpack dpkg-deb dpkg-shlibdeps man groff readelf; do
+for tool in cpack dpkg-deb dpkg-shlibdeps man groff mandoc readelf; do
 	if ! command -v "$tool" >/dev/null; then
 		bad "tool_$tool" "$tool is missing (tools/setup.sh test installs it)"
 		finish
@@ -147,6 +147,8 @@ else
 fi
 zcat "$PAGE" | groff -ww -z -man -Tutf8 -rLL=78n 2>groff.err
 [ ! -s groff.err ] && ok "groff -ww: no warning" || bad "groff -ww" "$(head -5 groff.err)"
+mandoc -T lint -W warning "$PAGE" >mandoc.err 2>&1
+[ ! -s mandoc.err ] && ok "mandoc -T lint: no warning" || bad "mandoc -T lint" "$(head -5 mandoc.err)"
 grep -q "^sdperf $version .*SDPERF(1)$" page.txt && ok "page footer: sdperf $version" ||
 	bad "page footer" "$(tail -1 page.txt)"
 
