@@ -5,12 +5,13 @@
 # files under /usr, reusing the build (cpack only installs and packs).
 include(GNUInstallDirs)
 
-# share/doc/sdperf: the manual the man page points to, and the schemas and
-# template guide it links.
+# share/doc/sdperf: the manual the man page points to, and the schemas,
+# template guide and wiki publishing guide it links.
 install(FILES ${PROJECT_SOURCE_DIR}/README.md
               ${PROJECT_SOURCE_DIR}/docs/report-schema.md
               ${PROJECT_SOURCE_DIR}/docs/diff-schema.md
               ${PROJECT_SOURCE_DIR}/docs/templates.md
+              ${PROJECT_SOURCE_DIR}/docs/wiki.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 set(SDPERF_PACKAGE_CONTACT "sdperf maintainers <sdperf-maintainers@invalid>"
