@@ -2,12 +2,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app/about.h"
 #include "app/cli.h"
 #include "app/pipeline.h"
 #include "util/banned.h"
 #include "util/err.h"
 #include "util/strbuf.h"
-#include "version.h"
 
 /* An error message to stderr. It quotes paths and values from the
  * command line, the file system and the data: control characters and
@@ -35,19 +35,20 @@ int main(int argc, char **argv)
 		cli_release(&o);
 		return e.code;
 	}
-	if (o.cmd == CMD_HELP || o.cmd == CMD_COMPLETION) {
+	if (o.cmd == CMD_HELP || o.cmd == CMD_COMPLETION ||
+	    o.cmd == CMD_VERSION) {
 		struct strbuf sb = STRBUF_INIT;
 		if (o.cmd == CMD_HELP)
 			cli_help(o.help_cmd, &sb);
+		else if (o.cmd == CMD_VERSION)
+			about_version(&sb);
 		else
 			cli_completion(o.completion, &sb);
 		fputs(sb.buf, stdout);
 		strbuf_release(&sb);
-	} else if (o.cmd == CMD_VERSION)
-		printf("sdperf %s\n", SDPERF_VERSION);
-	else if ((o.cmd == CMD_DIFF    ? pipeline_diff(&o, &e)
-	          : o.cmd == CMD_CHECK ? pipeline_check(&o, &e)
-	                               : pipeline_report(&o, &e))) {
+	} else if ((o.cmd == CMD_DIFF    ? pipeline_diff(&o, &e)
+	            : o.cmd == CMD_CHECK ? pipeline_check(&o, &e)
+	                                 : pipeline_report(&o, &e))) {
 		/* a failed check is the command's answer, not an error */
 		print_error(e.code == ERR_CHECK ? "sdperf: check: "
 		                                : "sdperf: error: ",

@@ -92,8 +92,9 @@ const struct cli_opt cli_opts[] = {
      "profiler steps (when the step counts differ)"},
     {"max", OPT_MAX, "NAME=VALUE", C, CV_TEXT, NULL,
      "a report.json number must not exceed VALUE;\n"
-     "NAME is its path (stages.dit.categories.FA.\n"
-     "share_pct) or a shorthand: STAGE.CAT.share\n"
+     "NAME is its path\n"
+     "(stages.dit.categories.FA.share_pct) or a\n"
+     "shorthand: STAGE.CAT.share\n"
      "(a fraction: dit.fa.share=0.30),\n"
      "STAGE.exposed_comm.share, STAGE.wall_ms,\n"
      "STAGE.kernel_ms (repeatable)"},
@@ -113,9 +114,12 @@ const struct cli_opt cli_opts[] = {
      "default 5), shapes, memory, aic_metrics,\n"
      "export=text|db|trace, complete"},
     {"help", OPT_HELP, NULL, CLI_EVERY | CLI_GENERAL, CV_NONE, NULL,
-     "this text (sdperf COMMAND --help: that command's)"},
+     "the overview of every option (with a\n"
+     "command: that command's options)"},
     {"version", OPT_VERSION, NULL, CLI_GENERAL, CV_NONE, NULL,
-     "the version"},
+     "the version, the git commit built and the\n"
+     "versions of the libraries (compiled with,\n"
+     "running with)"},
     {"completion", OPT_COMPLETION, "SHELL", CLI_GENERAL, CV_WORD, "bash",
      "print the completion script of SHELL (bash)"},
 };

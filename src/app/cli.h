@@ -89,6 +89,11 @@ void cli_release(struct options *o);
 /* The --help text of cmd (CMD_REPORT, CMD_DIFF, CMD_CHECK), or the
  * overview (CMD_NONE), appended to out. */
 void cli_help(enum command cmd, struct strbuf *out);
+/* The body of the man page's OPTIONS section in roff, appended to out:
+ * one subsection per set of commands, as in the overview, one tagged
+ * paragraph per option. The rest of the page is written by hand
+ * (docs/sdperf.1.in); src/mangen.c joins them at build time. */
+void cli_man_options(struct strbuf *out);
 /* The completion script for shell ("bash", the one cli_parse accepts),
  * appended to out: commands, each command's options, the values of
  * --lang, --format, --threshold, --require and --completion, file and

@@ -1,5 +1,5 @@
-/* --help (the overview and each command's) and the bash completion
- * script, both written from the option table (app/cli_opts.h). */
+/* --help (the overview and each command's) and the man page's OPTIONS
+ * section, both written from the option table (app/cli_opts.h). */
 #include <string.h>
 
 #include "app/cli.h"
@@ -85,21 +85,71 @@ static void option_lines(const struct cli_opt *op, struct strbuf *out)
 	strbuf_addf(out, "%s\n", h);
 }
 
-/* The options whose mask, restricted to within, is exactly want (want 0:
- * those that have the bit `within`). */
-static void options_of(unsigned within, unsigned want, struct strbuf *out)
+/* 1 if op's mask, restricted to within, is exactly want (want 0: if it
+ * has a bit of within). */
+static int in_group(const struct cli_opt *op, unsigned within, unsigned want)
 {
-	size_t k;
+	unsigned m = op->cmds & within;
 
-	for (k = 0; k < cli_nopts; k++) {
-		unsigned m = cli_opts[k].cmds & within;
-		if (want ? m == want : m != 0)
-			option_lines(&cli_opts[k], out);
+	return want ? m == want : m != 0;
+}
+
+typedef void option_fn(const struct cli_opt *op, struct strbuf *out);
+
+/* fn on each option in_group(within, want), in table order; their
+ * number. fn NULL: only counts. */
+static size_t each_option(unsigned within, unsigned want, option_fn *fn,
+                          struct strbuf *out)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < cli_nopts; k++)
+		if (in_group(&cli_opts[k], within, want)) {
+			if (fn)
+				fn(&cli_opts[k], out);
+			n++;
+		}
+	return n;
+}
+
+/* The groups of the overview and of the man page: the options of each
+ * set of commands, the largest sets first, so an option of any commands
+ * lands in a group without a change here; then the general ones. */
+static const unsigned groups[] = {CLI_EVERY,
+                                  CLI_REPORT | CLI_DIFF,
+                                  CLI_REPORT | CLI_CHECK,
+                                  CLI_DIFF | CLI_CHECK,
+                                  CLI_REPORT,
+                                  CLI_DIFF,
+                                  CLI_CHECK};
+#define NGROUPS  (sizeof(groups) / sizeof(groups[0]))
+#define ALL_CMDS (CLI_EVERY | CLI_GENERAL)
+
+/* "options of every command", "options of report and diff", ... */
+static void group_title(unsigned mask, struct strbuf *out)
+{
+	static const struct {
+		unsigned bit;
+		const char *name;
+	} cmds[] = {
+	    {CLI_REPORT, "report"}, {CLI_DIFF, "diff"}, {CLI_CHECK, "check"}};
+	size_t k, n = 0;
+
+	strbuf_adds(out, "options of ");
+	if (mask == CLI_EVERY) {
+		strbuf_adds(out, "every command");
+		return;
 	}
+	for (k = 0; k < sizeof(cmds) / sizeof(cmds[0]); k++)
+		if (mask & cmds[k].bit)
+			strbuf_addf(out, "%s%s", n++ ? " and " : "",
+			            cmds[k].name);
 }
 
 static void overview(struct strbuf *out)
 {
+	size_t g, shown = 0;
+
 	strbuf_adds(out, "usage: sdperf report PATH... [OPTION]...\n"
 	                 "       sdperf diff BASE NEW [OPTION]...\n"
 	                 "       sdperf check PATH [OPTION]...\n"
@@ -107,19 +157,82 @@ static void overview(struct strbuf *out)
 	                 "       sdperf --completion bash\n"
 	                 "       sdperf --help | --version\n\n");
 	strbuf_addf(out, "%s\n%s\n%s\n", about, commands_text, path_text);
-	strbuf_adds(out, "options of every command:\n");
-	options_of(CLI_EVERY | CLI_GENERAL, CLI_EVERY, out);
-	strbuf_adds(out, "\noptions of report and diff:\n");
-	options_of(CLI_EVERY | CLI_GENERAL, CLI_REPORT | CLI_DIFF, out);
-	strbuf_adds(out, "\noptions of report:\n");
-	options_of(CLI_EVERY | CLI_GENERAL, CLI_REPORT, out);
-	strbuf_adds(out, "\noptions of diff:\n");
-	options_of(CLI_EVERY | CLI_GENERAL, CLI_DIFF, out);
-	strbuf_adds(out, "\noptions of check:\n");
-	options_of(CLI_EVERY | CLI_GENERAL, CLI_CHECK, out);
+	for (g = 0; g < NGROUPS; g++) {
+		if (!each_option(ALL_CMDS, groups[g], NULL, NULL))
+			continue;
+		if (shown++)
+			strbuf_addch(out, '\n');
+		group_title(groups[g], out);
+		strbuf_adds(out, ":\n");
+		each_option(ALL_CMDS, groups[g], option_lines, out);
+	}
 	strbuf_adds(out, "\n");
-	options_of(CLI_GENERAL, 0, out);
+	each_option(CLI_GENERAL, 0, option_lines, out);
 	strbuf_addf(out, "\n%s\n%s", conventions, exit_codes);
+}
+
+/* ---- the man page's OPTIONS section ----------------------------------- */
+
+/* s as roff text: a backslash as \e; every '-' as \-, so option names
+ * and paths copy from the page as ASCII; a '.' or '\'' that starts a line,
+ * which would make a request, after \&. The --help line breaks stay: in
+ * filled text a newline only separates words (help lines never break
+ * inside a word). */
+static void roff_text(const char *s, struct strbuf *out)
+{
+	int bol = 1;
+
+	for (; *s; s++) {
+		if (bol && (*s == '.' || *s == '\''))
+			strbuf_adds(out, "\\&");
+		if (*s == '\\')
+			strbuf_adds(out, "\\e");
+		else if (*s == '-')
+			strbuf_adds(out, "\\-");
+		else
+			strbuf_addch(out, *s);
+		bol = *s == '\n';
+	}
+}
+
+/* One option as a tagged paragraph:
+ *   .TP
+ *   \fB\-o\fR, \fB\-\-output\fR \fIOUTDIR\fR
+ *   where reports go ... */
+static void man_option(const struct cli_opt *op, struct strbuf *out)
+{
+	strbuf_adds(out, ".TP\n");
+	if (op->id < 256)
+		strbuf_addf(out, "\\fB\\-%c\\fR, ", op->id);
+	strbuf_adds(out, "\\fB\\-\\-");
+	roff_text(op->name, out);
+	strbuf_adds(out, "\\fR");
+	if (op->arg) {
+		strbuf_adds(out, " \\fI");
+		roff_text(op->arg, out);
+		strbuf_adds(out, "\\fR");
+	}
+	strbuf_addch(out, '\n');
+	roff_text(op->help, out);
+	strbuf_addch(out, '\n');
+}
+
+void cli_man_options(struct strbuf *out)
+{
+	size_t g, at;
+
+	for (g = 0; g < NGROUPS; g++) {
+		if (!each_option(ALL_CMDS, groups[g], NULL, NULL))
+			continue;
+		strbuf_adds(out, ".SS \"");
+		at = out->len;
+		group_title(groups[g], out);
+		out->buf[at] = 'O'; /* "Options of ..." */
+		strbuf_adds(out, "\"\n");
+		each_option(ALL_CMDS, groups[g], man_option, out);
+	}
+	strbuf_adds(out, ".SS \"General options\"\n");
+	each_option(CLI_GENERAL, 0, man_option, out);
 }
 
 void cli_help(enum command cmd, struct strbuf *out)
@@ -143,9 +256,9 @@ void cli_help(enum command cmd, struct strbuf *out)
 		overview(out);
 		return;
 	}
-	options_of(cmd == CMD_REPORT ? CLI_REPORT
-	           : cmd == CMD_DIFF ? CLI_DIFF
-	                             : CLI_CHECK,
-	           0, out);
+	each_option(cmd == CMD_REPORT ? CLI_REPORT
+	            : cmd == CMD_DIFF ? CLI_DIFF
+	                              : CLI_CHECK,
+	            0, option_lines, out);
 	strbuf_addf(out, "\n%s\n%s", conventions, exit_codes);
 }

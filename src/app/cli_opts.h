@@ -76,7 +76,9 @@ struct cli_opt {
 	const char *words; /* CV_WORD, CV_LIST, CV_PREFIX: space-separated;
 	                    * NULL: from the program (--lang: the catalogues,
 	                    * --threshold: the built-in thresholds) */
-	const char *help;  /* --help text, lines separated by '\n' */
+	const char *help;  /* --help text, lines separated by '\n'; the
+	                    * man page flows the lines together, so
+	                    * never break inside a word */
 };
 
 extern const struct cli_opt cli_opts[];

@@ -373,3 +373,12 @@ int csvread_has_column(const struct csvread *r, const unsigned char *colmap,
 			return 1;
 	return 0;
 }
+
+struct libversion csvread_libcsv_version(void)
+{
+	struct libversion v = {"libcsv",
+	                       LIBVERSION_STR(CSV_MAJOR) "." LIBVERSION_STR(
+	                           CSV_MINOR) "." LIBVERSION_STR(CSV_RELEASE),
+	                       NULL};
+	return v;
+}

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "util/err.h"
+#include "util/libversion.h"
 
 #define CSVREAD_MAX_FIELD (1u << 20) /* longer: a runaway quote */
 #define CSVREAD_MAX_NAME  4096       /* bytes of one header name */
@@ -129,5 +130,9 @@ void csvread_fail_missing(struct csvread *r, const char *column,
 /* Fails the read with a message of the reader's own wording. */
 void csvread_failf(struct csvread *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* libcsv's versions (sdperf --version): the headers' only, as libcsv
+ * has no call that reports its own. */
+struct libversion csvread_libcsv_version(void);
 
 #endif

@@ -767,3 +767,9 @@ int32_t dbi_step_of(const struct db_step *s, size_t n, int64_t t)
 
 	return lo > 0 && s[lo - 1].end_ns >= t ? s[lo - 1].id : STEP_NONE;
 }
+
+struct libversion db_sqlite_version(void)
+{
+	struct libversion v = {"SQLite", SQLITE_VERSION, sqlite3_libversion()};
+	return v;
+}

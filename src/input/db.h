@@ -35,6 +35,7 @@
 #include "input/memrec.h"
 #include "input/profile.h"
 #include "util/err.h"
+#include "util/libversion.h"
 
 /* Longest string or blob accepted from the db (a kernel name, a marker). */
 #define DB_MAX_VALUE (1u << 20)
@@ -150,5 +151,8 @@ int db_read_memory(struct db *db, memrec_fn fn, void *ctx, uint64_t *rows,
  * error (db_mem.c). */
 int db_read_npu_mem(struct db *db, memrec_fn fn, void *ctx, uint64_t *rows,
                     uint64_t *bad, struct err *e);
+
+/* SQLite's versions (sdperf --version). */
+struct libversion db_sqlite_version(void);
 
 #endif

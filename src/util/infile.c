@@ -260,3 +260,9 @@ char *infile_resolve(const char *path)
 	free(gz);
 	return NULL;
 }
+
+struct libversion infile_zlib_version(void)
+{
+	struct libversion v = {"zlib", ZLIB_VERSION, zlibVersion()};
+	return v;
+}

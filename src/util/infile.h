@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include "util/err.h"
+#include "util/libversion.h"
 #include "util/strbuf.h"
 
 struct infile {
@@ -43,5 +44,8 @@ int infile_slurp(const char *path, size_t max, const char *what,
 /* Opens path, or path + ".gz" when path does not exist; returns the path
  * opened (caller frees) or NULL with the error of the plain path. */
 char *infile_resolve(const char *path);
+
+/* zlib's versions (sdperf --version). */
+struct libversion infile_zlib_version(void);
 
 #endif

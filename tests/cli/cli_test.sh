@@ -30,6 +30,40 @@ ROW2='3,aclnnFlashAttentionScore_FlashAttentionScore_FlashAttentionScore,FlashAt
 # --- basics
 expect version 0 "" -- --version
 grep -q '^sdperf [0-9]' "$T/.stdout" && ok version_text || bad version_text "$(cat "$T/.stdout")"
+# the commit built, never a stale one (the build asks git every time):
+# this tree's HEAD, or "unknown" when it is not a git work tree
+commit=$(sed -n '2s/^commit \([^ ]*\).*/\1/p' "$T/.stdout")
+top=$(git -c safe.directory="$ROOT" -C "$ROOT" rev-parse --show-toplevel 2>/dev/null)
+head=unknown
+if [ -n "$top" ] && [ "$(realpath "$top")" = "$ROOT" ]; then
+	head=$(git -c safe.directory="$ROOT" -C "$ROOT" log -1 --abbrev=12 --format=%h)
+fi
+case "$commit" in
+"$head" | "$head-dirty") ok "version_commit $commit" ;;
+*) bad version_commit "sdperf --version says commit '$commit', the tree is at $head (rebuild?)" ;;
+esac
+# each library: compiled with the headers of its Debian -dev package,
+# running with the same version ('-': libcsv cannot tell)
+while read -r lib pkg; do
+	line=$(grep "^$lib " "$T/.stdout")
+	read -r _ built running <<<"$line"
+	deb=$(dpkg-query -W -f='${Version}' "$pkg" 2>/dev/null | sed 's/^[0-9]*://')
+	if ! [[ "$built" =~ ^[0-9]+(\.[0-9]+)+$ ]]; then
+		bad "version_$lib" "no compiled version: '$line'"
+	elif [ -n "$deb" ] && [ "${deb#"$built"}" = "$deb" ]; then
+		bad "version_$lib" "compiled $built, but $pkg is $deb"
+	elif [ "$running" != "$built" ] && ! { [ "$lib" = libcsv ] && [ "$running" = - ]; }; then
+		bad "version_$lib" "compiled $built, running '$running'"
+	else
+		ok "version_$lib $built/$running"
+	fi
+done <<'LIBS'
+cJSON libcjson-dev
+libcsv libcsv-dev
+libharu libhpdf-dev
+SQLite libsqlite3-dev
+zlib zlib1g-dev
+LIBS
 expect help 0 "" -- --help
 grep -q 'exit codes' "$T/.stdout" && ok help_text || bad help_text
 expect no_command 2 "no command given" --

@@ -12,7 +12,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cd "$root"
-version=$("$sdperf" --version | sed 's/^sdperf //')
+version=$("$sdperf" --version | sed -n '1s/^sdperf //p')
 SOURCE_DATE_EPOCH=0 "$sdperf" report $input -o "$out" --format html,md -j 2 \
 	--lang "$lang" --quiet
 status=0

@@ -11,7 +11,7 @@ root=$(cd "$here/../.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$root"
-version=$("$sdperf" --version | sed 's/^sdperf //')
+version=$("$sdperf" --version | sed -n '1s/^sdperf //p')
 docs=https://gitcode.com/Ascend/MindIE-SD/blob/master/docs
 status=0
 # The Steps section of the English reports: from its intro to the next

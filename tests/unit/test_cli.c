@@ -983,6 +983,55 @@ static void cli_help_and_completion_name_every_option(void **state)
 	strbuf_release(&comp);
 }
 
+/* The man page's OPTIONS body: every option as a tagged paragraph (.TP,
+ * the bold name, the help), every '-' escaped as \- (an ASCII minus when
+ * copied from the page), and no text line that roff would take for a
+ * request. */
+static void cli_man_options_are_roff_with_every_option(void **state)
+{
+	static const char *const names[] = {
+	    "\\fB\\-o\\fR, \\fB\\-\\-output\\fR \\fIOUTDIR\\fR\n",
+	    "\\fB\\-\\-max\\-memory\\fR \\fISIZE\\fR\n",
+	    "\\fB\\-\\-strict\\fR\n",
+	    "\\fB\\-\\-per\\-step\\fR\n",
+	    "\\fB\\-\\-no\\-verdicts\\fR\n",
+	    "\\fB\\-h\\fR, \\fB\\-\\-help\\fR\n",
+	    "\\fB\\-V\\fR, \\fB\\-\\-version\\fR\n",
+	    "\\fB\\-\\-completion\\fR \\fISHELL\\fR\n"};
+	struct strbuf m = STRBUF_INIT, h = STRBUF_INIT;
+	const char *p, *line;
+	size_t i, paragraphs = 0, options = 0;
+
+	(void)state;
+	cli_man_options(&m);
+	for (i = 0; i < ARRAY_LEN(names); i++)
+		if (!strstr(m.buf, names[i]))
+			fail_msg("the man page lacks %s", names[i]);
+	for (p = m.buf; (p = strchr(p, '-')); p++)
+		if (p == m.buf || p[-1] != '\\')
+			fail_msg("a bare '-' in the man page: '%.20s'", p);
+	for (line = m.buf; *line; line = strchr(line, '\n') + 1) {
+		if (!strncmp(line, ".TP\n", 4))
+			paragraphs++;
+		else if ((*line == '.' || *line == '\'') &&
+		         strncmp(line, ".SS \"Options of ", 16) &&
+		         strncmp(line, ".SS \"General options\"\n", 22))
+			fail_msg("a request in the man page: '%.40s'", line);
+	}
+	/* as many as the overview's option lines ("  -o, --output",
+	 * "      --strict") */
+	cli_help(CMD_NONE, &h);
+	for (line = h.buf; *line; line = strchr(line, '\n') + 1)
+		options +=
+		    !strncmp(line, "  -", 3) || !strncmp(line, "      --", 8);
+	assert_int_equal(paragraphs, options);
+	assert_true(options >= 24);
+	assert_non_null(strstr(m.buf, ".SS \"Options of every command\"\n"));
+	assert_non_null(strstr(m.buf, ".SS \"Options of report and diff\"\n"));
+	strbuf_release(&m);
+	strbuf_release(&h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1067,6 +1116,7 @@ int main(void)
 	    cmocka_unit_test(cli_help_names_every_builtin_threshold),
 	    cmocka_unit_test(cli_help_per_command),
 	    cmocka_unit_test(cli_help_and_completion_name_every_option),
+	    cmocka_unit_test(cli_man_options_are_roff_with_every_option),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

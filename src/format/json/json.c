@@ -543,3 +543,13 @@ void render_json(const struct result *r, const char *tool_version,
 	jsonw_print(root, JSONW_TABS, out);
 	cJSON_Delete(root);
 }
+
+struct libversion json_cjson_version(void)
+{
+	struct libversion v = {
+	    "cJSON",
+	    LIBVERSION_STR(CJSON_VERSION_MAJOR) "." LIBVERSION_STR(
+	        CJSON_VERSION_MINOR) "." LIBVERSION_STR(CJSON_VERSION_PATCH),
+	    cJSON_Version()};
+	return v;
+}

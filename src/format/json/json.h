@@ -4,6 +4,7 @@
 #define SDPERF_RENDER_JSON_H
 
 #include "analysis/result.h"
+#include "util/libversion.h"
 #include "util/strbuf.h"
 
 #define REPORT_SCHEMA_VERSION 1
@@ -11,5 +12,8 @@
 /* Renders r as pretty-printed JSON (ending in a newline) into out. */
 void render_json(const struct result *r, const char *tool_version,
                  struct strbuf *out);
+
+/* cJSON's versions (sdperf --version). */
+struct libversion json_cjson_version(void);
 
 #endif

@@ -241,3 +241,9 @@ int pdf_diff_render(const struct tmpl_vars *model, const struct pdf_opts *o,
 {
 	return render(model, o, "t_diff_pdf_subject", pdf_diff_layout, out, e);
 }
+
+struct libversion pdf_libharu_version(void)
+{
+	struct libversion v = {"libharu", HPDF_VERSION_TEXT, HPDF_GetVersion()};
+	return v;
+}

@@ -8,6 +8,7 @@
 
 #include "tmpl/template.h"
 #include "util/err.h"
+#include "util/libversion.h"
 #include "util/strbuf.h"
 
 struct pdf_opts {
@@ -46,5 +47,8 @@ int pdf_render(const struct tmpl_vars *model, const struct pdf_opts *o,
  * styles, tables and page furniture. */
 int pdf_diff_render(const struct tmpl_vars *model, const struct pdf_opts *o,
                     struct strbuf *out, struct err *e);
+
+/* libharu's versions (sdperf --version). */
+struct libversion pdf_libharu_version(void);
 
 #endif
