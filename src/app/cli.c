@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/check.h"
+#include "app/brand.h"
 #include "app/cli_opts.h"
 #include "util/membudget.h"
 #include "util/xalloc.h"
@@ -71,6 +72,23 @@ const struct cli_opt cli_opts[] = {
      "TrueType font (.ttf, or .ttc: first face) of\n"
      "the PDF's Chinese text (default: WenQuanYi\n"
      "Zen Hei, fonts-wqy-zenhei)"},
+    {"org", OPT_ORG, "NAME", R, CV_TEXT, NULL,
+     "organisation named in the reports' header"},
+    {"logo", OPT_LOGO, "FILE", R, CV_FILE, NULL,
+     "PNG or JPEG image (at most 1 MiB) in the\n"
+     "header of the HTML and PDF reports"},
+    {"customer", OPT_CUSTOMER, "NAME", R, CV_TEXT, NULL,
+     "customer the report is for"},
+    {"ticket", OPT_TICKET, "ID", R, CV_TEXT, NULL,
+     "ticket or case id the report belongs to"},
+    {"confidential", OPT_CONFIDENTIAL, "TEXT", R, CV_TEXT, NULL,
+     "a footer line on every page and screen,\n"
+     "e.g. \"Confidential: ACME internal\""},
+    {"config", OPT_CONFIG, "FILE", R, CV_FILE, NULL,
+     "JSON file of branding keys (org, logo,\n"
+     "customer, ticket, confidential); default:\n"
+     "./sdperf.json or ./.sdperf.json if present;\n"
+     "options given on the command line win"},
     {"quiet", OPT_QUIET, NULL, CLI_EVERY, CV_NONE, NULL,
      "no summary on stdout, no progress on stderr"},
     {"per-step", OPT_PER_STEP, NULL, D, CV_NONE, NULL,
@@ -240,6 +258,24 @@ static int apply_text(struct options *o, int id, const char *val)
 	case OPT_BASELINE:
 		o->baseline = val;
 		return 0;
+	case OPT_ORG:
+		o->org = val;
+		return 0;
+	case OPT_LOGO:
+		o->logo = val;
+		return 0;
+	case OPT_CUSTOMER:
+		o->customer = val;
+		return 0;
+	case OPT_TICKET:
+		o->ticket = val;
+		return 0;
+	case OPT_CONFIDENTIAL:
+		o->confidential = val;
+		return 0;
+	case OPT_CONFIG:
+		o->config = val;
+		return 0;
 	default:
 		return -1;
 	}
@@ -403,6 +439,8 @@ static int command(const char *word, const unsigned char *given,
 	if (command_of(word, &o->cmd, &bit, e) || misplaced(given, bit, e) ||
 	    paths_needed(o, e))
 		return -1;
+	if (o->cmd == CMD_REPORT && brand_resolve(o, e))
+		return -1;
 	return cli_values_final(o, e);
 }
 
@@ -428,6 +466,8 @@ int cli_parse(int argc, char **argv, struct options *o, struct err *e)
 	int c, help = 0, version = 0;
 
 	memset(o, 0, sizeof(*o));
+	o->argc = argc;
+	o->argv = argv;
 	o->outdir = "sdperf-report";
 	o->formats = FORMATS_AVAILABLE;
 	build_tables(&t);
@@ -459,6 +499,15 @@ int cli_parse(int argc, char **argv, struct options *o, struct err *e)
 
 void cli_release(struct options *o)
 {
+	size_t i;
+
+	for (i = 0; i < o->nowned; i++)
+		free(o->owned[i]);
+	free(o->owned);
+	o->owned = NULL;
+	o->nowned = 0;
+	free(o->logo_data);
+	o->logo_data = NULL;
 	free(o->max);
 	o->max = NULL;
 	o->nmax = 0;

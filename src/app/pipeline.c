@@ -35,6 +35,7 @@
 #include "analysis/compare.h"
 #include "analysis/rules.h"
 #include "input/discover.h"
+#include "app/provenance.h"
 #include "app/rank.h"
 #include "format/json/diff_json.h"
 #include "format/diff_report.h"
@@ -85,7 +86,8 @@ static int render_one(const struct options *o, const struct output *w,
 {
 	struct report_opts ro = {
 	    o->lang,        o->title, o->docs_base, o->templates_dir, date,
-	    SDPERF_VERSION, NULL,     o->font,      o->cjk_font};
+	    SDPERF_VERSION, NULL,     o->font,      o->cjk_font,
+	    w->r ? &w->r->brand : NULL};
 	enum report_kind kind = bit == FORMAT_HTML ? REPORT_HTML
 	                        : bit == FORMAT_MD ? REPORT_MARKDOWN
 	                                           : REPORT_PDF;
@@ -130,7 +132,9 @@ static int write_outputs(const struct options *o, const struct output *w,
 	               {FORMAT_PDF, "pdf"}};
 	enum { NF = sizeof(formats) / sizeof(formats[0]) };
 	struct strbuf text[NF], summary = STRBUF_INIT;
-	time_t date = report_time();
+	/* a report's own generation time (its provenance), else now */
+	time_t date = w->r && w->r->prov.set ? (time_t)w->r->prov.generated_s
+	                                     : report_time();
 	struct outset *set = NULL;
 	size_t i;
 	int ret = -1;
@@ -188,6 +192,7 @@ struct pool {
 	const struct run_files *rf;
 	const struct rules *ru;
 	struct rank_opts ro;
+	int hash; /* provenance: hash each rank's input files */
 	struct result *parts;
 	struct err *errs;
 	int *failed;
@@ -222,6 +227,12 @@ static void *worker(void *arg)
 		                            &p->parts[i], &p->errs[i]) != 0 ||
 		               charge_part(&p->parts[i], p->rf->ranks[i].dir,
 		                           &p->errs[i]) != 0;
+		/* in this thread, while the next rank waits: the files are
+		 * streamed through SHA-256 in 64 KiB pieces */
+		if (!p->failed[i] && p->hash)
+			p->failed[i] = prov_rank_inputs(&p->rf->ranks[i],
+			                                &p->parts[i].ranks[0],
+			                                &p->errs[i]) != 0;
 	}
 }
 
@@ -240,8 +251,9 @@ static int analyse_ranks(const struct options *o, const struct rules *ru,
                          const struct run_files *rf, struct result *parts,
                          int *threads, struct err *e)
 {
-	struct pool p = {rf,   ru, {o->strict, 0},           parts, NULL,
-	                 NULL, 0,  PTHREAD_MUTEX_INITIALIZER};
+	struct pool p = {rf,    ru,   {o->strict, 0},
+	                 o->cmd == CMD_REPORT, parts, NULL,
+	                 NULL,  0,    PTHREAD_MUTEX_INITIALIZER};
 	int n = jobs_for(o, rf->n), i, ret = 0;
 	pthread_t *tid = xcalloc((size_t)n, sizeof(*tid));
 	size_t k;
@@ -429,6 +441,7 @@ int pipeline_report(const struct options *o, struct err *e)
 	result_init(&r);
 	if (load_rules(o, &ru, e) || pipeline_analyse(o, &ru, &r, e))
 		goto out;
+	prov_fill(o, &ru, &r);
 	w.r = &r;
 	ret = write_outputs(o, &w, e);
 out:

@@ -1,8 +1,11 @@
 /* SHA-256 as FIPS 180-4 specifies it: 512-bit blocks, 64 rounds, the
- * message padded with a 1 bit, zeros and its length in bits. */
+ * message padded with a 1 bit, zeros and its length in bits; fed in one
+ * call or in pieces (a file is streamed, never held whole). */
 #include "util/sha256.h"
 
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "util/banned.h"
@@ -56,33 +59,107 @@ static void block(uint32_t h[8], const unsigned char *p)
 		h[i] += v[i];
 }
 
-void sha256(const void *data, size_t n, unsigned char out[32])
+void sha256_init(struct sha256_ctx *c)
 {
-	uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-	                 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-	const unsigned char *p = data;
-	unsigned char tail[128];
-	uint64_t bits = (uint64_t)n * 8;
-	size_t rest, len, i;
+	static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372,
+	                               0xa54ff53a, 0x510e527f, 0x9b05688c,
+	                               0x1f83d9ab, 0x5be0cd19};
+	memcpy(c->h, h0, sizeof(h0));
+	c->bytes = 0;
+	c->nbuf = 0;
+}
 
+void sha256_update(struct sha256_ctx *c, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	size_t take;
+
+	c->bytes += n;
+	/* a partial block waits in buf; whole blocks go straight through */
+	if (c->nbuf) {
+		take = 64 - c->nbuf < n ? 64 - c->nbuf : n;
+		memcpy(c->buf + c->nbuf, p, take);
+		c->nbuf += take;
+		p += take;
+		n -= take;
+		if (c->nbuf < 64)
+			return;
+		block(c->h, c->buf);
+		c->nbuf = 0;
+	}
 	for (; n >= 64; n -= 64, p += 64)
-		block(h, p);
+		block(c->h, p);
+	memcpy(c->buf, p, n);
+	c->nbuf = n;
+}
+
+void sha256_final(struct sha256_ctx *c, unsigned char out[32])
+{
+	unsigned char tail[128];
+	uint64_t bits = c->bytes * 8;
+	size_t rest = c->nbuf, len, i;
+
 	/* the last bytes, the 1 bit, zeros, the length: one or two blocks */
-	rest = n;
-	memcpy(tail, p, rest);
+	memcpy(tail, c->buf, rest);
 	tail[rest] = 0x80;
 	len = rest + 9 <= 64 ? 64 : 128;
 	memset(tail + rest + 1, 0, len - rest - 1);
 	for (i = 0; i < 8; i++)
 		tail[len - 1 - i] = (unsigned char)(bits >> (8 * i));
 	for (i = 0; i < len; i += 64)
-		block(h, tail + i);
+		block(c->h, tail + i);
 	for (i = 0; i < 8; i++) {
-		out[4 * i] = (unsigned char)(h[i] >> 24);
-		out[4 * i + 1] = (unsigned char)(h[i] >> 16);
-		out[4 * i + 2] = (unsigned char)(h[i] >> 8);
-		out[4 * i + 3] = (unsigned char)h[i];
+		out[4 * i] = (unsigned char)(c->h[i] >> 24);
+		out[4 * i + 1] = (unsigned char)(c->h[i] >> 16);
+		out[4 * i + 2] = (unsigned char)(c->h[i] >> 8);
+		out[4 * i + 3] = (unsigned char)c->h[i];
 	}
+}
+
+void sha256(const void *data, size_t n, unsigned char out[32])
+{
+	struct sha256_ctx c;
+
+	sha256_init(&c);
+	sha256_update(&c, data, n);
+	sha256_final(&c, out);
+}
+
+void sha256_hex(const unsigned char d[32], char hex[SHA256_HEX])
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < 32; i++) {
+		hex[2 * i] = digits[d[i] >> 4];
+		hex[2 * i + 1] = digits[d[i] & 15];
+	}
+	hex[64] = '\0';
+}
+
+int sha256_file(const char *path, uint64_t *size, char hex[SHA256_HEX],
+                struct err *e)
+{
+	struct sha256_ctx c;
+	unsigned char buf[64 << 10], d[32];
+	size_t got;
+	FILE *f = fopen(path, "rb");
+	int bad;
+
+	if (!f)
+		return err_set(e, ERR_INPUT, "%s: cannot open: %s", path,
+		               strerror(errno));
+	sha256_init(&c);
+	while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
+		sha256_update(&c, buf, got);
+	bad = ferror(f);
+	fclose(f);
+	if (bad)
+		return err_set(e, ERR_INPUT, "%s: read error", path);
+	sha256_final(&c, d);
+	sha256_hex(d, hex);
+	*size = c.bytes;
+	return 0;
 }
 
 void base64_add(struct strbuf *sb, const unsigned char *data, size_t n)

@@ -13,6 +13,7 @@
 
 #include "format/pdf/pdf_diff.h"
 #include "format/pdf/pdf_layout.h"
+#include "format/pdf/pdf_logo.h"
 #include "format/pdf/pdf_report.h"
 #include "view/escape.h"
 #include "util/xalloc.h"
@@ -145,23 +146,36 @@ static void page_text(struct pdf_ctx *c, size_t i, struct strbuf *sb)
 	strbuf_adds(sb, p);
 }
 
-/* The running header (the title, one line, a rule) and the footer (the
- * model's "t_pdf_page" with {n} and {m}) on every page: once the last page
- * exists. */
+/* The running header (the title, one line, the logo at its right, a
+ * rule) and the footer (the model's "t_pdf_page" with {n} and {m}, and
+ * under it the confidentiality line when there is one) on every page:
+ * once the last page exists. */
 static void doc_decorate(struct pdf_ctx *c)
 {
 	struct pdf_doc *d = &c->d;
-	HPDF_Font f;
+	const char *conf = pdf_v(c, "confidential");
+	HPDF_Font f, cf = NULL;
+	HPDF_Image logo;
+	/* the confidentiality line, wrapped once (a libharu error longjmps
+	 * past its release: an error path that ends the process's report) */
+	struct strbuf cl = STRBUF_INIT;
+	float lw, lh, w;
 	size_t i;
-	float w;
 
+	lw = pdf_logo_load(d, c->o, &logo, &lh);
 	strbuf_reset(&d->para);
-	pt_wrap(d, pdf_v(c, "title"), &PDF_SMALL, CONTENT_W, 1, 1, &d->para,
-	        &f);
+	pt_wrap(d, pdf_v(c, "title"), &PDF_SMALL,
+	        CONTENT_W - (lw > 0 ? lw + 8 : 0), 1, 1, &d->para, &f);
+	/* the confidentiality line: one line, cut to the page's width */
+	if (*conf)
+		pt_wrap(d, conf, &PDF_SMALL, CONTENT_W, 1, 1, &cl, &cf);
 	for (i = 0; i < d->npages; i++) {
 		HPDF_Page page = d->pages[i];
 		pt_draw(d, page, f, &PDF_SMALL, MARGIN, PAGE_H - 36,
 		        d->para.buf, d->para.len);
+		if (logo)
+			HPDF_Page_DrawImage(page, logo, MARGIN + CONTENT_W - lw,
+			                    PAGE_H - 39, lw, lh);
 		pt_hline(page, MARGIN, MARGIN + CONTENT_W, PAGE_H - 41, 0.5f,
 		         PDF_LINE);
 		page_text(c, i, &d->sb);
@@ -169,7 +183,13 @@ static void doc_decorate(struct pdf_ctx *c)
 		w = pt_text_width(d, d->sb.buf, &PDF_SMALL);
 		pt_draw_str(d, page, &PDF_SMALL, (PAGE_W - w) / 2, 30,
 		            d->sb.buf);
+		if (cf) {
+			w = pt_text_width(d, cl.buf, &PDF_SMALL);
+			pt_draw(d, page, cf, &PDF_SMALL, (PAGE_W - w) / 2, 20,
+			        cl.buf, cl.len);
+		}
 	}
+	strbuf_release(&cl);
 }
 
 /* The finished document's bytes, appended to c->bytes. */
