@@ -24,7 +24,7 @@ static int safe_word(const char *s)
 	return 1;
 }
 
-void prov_command_line(int argc, char *const *argv, struct strbuf *out)
+void prov_command_line(int argc, const char *const *argv, struct strbuf *out)
 {
 	int i;
 	const char *p;
@@ -218,7 +218,7 @@ void prov_fill(const struct options *o, const struct rules *ru,
 	size_t i;
 
 	p->set = 1;
-	prov_command_line(o->argc, o->argv, &sb);
+	prov_command_line(o->argc, (const char *const *)o->argv, &sb);
 	p->command_line = strbuf_detach(&sb, NULL);
 	p->version = SDPERF_VERSION;
 	p->build = prov_build();

@@ -15,7 +15,7 @@
 /* Appends argv shell-quoted for a POSIX shell, separated by spaces:
  * words of only safe characters as they are, any other in single quotes
  * ('it'\''s'); argv[0] is written "sdperf", whatever path ran it. */
-void prov_command_line(int argc, char *const *argv, struct strbuf *out);
+void prov_command_line(int argc, const char *const *argv, struct strbuf *out);
 
 /* The capture time a rank folder's name {host}_{pid}_{YYYYMMDDhhmmssmmm}
  * _ascend_pt tells, as seconds since the epoch (the clock read as UTC);
