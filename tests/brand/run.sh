@@ -91,6 +91,28 @@ grep -qF -- "--confidential: a control character (byte 0x1b)" term.txt &&
 	grep -qx "C only" term.txt && ok terminal_confidential ||
 	bad terminal_confidential "$(tail -5 term.txt)"
 
+# the HTML printed (Chromium): the line at the foot of every page, and
+# text that could end a CSS string or the <style> stays text
+chromium=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$chromium" ]; then
+	bad html_print_confidential "chromium is missing: run tools/setup.sh test"
+else
+	hostile='Confidential "x" \ </style><b>y</b>'
+	"$sdperf" report "$img" -o pr -q -j 2 -f html --confidential "$hostile"
+	timeout 300 "$chromium" --headless --no-sandbox --disable-gpu \
+		--no-pdf-header-footer --print-to-pdf="$T/pr.pdf" \
+		"file://$T/pr/report.html" >/dev/null 2>&1
+	pages=$(pdfinfo pr.pdf 2>/dev/null | awk '/^Pages:/ {print $2}')
+	n=0
+	for p in $(seq 1 "${pages:-0}"); do
+		pdftotext -f "$p" -l "$p" pr.pdf page.txt
+		grep -qF "$hostile" page.txt && n=$((n + 1))
+	done
+	[ "${pages:-0}" -gt 1 ] && [ "$n" -eq "$pages" ] &&
+		ok html_print_confidential_every_page ||
+		bad html_print_confidential_every_page "$n of ${pages:-0} pages"
+fi
+
 # --- the logo: checked before any input is read ------------------------
 printf 'GIF89a......' >gif.png
 expect logo_not_png_or_jpeg 2 "--logo 'gif.png': not a PNG or JPEG image" \
