@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "analysis/check.h"
-#include "app/brand.h"
 #include "app/cli_opts.h"
 #include "util/membudget.h"
 #include "util/xalloc.h"
@@ -438,8 +437,6 @@ static int command(const char *word, const unsigned char *given,
 		               "no command given (see sdperf --help)");
 	if (command_of(word, &o->cmd, &bit, e) || misplaced(given, bit, e) ||
 	    paths_needed(o, e))
-		return -1;
-	if (o->cmd == CMD_REPORT && brand_resolve(o, e))
 		return -1;
 	return cli_values_final(o, e);
 }

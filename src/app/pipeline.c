@@ -35,6 +35,7 @@
 #include "analysis/compare.h"
 #include "analysis/rules.h"
 #include "input/discover.h"
+#include "app/brand.h"
 #include "app/provenance.h"
 #include "app/rank.h"
 #include "format/json/diff_json.h"
@@ -430,7 +431,7 @@ out:
 	return ret;
 }
 
-int pipeline_report(const struct options *o, struct err *e)
+int pipeline_report(struct options *o, struct err *e)
 {
 	struct rules ru = {0};
 	struct output w = {"report", NULL, NULL};
@@ -439,7 +440,9 @@ int pipeline_report(const struct options *o, struct err *e)
 
 	set_budget(o);
 	result_init(&r);
-	if (load_rules(o, &ru, e) || pipeline_analyse(o, &ru, &r, e))
+	/* the branding (and its config file, its logo) before any input */
+	if (brand_resolve(o, e) || load_rules(o, &ru, e) ||
+	    pipeline_analyse(o, &ru, &r, e))
 		goto out;
 	prov_fill(o, &ru, &r);
 	w.r = &r;
