@@ -570,8 +570,8 @@ struct brand {
 struct provenance {
 	int set;            /* filled (a result analysed for diff is not) */
 	char *command_line; /* argv, shell-quoted, argv[0] as "sdperf" */
-	const char *version, *build; /* sdperf's; build "" when unknown */
-	char *rules;        /* "built-in" or the --rules path */
+	const char *version, *build;   /* sdperf's; build "" when unknown */
+	char *rules;                   /* "built-in" or the --rules path */
 	char rules_sha256[SHA256_HEX]; /* of the rules' bytes as read */
 	/* the earliest capture time over the ranks (seconds since the
 	 * epoch, -1 unknown) and its source (rank_result's captured_from) */

@@ -91,8 +91,7 @@ static int apply_object(struct options *o, const char *path, const cJSON *root,
 		               "%s: expected a JSON object of branding keys "
 		               "(org, logo, customer, ticket, confidential)",
 		               path);
-	cJSON_ArrayForEach(v, root)
-	{
+	cJSON_ArrayForEach (v, root) {
 		for (k = 0; k < NKEYS && strcmp(keys[k].key, v->string); k++)
 			;
 		if (k == NKEYS)
@@ -105,9 +104,10 @@ static int apply_object(struct options *o, const char *path, const cJSON *root,
 			               "%s: key '%s': given twice", path,
 			               v->string);
 		if (!cJSON_IsString(v))
-			return err_set(e, ERR_USAGE,
-			               "%s: key '%s': expected a string, got %s",
-			               path, v->string, json_type(v));
+			return err_set(
+			    e, ERR_USAGE,
+			    "%s: key '%s': expected a string, got %s", path,
+			    v->string, json_type(v));
 		if (given[k]) /* the command line wins */
 			continue;
 		*field(o, k) = own(o, k == 1 ? logo_path(path, v->valuestring)
@@ -163,8 +163,8 @@ static int check_text(const char *where, const char *s, struct err *e)
 	size_t n = strlen(s), i;
 
 	if (n > BRAND_TEXT_MAX)
-		return err_set(e, ERR_USAGE, "%s: %zu bytes, at most %u",
-		               where, n, BRAND_TEXT_MAX);
+		return err_set(e, ERR_USAGE, "%s: %zu bytes, at most %u", where,
+		               n, BRAND_TEXT_MAX);
 	if (!utf8_is_valid(s, n))
 		return err_set(e, ERR_USAGE, "%s: not valid UTF-8", where);
 	for (i = 0; i < n; i++)
@@ -247,10 +247,9 @@ int brand_resolve(struct options *o, struct err *e)
 		const char *v = *field(o, k);
 		if (!v || k == 1)
 			continue;
-		where = o->from_config[k]
-		            ? xstrfmt("%s: key '%s'", o->config_used,
-		                      keys[k].key)
-		            : xstrfmt("--%s", keys[k].key);
+		where = o->from_config[k] ? xstrfmt("%s: key '%s'",
+		                                    o->config_used, keys[k].key)
+		                          : xstrfmt("--%s", keys[k].key);
 		bad = check_text(where, v, e);
 		free(where);
 		if (bad)
@@ -258,9 +257,8 @@ int brand_resolve(struct options *o, struct err *e)
 	}
 	if (!o->logo)
 		return 0;
-	where = o->from_config[1]
-	            ? xstrfmt("%s: key 'logo'", o->config_used)
-	            : xstrdup("--logo");
+	where = o->from_config[1] ? xstrfmt("%s: key 'logo'", o->config_used)
+	                          : xstrdup("--logo");
 	bad = read_logo(o, where, e);
 	free(where);
 	return bad;

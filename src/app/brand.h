@@ -9,9 +9,9 @@
 #include "app/cli.h"
 #include "util/err.h"
 
-#define BRAND_TEXT_MAX   1024u        /* bytes of one branding text */
-#define BRAND_LOGO_MAX   (1u << 20)   /* bytes of the logo image */
-#define BRAND_CONFIG_MAX (64u << 10)  /* bytes of a config file */
+#define BRAND_TEXT_MAX   1024u       /* bytes of one branding text */
+#define BRAND_LOGO_MAX   (1u << 20)  /* bytes of the logo image */
+#define BRAND_CONFIG_MAX (64u << 10) /* bytes of a config file */
 
 /* For `sdperf report`: reads the config file (o->config, else the first
  * of ./sdperf.json and ./.sdperf.json that exists), sets each branding

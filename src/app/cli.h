@@ -37,7 +37,7 @@ struct options {
 	const char *path;       /* the first PATH */
 	const char **paths;     /* every PATH, in order given */
 	size_t npaths;
-	int jobs; /* ranks analysed at once; 0: one per core */
+	int jobs;                /* ranks analysed at once; 0: one per core */
 	double device_memory_gb; /* --device-memory; 0: from the chip */
 	/* --max-memory in bytes (util/membudget.h); 0: the default */
 	uint64_t max_memory;
@@ -58,11 +58,11 @@ struct options {
 	/* branding (app/brand.h): from the command line or the config
 	 * file, NULL when neither gives it */
 	const char *org, *logo, *customer, *ticket, *confidential;
-	const char *config;      /* --config FILE */
-	const char *config_used; /* the config file read, NULL: none */
+	const char *config;           /* --config FILE */
+	const char *config_used;      /* the config file read, NULL: none */
 	unsigned char from_config[5]; /* the org..confidential above came
 	                               * from the config file */
-	unsigned char *logo_data; /* the logo's bytes (brand_resolve) */
+	unsigned char *logo_data;     /* the logo's bytes (brand_resolve) */
 	size_t logo_len;
 	const char *logo_mime; /* "image/png", "image/jpeg" */
 	char **owned;          /* strings the config file gave */

@@ -85,10 +85,11 @@ static int render_one(const struct options *o, const struct output *w,
                       unsigned bit, time_t date, struct strbuf *text,
                       struct err *e)
 {
-	struct report_opts ro = {
-	    o->lang,        o->title, o->docs_base, o->templates_dir, date,
-	    SDPERF_VERSION, NULL,     o->font,      o->cjk_font,
-	    w->r ? &w->r->brand : NULL};
+	struct report_opts ro = {o->lang,      o->title,
+	                         o->docs_base, o->templates_dir,
+	                         date,         SDPERF_VERSION,
+	                         NULL,         o->font,
+	                         o->cjk_font,  w->r ? &w->r->brand : NULL};
 	enum report_kind kind = bit == FORMAT_HTML ? REPORT_HTML
 	                        : bit == FORMAT_MD ? REPORT_MARKDOWN
 	                                           : REPORT_PDF;
@@ -252,9 +253,15 @@ static int analyse_ranks(const struct options *o, const struct rules *ru,
                          const struct run_files *rf, struct result *parts,
                          int *threads, struct err *e)
 {
-	struct pool p = {rf,    ru,   {o->strict, 0},
-	                 o->cmd == CMD_REPORT, parts, NULL,
-	                 NULL,  0,    PTHREAD_MUTEX_INITIALIZER};
+	struct pool p = {rf,
+	                 ru,
+	                 {o->strict, 0},
+	                 o->cmd == CMD_REPORT,
+	                 parts,
+	                 NULL,
+	                 NULL,
+	                 0,
+	                 PTHREAD_MUTEX_INITIALIZER};
 	int n = jobs_for(o, rf->n), i, ret = 0;
 	pthread_t *tid = xcalloc((size_t)n, sizeof(*tid));
 	size_t k;

@@ -17,9 +17,10 @@ static int safe_word(const char *s)
 	if (!*s)
 		return 0;
 	for (; *s; s++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-		            "0123456789_-+=.,/:@%",
-		            *s))
+		if (!strchr(
+		        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		        "0123456789_-+=.,/:@%",
+		        *s))
 			return 0;
 	return 1;
 }
@@ -96,8 +97,8 @@ int64_t prov_folder_time(const char *path)
 	return days_from_civil(y, mo, da) * 86400 + h * 3600 + mi * 60 + se;
 }
 
-static int add_input(struct rank_result *rr, const char *what,
-                     const char *path, struct err *e)
+static int add_input(struct rank_result *rr, const char *what, const char *path,
+                     struct err *e)
 {
 	struct input_file *f;
 
@@ -175,8 +176,9 @@ int prov_rank_inputs(const struct disc_rank *dr, struct rank_result *rr,
 	    add_input(rr, rank_file_names[RF_INFO], dr->files[RF_INFO], e))
 		return -1;
 	if (dr->use == EXPORT_DB)
-		return dr->files[DF_DB] ? add_input(rr, "db", dr->files[DF_DB], e)
-		                        : 0;
+		return dr->files[DF_DB]
+		           ? add_input(rr, "db", dr->files[DF_DB], e)
+		           : 0;
 	return text_inputs(dr, rr, e);
 }
 

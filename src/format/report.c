@@ -125,11 +125,17 @@ static int render_vars(const struct report_spec *spec,
 
 	if (kind == REPORT_PDF) {
 		const struct brand *b = o->brand;
-		struct pdf_opts po = {
-		    o->font,    NULL,    o->cjk_font, tmpl_get(vars, "title"),
-		    o->version, o->time, o->lang,     b ? b->logo : NULL,
-		    b ? b->logo_len : 0,
-		    b && b->logo_mime && !strcmp(b->logo_mime, "image/png")};
+		struct pdf_opts po = {o->font,
+		                      NULL,
+		                      o->cjk_font,
+		                      tmpl_get(vars, "title"),
+		                      o->version,
+		                      o->time,
+		                      o->lang,
+		                      b ? b->logo : NULL,
+		                      b ? b->logo_len : 0,
+		                      b && b->logo_mime &&
+		                          !strcmp(b->logo_mime, "image/png")};
 		return spec->pdf(vars, &po, out, e);
 	}
 	env.formatters = escape_formatters(&nfmt);

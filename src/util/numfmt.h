@@ -35,9 +35,9 @@ void numfmt_count(struct strbuf *sb, uint64_t n);
 double numfmt_pct(int64_t part, int64_t whole);
 /* How numfmt_time writes a time. */
 enum numfmt_time_style {
-	NUMFMT_TIME_TEXT,  /* "2026-05-12 09:50" */
-	NUMFMT_TIME_ISO,   /* "2026-05-12T09:50:11" */
-	NUMFMT_TIME_ISO_Z  /* "2026-05-12T09:50:11Z" */
+	NUMFMT_TIME_TEXT, /* "2026-05-12 09:50" */
+	NUMFMT_TIME_ISO,  /* "2026-05-12T09:50:11" */
+	NUMFMT_TIME_ISO_Z /* "2026-05-12T09:50:11Z" */
 };
 /* Appends the time s (seconds since the Unix epoch) read as UTC in
  * style; "?" when it cannot be. */

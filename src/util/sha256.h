@@ -16,8 +16,8 @@
  * final once. */
 struct sha256_ctx {
 	uint32_t h[8];
-	uint64_t bytes;          /* fed so far */
-	unsigned char buf[64];   /* a block not yet complete */
+	uint64_t bytes;        /* fed so far */
+	unsigned char buf[64]; /* a block not yet complete */
 	size_t nbuf;
 };
 void sha256_init(struct sha256_ctx *c);

@@ -89,9 +89,10 @@ void model_provenance(struct model_ctx *c, struct tmpl_vars *v)
 	tmpl_set(v, "prov_build", "");
 	tmpl_set(v, "prov_command", p->command_line ? p->command_line : "");
 	/* the built-in rules in the report's language, as in Inputs */
-	tmpl_set(v, "prov_rules", !p->rules || !strcmp(p->rules, "built-in")
-	                              ? model_t(c, "rules_builtin")
-	                              : p->rules);
+	tmpl_set(v, "prov_rules",
+	         !p->rules || !strcmp(p->rules, "built-in")
+	             ? model_t(c, "rules_builtin")
+	             : p->rules);
 	tmpl_set(v, "prov_rules_sha256", p->rules_sha256);
 	if (!p->set) {
 		tmpl_define_loop(v, "prov_inputs");

@@ -987,9 +987,16 @@ static void cli_help_and_completion_name_every_option(void **state)
 
 static void provenance_quotes_the_command_line(void **state)
 {
-	const char *argv[] = {"/usr/local/bin/sdperf", "report", "a b",   "it's",
-	                "-o",                    "out/x", "",      "--org=A&B",
-	                "$HOME",                 "x;rm"};
+	const char *argv[] = {"/usr/local/bin/sdperf",
+	                      "report",
+	                      "a b",
+	                      "it's",
+	                      "-o",
+	                      "out/x",
+	                      "",
+	                      "--org=A&B",
+	                      "$HOME",
+	                      "x;rm"};
 	struct strbuf sb = STRBUF_INIT;
 
 	(void)state;
@@ -1018,7 +1025,7 @@ static void provenance_reads_the_folder_time(void **state)
 
 static void brand_tells_images_by_their_first_bytes(void **state)
 {
-	static const unsigned char png[] = {0x89, 'P', 'N', 'G',
+	static const unsigned char png[] = {0x89, 'P',  'N',  'G',
 	                                    '\r', '\n', 0x1a, '\n'};
 	static const unsigned char jpg[] = {0xff, 0xd8, 0xff, 0xe0};
 

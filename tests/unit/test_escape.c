@@ -45,9 +45,9 @@ static const char script[] = "<script>alert(1)</script>";
 static void table_lists_every_formatter_in_order(void **state)
 {
 	static const char *const names[] = {
-	    "html",    "url", "href",  "js",  "md",     "raw",
-	    "int",     "f1",  "f2",    "f3",  "pct1",   "dur",
-	    "dur_own", "us",  "mdurl", "css", "cssstr", "mdcode", "path"};
+	    "html",  "url", "href",   "js",     "md",  "raw",     "int",
+	    "f1",    "f2",  "f3",     "pct1",   "dur", "dur_own", "us",
+	    "mdurl", "css", "cssstr", "mdcode", "path"};
 	size_t n, i;
 	const struct tmpl_formatter *f = escape_formatters(&n);
 
@@ -266,8 +266,7 @@ static void cssstr_is_one_css_string(void **state)
 	(void)state;
 	check("cssstr", "Confidential", "\"Confidential\"");
 	check("cssstr", "a\"b\\c", "\"a\\22 b\\5C c\"");
-	check("cssstr", "</style><b>&",
-	      "\"\\3C /style\\3E \\3C b\\3E \\26 \"");
+	check("cssstr", "</style><b>&", "\"\\3C /style\\3E \\3C b\\3E \\26 \"");
 	check("cssstr", "x\ny\x1b", "\"x\\A y\\1B \"");
 	check("cssstr", "机密 \xff", "\"机密 " FFFD "\"");
 	check("cssstr", "", "\"\"");

@@ -47,9 +47,9 @@ static char *render(const struct result *r, enum report_kind kind,
 	struct strbuf out = STRBUF_INIT;
 	struct err e = ERR_INIT;
 	size_t missing = 99;
-	struct report_opts o = {lang,     NULL,       docs_base,
-	                        NULL,     1767225600, "0.0-test",
-	                        &missing, NULL,       NULL, NULL};
+	struct report_opts o = {lang,       NULL,       docs_base, NULL,
+	                        1767225600, "0.0-test", &missing,  NULL,
+	                        NULL,       NULL};
 
 	if (report_render(r, kind, &o, &out, &e))
 		fail_msg("render failed: %s", e.msg);

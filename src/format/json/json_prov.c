@@ -74,7 +74,8 @@ void json_provenance(cJSON *root, const struct result *r)
 	jsonw_add_str(rules, "sha256", p->rules_sha256);
 	inputs(o, r);
 	add_time(o, "captured", p->captured_s,
-	         p->captured_from && !strcmp(p->captured_from, "profiler_info"));
+	         p->captured_from &&
+	             !strcmp(p->captured_from, "profiler_info"));
 	jsonw_add_str(o, "captured_from", p->captured_from);
 	add_time(o, "generated", p->generated_s, 1);
 	jsonw_add_str(o, "generated_from",

@@ -293,9 +293,9 @@ static int try_load(const void *data, size_t len, int png, struct check *c)
 	if (!pdf)
 		return -1;
 	if (len <= 0xffffffffu)
-		img = png ? HPDF_LoadPngImageFromMem(pdf, data, (HPDF_UINT)len)
-		          : HPDF_LoadJpegImageFromMem(pdf, data,
-		                                      (HPDF_UINT)len);
+		img =
+		    png ? HPDF_LoadPngImageFromMem(pdf, data, (HPDF_UINT)len)
+		        : HPDF_LoadJpegImageFromMem(pdf, data, (HPDF_UINT)len);
 	if (img && !c->no &&
 	    (HPDF_Image_GetWidth(img) == 0 || HPDF_Image_GetHeight(img) == 0))
 		c->no = 1;
@@ -334,8 +334,9 @@ int pdf_image_check(const void *data, size_t len, int png, struct strbuf *why)
 		}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
-	strbuf_addf(why, "the %s image cannot be decoded (damaged or "
-	                 "truncated, or of a kind libharu cannot read)",
+	strbuf_addf(why,
+	            "the %s image cannot be decoded (damaged or "
+	            "truncated, or of a kind libharu cannot read)",
 	            png ? "PNG" : "JPEG");
 	return -1;
 }

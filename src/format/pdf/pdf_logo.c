@@ -1,6 +1,6 @@
 /* The logo in the PDF: checked once before any input is read (libharu
- * decodes it in a throw-away document, in a child process), then drawn in the running header
- * of every page. */
+ * decodes it in a throw-away document, in a child process), then drawn in the
+ * running header of every page. */
 #include "format/pdf/pdf_logo.h"
 #include "util/banned.h"
 
