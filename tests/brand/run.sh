@@ -55,6 +55,13 @@ grep -qF '<div class="confidential" role="note">Confidential: &lt;ACME&gt; &amp;
 grep -qF 'ACME \<b>R&D\</b> \*x\*' all/report.md &&
 	grep -qF '**Confidential: \<ACME> & Big\|Co only**' all/report.md &&
 	ok md_escaped || bad md_escaped "$(grep -n 'ACME' all/report.md | head -3)"
+# the branded Markdown still renders as it reads (tests/md's checker)
+if cmark=$(command -v cmark-gfm); then
+	python3 "$root/tests/md/check_md.py" "$cmark" all/report.md >md.txt &&
+		ok md_renders || bad md_renders "$(cat md.txt)"
+else
+	bad md_renders "cmark-gfm is missing: run tools/setup.sh test"
+fi
 python3 - all/report.json "$org" "$conf" "$(sha256sum logo.png | cut -c1-64)" <<'PY' &&
 import json, sys
 b = json.load(open(sys.argv[1]))["branding"]
