@@ -25,8 +25,9 @@ int64_t prov_folder_time(const char *path);
 /* In the rank's worker thread, after its analysis: streams each file the
  * rank's analysis read (the export used, profiler_info, the memory files
  * it tried) through SHA-256 into rr->inputs, 64 KiB at a time, and sets
- * rr->captured_s from profiler_info, else the folder's name. Returns 0,
- * or -1 with ERR_INPUT naming a file that cannot be read. */
+ * rr->captured_s from profiler_info, else the folder's name. A file that
+ * cannot be read now (the analysis only warned of it, or it is gone) is
+ * left out. Returns 0 (e is for future errors). */
 int prov_rank_inputs(const struct disc_rank *dr, struct rank_result *rr,
                      struct err *e);
 

@@ -4,9 +4,11 @@
 #include "util/sha256.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/banned.h"
 
@@ -142,26 +144,37 @@ int sha256_file(const char *path, uint64_t *size, char hex[SHA256_HEX],
 {
 	struct sha256_ctx c;
 	unsigned char buf[64 << 10], d[32];
-	size_t got;
-	FILE *f = fopen(path, "rb");
-	int bad;
+	struct stat st;
+	ssize_t got;
+	/* O_NONBLOCK: a FIFO planted under a file's name must not hang the
+	 * open; it is then refused as not a regular file */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
-	if (!f)
+	if (fd < 0)
 		return err_set(e, ERR_INPUT, "%s: cannot open: %s", path,
 		               strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return err_set(e, ERR_INPUT, "%s: not a regular file", path);
+	}
 	sha256_init(&c);
-	while ((got = fread(buf, 1, sizeof(buf), f)) > 0)
-		sha256_update(&c, buf, got);
-	bad = ferror(f);
-	fclose(f);
-	if (bad)
-		return err_set(e, ERR_INPUT, "%s: read error", path);
+	while ((got = read(fd, buf, sizeof(buf))) != 0) {
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			err_set(e, ERR_INPUT, "%s: read error: %s", path,
+			        strerror(errno));
+			close(fd);
+			return -1;
+		}
+		sha256_update(&c, buf, (size_t)got);
+	}
+	close(fd);
 	sha256_final(&c, d);
 	sha256_hex(d, hex);
 	*size = c.bytes;
 	return 0;
 }
-
 void base64_add(struct strbuf *sb, const unsigned char *data, size_t n)
 {
 	static const char set[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"

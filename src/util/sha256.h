@@ -28,9 +28,10 @@ void sha256_final(struct sha256_ctx *c, unsigned char out[32]);
 void sha256(const void *data, size_t n, unsigned char out[32]);
 /* The digest as 64 lower-case hex digits and a NUL. */
 void sha256_hex(const unsigned char d[32], char hex[SHA256_HEX]);
-/* Streams the file at path (64 KiB at a time, whatever its size) into its
- * digest (hex) and its size in bytes. Returns 0, or -1 with ERR_INPUT
- * naming the file (cannot open, read error). */
+/* Streams the regular file at path (64 KiB at a time, whatever its size)
+ * into its digest (hex) and its size in bytes. Returns 0, or -1 with
+ * ERR_INPUT naming the file (cannot open, not a regular file, read
+ * error). */
 int sha256_file(const char *path, uint64_t *size, char hex[SHA256_HEX],
                 struct err *e);
 /* Appends data[0..n) in base64 with '=' padding (the standard alphabet,
