@@ -189,9 +189,10 @@ const char *prov_build(void)
 	return "";
 }
 
+/* An empty branding text is none. */
 static char *dup_or_null(const char *s)
 {
-	return s ? xstrdup(s) : NULL;
+	return s && *s ? xstrdup(s) : NULL;
 }
 
 static void fill_brand(const struct options *o, struct brand *b)

@@ -26,7 +26,8 @@ static void branding(struct model_ctx *c, struct tmpl_vars *v)
 		base64_add(&uri, b->logo, b->logo_len);
 	}
 	tmpl_set(v, "logo_uri", uri.buf ? uri.buf : "");
-	tmpl_set(v, "logo_alt", b->org ? b->org : model_t(c, "logo_alt"));
+	/* beside the organisation's name the logo is decoration */
+	tmpl_set(v, "logo_alt", b->org ? "" : model_t(c, "logo_alt"));
 	strbuf_release(&uri);
 }
 
