@@ -34,10 +34,14 @@ render() { # BIN OUT
 		i=$((i + 1))
 		for lang in en zh; do
 			local o="$out/$i-$lang"
+			# written to one folder for both binaries, then moved: the
+			# reports' provenance quotes the command line, -o included
+			rm -rf "$work/run"
 			set +e
-			"$bin" report "$in" -o "$o" -j 2 --lang "$lang" \
+			"$bin" report "$in" -o "$work/run" -j 2 --lang "$lang" \
 				>"$o.stdout" 2>"$o.stderr"
 			echo $? >"$o.rc"
+			[ -d "$work/run" ] && mv "$work/run" "$o"
 			"$bin" check "$in" -j 2 >"$o.check" 2>&1
 			echo $? >>"$o.rc"
 			set -e

@@ -709,6 +709,8 @@ static void redact_rank(struct redactor *rd, struct rank_result *rr)
 	redactor_rewrite_str(rd, &rr->db.path);
 	for (i = 0; i < rr->nmarkers; i++)
 		redactor_rewrite_str(rd, &rr->markers[i].name);
+	for (i = 0; i < rr->ninputs; i++) /* provenance: the files hashed */
+		redactor_rewrite_str(rd, &rr->inputs[i].path);
 }
 
 static void redact_warning(struct redactor *rd, struct warning *w)
@@ -752,6 +754,9 @@ void redact_result(struct result *r, struct redactor *rd)
 		redact_warning(rd, &r->warnings[i]);
 	redactor_rewrite_str(rd, &r->rules_source);
 	redactor_rewrite_str(rd, &r->stage_method);
+	/* provenance: the command line and the rules file */
+	redactor_rewrite_str(rd, &r->prov.command_line);
+	redactor_rewrite_str(rd, &r->prov.rules);
 	r->redaction.on = 1;
 	r->redaction.kernels = rd->kernels;
 	redact_result_counts(r);

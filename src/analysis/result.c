@@ -78,6 +78,9 @@ void rank_result_release(struct rank_result *rr)
 	free(rr->db.path);
 	free(rr->db.schema);
 	free(rr->chip);
+	for (i = 0; i < rr->ninputs; i++)
+		free(rr->inputs[i].path);
+	free(rr->inputs);
 	memset(rr, 0, sizeof(*rr));
 }
 
@@ -92,6 +95,13 @@ void result_release(struct result *r)
 
 	free(r->memory.chip);
 	free(r->iters.v);
+	free(r->brand.org);
+	free(r->brand.customer);
+	free(r->brand.ticket);
+	free(r->brand.confidential);
+	free(r->brand.logo);
+	free(r->prov.command_line);
+	free(r->prov.rules);
 	free(r->profile_path);
 	free(r->rank_dir);
 	for (i = 0; i < r->ninputs; i++) {

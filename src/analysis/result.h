@@ -10,6 +10,7 @@
 #include "core/vocab.h"
 #include "input/commjson.h"
 #include "input/profile.h"
+#include "util/sha256.h"
 
 /* The nine MindIE-SD feature docs a verdict may point to. */
 extern const char *const feature_doc_keys[];
@@ -355,6 +356,15 @@ struct memory_summary {
 	double peak_share; /* peak_b / card memory in percent, -1 unknown */
 };
 
+/* A file a rank's analysis read, for the report's provenance: where
+ * discovery found it, its size and its SHA-256 (streamed, app/provenance.c). */
+struct input_file {
+	const char *what; /* "kernel_details.csv", "db", ... (static) */
+	char *path;       /* as found: a plain string, for the redactor */
+	uint64_t size;
+	char sha256[SHA256_HEX]; /* lower-case hex */
+};
+
 /* What one rank contributed. Times in ns. */
 struct rank_result {
 	int32_t id;
@@ -413,6 +423,16 @@ struct rank_result {
 
 	struct rank_memory mem; /* device memory samples */
 	char *chip;             /* chip model the profile names, or NULL */
+
+	/* provenance: the files read, and when the profile was captured
+	 * (seconds since the epoch, -1 unknown) and how that is known:
+	 * "profiler_info" (end_info.collectionTimeEnd, UTC) or "folder" (the
+	 * {host}_{pid}_{YYYYMMDDhhmmssmmm}_ascend_pt name, the capturing
+	 * host's clock), NULL (static) */
+	struct input_file *inputs;
+	size_t ninputs;
+	int64_t captured_s;
+	const char *captured_from;
 };
 
 /* The whole run's collection: every fact at its worst over the analysed
@@ -562,6 +582,33 @@ struct redaction {
 };
 
 struct redactor; /* analysis/redact.h */
+/* Who a report is for (--org, --logo, --customer, --ticket,
+ * --confidential, or the config file): the user's text, shown as given
+ * (escaped by each format); NULL when not given. */
+struct brand {
+	char *org, *customer, *ticket, *confidential;
+	unsigned char *logo; /* the image's bytes (checked: PNG or JPEG) */
+	size_t logo_len;
+	const char *logo_mime; /* "image/png", "image/jpeg" (static) */
+	char logo_sha256[SHA256_HEX];
+};
+
+/* How a report was made: the run's facts that are not analysis. The
+ * command line and (in ranks[].inputs) the input paths are plain strings
+ * in this one place, so that one pass can redact them. */
+struct provenance {
+	int set;            /* filled (a result analysed for diff is not) */
+	char *command_line; /* argv, shell-quoted, argv[0] as "sdperf" */
+	const char *version, *build;   /* sdperf's; build "" when unknown */
+	char *rules;                   /* "built-in" or the --rules path */
+	char rules_sha256[SHA256_HEX]; /* of the rules' bytes as read */
+	/* the earliest capture time over the ranks (seconds since the
+	 * epoch, -1 unknown) and its source (rank_result's captured_from) */
+	int64_t captured_s;
+	const char *captured_from;
+	int64_t generated_s; /* when the report was made */
+	int generated_fixed; /* from SOURCE_DATE_EPOCH, not the clock */
+};
 
 struct result {
 	char *profile_path; /* PATH as the user gave it */
@@ -620,6 +667,9 @@ struct result {
 	 * strings added after the analysis (redactor_rewrite); NULL
 	 * without --redact */
 	struct redactor *redactor;
+
+	struct brand brand;     /* app/provenance.c */
+	struct provenance prov; /* app/provenance.c */
 };
 
 void result_init(struct result *r);

@@ -18,6 +18,7 @@
 #include "util/fileio.h"
 #include "util/glob.h"
 #include "util/membudget.h"
+#include "util/sha256.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -716,9 +717,22 @@ static int load_builtin_into(struct rules *r, struct err *e)
 	                  e);
 }
 
+/* The hex SHA-256 of text[0..len) into r->sha256. */
+static void hash_text(struct rules *r, const void *text, size_t len)
+{
+	unsigned char d[32];
+
+	sha256(text, len, d);
+	sha256_hex(d, r->sha256);
+}
+
 int rules_load_builtin(struct rules *r, struct err *e)
 {
+	const struct embedded_file *f = embed_find("assets/rules.json");
+
 	set_defaults(r);
+	if (f)
+		hash_text(r, f->data, f->len);
 	if (load_builtin_into(r, e)) {
 		rules_release(r);
 		return -1;
@@ -745,6 +759,8 @@ int rules_load_file(struct rules *r, const char *path, struct err *e)
 		return membudget_fail(e, cost, "%s: rules to parse", path);
 	}
 	ret = rules_load_text(r, path, sb.buf, sb.len, e);
+	if (!ret)
+		hash_text(r, sb.buf ? sb.buf : "", sb.len);
 	membudget_release(cost);
 	strbuf_release(&sb);
 	return ret;

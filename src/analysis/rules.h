@@ -62,6 +62,9 @@ struct speedup_rule {
 struct rules {
 	char *source; /* "built-in", "FILE", or "FILE + built-in" (extends) */
 	int extended; /* the file extends the built-in rules */
+	/* SHA-256 of the bytes loaded: the rules file's, or the built-in
+	 * rules' (hex); for the report's provenance */
+	char sha256[SHA256_HEX];
 	struct pattern_rule *cls;
 	size_t ncls;
 	struct pattern_rule *sig;

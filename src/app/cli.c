@@ -85,6 +85,23 @@ const struct cli_opt cli_opts[] = {
     {"redact-kernels", OPT_REDACT_KERNELS, NULL, R, CV_NONE, NULL,
      "--redact, and operator names outside the\n"
      "rules' categories (Other) become op-1, ..."},
+    {"org", OPT_ORG, "NAME", R, CV_TEXT, NULL,
+     "organisation named in the reports' header"},
+    {"logo", OPT_LOGO, "FILE", R, CV_FILE, NULL,
+     "PNG or JPEG image (at most 1 MiB) in the\n"
+     "header of the HTML and PDF reports"},
+    {"customer", OPT_CUSTOMER, "NAME", R, CV_TEXT, NULL,
+     "customer the report is for"},
+    {"ticket", OPT_TICKET, "ID", R, CV_TEXT, NULL,
+     "ticket or case id the report belongs to"},
+    {"confidential", OPT_CONFIDENTIAL, "TEXT", R, CV_TEXT, NULL,
+     "a footer line on every page and screen,\n"
+     "e.g. \"Confidential: ACME internal\""},
+    {"config", OPT_CONFIG, "FILE", R, CV_FILE, NULL,
+     "JSON file of branding keys (org, logo,\n"
+     "customer, ticket, confidential); default:\n"
+     "./sdperf.json or ./.sdperf.json if present;\n"
+     "options given on the command line win"},
     {"quiet", OPT_QUIET, NULL, CLI_EVERY, CV_NONE, NULL,
      "no summary on stdout, no progress on stderr"},
     {"per-step", OPT_PER_STEP, NULL, D, CV_NONE, NULL,
@@ -257,6 +274,24 @@ static int apply_text(struct options *o, int id, const char *val)
 		return 0;
 	case OPT_BASELINE:
 		o->baseline = val;
+		return 0;
+	case OPT_ORG:
+		o->org = val;
+		return 0;
+	case OPT_LOGO:
+		o->logo = val;
+		return 0;
+	case OPT_CUSTOMER:
+		o->customer = val;
+		return 0;
+	case OPT_TICKET:
+		o->ticket = val;
+		return 0;
+	case OPT_CONFIDENTIAL:
+		o->confidential = val;
+		return 0;
+	case OPT_CONFIG:
+		o->config = val;
 		return 0;
 	default:
 		return -1;
@@ -456,6 +491,8 @@ int cli_parse(int argc, char **argv, struct options *o, struct err *e)
 	int c, help = 0, version = 0;
 
 	memset(o, 0, sizeof(*o));
+	o->argc = argc;
+	o->argv = argv;
 	o->outdir = "sdperf-report";
 	o->formats = FORMATS_DEFAULT;
 	build_tables(&t);
@@ -487,6 +524,15 @@ int cli_parse(int argc, char **argv, struct options *o, struct err *e)
 
 void cli_release(struct options *o)
 {
+	size_t i;
+
+	for (i = 0; i < o->nowned; i++)
+		free(o->owned[i]);
+	free(o->owned);
+	o->owned = NULL;
+	o->nowned = 0;
+	free(o->logo_data);
+	o->logo_data = NULL;
 	free(o->max);
 	o->max = NULL;
 	o->nmax = 0;

@@ -63,6 +63,21 @@ struct options {
 	 * machine, the people and the network (analysis/redact.h);
 	 * redact_kernels: Other operator names too (--redact-kernels) */
 	int redact, redact_kernels;
+	/* branding (app/brand.h): from the command line or the config
+	 * file, NULL when neither gives it */
+	const char *org, *logo, *customer, *ticket, *confidential;
+	const char *config;           /* --config FILE */
+	const char *config_used;      /* the config file read, NULL: none */
+	unsigned char from_config[5]; /* the org..confidential above came
+	                               * from the config file */
+	unsigned char *logo_data;     /* the logo's bytes (brand_resolve) */
+	size_t logo_len;
+	const char *logo_mime; /* "image/png", "image/jpeg" */
+	char **owned;          /* strings the config file gave */
+	size_t nowned;
+	/* the command line as given, for the report's provenance */
+	int argc;
+	char **argv;
 	/* sdperf diff */
 	int per_step; /* compare times per profiler step */
 	/* sdperf check */

@@ -36,6 +36,8 @@
 #include "analysis/redact.h"
 #include "analysis/rules.h"
 #include "input/discover.h"
+#include "app/brand.h"
+#include "app/provenance.h"
 #include "app/rank.h"
 #include "format/json/diff_json.h"
 #include "format/diff_report.h"
@@ -84,9 +86,11 @@ static int render_one(const struct options *o, const struct output *w,
                       unsigned bit, time_t date, struct strbuf *text,
                       struct err *e)
 {
-	struct report_opts ro = {
-	    o->lang,        o->title, o->docs_base, o->templates_dir, date,
-	    SDPERF_VERSION, NULL,     o->font,      o->cjk_font};
+	struct report_opts ro = {o->lang,      o->title,
+	                         o->docs_base, o->templates_dir,
+	                         date,         SDPERF_VERSION,
+	                         NULL,         o->font,
+	                         o->cjk_font,  w->r ? &w->r->brand : NULL};
 	enum report_kind kind = bit == FORMAT_HTML       ? REPORT_HTML
 	                        : bit == FORMAT_MD       ? REPORT_MARKDOWN
 	                        : bit == FORMAT_FRAGMENT ? REPORT_FRAGMENT
@@ -133,7 +137,9 @@ static int write_outputs(const struct options *o, const struct output *w,
 	               {FORMAT_PDF, "pdf"}};
 	enum { NF = sizeof(formats) / sizeof(formats[0]) };
 	struct strbuf text[NF], summary = STRBUF_INIT;
-	time_t date = report_time();
+	/* a report's own generation time (its provenance), else now */
+	time_t date = w->r && w->r->prov.set ? (time_t)w->r->prov.generated_s
+	                                     : report_time();
 	struct outset *set = NULL;
 	struct redactor *rd = w->r ? w->r->redactor : NULL;
 	char *shown = rd ? redactor_rewrite(rd, o->outdir) : NULL;
@@ -196,6 +202,7 @@ struct pool {
 	const struct run_files *rf;
 	const struct rules *ru;
 	struct rank_opts ro;
+	int hash; /* provenance: hash each rank's input files */
 	struct result *parts;
 	struct err *errs;
 	int *failed;
@@ -230,6 +237,12 @@ static void *worker(void *arg)
 		                            &p->parts[i], &p->errs[i]) != 0 ||
 		               charge_part(&p->parts[i], p->rf->ranks[i].dir,
 		                           &p->errs[i]) != 0;
+		/* in this thread, while the next rank waits: the files are
+		 * streamed through SHA-256 in 64 KiB pieces */
+		if (!p->failed[i] && p->hash)
+			p->failed[i] = prov_rank_inputs(&p->rf->ranks[i],
+			                                &p->parts[i].ranks[0],
+			                                &p->errs[i]) != 0;
 	}
 }
 
@@ -248,8 +261,15 @@ static int analyse_ranks(const struct options *o, const struct rules *ru,
                          const struct run_files *rf, struct result *parts,
                          int *threads, struct err *e)
 {
-	struct pool p = {rf,   ru, {o->strict, 0},           parts, NULL,
-	                 NULL, 0,  PTHREAD_MUTEX_INITIALIZER};
+	struct pool p = {rf,
+	                 ru,
+	                 {o->strict, 0},
+	                 o->cmd == CMD_REPORT,
+	                 parts,
+	                 NULL,
+	                 NULL,
+	                 0,
+	                 PTHREAD_MUTEX_INITIALIZER};
 	int n = jobs_for(o, rf->n), i, ret = 0;
 	pthread_t *tid = xcalloc((size_t)n, sizeof(*tid));
 	size_t k;
@@ -442,11 +462,11 @@ static void redact_own_names(struct redactor *rd)
 	redactor_add_name(rd, REDACT_USER, getenv("LOGNAME"));
 }
 
-int pipeline_report(const struct options *o, struct err *e)
+int pipeline_report(struct options *o, struct err *e)
 {
 	struct rules ru = {0};
 	struct output w = {"report", NULL, NULL};
-	struct options ro = *o;
+	struct options ro;
 	struct redactor *rd = NULL;
 	struct result r;
 	char *title = NULL;
@@ -454,9 +474,15 @@ int pipeline_report(const struct options *o, struct err *e)
 
 	set_budget(o);
 	result_init(&r);
-	if (load_rules(o, &ru, e) || pipeline_analyse(o, &ru, &r, e))
+	/* the branding (and its config file, its logo) before any input */
+	if (brand_resolve(o, e) || load_rules(o, &ru, e) ||
+	    pipeline_analyse(o, &ru, &r, e))
 		goto out;
-	if (o->redact) { /* after the analysis, before the view */
+	prov_fill(o, &ru, &r);
+	ro = *o; /* after brand_resolve */
+	/* after the analysis and the provenance (its command line and input
+	 * paths are rewritten too), before the view */
+	if (o->redact) {
 		rd = redactor_new(o->paths, o->npaths, o->redact_kernels);
 		redact_result(&r, rd);
 		redact_own_names(rd);

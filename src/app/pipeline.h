@@ -13,9 +13,11 @@
 int pipeline_analyse(const struct options *o, const struct rules *ru,
                      struct result *r, struct err *e);
 
-/* Runs `sdperf report` as described by o. Returns 0, or -1 with e set
- * (its code is the exit code). No report file is left half-written. */
-int pipeline_report(const struct options *o, struct err *e);
+/* Runs `sdperf report` as described by o: first the branding
+ * (app/brand.h: the config file and the logo, read into o) before any
+ * input, then the run. Returns 0, or -1 with e set (its code is the exit
+ * code). No report file is left half-written. */
+int pipeline_report(struct options *o, struct err *e);
 
 /* Runs `sdperf diff BASE NEW`: both sides analysed (or read from their
  * report.json), compared, the comparison written as diff.json/html/md/pdf.

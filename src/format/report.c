@@ -127,9 +127,18 @@ static int render_vars(const struct report_spec *spec,
 	int html = kind == REPORT_HTML || kind == REPORT_FRAGMENT;
 
 	if (kind == REPORT_PDF) {
-		struct pdf_opts po = {
-		    o->font,    NULL,    o->cjk_font, tmpl_get(vars, "title"),
-		    o->version, o->time, o->lang};
+		const struct brand *b = o->brand;
+		struct pdf_opts po = {o->font,
+		                      NULL,
+		                      o->cjk_font,
+		                      tmpl_get(vars, "title"),
+		                      o->version,
+		                      o->time,
+		                      o->lang,
+		                      b ? b->logo : NULL,
+		                      b ? b->logo_len : 0,
+		                      b && b->logo_mime &&
+		                          !strcmp(b->logo_mime, "image/png")};
 		return spec->pdf(vars, &po, out, e);
 	}
 	env.formatters = escape_formatters(&nfmt);
@@ -266,19 +275,29 @@ int report_render(const struct result *r, enum report_kind kind,
 	return report_render_with(&spec, r, kind, o, out, e);
 }
 
-time_t report_time(void)
+time_t report_time_fixed(int *fixed)
 {
 	const char *env = getenv("SOURCE_DATE_EPOCH");
 	char *end;
 	long long v;
 
+	*fixed = 0;
 	if (env && *env) {
 		errno = 0;
 		v = strtoll(env, &end, 10);
-		if (!errno && !*end && v >= 0)
+		if (!errno && !*end && v >= 0) {
+			*fixed = 1;
 			return (time_t)v;
+		}
 	}
 	return time(NULL);
+}
+
+time_t report_time(void)
+{
+	int fixed;
+
+	return report_time_fixed(&fixed);
 }
 
 char *report_date_text(time_t t)

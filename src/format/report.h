@@ -24,6 +24,9 @@ struct report_opts {
 	size_t *missing_keys; /* if set: catalogue lookups that found nothing */
 	const char *font;     /* PDF: Latin TrueType font, NULL: DejaVu Sans */
 	const char *cjk_font; /* PDF: CJK font, NULL: WenQuanYi Zen Hei */
+	/* the PDF's logo (the HTML's comes with the view model), NULL:
+	 * none */
+	const struct brand *brand;
 };
 
 /* Test hook: when this environment variable is set (non-empty), a report
@@ -87,6 +90,8 @@ void report_script_csp(const char *script, size_t len, struct strbuf *out);
  * reports); report_date_text formats it "YYYY-MM-DD HH:MM UTC" (caller
  * frees). */
 time_t report_time(void);
+/* report_time, and whether it came from SOURCE_DATE_EPOCH (*fixed 1). */
+time_t report_time_fixed(int *fixed);
 char *report_date_text(time_t t);
 
 #endif

@@ -255,6 +255,7 @@ static int add_rank(struct walk *w, const char *dir, const char *out_dir,
 	memset(&r, 0, sizeof(r));
 	r.dir = xstrdup(dir);
 	r.id = -1;
+	r.capture_end_s = -1;
 	profinfo_setup_init(&r.setup);
 	r.mem_files = memory_files(out_dir, r.memfiles);
 	for (f = 0; f < RF_INFO; f++)
@@ -282,6 +283,7 @@ static int add_trace_file(struct walk *w, const char *path)
 	memset(&r, 0, sizeof(r));
 	r.dir = xstrdup(path);
 	r.id = -1;
+	r.capture_end_s = -1;
 	profinfo_setup_init(&r.setup);
 	r.trace_file = 1;
 	r.use = EXPORT_TEXT;
@@ -630,6 +632,7 @@ static void read_info(struct walk *w, struct disc_rank *r)
 	r->profiler_level = pi.profiler_level;
 	r->aic_metrics = pi.aic_metrics;
 	r->setup = pi.setup;
+	r->capture_end_s = pi.capture_end_s;
 	memset(&pi, 0, sizeof(pi));
 }
 

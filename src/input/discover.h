@@ -43,6 +43,9 @@ struct disc_rank {
 	int trace_file; /* the rank is a trace file alone (dir is the file) */
 	/* from profiler_info*.json, NULL when absent */
 	char *torch_npu_version, *cann_version, *profiler_level, *aic_metrics;
+	/* profiler_info's end_info.collectionTimeEnd, seconds since the
+	 * epoch; -1 when absent */
+	int64_t capture_end_s;
 	/* its collection settings (all unknown without profiler_info) */
 	struct profinfo_setup setup;
 	unsigned mem_files; /* 1u << enum disc_memfile for each one found */

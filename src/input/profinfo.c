@@ -92,6 +92,31 @@ static int bool_in(struct jpull *p, const struct jp_mark *obj, const char *key,
 	return b;
 }
 
+/* end_info.collectionTimeEnd: when the collection ended, nanoseconds
+ * since the Unix epoch (a number, or a string of digits), in whole
+ * seconds; -1 when absent or not plausible (before 2000, after 2200). */
+static int64_t capture_end(struct jpull *p, const struct jp_mark *root)
+{
+	static const char *const keys[] = {"end_info", "collectionTimeEnd"};
+	struct jp_mark *m = xmalloc(sizeof(*m));
+	double ns = -1;
+	cJSON *v;
+
+	if (value_at(p, root, keys, 2, m) && (v = scalar(p))) {
+		if (cJSON_IsNumber(v))
+			ns = v->valuedouble;
+		else if (cJSON_IsString(v) && v->valuestring[0] &&
+		         strspn(v->valuestring, "0123456789") ==
+		             strlen(v->valuestring))
+			ns = strtod(v->valuestring, NULL);
+		cJSON_Delete(v);
+	}
+	free(m);
+	if (!(ns >= 946684800e9 && ns < 7258118400e9))
+		return -1;
+	return (int64_t)(ns / 1e9);
+}
+
 /* A schedule number under its name or "_" + name (older profilers), a
  * whole number from 0 to 1e9; else -1. */
 static int64_t sched_num(struct jpull *p, const struct jp_mark *sched,
@@ -230,6 +255,7 @@ int profinfo_read(const char *path, struct profinfo *pi, struct err *e)
 
 	memset(pi, 0, sizeof(*pi));
 	pi->rank_id = -1;
+	pi->capture_end_s = -1;
 	profinfo_setup_init(&pi->setup);
 	if (fileio_read_small(path, PROFINFO_MAX, &sb, e)) {
 		free(root);
@@ -250,6 +276,7 @@ int profinfo_read(const char *path, struct profinfo *pi, struct err *e)
 	pi->profiler_level = str_at(&p, root, level, 3);
 	pi->aic_metrics = str_at(&p, root, aic, 3);
 	read_setup(&p, root, &pi->setup);
+	pi->capture_end_s = capture_end(&p, root);
 	ret = 0;
 out:
 	jp_close(&p);

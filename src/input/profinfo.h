@@ -27,6 +27,9 @@ struct profinfo {
 	char *torch_npu_version, *cann_version; /* NULL when absent */
 	char *profiler_level, *aic_metrics;     /* "Level1", "ACL_AICORE_..." */
 	struct profinfo_setup setup;
+	/* end_info.collectionTimeEnd in seconds since the Unix epoch (UTC):
+	 * when the capture ended; -1 when absent */
+	int64_t capture_end_s;
 };
 
 /* Reads the file (at most 4 MiB). Returns 0, or -1 with ERR_INPUT naming

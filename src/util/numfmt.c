@@ -2,6 +2,8 @@
  * times (they are integer nanoseconds throughout sdperf). */
 #include "util/numfmt.h"
 
+#include <time.h>
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -126,4 +128,24 @@ int numfmt_pct_decimals(double p)
 		half /= 10;
 	}
 	return prec;
+}
+
+void numfmt_time(struct strbuf *sb, int64_t s, enum numfmt_time_style style)
+{
+	time_t t = (time_t)s;
+	struct tm tm;
+	char buf[64];
+	size_t n = 0;
+
+	if ((int64_t)t == s && gmtime_r(&t, &tm))
+		n = style == NUMFMT_TIME_TEXT
+		        ? strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M", &tm)
+		    : style == NUMFMT_TIME_ISO
+		        ? strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%S", &tm)
+		        : strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (!n) {
+		strbuf_addch(sb, '?');
+		return;
+	}
+	strbuf_adds(sb, buf);
 }

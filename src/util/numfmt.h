@@ -33,6 +33,15 @@ void numfmt_fixed(struct strbuf *sb, double v, int prec);
 void numfmt_count(struct strbuf *sb, uint64_t n);
 /* part / whole in percent (0 when whole is 0). */
 double numfmt_pct(int64_t part, int64_t whole);
+/* How numfmt_time writes a time. */
+enum numfmt_time_style {
+	NUMFMT_TIME_TEXT, /* "2026-05-12 09:50" */
+	NUMFMT_TIME_ISO,  /* "2026-05-12T09:50:11" */
+	NUMFMT_TIME_ISO_Z /* "2026-05-12T09:50:11Z" */
+};
+/* Appends the time s (seconds since the Unix epoch) read as UTC in
+ * style; "?" when it cannot be. */
+void numfmt_time(struct strbuf *sb, int64_t s, enum numfmt_time_style style);
 /* Decimals to print percent p with: 1, or more for a share too small to
  * show with one ("0.04%", not "0.0%"), enough for one significant digit
  * (at most 6). 0 and shares of 0.05% or more: 1. */

@@ -378,6 +378,23 @@ void escape_css(struct strbuf *out, const char *s, size_t len)
 	strbuf_add_utf8_valid(out, s + run, len - run);
 }
 
+void escape_cssstr(struct strbuf *out, const char *s, size_t len)
+{
+	size_t i, run = 0;
+
+	strbuf_addch(out, '"');
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c != 0x7f && !strchr("\"\\<>&", c))
+			continue;
+		strbuf_add_utf8_valid(out, s + run, i - run);
+		strbuf_addf(out, "\\%X ", c);
+		run = i + 1;
+	}
+	strbuf_add_utf8_valid(out, s + run, len - run);
+	strbuf_addch(out, '"');
+}
+
 /* A Markdown fenced code block holding the text as it is: the fence is
  * one backtick longer than the longest run of backticks in the text (at
  * least three), so no line of the text can close it; control characters
@@ -586,6 +603,7 @@ static const struct tmpl_formatter formatters[] = {
     {"us", fmt_us, NULL, NULL},
     {"mdurl", escape_mdurl, NULL, NULL},
     {"css", escape_css, NULL, NULL},
+    {"cssstr", escape_cssstr, NULL, NULL},
     {"mdcode", escape_mdcode, NULL, NULL},
     {"path", fmt_path, NULL, NULL},
 };

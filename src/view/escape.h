@@ -59,6 +59,11 @@ void escape_js(struct strbuf *out, const char *s, size_t len);
  * table cell, not after other text); newlines become spaces. */
 void escape_md(struct strbuf *out, const char *s, size_t len);
 void escape_css(struct strbuf *out, const char *s, size_t len);
+/* fmt="cssstr": s as a double-quoted CSS string (for `content:` in the
+ * stylesheet): '"', '\\', '<', '>', '&' and every control character as
+ * a hex escape ("\\22 "), so it can neither end the string nor close the
+ * <style> element; invalid UTF-8 as U+FFFD. */
+void escape_cssstr(struct strbuf *out, const char *s, size_t len);
 /* The fenced code block of fmt="mdcode": a fence of backticks (three, or
  * one more than the longest run in s), a newline, s (control characters
  * but newline and tab, and invalid UTF-8, as U+FFFD), a newline unless s

@@ -4,6 +4,7 @@
 #include "view/model_collect.h"
 #include "view/model_iters.h"
 #include "view/model_memory.h"
+#include "view/model_prov.h"
 #include "view/model_ranks.h"
 #include "view/model_gain.h"
 #include "view/model_summary.h"
@@ -94,6 +95,7 @@ static void header(struct model_ctx *c, struct tmpl_vars *v)
 	names[0] = "version";
 	model_set_msg(c, v, "footer", "footer", names, values + 1, 1);
 	redaction(c, v);
+	model_provenance(c, v);
 }
 
 /* ---- verdicts ---------------------------------------------------------- */

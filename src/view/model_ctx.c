@@ -30,6 +30,8 @@ void model_set_common(struct model_ctx *c, struct tmpl_vars *v,
 	tmpl_set(v, "title", c->o->title ? c->o->title : model_t(c, title_key));
 	tmpl_set(v, "version", c->o->version);
 	tmpl_set(v, "date", c->o->date);
+	/* the running footer's line of every PDF (a report sets it) */
+	tmpl_set(v, "confidential", "");
 	tmpl_set(v, "css", c->o->css ? c->o->css : "");
 	tmpl_set(v, "script", c->o->script ? c->o->script : "");
 	tmpl_set(v, "script_csp", c->o->script_csp ? c->o->script_csp : "");

@@ -197,7 +197,7 @@ import json, sys
 db, text = (json.load(open(p)) for p in sys.argv[1:3])
 SKIP = {"path", "dir", "files", "inputs", "export", "warnings", "read",
         "events", "rank_dir", "id_source", "kernel_source", "steps_source",
-        "collection"}
+        "collection", "provenance"}
 diffs = []
 
 def cmp(path, x, y):

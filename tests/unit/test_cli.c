@@ -2,7 +2,9 @@
 #include "unit.h"
 
 #include "analysis/rules.h"
+#include "app/brand.h"
 #include "app/cli.h"
+#include "app/provenance.h"
 
 /* ---- fixture: a mutable argv and the parsed options -------------------- */
 
@@ -1032,6 +1034,59 @@ static void cli_man_options_are_roff_with_every_option(void **state)
 	strbuf_release(&h);
 }
 
+/* ---- provenance: the command line, the folder's time, image kinds --- */
+
+static void provenance_quotes_the_command_line(void **state)
+{
+	const char *argv[] = {"/usr/local/bin/sdperf",
+	                      "report",
+	                      "a b",
+	                      "it's",
+	                      "-o",
+	                      "out/x",
+	                      "",
+	                      "--org=A&B",
+	                      "$HOME",
+	                      "x;rm"};
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	prov_command_line(10, argv, &sb);
+	assert_string_equal(sb.buf, "sdperf report 'a b' 'it'\\''s' -o out/x "
+	                            "'' '--org=A&B' '$HOME' 'x;rm'");
+	strbuf_release(&sb);
+}
+
+static void provenance_reads_the_folder_time(void **state)
+{
+	(void)state;
+	/* 2026-05-12 09:50:11 = 1778579411 */
+	assert_int_equal(prov_folder_time("/d/synth-node_1000_"
+	                                  "20260512095011733_ascend_pt"),
+	                 1778579411);
+	assert_int_equal(prov_folder_time("x/h_1_20260512095011733_ascend_pt/"
+	                                  "ASCEND_PROFILER_OUTPUT/k.csv"),
+	                 1778579411);
+	assert_int_equal(prov_folder_time("rank0_ascend_pt"), -1);
+	assert_int_equal(prov_folder_time("h_1_2026051209501173_ascend_pt"),
+	                 -1); /* 16 digits */
+	assert_int_equal(prov_folder_time("h_1_20261312095011733_ascend_pt"),
+	                 -1); /* month 13 */
+}
+
+static void brand_tells_images_by_their_first_bytes(void **state)
+{
+	static const unsigned char png[] = {0x89, 'P',  'N',  'G',
+	                                    '\r', '\n', 0x1a, '\n'};
+	static const unsigned char jpg[] = {0xff, 0xd8, 0xff, 0xe0};
+
+	(void)state;
+	assert_string_equal(brand_image_mime(png, sizeof(png)), "image/png");
+	assert_string_equal(brand_image_mime(jpg, sizeof(jpg)), "image/jpeg");
+	assert_null(brand_image_mime(png, 7));
+	assert_null(brand_image_mime((const unsigned char *)"GIF89a", 6));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1117,6 +1172,9 @@ int main(void)
 	    cmocka_unit_test(cli_help_per_command),
 	    cmocka_unit_test(cli_help_and_completion_name_every_option),
 	    cmocka_unit_test(cli_man_options_are_roff_with_every_option),
+	    cmocka_unit_test(provenance_quotes_the_command_line),
+	    cmocka_unit_test(provenance_reads_the_folder_time),
+	    cmocka_unit_test(brand_tells_images_by_their_first_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

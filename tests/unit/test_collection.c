@@ -619,7 +619,7 @@ static char *render(const struct result *r, enum report_kind kind,
 	struct err e = ERR_INIT;
 	size_t missing = 99;
 	struct report_opts o = {lang,       NULL,     NULL, NULL, 1767225600,
-	                        "0.0-test", &missing, NULL, NULL};
+	                        "0.0-test", &missing, NULL, NULL, NULL};
 
 	if (report_render(r, kind, &o, &out, &e))
 		fail_msg("render failed: %s", e.msg);

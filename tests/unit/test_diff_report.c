@@ -146,7 +146,7 @@ static char *render_len(const struct comparison *c, enum report_kind kind,
 	struct err e = ERR_INIT;
 	size_t missing = 99;
 	struct report_opts o = {lang,       title,    NULL, NULL, 1767225600,
-	                        "0.0-test", &missing, NULL, NULL};
+	                        "0.0-test", &missing, NULL, NULL, NULL};
 
 	if (diff_report_render(c, kind, &o, &out, &e))
 		fail_msg("render failed: %s", e.msg);
@@ -530,7 +530,7 @@ static void pdf_with_a_missing_font_is_an_input_error(void **state)
 	struct comparison c;
 	struct report_opts o = {"en", NULL,       NULL, NULL,
 	                        0,    "0.0-test", NULL, "/nonexistent/font.ttf",
-	                        NULL};
+	                        NULL, NULL};
 
 	(void)state;
 	fixture(&c);

@@ -46,9 +46,9 @@ static const char script[] = "<script>alert(1)</script>";
 static void table_lists_every_formatter_in_order(void **state)
 {
 	static const char *const names[] = {
-	    "html",    "url", "href",  "js",  "md",     "raw",
-	    "int",     "f1",  "f2",    "f3",  "pct1",   "dur",
-	    "dur_own", "us",  "mdurl", "css", "mdcode", "path"};
+	    "html",  "url", "href",   "js",     "md",  "raw",     "int",
+	    "f1",    "f2",  "f3",     "pct1",   "dur", "dur_own", "us",
+	    "mdurl", "css", "cssstr", "mdcode", "path"};
 	size_t n, i;
 	const struct tmpl_formatter *f = escape_formatters(&n);
 
@@ -294,6 +294,17 @@ static void css_cannot_close_the_style_element(void **state)
 	check("css", "", "");
 }
 
+static void cssstr_is_one_css_string(void **state)
+{
+	(void)state;
+	check("cssstr", "Confidential", "\"Confidential\"");
+	check("cssstr", "a\"b\\c", "\"a\\22 b\\5C c\"");
+	check("cssstr", "</style><b>&", "\"\\3C /style\\3E \\3C b\\3E \\26 \"");
+	check("cssstr", "x\ny\x1b", "\"x\\A y\\1B \"");
+	check("cssstr", "机密 \xff", "\"机密 " FFFD "\"");
+	check("cssstr", "", "\"\"");
+}
+
 static void raw_keeps_nul_bytes(void **state)
 {
 	struct strbuf out = STRBUF_INIT;
@@ -414,6 +425,7 @@ int main(void)
 	    cmocka_unit_test(fixed_decimals_and_percent),
 	    cmocka_unit_test(durations_and_microseconds),
 	    cmocka_unit_test(exported_escapers_match_the_table),
+	    cmocka_unit_test(cssstr_is_one_css_string),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -48,9 +48,9 @@ static char *render(const struct result *r, enum report_kind kind,
 	struct strbuf out = STRBUF_INIT;
 	struct err e = ERR_INIT;
 	size_t missing = 99;
-	struct report_opts o = {lang,     NULL,       docs_base,
-	                        NULL,     1767225600, "0.0-test",
-	                        &missing, NULL,       NULL};
+	struct report_opts o = {lang,       NULL,       docs_base, NULL,
+	                        1767225600, "0.0-test", &missing,  NULL,
+	                        NULL,       NULL};
 
 	if (report_render(r, kind, &o, &out, &e))
 		fail_msg("render failed: %s", e.msg);
@@ -386,7 +386,7 @@ static void fragment_needs_a_template_with_fragment_mode(void **state)
 	    NULL,       SDPERF_TEST_DATA "/../../examples/custom-template",
 	    1767225600, "0.0-test",
 	    NULL,       NULL,
-	    NULL};
+	    NULL,       NULL};
 
 	(void)state;
 	load(&r, EXAMPLE_4CARD);

@@ -632,6 +632,52 @@ static void sha256_known_digests(void **state)
 	free(as);
 }
 
+/* The digest fed in pieces of every size from 1 to 130 bytes (across
+ * block boundaries) equals the one-shot digest of the million 'a's, and
+ * sha256_file streams a file to the same digest and its size. */
+static void sha256_streamed_equals_one_shot(void **state)
+{
+	static const char million_a[] =
+	    "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0";
+	struct sha256_ctx c;
+	struct err e = ERR_INIT;
+	unsigned char d[32];
+	char hex[SHA256_HEX], path[] = "/tmp/sdperf-sha-XXXXXX";
+	char *as = malloc(1000000);
+	size_t piece, done;
+	uint64_t size = 0;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	assert_non_null(as);
+	memset(as, 'a', 1000000);
+	for (piece = 1; piece <= 130; piece += 7) {
+		sha256_init(&c);
+		for (done = 0; done < 1000000; done += piece)
+			sha256_update(&c, as + done,
+			              1000000 - done < piece ? 1000000 - done
+			                                     : piece);
+		sha256_final(&c, d);
+		sha256_hex(d, hex);
+		assert_string_equal(hex, million_a);
+	}
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(as, 1, 1000000, f), 1000000);
+	fclose(f);
+	assert_int_equal(sha256_file(path, &size, hex, &e), 0);
+	assert_string_equal(hex, million_a);
+	assert_int_equal(size, 1000000);
+	unlink(path);
+	assert_int_equal(sha256_file(path, &size, hex, &e), -1);
+	assert_int_equal(e.code, ERR_INPUT);
+	assert_non_null(strstr(e.msg, path));
+	free(as);
+}
+
 /* RFC 4648 section 10, and a digest as a CSP source gives it. */
 static void base64_rfc4648_vectors(void **state)
 {
@@ -873,6 +919,7 @@ int main(void)
 	    cmocka_unit_test(numfmt_duration_table),
 	    cmocka_unit_test(numfmt_pct_table),
 	    cmocka_unit_test(sha256_known_digests),
+	    cmocka_unit_test(sha256_streamed_equals_one_shot),
 	    cmocka_unit_test(base64_rfc4648_vectors),
 	    TD(fileio_mkdirs_creates_nested_dirs),
 	    TD(fileio_mkdirs_fails_on_a_file),

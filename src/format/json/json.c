@@ -12,6 +12,7 @@
 #include "format/json/json_collect.h"
 #include "format/json/json_iters.h"
 #include "format/json/json_memory.h"
+#include "format/json/json_prov.h"
 #include "format/json/json_summary.h"
 #include "format/json/jsonw.h"
 #include "util/checked.h"
@@ -540,6 +541,7 @@ void render_json(const struct result *r, const char *tool_version,
 	json_memory(root, r);
 	json_iters(root, r);
 	redaction_json(root, r);
+	json_provenance(root, r);
 	jsonw_print(root, JSONW_TABS, out);
 	cJSON_Delete(root);
 }

@@ -6,13 +6,18 @@
  * libharu errors or what their files carry. */
 #include "format/pdf/pdf.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "format/pdf/pdf_diff.h"
 #include "format/pdf/pdf_layout.h"
+#include "format/pdf/pdf_logo.h"
 #include "format/pdf/pdf_report.h"
 #include "view/escape.h"
 #include "util/xalloc.h"
@@ -145,23 +150,37 @@ static void page_text(struct pdf_ctx *c, size_t i, struct strbuf *sb)
 	strbuf_adds(sb, p);
 }
 
-/* The running header (the title, one line, a rule) and the footer (the
- * model's "t_pdf_page" with {n} and {m}) on every page: once the last page
- * exists. */
+/* The running header (the title, one line, the logo at its right, a
+ * rule) and the footer (the model's "t_pdf_page" with {n} and {m}, and
+ * under it the confidentiality line when there is one) on every page:
+ * once the last page exists. */
 static void doc_decorate(struct pdf_ctx *c)
 {
 	struct pdf_doc *d = &c->d;
-	HPDF_Font f;
+	const char *conf = pdf_v(c, "confidential");
+	HPDF_Font f, cf = NULL;
+	HPDF_Image logo;
+	/* the confidentiality line, wrapped once (a libharu error longjmps
+	 * past its release: an error path that ends the process's report) */
+	struct strbuf cl = STRBUF_INIT;
+	float lw, lh, w;
 	size_t i;
-	float w;
 
+	lw = pdf_logo_load(d, c->o->logo, c->o->logo_len, c->o->logo_png, &logo,
+	                   &lh);
 	strbuf_reset(&d->para);
-	pt_wrap(d, pdf_v(c, "title"), &PDF_SMALL, CONTENT_W, 1, 1, &d->para,
-	        &f);
+	pt_wrap(d, pdf_v(c, "title"), &PDF_SMALL,
+	        CONTENT_W - (lw > 0 ? lw + 8 : 0), 1, 1, &d->para, &f);
+	/* the confidentiality line: one line, cut to the page's width */
+	if (*conf)
+		pt_wrap(d, conf, &PDF_SMALL, CONTENT_W, 1, 1, &cl, &cf);
 	for (i = 0; i < d->npages; i++) {
 		HPDF_Page page = d->pages[i];
 		pt_draw(d, page, f, &PDF_SMALL, MARGIN, PAGE_H - 36,
 		        d->para.buf, d->para.len);
+		if (logo)
+			HPDF_Page_DrawImage(page, logo, MARGIN + CONTENT_W - lw,
+			                    PAGE_H - 39, lw, lh);
 		pt_hline(page, MARGIN, MARGIN + CONTENT_W, PAGE_H - 41, 0.5f,
 		         PDF_LINE);
 		page_text(c, i, &d->sb);
@@ -169,7 +188,13 @@ static void doc_decorate(struct pdf_ctx *c)
 		w = pt_text_width(d, d->sb.buf, &PDF_SMALL);
 		pt_draw_str(d, page, &PDF_SMALL, (PAGE_W - w) / 2, 30,
 		            d->sb.buf);
+		if (cf) {
+			w = pt_text_width(d, cl.buf, &PDF_SMALL);
+			pt_draw(d, page, cf, &PDF_SMALL, (PAGE_W - w) / 2, 20,
+			        cl.buf, cl.len);
+		}
 	}
+	strbuf_release(&cl);
 }
 
 /* The finished document's bytes, appended to c->bytes. */
@@ -246,4 +271,78 @@ struct libversion pdf_libharu_version(void)
 {
 	struct libversion v = {"libharu", HPDF_VERSION_TEXT, HPDF_GetVersion()};
 	return v;
+}
+
+/* ---- the logo, checked before any input is read -------------------- */
+
+struct check {
+	unsigned long no, detail;
+};
+
+/* Records the first error; libharu's call then returns its error. */
+static void on_check_error(HPDF_STATUS no, HPDF_STATUS detail, void *data)
+{
+	struct check *c = data;
+
+	if (!c->no) {
+		c->no = (unsigned long)no;
+		c->detail = (unsigned long)detail;
+	}
+}
+
+/* libharu's load of the image, in this process: 0 when it decodes. */
+static int try_load(const void *data, size_t len, int png, struct check *c)
+{
+	HPDF_Doc pdf = HPDF_New(on_check_error, c);
+	HPDF_Image img = NULL;
+
+	if (!pdf)
+		return -1;
+	if (len <= 0xffffffffu)
+		img =
+		    png ? HPDF_LoadPngImageFromMem(pdf, data, (HPDF_UINT)len)
+		        : HPDF_LoadJpegImageFromMem(pdf, data, (HPDF_UINT)len);
+	if (img && !c->no &&
+	    (HPDF_Image_GetWidth(img) == 0 || HPDF_Image_GetHeight(img) == 0))
+		c->no = 1;
+	HPDF_Free(pdf);
+	return img && !c->no ? 0 : -1;
+}
+
+/* The load is tried in a child process: libharu 2.3.0 sets no recovery
+ * point for libpng, whose default on a damaged PNG (a bad chunk, a
+ * truncated stream) is to print and abort. The child's exit status is
+ * the answer; the parent then loads the same bytes safely. */
+int pdf_image_check(const void *data, size_t len, int png, struct strbuf *why)
+{
+	struct check c = {0, 0};
+	int status = 0, fd;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		/* libpng's complaint is not ours to print */
+		fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0)
+			dup2(fd, 2);
+		_exit(try_load(data, len, png, &c) ? 1 : 0);
+	}
+	if (pid < 0) {
+		strbuf_addf(why, "cannot check it: fork: %s", strerror(errno));
+		return -1;
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			strbuf_addf(why, "cannot check it: waitpid: %s",
+			            strerror(errno));
+			return -1;
+		}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	strbuf_addf(why,
+	            "the %s image cannot be decoded (damaged or "
+	            "truncated, or of a kind libharu cannot read)",
+	            png ? "PNG" : "JPEG");
+	return -1;
 }

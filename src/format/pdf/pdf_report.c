@@ -2,6 +2,7 @@
  * in the HTML report's order (templates/report.html.tmpl), with the
  * layout of pdf_layout.h. */
 #include "format/pdf/pdf_report.h"
+#include "format/pdf/pdf_prov.h"
 
 #include <string.h>
 
@@ -37,6 +38,7 @@ static void title_block(struct pdf_ctx *c)
 	pdf_meta(c, "t_meta_span", b->buf);
 	if (*pdf_v(c, "redacted"))
 		pdf_meta(c, "t_meta_redacted", pdf_v(c, "redaction_text"));
+	pdf_brand_meta(c);
 	pdf_title_end(c);
 }
 
@@ -549,5 +551,6 @@ void pdf_report_layout(struct pdf_ctx *c)
 	warnings(c);
 	method(c);
 	inputs(c);
+	pdf_provenance_section(c);
 	docs(c);
 }

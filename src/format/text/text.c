@@ -263,6 +263,59 @@ static void collection(const struct result *r, struct strbuf *out)
 	                 "fixes each)\n");
 }
 
+/* Who the report is for, one line (when branded). */
+static void branding(const struct brand *b, struct strbuf *out)
+{
+	const char *part[3] = {b->org, b->customer, b->ticket};
+	const char *label[3] = {"", "for ", "ticket "};
+	size_t i, n = 0;
+
+	for (i = 0; i < 3; i++) {
+		if (!part[i])
+			continue;
+		strbuf_adds(out, n++ ? ", " : "");
+		strbuf_adds(out, label[i]);
+		strbuf_add_sanitized(out, part[i], strlen(part[i]));
+	}
+	if (n)
+		strbuf_addch(out, '\n');
+}
+
+/* How the report was made, short: the full block is in every report
+ * file. */
+static void provenance(const struct result *r, struct strbuf *out)
+{
+	const struct provenance *p = &r->prov;
+	size_t i, files = 0;
+
+	if (!p->set)
+		return;
+	for (i = 0; i < r->nranks; i++)
+		files += r->ranks[i].ninputs;
+	strbuf_addf(out, "\nmade by sdperf %s%s%s, rules ", p->version,
+	            *p->build ? " " : "", p->build);
+	strbuf_add_sanitized(out, p->rules, strlen(p->rules));
+	strbuf_addf(out, " (sha256 %.12s), %zu input file%s hashed, captured ",
+	            p->rules_sha256, files, files == 1 ? "" : "s");
+	if (p->captured_s < 0)
+		strbuf_adds(out, "unknown");
+	else {
+		numfmt_time(out, p->captured_s, NUMFMT_TIME_TEXT);
+		strbuf_adds(out, strcmp(p->captured_from, "profiler_info")
+		                     ? " (folder name)"
+		                     : " UTC");
+	}
+	strbuf_adds(out, ", generated ");
+	numfmt_time(out, p->generated_s, NUMFMT_TIME_TEXT);
+	strbuf_adds(out, " UTC");
+	strbuf_adds(out, p->generated_fixed ? " (SOURCE_DATE_EPOCH)\n" : "\n");
+	if (r->brand.confidential) {
+		strbuf_add_sanitized(out, r->brand.confidential,
+		                     strlen(r->brand.confidential));
+		strbuf_addch(out, '\n');
+	}
+}
+
 void render_text(const struct result *r, const char *tool_version,
                  struct strbuf *out)
 {
@@ -281,6 +334,7 @@ void render_text(const struct result *r, const char *tool_version,
 		                ? "operator names outside the built-in "
 		                  "categories replaced too"
 		                : "kernel type names kept");
+	branding(&r->brand, out);
 	numfmt_count(out, r->kernels);
 	strbuf_addf(out, " kernels, %zu profiler step%s, ", r->steps_total,
 	            r->steps_total == 1 ? "" : "s");
@@ -314,4 +368,5 @@ void render_text(const struct result *r, const char *tool_version,
 	if (r->nwarnings > 10)
 		strbuf_addf(out, "  ... and %zu more in report.json\n",
 		            r->nwarnings - 10);
+	provenance(r, out);
 }

@@ -1,0 +1,244 @@
+/* The report's provenance and branding, gathered in one place: the
+ * command line and the input paths stay plain strings here (in
+ * result.prov and each rank's inputs), so a redaction pass can cover
+ * them. */
+#include "app/provenance.h"
+
+#include "app/about.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/report.h"
+#include "util/xalloc.h"
+#include "version.h"
+#include "util/banned.h"
+
+static int safe_word(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!strchr(
+		        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		        "0123456789_-+=.,/:@%",
+		        *s))
+			return 0;
+	return 1;
+}
+
+void prov_command_line(int argc, const char *const *argv, struct strbuf *out)
+{
+	int i;
+	const char *p;
+
+	strbuf_adds(out, "sdperf");
+	for (i = 1; i < argc; i++) {
+		strbuf_addch(out, ' ');
+		if (safe_word(argv[i])) {
+			strbuf_adds(out, argv[i]);
+			continue;
+		}
+		strbuf_addch(out, '\'');
+		for (p = argv[i]; *p; p++)
+			if (*p == '\'')
+				strbuf_adds(out, "'\\''");
+			else
+				strbuf_addch(out, *p);
+		strbuf_addch(out, '\'');
+	}
+}
+
+/* Days from 1970-01-01 to the civil date y-m-d (proleptic Gregorian). */
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+	int64_t era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+static int num(const char *s, int n)
+{
+	int v = 0;
+
+	while (n--)
+		v = v * 10 + (*s++ - '0');
+	return v;
+}
+
+int64_t prov_folder_time(const char *path)
+{
+	static const char tail[] = "_ascend_pt";
+	const char *hit = NULL, *p = path, *d;
+	int y, mo, da, h, mi, se;
+
+	/* the last "_<17 digits>_ascend_pt" in the path */
+	while ((p = strstr(p, tail)) != NULL) {
+		d = p - 17;
+		if (d - 1 >= path && d[-1] == '_' &&
+		    strspn(d, "0123456789") == 17)
+			hit = d;
+		p += sizeof(tail) - 1;
+	}
+	if (!hit)
+		return -1;
+	y = num(hit, 4);
+	mo = num(hit + 4, 2);
+	da = num(hit + 6, 2);
+	h = num(hit + 8, 2);
+	mi = num(hit + 10, 2);
+	se = num(hit + 12, 2);
+	if (y < 2000 || mo < 1 || mo > 12 || da < 1 || da > 31 || h > 23 ||
+	    mi > 59 || se > 60)
+		return -1;
+	return days_from_civil(y, mo, da) * 86400 + h * 3600 + mi * 60 + se;
+}
+
+static int add_input(struct rank_result *rr, const char *what, const char *path,
+                     struct err *e)
+{
+	struct input_file *f;
+
+	rr->inputs =
+	    xrealloc(rr->inputs, (rr->ninputs + 1) * sizeof(*rr->inputs));
+	f = &rr->inputs[rr->ninputs];
+	memset(f, 0, sizeof(*f));
+	if (sha256_file(path, &f->size, f->sha256, e))
+		return -1;
+	f->what = what;
+	f->path = xstrdup(path);
+	rr->ninputs++;
+	return 0;
+}
+
+/* The memory files memory_read_sources tried, in its order: each one
+ * until one gave samples (analysis/memory.c). */
+static int memory_inputs(const struct disc_rank *dr, struct rank_result *rr,
+                         struct err *e)
+{
+	int src = rr->mem.source;
+	const char *const *f = (const char *const *)dr->memfiles;
+
+	if (f[DM_MEMORY_RECORD] &&
+	    add_input(rr, discover_memfile_names[DM_MEMORY_RECORD],
+	              f[DM_MEMORY_RECORD], e))
+		return -1;
+	if (src == MEMSRC_MEMORY_RECORD || src == MEMSRC_TRACE)
+		return 0;
+	if (f[DM_OPERATOR_MEMORY] &&
+	    add_input(rr, discover_memfile_names[DM_OPERATOR_MEMORY],
+	              f[DM_OPERATOR_MEMORY], e))
+		return -1;
+	if (src == MEMSRC_OPERATOR_MEMORY)
+		return 0;
+	if (f[DM_NPU_MODULE_MEM] &&
+	    add_input(rr, discover_memfile_names[DM_NPU_MODULE_MEM],
+	              f[DM_NPU_MODULE_MEM], e))
+		return -1;
+	return 0;
+}
+
+static int text_inputs(const struct disc_rank *dr, struct rank_result *rr,
+                       struct err *e)
+{
+	static const enum rank_file text[] = {RF_KERNELS, RF_TRACE, RF_STEPS,
+	                                      RF_COMM};
+	size_t i;
+
+	for (i = 0; i < sizeof(text) / sizeof(*text); i++) {
+		enum rank_file f = text[i];
+		if (!dr->files[f])
+			continue;
+		/* a trace present but not read (no kernels to map onto) */
+		if (f == RF_TRACE && !rr->trace_read &&
+		    !(rr->kernel_source &&
+		      !strcmp(rr->kernel_source, "trace_view")))
+			continue;
+		if (add_input(rr, rank_file_names[f], dr->files[f], e))
+			return -1;
+	}
+	return memory_inputs(dr, rr, e);
+}
+
+int prov_rank_inputs(const struct disc_rank *dr, struct rank_result *rr,
+                     struct err *e)
+{
+	rr->captured_s = dr->capture_end_s;
+	rr->captured_from = dr->capture_end_s >= 0 ? "profiler_info" : NULL;
+	if (rr->captured_s < 0) {
+		rr->captured_s = prov_folder_time(dr->dir);
+		rr->captured_from = rr->captured_s >= 0 ? "folder" : NULL;
+	}
+	if (dr->files[RF_INFO] &&
+	    add_input(rr, rank_file_names[RF_INFO], dr->files[RF_INFO], e))
+		return -1;
+	if (dr->use == EXPORT_DB)
+		return dr->files[DF_DB]
+		           ? add_input(rr, "db", dr->files[DF_DB], e)
+		           : 0;
+	return text_inputs(dr, rr, e);
+}
+
+const char *prov_build(void)
+{
+	/* the git commit built, as --version says it; "" when sdperf was
+	 * not built from a git checkout (the reports show the version alone) */
+	const char *c = about_commit();
+	return strcmp(c, "unknown") ? c : "";
+}
+
+/* An empty branding text is none. */
+static char *dup_or_null(const char *s)
+{
+	return s && *s ? xstrdup(s) : NULL;
+}
+
+static void fill_brand(const struct options *o, struct brand *b)
+{
+	unsigned char d[32];
+
+	b->org = dup_or_null(o->org);
+	b->customer = dup_or_null(o->customer);
+	b->ticket = dup_or_null(o->ticket);
+	b->confidential = dup_or_null(o->confidential);
+	if (!o->logo_data)
+		return;
+	b->logo = xmalloc(o->logo_len);
+	memcpy(b->logo, o->logo_data, o->logo_len);
+	b->logo_len = o->logo_len;
+	b->logo_mime = o->logo_mime;
+	sha256(b->logo, b->logo_len, d);
+	sha256_hex(d, b->logo_sha256);
+}
+
+void prov_fill(const struct options *o, const struct rules *ru,
+               struct result *r)
+{
+	struct provenance *p = &r->prov;
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	p->set = 1;
+	prov_command_line(o->argc, (const char *const *)o->argv, &sb);
+	p->command_line = strbuf_detach(&sb, NULL);
+	p->version = SDPERF_VERSION;
+	p->build = prov_build();
+	p->rules = xstrdup(ru->source ? ru->source : "built-in");
+	memcpy(p->rules_sha256, ru->sha256, sizeof(p->rules_sha256));
+	p->captured_s = -1;
+	for (i = 0; i < r->nranks; i++) {
+		const struct rank_result *rr = &r->ranks[i];
+		if (rr->captured_s >= 0 &&
+		    (p->captured_s < 0 || rr->captured_s < p->captured_s)) {
+			p->captured_s = rr->captured_s;
+			p->captured_from = rr->captured_from;
+		}
+	}
+	p->generated_s = (int64_t)report_time_fixed(&p->generated_fixed);
+	fill_brand(o, &r->brand);
+}

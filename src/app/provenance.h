@@ -1,0 +1,46 @@
+/* How a report was made (result.h's struct provenance and struct brand):
+ * the command line, sdperf's version and build, the rules and their hash,
+ * each input file's size and SHA-256, when the profile was captured and
+ * when the report was generated; and who it is for (the branding). */
+#ifndef SDPERF_PROVENANCE_H
+#define SDPERF_PROVENANCE_H
+
+#include "analysis/result.h"
+#include "analysis/rules.h"
+#include "app/cli.h"
+#include "input/discover.h"
+#include "util/err.h"
+#include "util/strbuf.h"
+
+/* Appends argv shell-quoted for a POSIX shell, separated by spaces:
+ * words of only safe characters as they are, any other in single quotes
+ * ('it'\''s'); argv[0] is written "sdperf", whatever path ran it. */
+void prov_command_line(int argc, const char *const *argv, struct strbuf *out);
+
+/* The capture time a rank folder's name {host}_{pid}_{YYYYMMDDhhmmssmmm}
+ * _ascend_pt tells, as seconds since the epoch (the clock read as UTC);
+ * -1 when path names no such folder. */
+int64_t prov_folder_time(const char *path);
+
+/* In the rank's worker thread, after its analysis: streams each file the
+ * rank's analysis read (the export used, profiler_info, the memory files
+ * it tried) through SHA-256 into rr->inputs, 64 KiB at a time, and sets
+ * rr->captured_s from profiler_info, else the folder's name. A file that
+ * cannot be read now (the analysis only warned of it, or it is gone) is
+ * left out. Returns 0 (e is for future errors). */
+int prov_rank_inputs(const struct disc_rank *dr, struct rank_result *rr,
+                     struct err *e);
+
+/* The build sdperf was made from ("" when unknown): the one place a
+ * git commit or build id is wired in. */
+const char *prov_build(void);
+
+/* Fills r->prov and r->brand for `sdperf report` once the ranks are
+ * analysed: the command line, version, build, rules (ru) and their
+ * hash, the earliest capture time over the ranks, the generation time
+ * (SOURCE_DATE_EPOCH when set, else the clock), and the branding from o
+ * (the logo's bytes copied). */
+void prov_fill(const struct options *o, const struct rules *ru,
+               struct result *r);
+
+#endif

@@ -1,0 +1,36 @@
+/* The logo in the PDF: checked once before any input is read (libharu
+ * decodes it in a throw-away document, in a child process), then drawn in the
+ * running header of every page. */
+#include "format/pdf/pdf_logo.h"
+#include "util/banned.h"
+
+/* The header band's logo: at most this tall and this wide (points). */
+#define LOGO_H 16.0f
+#define LOGO_W 120.0f
+
+float pdf_logo_load(struct pdf_doc *d, const unsigned char *logo, size_t len,
+                    int png, HPDF_Image *img, float *h)
+{
+	float w, iw, ih;
+
+	*img = NULL;
+	*h = 0;
+	if (!logo || !len)
+		return 0;
+	*img = png ? HPDF_LoadPngImageFromMem(d->pdf, logo, (HPDF_UINT)len)
+	           : HPDF_LoadJpegImageFromMem(d->pdf, logo, (HPDF_UINT)len);
+	iw = (float)HPDF_Image_GetWidth(*img);
+	ih = (float)HPDF_Image_GetHeight(*img);
+	if (iw <= 0 || ih <= 0) {
+		*img = NULL;
+		return 0;
+	}
+	/* as tall as the band allows, narrower when it is wide */
+	*h = LOGO_H;
+	w = iw * LOGO_H / ih;
+	if (w > LOGO_W) {
+		w = LOGO_W;
+		*h = ih * LOGO_W / iw;
+	}
+	return w;
+}
