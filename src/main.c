@@ -4,6 +4,7 @@
 
 #include "app/cli.h"
 #include "app/pipeline.h"
+#include "app/summaries.h"
 #include "util/banned.h"
 #include "util/err.h"
 #include "util/strbuf.h"
@@ -45,9 +46,10 @@ int main(int argc, char **argv)
 		strbuf_release(&sb);
 	} else if (o.cmd == CMD_VERSION)
 		printf("sdperf %s\n", SDPERF_VERSION);
-	else if ((o.cmd == CMD_DIFF    ? pipeline_diff(&o, &e)
-	          : o.cmd == CMD_CHECK ? pipeline_check(&o, &e)
-	                               : pipeline_report(&o, &e))) {
+	else if ((o.cmd == CMD_DIFF        ? pipeline_diff(&o, &e)
+	          : o.cmd == CMD_CHECK     ? pipeline_check(&o, &e)
+	          : o.cmd == CMD_SUMMARIZE ? pipeline_summarize(&o, &e)
+	                                   : pipeline_report(&o, &e))) {
 		/* a failed check is the command's answer, not an error */
 		print_error(e.code == ERR_CHECK ? "sdperf: check: "
 		                                : "sdperf: error: ",
