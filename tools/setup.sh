@@ -12,7 +12,7 @@ ROOT=$(pwd)
 MODE=${1:-demo}
 
 BUILD_PKGS="cmake make gcc pkg-config libcjson-dev libcsv-dev libhpdf-dev libcmocka-dev zlib1g-dev libsqlite3-dev fonts-dejavu-core fonts-wqy-zenhei"
-TEST_PKGS="clang libclang-rt-14-dev python3 poppler-utils qpdf time cmark-gfm"
+TEST_PKGS="clang libclang-rt-14-dev python3 poppler-utils qpdf time cmark-gfm parallel shellcheck python3-yaml"
 # Browser tests (tests/browser): Debian's chromium, driven by playwright-core
 # (pinned to 1.61.1, which runs on node >= 18) installed by npm. A node and
 # npm already on PATH are used as they are: this project's machines come with
