@@ -18,9 +18,9 @@ _Static_assert(sizeof(enum category) == sizeof(int), "enum category is an int");
 
 #define TRI(T, M)     FT_NUM(T, M, FT_INT, -1, 1)
 #define ENUM(T, M, N) FT_NUM(T, M, FT_INT, 0, (N)-1)
-#define I64S(T, M, N) FT_NUMS(T, M, FT_I64, N, 0, 0)
+#define I64S(T, M, N) FT_NUMS(T, M, FT_I64, N, -FT_TIME_MAX, FT_TIME_MAX)
 #define U64(T, M)     FT_U64F(T, M)
-#define I64(T, M)     FT_I64F(T, M)
+#define I64(T, M)     FT_TIMEF(T, M)
 #define SZ(T, M)      FT_NUM(T, M, FT_SIZE, 0, 0)
 
 /* ---- kernel types, stages, segments ------------------------------------ */
@@ -222,14 +222,18 @@ static const struct ft_table mem_t = FT_TABLE(mem_f);
 	(offsetof(struct rank_result, stage[0].M) -                            \
 	 offsetof(struct rank_result, stage[0]))
 static const struct ft_field rstage_f[] = {
-    {"kernel_ns", FT_I64, RS(kernel_ns), 1, 0, 0, NULL, 0, NULL, 0, 0, 0},
-    {"wall_ns", FT_I64, RS(wall_ns), 1, 0, 0, NULL, 0, NULL, 0, 0, 0},
-    {"comm_ns", FT_I64, RS(comm_ns), 1, 0, 0, NULL, 0, NULL, 0, 0, 0},
-    {"exposed_comm_ns", FT_I64, RS(exposed_comm_ns), 1, 0, 0, NULL, 0, NULL, 0,
-     0, 0},
-    {"cat_ns", FT_I64, RS(cat_ns), CAT_COUNT, 0, 0, NULL, 0, NULL, 0, 0, 0},
-    {"fa_part_ns", FT_I64, RS(fa_part_ns), FA_PART_COUNT, 0, 0, NULL, 0, NULL,
-     0, 0, 0},
+    {"kernel_ns", FT_I64, RS(kernel_ns), 1, -FT_TIME_MAX, FT_TIME_MAX, NULL, 0,
+     NULL, 0, 0, 0},
+    {"wall_ns", FT_I64, RS(wall_ns), 1, -FT_TIME_MAX, FT_TIME_MAX, NULL, 0,
+     NULL, 0, 0, 0},
+    {"comm_ns", FT_I64, RS(comm_ns), 1, -FT_TIME_MAX, FT_TIME_MAX, NULL, 0,
+     NULL, 0, 0, 0},
+    {"exposed_comm_ns", FT_I64, RS(exposed_comm_ns), 1, -FT_TIME_MAX,
+     FT_TIME_MAX, NULL, 0, NULL, 0, 0, 0},
+    {"cat_ns", FT_I64, RS(cat_ns), CAT_COUNT, -FT_TIME_MAX, FT_TIME_MAX, NULL,
+     0, NULL, 0, 0, 0},
+    {"fa_part_ns", FT_I64, RS(fa_part_ns), FA_PART_COUNT, -FT_TIME_MAX,
+     FT_TIME_MAX, NULL, 0, NULL, 0, 0, 0},
 };
 static const struct ft_table rstage_t = FT_TABLE(rstage_f);
 

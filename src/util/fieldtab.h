@@ -66,6 +66,10 @@ struct ft_table {
 /* min == max: the kind's whole range */
 #define FT_I64F(T, M) FT_NUM(T, M, FT_I64, 0, 0)
 #define FT_U64F(T, M) FT_NUM(T, M, FT_U64, 0, 0)
+/* a time or a size: within +-2^61 (in ns, 73 years, or an epoch time
+ * until 2043), so that a few of them add up without overflow */
+#define FT_TIME_MAX    ((int64_t)1 << 61)
+#define FT_TIMEF(T, M) FT_NUM(T, M, FT_I64, -FT_TIME_MAX, FT_TIME_MAX)
 #define FT_BOOL(T, M) FT_NUM(T, M, FT_INT, 0, 1)
 #define FT_DBLF(T, M) FT_NUM(T, M, FT_DBL, 0, 0)
 #define FT_STRF(T, M)                                                          \
