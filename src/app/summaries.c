@@ -131,14 +131,15 @@ static int is_json_name(const char *name)
 	return n > 5 && !strcmp(name + n - 5, ".json");
 }
 
-/* The summary files directly in dir, sorted by name (appended to *v). */
-static void dir_summaries(const char *dir, char ***v, size_t *n)
+/* The summary files directly in dir, sorted by name (appended to *v; no
+ * more once *v holds more than max). */
+static void dir_summaries(const char *dir, char ***v, size_t *n, size_t max)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
 	size_t first = *n;
 
-	while (d && (de = readdir(d))) {
+	while (d && (de = readdir(d)) && *n <= max) {
 		char *p;
 		if (de->d_name[0] == '.' || !is_json_name(de->d_name))
 			continue;
@@ -166,7 +167,7 @@ static int is_summary_path(const char *path)
 		return sumread_sniff(path);
 	if (kind != 1)
 		return 0;
-	dir_summaries(path, &v, &n);
+	dir_summaries(path, &v, &n, 0); /* one is enough */
 	for (i = 0; i < n; i++)
 		free(v[i]);
 	free(v);
@@ -208,7 +209,7 @@ static int summary_files(const struct options *o, char ***v, size_t *n,
 
 	for (i = 0; i < o->npaths; i++) {
 		if (fileio_kind(o->paths[i]) == 1) {
-			dir_summaries(o->paths[i], v, n);
+			dir_summaries(o->paths[i], v, n, SUMMARIES_MAX);
 		} else {
 			*v = xrealloc(*v, (*n + 1) * sizeof(**v));
 			(*v)[(*n)++] = xstrdup(o->paths[i]);

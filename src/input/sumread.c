@@ -23,8 +23,8 @@
  * bytes, and the densest summary text spends two bytes per number ("0,"). */
 #define TREE_PER_BYTE 32
 
-/* Integers beyond 2^53 are written as decimal strings (a double would
- * round them); below it, as numbers. */
+/* Integers of 2^53 and more (in magnitude) are written as decimal strings
+ * (a double would round them); below it, as numbers. */
 #define EXACT_MAX 9007199254740992.0
 
 int sumread_sniff(const char *path)
@@ -58,7 +58,7 @@ static int get_int(const cJSON *v, int is_unsigned, int64_t *i, uint64_t *u)
 
 	if (cJSON_IsNumber(v)) {
 		double d = v->valuedouble;
-		if (d != floor(d) || d > EXACT_MAX || d < -EXACT_MAX ||
+		if (d != floor(d) || d >= EXACT_MAX || d <= -EXACT_MAX ||
 		    (is_unsigned && d < 0))
 			return -1;
 		*i = (int64_t)d;

@@ -266,7 +266,8 @@ static void cli_parse_rejects_unknown_command(void **state)
 
 	parse(c, "rport", "P", NULL);
 	usage_error(c,
-	            "unknown command 'rport' (commands: report, diff, check)");
+	            "unknown command 'rport' (commands: report, diff, check, "
+	            "summarize)");
 }
 
 static void cli_parse_rejects_no_command(void **state)
@@ -642,7 +643,8 @@ static void cli_parse_help_of_unknown_command(void **state)
 
 	parse(c, "rport", "--help", NULL);
 	usage_error(c,
-	            "unknown command 'rport' (commands: report, diff, check)");
+	            "unknown command 'rport' (commands: report, diff, check, "
+	            "summarize)");
 }
 
 static void cli_parse_completion(void **state)

@@ -1,4 +1,6 @@
-/* A struct written as JSON by its field table (see ftjson.h). */
+/* A struct written as JSON by its field table (see ftjson.h). Integers of
+ * 2^53 and more (in magnitude) are decimal strings: a JSON reader's
+ * double holds every integer below 2^53 exactly, and no more. */
 #include "format/json/ftjson.h"
 
 #include <math.h>
@@ -7,7 +9,7 @@
 #include "format/json/jsonw.h"
 #include "util/banned.h"
 
-#define EXACT_MAX 9007199254740992.0 /* 2^53 */
+#define EXACT_MAX ((int64_t)1 << 53)
 
 static cJSON *table_item(const struct ft_table *t, const char *base);
 
@@ -23,7 +25,7 @@ static void add_i64(cJSON *o, const char *key, int64_t v)
 {
 	char buf[32];
 
-	if ((double)v > EXACT_MAX || (double)v < -EXACT_MAX) {
+	if (v >= EXACT_MAX || v <= -EXACT_MAX) {
 		snprintf(buf, sizeof(buf), "%lld", (long long)v);
 		jsonw_add_str(o, key, buf);
 	} else {
@@ -35,7 +37,7 @@ static void add_u64(cJSON *o, const char *key, uint64_t v)
 {
 	char buf[32];
 
-	if ((double)v > EXACT_MAX) {
+	if (v >= (uint64_t)EXACT_MAX) {
 		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
 		jsonw_add_str(o, key, buf);
 	} else {
