@@ -114,13 +114,14 @@ static void options_of(unsigned within, unsigned want, struct strbuf *out)
 
 static void overview(struct strbuf *out)
 {
-	strbuf_adds(out, "usage: sdperf report PATH... [OPTION]...\n"
-	                 "       sdperf diff BASE NEW [OPTION]...\n"
-	                 "       sdperf check PATH [OPTION]...\n"
-	                 "       sdperf summarize RANK_PATH -o FILE [OPTION]...\n"
-	                 "       sdperf COMMAND --help\n"
-	                 "       sdperf --completion bash\n"
-	                 "       sdperf --help | --version\n\n");
+	strbuf_adds(out,
+	            "usage: sdperf report PATH... [OPTION]...\n"
+	            "       sdperf diff BASE NEW [OPTION]...\n"
+	            "       sdperf check PATH [OPTION]...\n"
+	            "       sdperf summarize RANK_PATH -o FILE [OPTION]...\n"
+	            "       sdperf COMMAND --help\n"
+	            "       sdperf --completion bash\n"
+	            "       sdperf --help | --version\n\n");
 	strbuf_addf(out, "%s\n%s\n%s\n", about, commands_text, path_text);
 	strbuf_adds(out, "options of every command:\n");
 	options_of(CLI_EVERY | CLI_GENERAL, CLI_EVERY, out);
@@ -130,8 +131,9 @@ static void overview(struct strbuf *out)
 	options_of(CLI_EVERY | CLI_GENERAL, CLI_DIFF, out);
 	strbuf_adds(out, "\noptions of check:\n");
 	options_of(CLI_EVERY | CLI_GENERAL, CLI_CHECK, out);
-	strbuf_adds(out, "\noptions of summarize: -o FILE, --rules, --jobs, "
-	                 "--max-memory,\n--strict, --quiet\n\n");
+	strbuf_adds(out, "\noptions of summarize (see sdperf summarize --help):"
+	                 "\n-o FILE (required), --rules, --jobs, --max-memory,"
+	                 " --strict, --quiet\n\n");
 	options_of(CLI_GENERAL, 0, out);
 	strbuf_addf(out, "\n%s\n%s", conventions, exit_codes);
 }
@@ -162,10 +164,10 @@ void cli_help(enum command cmd, struct strbuf *out)
 		overview(out);
 		return;
 	}
-	options_of(cmd == CMD_REPORT   ? CLI_REPORT
-	           : cmd == CMD_DIFF   ? CLI_DIFF
-	           : cmd == CMD_CHECK  ? CLI_CHECK
-	                               : CLI_SUMMARIZE,
+	options_of(cmd == CMD_REPORT  ? CLI_REPORT
+	           : cmd == CMD_DIFF  ? CLI_DIFF
+	           : cmd == CMD_CHECK ? CLI_CHECK
+	                              : CLI_SUMMARIZE,
 	           0, out);
 	strbuf_addf(out, "\n%s\n%s", conventions, exit_codes);
 }
