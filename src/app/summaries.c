@@ -73,6 +73,21 @@ static int one_rank(const struct options *o, const struct run_files *rf,
 	               o->path, rf->n);
 }
 
+/* The folder FILE goes into, created when missing (mkdir -p). */
+static int make_parent(const char *file, struct err *e)
+{
+	const char *slash = strrchr(file, '/');
+	char *dir;
+	int ret;
+
+	if (!slash || slash == file)
+		return 0;
+	dir = xstrndup(file, (size_t)(slash - file));
+	ret = fileio_mkdirs(dir, e);
+	free(dir);
+	return ret;
+}
+
 int pipeline_summarize(const struct options *o, struct err *e)
 {
 	struct rules ru = {0};
@@ -98,7 +113,8 @@ int pipeline_summarize(const struct options *o, struct err *e)
 	rf.notes = NULL;
 	rf.nnotes = 0;
 	render_ranksum(&s, &text);
-	if (fileio_write_atomic(o->outdir, text.buf, text.len, e))
+	if (make_parent(o->outdir, e) ||
+	    fileio_write_atomic(o->outdir, text.buf, text.len, e))
 		goto out;
 	if (!o->quiet) {
 		struct strbuf msg = STRBUF_INIT;
