@@ -375,6 +375,7 @@ int summaries_analyse(const struct options *o, const struct rules *ru,
 	if (take_lead_timeline(parts, files, n, e))
 		goto out;
 	pipeline_merge(o, ru, &rf, parts, r);
+	r->summaries = n;
 	ret = 0;
 out:
 	for (i = 0; parts && i < n; i++)

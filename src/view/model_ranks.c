@@ -91,6 +91,13 @@ static void header(struct model_ctx *c, struct tmpl_vars *v)
 	figures(c, v, n);
 	/* how sdperf ran, not what it measured: the Method section's */
 	values[0] = tmpl_get(v, "threads");
+	if (r->summaries) { /* analysed elsewhere, one task per rank */
+		tmpl_setf(v, "summaries", "%zu", r->summaries);
+		values[0] = tmpl_get(v, "summaries");
+		model_set_msg(c, v, "method_threads", "method_summaries", names,
+		              values, 1);
+		return;
+	}
 	model_set_msg(c, v, "method_threads", "method_threads", names, values,
 	              1);
 }

@@ -144,6 +144,15 @@ PY
 		ok "check on summaries = check on profiles" ||
 		bad "check on summaries = check on profiles" "$r1 $r2" "$(diff c1.out c2.out | head -4)"
 
+	# the HTML's Method section says how the ranks were read, in each
+	# language
+	"$SDPERF" report straggler.s -q -f html -o h1 &&
+		grep -q 'their 4 summaries merged here' h1/report.html &&
+		"$SDPERF" report straggler.s -q -f html -l zh -o h2 &&
+		grep -q '在此合并其 4 份摘要' h2/report.html &&
+		ok "the report says the ranks came from summaries (en, zh)" ||
+		bad "the report says the ranks came from summaries (en, zh)"
+
 	# what is refused, by name
 	error "summarize: a run of several ranks" '4 ranks found; sdperf summarize analyses one' \
 		"$SDPERF" summarize straggler -q -o x.json
