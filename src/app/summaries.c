@@ -6,7 +6,9 @@
  *     --format/json/ranksum_json--> rank-N.json (temporary file + rename)
  *
  *   rank-*.json --input/sumread (each, lists checked)--> the ranks'
- *     results --settle ids--> cluster_merge --> the run's result
+ *     small figures --settle ids--> a second reading in rank order: the
+ *     kernel types folded into their union, the lead's timeline kept
+ *     --> cluster_merge --> the run's result
  *
  * The result a summary carries is the one rank_analyse leaves, so the
  * merge is the one-process run's own, and so is the report. */
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/cluster.h"
 #include "analysis/ranksum.h"
 #include "app/pipeline_int.h"
 #include "app/rank.h"
@@ -25,6 +28,7 @@
 #include "input/sumread.h"
 #include "util/embed.h"
 #include "util/fileio.h"
+#include "util/membudget.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -238,18 +242,30 @@ static int summary_files(const struct options *o, char ***v, size_t *n,
 	return 0;
 }
 
-/* The lead rank's timeline and iterations are what only the lead's
- * summary gives the merge: they are dropped from every rank as it is
- * read, and read again from the lead's file once the lead is known, so
- * that memory is one timeline however many ranks there are. */
-static void drop_timeline(struct result *p)
+/* What a rank's summary holds beyond the rank's small figures: the kernel
+ * type tables (folded into their union, analysis/cluster.h) and the
+ * timeline and iterations (the lead rank's only). They are dropped as each
+ * summary is first read, and taken from a second reading in rank order,
+ * so that memory holds one union of types and one timeline however many
+ * ranks there are. */
+static void drop_large(struct result *p)
 {
+	int k;
+
 	free(p->segs);
 	p->segs = NULL;
 	p->nsegs = 0;
 	free(p->iters.v);
 	p->iters.v = NULL;
 	p->iters.n = 0;
+	for (k = 0; k < STAGE_COUNT; k++) {
+		type_stats_free(p->stages[k].top, p->stages[k].ntop);
+		p->stages[k].top = NULL;
+		p->stages[k].ntop = 0;
+	}
+	type_stats_free(p->unmatched, p->nunmatched);
+	p->unmatched = NULL;
+	p->nunmatched = 0;
 }
 
 /* Reads summary path into part, its notes appended to rf's, its rank
@@ -285,7 +301,7 @@ static int read_part(const char *path, const char *rules, struct result *part,
 	rf->ranks[i].id =
 	    !strcmp(rr->id_source ? rr->id_source : "", "order") ? -1 : rr->id;
 	rf->ranks[i].id_source = rr->id_source;
-	drop_timeline(&s.part);
+	drop_large(&s.part);
 	*part = s.part;
 	result_init(&s.part);
 	ret = pipeline_charge_part(part, path, e);
@@ -315,37 +331,51 @@ static void settle(struct run_files *rf, struct result *parts, char **files)
 	free(perm);
 }
 
-/* The lead rank's (the first analysed) timeline and iterations, read again
- * from its summary. */
-static int take_lead_timeline(struct result *parts, char **files, size_t n,
-                              struct err *e)
+/* The second reading, in rank order: each rank's kernel types folded,
+ * the lead's (the first analysed) timeline and iterations kept. */
+static int second_reading(struct result *parts, char **files, size_t n,
+                          struct type_fold *fold, struct err *e)
 {
 	struct ranksum s;
-	size_t i;
-	int ret = -1;
+	size_t i, lead;
+	uint64_t grew;
+	int ret = 0;
 
-	for (i = 0; i < n && !parts[i].ranks[0].analysed; i++)
+	for (lead = 0; lead < n && !parts[lead].ranks[0].analysed; lead++)
 		;
-	if (i == n)
-		return 0;
-	if (ranksum_read(files[i], &s, e))
-		goto out;
-	if (strcmp(s.part.ranks[0].dir, parts[i].ranks[0].dir) ||
-	    s.part.kernels != parts[i].kernels) {
-		err_set(e, ERR_INPUT, "%s: changed while it was read",
-		        files[i]);
-		goto out;
+	for (i = 0; i < n && !ret; i++) {
+		ret = -1;
+		if (ranksum_read(files[i], &s, e))
+			goto next;
+		if (strcmp(s.part.ranks[0].dir, parts[i].ranks[0].dir) ||
+		    s.part.kernels != parts[i].kernels) {
+			err_set(e, ERR_INPUT, "%s: changed while it was read",
+			        files[i]);
+			goto next;
+		}
+		grew = cluster_fold_add(fold, &s.part);
+		if (membudget_charge(grew)) {
+			membudget_fail(e, grew,
+			               "%s: the kernel types of %zu ranks",
+			               files[i], i + 1);
+			goto next;
+		}
+		parts[0].charged += grew; /* given back with the result */
+		if (i == lead) {
+			parts[i].segs = s.part.segs;
+			parts[i].nsegs = s.part.nsegs;
+			free(parts[i].iters.v);
+			parts[i].iters = s.part.iters;
+			s.part.segs = NULL;
+			s.part.nsegs = 0;
+			memset(&s.part.iters, 0, sizeof(s.part.iters));
+		}
+		ret = 0;
+	next:
+		ranksum_release(&s);
 	}
-	parts[i].segs = s.part.segs;
-	parts[i].nsegs = s.part.nsegs;
-	free(parts[i].iters.v);
-	parts[i].iters = s.part.iters;
-	s.part.segs = NULL;
-	s.part.nsegs = 0;
-	memset(&s.part.iters, 0, sizeof(s.part.iters));
-	ret = 0;
-out:
-	ranksum_release(&s);
+	if (!ret && n)
+		cluster_fold_take(fold, &parts[0]);
 	return ret;
 }
 
@@ -353,12 +383,14 @@ int summaries_analyse(const struct options *o, const struct rules *ru,
                       struct result *r, struct err *e)
 {
 	struct run_files rf;
+	struct type_fold fold;
 	struct result *parts = NULL;
 	char **files = NULL, *rules = NULL;
 	size_t n = 0, i;
 	int ret = -1;
 
 	memset(&rf, 0, sizeof(rf));
+	cluster_fold_init(&fold);
 	result_init(r);
 	if (summary_files(o, &files, &n, e) ||
 	    !(rules = rules_fingerprint(o, e)))
@@ -372,7 +404,7 @@ int summaries_analyse(const struct options *o, const struct rules *ru,
 		if (read_part(files[i], rules, &parts[i], &rf, i, e))
 			goto out;
 	settle(&rf, parts, files);
-	if (take_lead_timeline(parts, files, n, e))
+	if (second_reading(parts, files, n, &fold, e))
 		goto out;
 	pipeline_merge(o, ru, &rf, parts, r);
 	r->summaries = n;
@@ -386,5 +418,6 @@ out:
 	free(files);
 	free(rules);
 	run_files_release(&rf);
+	cluster_fold_release(&fold);
 	return ret;
 }
