@@ -238,12 +238,12 @@ EOF
 	chmod +x bin/sbatch
 	if PATH="$PWD/bin:$PATH" SBATCH_LOG="$PWD/sbatch.log" "$EX/slurm/submit.sh" run slurm 3 >submit.out 2>&1; then
 		n=$(wc -l <slurm/ranks.txt)
-		grep -q -- "--array=0-$((n - 1))%3 .*summarize.sbatch $PWD/slurm\$" <(sed -n 1p sbatch.log) &&
+		grep -q -- "--array=0-$((n - 1))%3 .*summarize.sbatch $PWD/slurm 0\$" <(sed -n 1p sbatch.log) &&
 			grep -q -- "--dependency=afterok:1001 .*merge.sbatch $PWD/slurm\$" <(sed -n 2p sbatch.log) &&
 			ok "slurm: submit.sh asks for --array=0-$((n - 1))%3, then the merge afterok" ||
 			bad "slurm: submit.sh" "$(cat sbatch.log)"
 		for ((i = 0; i < n; i++)); do
-			SLURM_ARRAY_TASK_ID=$i SDPERF="$SDPERF" "$EX/slurm/summarize.sbatch" "$PWD/slurm" ||
+			SLURM_ARRAY_TASK_ID=$i SDPERF="$SDPERF" "$EX/slurm/summarize.sbatch" "$PWD/slurm" 0 ||
 				bad "slurm: task $i"
 		done
 		SDPERF="$SDPERF" SDPERF_REPORT_ARGS="-f json" "$EX/slurm/merge.sbatch" "$PWD/slurm" &&
@@ -253,6 +253,28 @@ EOF
 			bad "slurm: a task beyond the list fails" || ok "slurm: a task beyond the list fails"
 	else
 		bad "slurm: submit.sh" "$(cat submit.out)"
+	fi
+	# more tasks than one array may hold (Slurm's MaxArraySize): arrays
+	# of SLURM_ARRAY_CHUNK tasks with their offsets, the merge after all
+	if PATH="$PWD/bin:$PATH" SBATCH_LOG="$PWD/sbatch2.log" SLURM_ARRAY_CHUNK=2 \
+		"$EX/slurm/submit.sh" run slurm2 3 >submit2.out 2>&1; then
+		sed -n 's/.*--array=0-\([0-9]*\)%3 .* \([0-9]*\)$/\1 \2/p' sbatch2.log >arrays.txt
+		[ "$(tr '\n' ' ' <arrays.txt)" = "1 0 1 2 0 4 " ] &&
+			grep -q -- "--dependency=afterok:1001:1002:1003 " sbatch2.log &&
+			ok "slurm: 5 tasks in arrays of 2: offsets 0, 2, 4, the merge after the three" ||
+			bad "slurm: arrays of 2" "$(cat sbatch2.log)"
+		while read -r last off; do
+			for ((i = 0; i <= last; i++)); do
+				SLURM_ARRAY_TASK_ID=$i SDPERF="$SDPERF" "$EX/slurm/summarize.sbatch" "$PWD/slurm2" "$off" ||
+					bad "slurm: task $off+$i"
+			done
+		done <arrays.txt
+		SDPERF="$SDPERF" SDPERF_REPORT_ARGS="-f json" "$EX/slurm/merge.sbatch" "$PWD/slurm2" &&
+			cmp -s slurm/summaries/rank-4.json slurm2/summaries/rank-4.json &&
+			same one/report.json slurm2/report/report.json "slurm: arrays of 2: merged report = one-process report" ||
+			bad "slurm: arrays of 2: merge"
+	else
+		bad "slurm: submit.sh in arrays of 2" "$(cat submit2.out)"
 	fi
 
 	# Kubernetes: the manifests parsed, their shape checked, their

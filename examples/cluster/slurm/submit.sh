@@ -19,14 +19,23 @@ out=$(cd "$out" && pwd)
 n=$(wc -l <"$out/ranks.txt")
 [ "$n" -gt 0 ] || { echo "submit.sh: no rank folder in $run" >&2; exit 1; }
 
-# the map: tasks 0 .. n-1, at most max running at once
-# shellcheck disable=SC2086 # SBATCH_ARGS is a list of options
-array=$(sbatch --parsable ${SBATCH_ARGS:-} --array="0-$((n - 1))%$max" \
-	--output="$out/logs/summarize-%a.log" \
-	"$here/summarize.sbatch" "$out")
-array=${array%%;*} # "JOBID;CLUSTER" on a federation
-# the reduce: only when every task succeeded
+# the map: tasks 0 .. n-1, at most max running at once per array. Slurm
+# refuses arrays larger than its MaxArraySize (1001 by default: indexes
+# 0-1000), so the tasks go in arrays of at most SLURM_ARRAY_CHUNK (default
+# 1000), each told the offset of its first task.
+chunk=${SLURM_ARRAY_CHUNK:-1000}
+ids=()
+for ((off = 0; off < n; off += chunk)); do
+	count=$((n - off < chunk ? n - off : chunk))
+	# shellcheck disable=SC2086 # SBATCH_ARGS is a list of options
+	id=$(sbatch --parsable ${SBATCH_ARGS:-} --array="0-$((count - 1))%$max" \
+		--output="$out/logs/summarize-$off-%a.log" \
+		"$here/summarize.sbatch" "$out" "$off")
+	ids+=("${id%%;*}") # "JOBID;CLUSTER" on a federation
+done
+# the reduce: only when every task of every array succeeded
+deps=$(IFS=:; echo "${ids[*]}")
 # shellcheck disable=SC2086
-merge=$(sbatch --parsable ${SBATCH_ARGS:-} --dependency="afterok:$array" \
+merge=$(sbatch --parsable ${SBATCH_ARGS:-} --dependency="afterok:$deps" \
 	--output="$out/logs/merge.log" "$here/merge.sbatch" "$out")
-echo "submitted: $n summaries as job array $array, the merge as job ${merge%%;*}"
+echo "submitted: $n summaries as job array(s) ${ids[*]}, the merge as job ${merge%%;*}"
