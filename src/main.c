@@ -5,6 +5,7 @@
 #include "app/about.h"
 #include "app/cli.h"
 #include "app/pipeline.h"
+#include "app/summaries.h"
 #include "util/banned.h"
 #include "util/err.h"
 #include "util/strbuf.h"
@@ -46,9 +47,10 @@ int main(int argc, char **argv)
 			cli_completion(o.completion, &sb);
 		fputs(sb.buf, stdout);
 		strbuf_release(&sb);
-	} else if ((o.cmd == CMD_DIFF    ? pipeline_diff(&o, &e)
-	            : o.cmd == CMD_CHECK ? pipeline_check(&o, &e)
-	                                 : pipeline_report(&o, &e))) {
+	} else if ((o.cmd == CMD_DIFF        ? pipeline_diff(&o, &e)
+	            : o.cmd == CMD_CHECK     ? pipeline_check(&o, &e)
+	            : o.cmd == CMD_SUMMARIZE ? pipeline_summarize(&o, &e)
+	                                     : pipeline_report(&o, &e))) {
 		/* a failed check is the command's answer, not an error */
 		print_error(e.code == ERR_CHECK ? "sdperf: check: "
 		                                : "sdperf: error: ",

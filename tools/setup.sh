@@ -13,8 +13,9 @@ MODE=${1:-demo}
 
 BUILD_PKGS="cmake make gcc pkg-config libcjson-dev libcsv-dev libhpdf-dev libcmocka-dev zlib1g-dev libsqlite3-dev fonts-dejavu-core fonts-wqy-zenhei"
 # dpkg-dev (dpkg-shlibdeps: the .deb's Depends), man-db, groff-base and
-# mandoc: tests/install packs, installs, renders and lints the man page
-TEST_PKGS="clang libclang-rt-14-dev python3 poppler-utils qpdf time cmark-gfm dpkg-dev man-db groff-base mandoc"
+# mandoc: tests/install packs, installs, renders and lints the man page;
+# parallel, shellcheck and python3-yaml: the cluster launchers (tests/cluster)
+TEST_PKGS="clang libclang-rt-14-dev python3 poppler-utils qpdf time cmark-gfm dpkg-dev man-db groff-base mandoc parallel shellcheck python3-yaml"
 # Browser tests (tests/browser): Debian's chromium, driven by playwright-core
 # (pinned to 1.61.1, which runs on node >= 18) installed by npm. A node and
 # npm already on PATH are used as they are: this project's machines come with

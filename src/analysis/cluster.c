@@ -209,6 +209,75 @@ static void sort_steps(struct result *out)
 	out->nsteps = m < RESULT_MAX_STEP_IDS ? m : RESULT_MAX_STEP_IDS;
 }
 
+/* ---- kernel types folded one rank at a time ----------------------------- */
+
+void cluster_fold_init(struct type_fold *f)
+{
+	int k;
+
+	memset(f, 0, sizeof(*f));
+	for (k = 0; k <= STAGE_COUNT; k++)
+		strtab_init(&f->names[k]);
+}
+
+/* What one more type costs the fold: its slot (the array doubles), the
+ * interning table's entry and the name. */
+static uint64_t fold_grew(const struct strtab *t, uint32_t from)
+{
+	uint64_t b = 0;
+	uint32_t i;
+
+	for (i = from; i < t->n; i++)
+		b += 2 * sizeof(struct type_stat) + 40 + t->lens[i] + 1;
+	return b;
+}
+
+uint64_t cluster_fold_add(struct type_fold *f, const struct result *p)
+{
+	uint64_t b = 0;
+	uint32_t n;
+	int k;
+
+	for (k = 0; k <= STAGE_COUNT; k++) {
+		n = f->names[k].n;
+		if (k < STAGE_COUNT)
+			add_types(&f->names[k], &f->v[k], &f->alloc[k],
+			          p->stages[k].top, p->stages[k].ntop);
+		else
+			add_types(&f->names[k], &f->v[k], &f->alloc[k],
+			          p->unmatched, p->nunmatched);
+		b += fold_grew(&f->names[k], n);
+	}
+	return b;
+}
+
+void cluster_fold_take(struct type_fold *f, struct result *p)
+{
+	int k;
+
+	for (k = 0; k < STAGE_COUNT; k++) {
+		type_stats_free(p->stages[k].top, p->stages[k].ntop);
+		p->stages[k].top = sorted_types(&f->names[k], f->v[k],
+		                                (size_t)-1, &p->stages[k].ntop);
+	}
+	type_stats_free(p->unmatched, p->nunmatched);
+	p->unmatched = sorted_types(&f->names[STAGE_COUNT], f->v[STAGE_COUNT],
+	                            (size_t)-1, &p->nunmatched);
+	cluster_fold_release(f);
+	cluster_fold_init(f);
+}
+
+void cluster_fold_release(struct type_fold *f)
+{
+	int k;
+
+	for (k = 0; k <= STAGE_COUNT; k++) {
+		strtab_release(&f->names[k]);
+		free(f->v[k]);
+	}
+	memset(f, 0, sizeof(*f));
+}
+
 /* The lead rank's timeline and method become out's. */
 static void take_lead(struct result *lead, struct result *out)
 {

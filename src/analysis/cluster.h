@@ -6,6 +6,7 @@
 
 #include "analysis/result.h"
 #include "analysis/rules.h"
+#include "util/strtab.h"
 
 /* Merges the n per-rank results (each from rank_analyse, ranks[0]
  * describing its rank, sorted by rank id) into out: kernel counts, stage
@@ -19,6 +20,25 @@
  * releases them. */
 void cluster_merge(struct result *parts, size_t n, const struct rules *ru,
                    struct result *out);
+
+/* Kernel types folded from many ranks' results one rank at a time, so that
+ * only their union is held (sdperf report on rank summaries: a rank's
+ * type tables are read, folded and freed). Folding the ranks in the
+ * order cluster_merge takes them (rank order) and giving the union to one
+ * of the results merged makes the same tables as merging them all: sums,
+ * minima, maxima and the category (the last rank's) alike. */
+struct type_fold {
+	struct strtab names[STAGE_COUNT + 1]; /* each stage's, then unmatched */
+	struct type_stat *v[STAGE_COUNT + 1];
+	size_t alloc[STAGE_COUNT + 1];
+};
+void cluster_fold_init(struct type_fold *f);
+/* Adds p's kernel types and unmatched types into f; returns about how
+ * many bytes f grew by (for the memory budget). */
+uint64_t cluster_fold_add(struct type_fold *f, const struct result *p);
+/* Replaces p's type lists (freed) with f's union, uncapped. */
+void cluster_fold_take(struct type_fold *f, struct result *p);
+void cluster_fold_release(struct type_fold *f);
 
 /* Works out r->cluster from r->ranks: the slowest and the median rank by
  * DiT compute time, and communication.json summed over the ranks (sums

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "util/checked.h"
 #include "util/banned.h"
 
 /* Profiler steps the lead rank's kernels cover: its step_trace_time rows,
@@ -35,7 +36,7 @@ void e2e_compute(struct result *r)
 	lead = &r->ranks[r->lead];
 	for (s = 0; s < STAGE_COUNT; s++) {
 		e->stage_ns[s] = lead->stage[s].wall_ns;
-		e->busy_ns += lead->stage[s].wall_ns;
+		checked_accumulate(&e->busy_ns, lead->stage[s].wall_ns);
 	}
 	e->known = lead->kernels > 0 && e->busy_ns > 0;
 	if (!e->known) {

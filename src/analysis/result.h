@@ -650,6 +650,9 @@ struct result {
 	size_t nranks;
 	size_t lead; /* index in ranks of the timeline's rank */
 	int threads; /* worker threads used */
+	/* rank summaries merged (sdperf summarize's files), 0 when the ranks
+	 * were analysed in this process */
+	size_t summaries;
 	/* bytes charged to the memory budget (util/membudget.h) for what
 	 * this result holds beyond its caps (a rank's full segment list
 	 * during its analysis); result_release gives them back */

@@ -20,18 +20,21 @@
 #define D  CLI_DIFF
 #define C  CLI_CHECK
 #define RD (CLI_REPORT | CLI_DIFF)
+#define S  CLI_SUMMARIZE
+#define ES (CLI_EVERY | CLI_SUMMARIZE)
 
 /* clang-format off */
 const struct cli_opt cli_opts[] = {
-    {"output", OPT_OUTPUT, "OUTDIR", RD, CV_DIR, NULL,
+    {"output", OPT_OUTPUT, "OUTDIR", RD | S, CV_DIR, NULL,
      "where reports go (default ./sdperf-report;\n"
-     "sdperf diff: ./sdperf-diff)"},
+     "sdperf diff: ./sdperf-diff; sdperf summarize:\n"
+     "the summary file to write, required)"},
     {"format", OPT_FORMAT, "LIST", RD, CV_LIST, "html pdf md json fragment",
      "comma-separated output formats: html, pdf,\n"
      "md, json (default: these four), fragment\n"
      "(report.fragment.html: the HTML body for a\n"
      "wiki page)"},
-    {"rules", OPT_RULES, "FILE", CLI_EVERY, CV_FILE, NULL,
+    {"rules", OPT_RULES, "FILE", ES, CV_FILE, NULL,
      "classification/threshold rules replacing the\n"
      "built-in ones, or extending them with\n"
      "\"extends\": \"builtin\" (see README)"},
@@ -42,10 +45,10 @@ const struct cli_opt cli_opts[] = {
      "host_bound, rank_imbalance, vae_parallel,\n"
      "text_encoder, memory_headroom, cache;\n"
      "repeatable)"},
-    {"jobs", OPT_JOBS, "N", CLI_EVERY, CV_TEXT, NULL,
+    {"jobs", OPT_JOBS, "N", ES, CV_TEXT, NULL,
      "ranks analysed in parallel (default: one\n"
      "per CPU core)"},
-    {"max-memory", OPT_MAX_MEMORY, "SIZE", CLI_EVERY, CV_TEXT, NULL,
+    {"max-memory", OPT_MAX_MEMORY, "SIZE", ES, CV_TEXT, NULL,
      "memory for input-sized data (e.g. 4G, 512M,\n"
      "25% of RAM); more is an input error (exit 3)\n"
      "(default: half the RAM or of ulimit -v)"},
@@ -54,7 +57,7 @@ const struct cli_opt cli_opts[] = {
      "65536 MB = 64), for the memory_headroom\n"
      "finding (default: from the chip the profile\n"
      "names, see README)"},
-    {"strict", OPT_STRICT, NULL, CLI_EVERY, CV_NONE, NULL,
+    {"strict", OPT_STRICT, NULL, ES, CV_NONE, NULL,
      "a malformed row is an error, not a warning"},
     {"title", OPT_TITLE, "TEXT", RD, CV_TEXT, NULL,
      "title of the HTML and Markdown reports"},
@@ -102,7 +105,7 @@ const struct cli_opt cli_opts[] = {
      "customer, ticket, confidential); default:\n"
      "./sdperf.json or ./.sdperf.json if present;\n"
      "options given on the command line win"},
-    {"quiet", OPT_QUIET, NULL, CLI_EVERY, CV_NONE, NULL,
+    {"quiet", OPT_QUIET, NULL, ES, CV_NONE, NULL,
      "no summary on stdout, no progress on stderr"},
     {"per-step", OPT_PER_STEP, NULL, D, CV_NONE, NULL,
      "divide each side's times by its number of\n"
@@ -130,7 +133,7 @@ const struct cli_opt cli_opts[] = {
      "level2, cpu, steps[=N] (N timed steps,\n"
      "default 5), shapes, memory, aic_metrics,\n"
      "export=text|db|trace, complete"},
-    {"help", OPT_HELP, NULL, CLI_EVERY | CLI_GENERAL, CV_NONE, NULL,
+    {"help", OPT_HELP, NULL, ES | CLI_GENERAL, CV_NONE, NULL,
      "the overview of every option (with a\n"
      "command: that command's options)"},
     {"version", OPT_VERSION, NULL, CLI_GENERAL, CV_NONE, NULL,
@@ -147,6 +150,8 @@ const size_t cli_nopts = sizeof(cli_opts) / sizeof(cli_opts[0]);
 #undef D
 #undef C
 #undef RD
+#undef S
+#undef ES
 
 const struct cli_opt *cli_opt_find(int id)
 {
@@ -396,7 +401,8 @@ static const struct {
 	unsigned bit;
 } commands[] = {{"report", CMD_REPORT, CLI_REPORT},
                 {"diff", CMD_DIFF, CLI_DIFF},
-                {"check", CMD_CHECK, CLI_CHECK}};
+                {"check", CMD_CHECK, CLI_CHECK},
+                {"summarize", CMD_SUMMARIZE, CLI_SUMMARIZE}};
 
 static int command_of(const char *word, enum command *cmd, unsigned *bit,
                       struct err *e)
@@ -410,7 +416,8 @@ static int command_of(const char *word, enum command *cmd, unsigned *bit,
 			return 0;
 		}
 	return err_set(e, ERR_USAGE,
-	               "unknown command '%s' (commands: report, diff, check)",
+	               "unknown command '%s' (commands: report, diff, check, "
+	               "summarize)",
 	               word);
 }
 
@@ -422,6 +429,12 @@ static int misplaced(const unsigned char *given, unsigned bit, struct err *e)
 	unsigned cmds;
 
 	for (k = 0; k < cli_nopts; k++) {
+		if (bit == CLI_SUMMARIZE && given[k] &&
+		    !(cli_opts[k].cmds & CLI_SUMMARIZE))
+			return err_set(e, ERR_USAGE,
+			               "--%s is no option of sdperf summarize "
+			               "(see sdperf summarize --help)",
+			               cli_opts[k].name);
 		cmds = cli_opts[k].cmds & CLI_EVERY;
 		if (!given[k] || !cmds || (cmds & bit) || (cmds & (cmds - 1)))
 			continue;
@@ -448,6 +461,14 @@ static int paths_needed(struct options *o, struct err *e)
 		return err_set(e, ERR_USAGE,
 		               "check: --max-regression needs --baseline "
 		               "REPORT.json");
+	if (o->cmd == CMD_SUMMARIZE && o->npaths != 1)
+		return err_set(e, ERR_USAGE,
+		               "summarize: expected one RANK_PATH, got %zu",
+		               o->npaths);
+	if (o->cmd == CMD_SUMMARIZE && !o->outdir_given)
+		return err_set(e, ERR_USAGE,
+		               "summarize: -o FILE is required (the summary "
+		               "to write, e.g. -o rank-0.json)");
 	if (o->cmd == CMD_DIFF && !o->outdir_given)
 		o->outdir = "sdperf-diff";
 	o->path = o->paths[0];

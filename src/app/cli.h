@@ -27,6 +27,7 @@ enum command {
 	CMD_REPORT,
 	CMD_DIFF,
 	CMD_CHECK,
+	CMD_SUMMARIZE,
 	CMD_HELP,
 	CMD_VERSION,
 	CMD_COMPLETION
@@ -45,7 +46,7 @@ struct options {
 	double device_memory_gb; /* --device-memory; 0: from the chip */
 	/* --max-memory in bytes (util/membudget.h); 0: the default */
 	uint64_t max_memory;
-	const char *outdir;
+	const char *outdir; /* summarize: the summary file */
 	int outdir_given; /* -o was given */
 	unsigned formats;
 	const char *rules;

@@ -129,7 +129,7 @@ static void variables(struct strbuf *out)
 {
 	size_t k;
 
-	strbuf_adds(out, "_sdperf_commands='report diff check'\n"
+	strbuf_adds(out, "_sdperf_commands='report diff check summarize'\n"
 	                 "_sdperf_all='");
 	long_names(0, 0, out);
 	strbuf_adds(out, "'\n_sdperf_valued='");
@@ -145,6 +145,8 @@ static void variables(struct strbuf *out)
 	long_names(CLI_DIFF, 0, out);
 	strbuf_adds(out, "' ;;\n\tcheck) echo '");
 	long_names(CLI_CHECK, 0, out);
+	strbuf_adds(out, "' ;;\n\tsummarize) echo '");
+	long_names(CLI_SUMMARIZE, 0, out);
 	strbuf_adds(out, "' ;;\n\t*) echo \"$_sdperf_all\" ;;\n\tesac\n}\n\n");
 }
 

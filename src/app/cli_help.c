@@ -25,7 +25,8 @@ static const char path_text[] =
 	"       them: read alone, kernels and all. Several PATHs are one run. A\n"
 	"       file's kind is told by its .db suffix, else by its bytes; each\n"
 	"       text file may be gzip-compressed (kernel_details.csv.gz,\n"
-	"       trace_view.json.gz).\n";
+	"       trace_view.json.gz). Or summary files of sdperf summarize, or\n"
+	"       folders of them: the ranks merged (see sdperf summarize --help).\n";
 
 static const char diff_text[] =
 	"Compares two runs (before / after a change); BASE and NEW are each a\n"
@@ -39,11 +40,24 @@ static const char check_text[] =
 	"fails. The checks: --max limits, fired verdicts (unless\n"
 	"--no-verdicts), --baseline regressions, --require items.\n";
 
+static const char summarize_text[] =
+	"Analyses the one rank behind RANK_PATH (see sdperf report --help for\n"
+	"what a PATH may be) into a summary file: the compact, mergeable result\n"
+	"of that rank, its size bounded whatever the profile's. Written all or\n"
+	"nothing (a temporary file renamed), the same bytes for the same input,\n"
+	"so a scheduler may run a task again. sdperf report, diff and check\n"
+	"accept summary files, or folders of them, where they accept a PATH, and\n"
+	"give exactly the report of the one-process run: run one summarize per\n"
+	"rank on any engine (examples/cluster/: Slurm, Kubernetes, GNU\n"
+	"parallel), then one report on the summaries. Give both the same\n"
+	"--rules.\n";
+
 static const char commands_text[] =
 	"commands:\n"
 	"  report   the performance report of PATH: report.json, .html, .md, .pdf\n"
 	"  diff     compares two runs: diff.json, .html, .md, .pdf\n"
-	"  check    a CI gate: limits, verdicts, a baseline, collection items\n";
+	"  check    a CI gate: limits, verdicts, a baseline, collection items\n"
+	"  summarize  one rank's mergeable summary, for cluster runs: -o FILE\n";
 
 static const char conventions[] =
 	"Options go before or after the command, in any order: --opt=VALUE or\n"
@@ -153,6 +167,7 @@ static void overview(struct strbuf *out)
 	strbuf_adds(out, "usage: sdperf report PATH... [OPTION]...\n"
 	                 "       sdperf diff BASE NEW [OPTION]...\n"
 	                 "       sdperf check PATH [OPTION]...\n"
+	                 "       sdperf summarize RANK_PATH -o FILE [OPTION]...\n"
 	                 "       sdperf COMMAND --help\n"
 	                 "       sdperf --completion bash\n"
 	                 "       sdperf --help | --version\n\n");
@@ -166,7 +181,9 @@ static void overview(struct strbuf *out)
 		strbuf_adds(out, ":\n");
 		each_option(ALL_CMDS, groups[g], option_lines, out);
 	}
-	strbuf_adds(out, "\n");
+	strbuf_adds(out, "\noptions of summarize (see sdperf summarize --help):"
+	                 "\n-o FILE (required), --rules, --jobs, --max-memory,"
+	                 " --strict, --quiet\n\n");
 	each_option(CLI_GENERAL, 0, option_lines, out);
 	strbuf_addf(out, "\n%s\n%s", conventions, exit_codes);
 }
@@ -252,13 +269,19 @@ void cli_help(enum command cmd, struct strbuf *out)
 		            "usage: sdperf check PATH [OPTION]...\n\n%s\n"
 		            "options:\n",
 		            check_text);
+	else if (cmd == CMD_SUMMARIZE)
+		strbuf_addf(out,
+		            "usage: sdperf summarize RANK_PATH -o FILE "
+		            "[OPTION]...\n\n%s\noptions:\n",
+		            summarize_text);
 	else {
 		overview(out);
 		return;
 	}
-	each_option(cmd == CMD_REPORT ? CLI_REPORT
-	            : cmd == CMD_DIFF ? CLI_DIFF
-	                              : CLI_CHECK,
+	each_option(cmd == CMD_REPORT  ? CLI_REPORT
+	            : cmd == CMD_DIFF  ? CLI_DIFF
+	            : cmd == CMD_CHECK ? CLI_CHECK
+	                               : CLI_SUMMARIZE,
 	            0, option_lines, out);
 	strbuf_addf(out, "\n%s\n%s", conventions, exit_codes);
 }

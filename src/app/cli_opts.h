@@ -18,7 +18,10 @@ enum cli_cmds {
 	CLI_DIFF = 2,
 	CLI_CHECK = 4,
 	CLI_GENERAL = 8, /* --help, --version, --completion */
-	CLI_EVERY = CLI_REPORT | CLI_DIFF | CLI_CHECK
+	CLI_EVERY = CLI_REPORT | CLI_DIFF | CLI_CHECK,
+	/* sdperf summarize takes only the options that change a rank's
+	 * analysis (and -o, -q): any other is an error with it */
+	CLI_SUMMARIZE = 16
 };
 
 /* What a value is, for completion. */

@@ -38,7 +38,10 @@
 #include "input/discover.h"
 #include "app/brand.h"
 #include "app/provenance.h"
+#include "input/sumread.h"
+#include "app/pipeline_int.h"
 #include "app/rank.h"
+#include "app/summaries.h"
 #include "format/json/diff_json.h"
 #include "format/diff_report.h"
 #include "format/text/diff_text.h"
@@ -55,12 +58,13 @@
 
 /* --max-memory, or the default share of this machine's memory: set once,
  * before any worker thread starts. */
-static void set_budget(const struct options *o)
+void pipeline_set_budget(const struct options *o)
 {
 	membudget_set(o->max_memory ? o->max_memory : membudget_default());
 }
 
-static int load_rules(const struct options *o, struct rules *ru, struct err *e)
+int pipeline_load_rules(const struct options *o, struct rules *ru,
+                        struct err *e)
 {
 	size_t i;
 
@@ -212,7 +216,7 @@ struct pool {
 
 /* A rank's result waits for the others in memory: charged to the budget
  * (given back with the merged result). */
-static int charge_part(struct result *part, const char *dir, struct err *e)
+int pipeline_charge_part(struct result *part, const char *dir, struct err *e)
 {
 	uint64_t b = result_bytes(part);
 
@@ -235,7 +239,7 @@ static void *worker(void *arg)
 			return NULL;
 		p->failed[i] = rank_analyse(&p->rf->ranks[i], p->ru, &p->ro,
 		                            &p->parts[i], &p->errs[i]) != 0 ||
-		               charge_part(&p->parts[i], p->rf->ranks[i].dir,
+		               pipeline_charge_part(&p->parts[i], p->rf->ranks[i].dir,
 		                           &p->errs[i]) != 0;
 		/* in this thread, while the next rank waits: the files are
 		 * streamed through SHA-256 in 64 KiB pieces */
@@ -355,7 +359,7 @@ static int unreadable(const char *dir, struct err *e)
 	               strerror(why));
 }
 
-static int no_kernels_error(const struct run_files *rf, struct err *e)
+int pipeline_no_kernels_error(const struct run_files *rf, struct err *e)
 {
 	size_t i;
 	int ret = 0;
@@ -412,6 +416,23 @@ static void settle_ids(struct run_files *rf, struct result *parts)
 	free(perm);
 }
 
+void pipeline_merge(const struct options *o, const struct rules *ru,
+                    const struct run_files *rf, struct result *parts,
+                    struct result *r)
+{
+	size_t i;
+
+	cluster_merge(parts, rf->n, ru, r);
+	for (i = 0; i < rf->n; i++) { /* the merged result holds it now */
+		r->charged += parts[i].charged;
+		parts[i].charged = 0;
+	}
+	collection_check(r);
+	r->threads = 1;
+	r->profile_path = joined_paths(o);
+	discovery_notes(rf, r);
+}
+
 int pipeline_analyse(const struct options *o, const struct rules *ru,
                      struct result *r, struct err *e)
 {
@@ -421,22 +442,19 @@ int pipeline_analyse(const struct options *o, const struct rules *ru,
 	int ret = -1, threads = 1;
 
 	result_init(r);
+	ret = summaries_given(o->paths, o->npaths, e);
+	if (ret)
+		return ret < 0 ? -1 : summaries_analyse(o, ru, r, e);
+	ret = -1;
 	if (discover_run(o->paths, o->npaths, &rf, e) ||
-	    no_kernels_error(&rf, e))
+	    pipeline_no_kernels_error(&rf, e))
 		goto out;
 	parts = xcalloc(rf.n, sizeof(*parts));
 	if (analyse_ranks(o, ru, &rf, parts, &threads, e))
 		goto out;
 	settle_ids(&rf, parts);
-	cluster_merge(parts, rf.n, ru, r);
-	for (i = 0; i < rf.n; i++) { /* the merged result holds it now */
-		r->charged += parts[i].charged;
-		parts[i].charged = 0;
-	}
-	collection_check(r);
+	pipeline_merge(o, ru, &rf, parts, r);
 	r->threads = threads;
-	r->profile_path = joined_paths(o);
-	discovery_notes(&rf, r);
 	ret = 0;
 out:
 	for (i = 0; parts && i < rf.n; i++)
@@ -472,10 +490,10 @@ int pipeline_report(struct options *o, struct err *e)
 	char *title = NULL;
 	int ret = -1;
 
-	set_budget(o);
+	pipeline_set_budget(o);
 	result_init(&r);
 	/* the branding (and its config file, its logo) before any input */
-	if (brand_resolve(o, e) || load_rules(o, &ru, e) ||
+	if (brand_resolve(o, e) || pipeline_load_rules(o, &ru, e) ||
 	    pipeline_analyse(o, &ru, &r, e))
 		goto out;
 	prov_fill(o, &ru, &r);
@@ -509,7 +527,7 @@ static int is_report_json(const char *path)
 	size_t n = strlen(path);
 	return fileio_kind(path) == 0 && n > 5 &&
 	       !strcmp(path + n - 5, ".json") &&
-	       discover_sniff(path) != DK_TRACE;
+	       discover_sniff(path) != DK_TRACE && !sumread_sniff(path);
 }
 
 /* What reading a report.json of n bytes costs: its text, and the
@@ -589,11 +607,11 @@ int pipeline_diff(const struct options *o, struct err *e)
 	uint64_t charged = 0;
 	int ret = -1;
 
-	set_budget(o);
+	pipeline_set_budget(o);
 	memset(&base, 0, sizeof(base));
 	memset(&new_, 0, sizeof(new_));
 	memset(&c, 0, sizeof(c));
-	if (load_rules(o, &ru, e) ||
+	if (pipeline_load_rules(o, &ru, e) ||
 	    load_side(o, &ru, o->paths[0], &base, &jb, &charged, e))
 		goto out;
 	strbuf_release(&jb); /* the snapshot has what the diff needs */
@@ -642,7 +660,7 @@ int pipeline_check(const struct options *o, struct err *e)
 	uint64_t charged = 0;
 	int ret = -1;
 
-	set_budget(o);
+	pipeline_set_budget(o);
 	memset(&s, 0, sizeof(s));
 	memset(&base, 0, sizeof(base));
 	memset(&cr, 0, sizeof(cr));
@@ -666,7 +684,7 @@ int pipeline_check(const struct options *o, struct err *e)
 		        o->baseline);
 		goto out;
 	}
-	if (load_rules(o, &ru, e) ||
+	if (pipeline_load_rules(o, &ru, e) ||
 	    load_side(o, &ru, o->path, &s, &json, &charged, e))
 		goto out;
 	if (o->baseline) {

@@ -124,3 +124,59 @@ char *fileio_join(const char *a, const char *b)
 	strbuf_adds(&sb, b);
 	return strbuf_detach(&sb, NULL);
 }
+
+/* A temporary name beside path that no other writer picks: the process
+ * id and a counter (tasks of a job array may write into one folder). */
+static char *tmp_name(const char *path)
+{
+	static unsigned counter;
+	const char *slash = strrchr(path, '/');
+	size_t dirlen = slash ? (size_t)(slash - path + 1) : 0;
+
+	return xstrfmt("%.*s.%s.tmp.%ld.%u", (int)dirlen, path,
+	               path + dirlen, (long)getpid(), counter++);
+}
+
+static int write_fd(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int fileio_write_atomic(const char *path, const void *data, size_t len,
+                        struct err *e)
+{
+	char *tmp = tmp_name(path);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+	              0644);
+	int ret = 0, why = 0;
+
+	if (fd < 0) {
+		ret = err_set(e, ERR_OUTPUT, "%s: cannot create: %s", tmp,
+		              strerror(errno));
+		goto out;
+	}
+	errno = 0;
+	if (write_fd(fd, data, len) || fsync(fd))
+		why = errno ? errno : EIO;
+	if (close(fd) && !why)
+		why = errno;
+	if (!why && rename(tmp, path))
+		why = errno;
+	if (why) {
+		unlink(tmp);
+		ret = err_set(e, ERR_OUTPUT, "%s: cannot write: %s", path,
+		              strerror(why));
+	}
+out:
+	free(tmp);
+	return ret;
+}

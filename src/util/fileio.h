@@ -23,6 +23,13 @@ int fileio_open_regular(const char *path, int64_t *size, struct err *e);
 int fileio_kind(const char *path);
 /* Size in bytes, or -1. */
 int64_t fileio_size(const char *path);
+/* Writes data to path all or nothing: into a new temporary file in the
+ * same folder, flushed (fsync), then renamed over path, so a reader (or a
+ * scheduler's re-run of the same task) sees the old file or the new one,
+ * never a part. -1 with ERR_OUTPUT naming the file on failure (the
+ * temporary file removed). */
+int fileio_write_atomic(const char *path, const void *data, size_t len,
+                        struct err *e);
 /* Joins a and b with exactly one '/'. Caller frees. */
 char *fileio_join(const char *a, const char *b);
 

@@ -86,6 +86,17 @@ static void header(struct model_ctx *c, struct tmpl_vars *v)
 	tmpl_setf(v, "ranks", "%zu", r->nranks ? n : (size_t)1);
 	tmpl_set(v, "multi_rank", r->nranks > 1 ? "1" : "");
 	figures(c, v, n);
+	/* how sdperf ran, not what it measured: the Method section says
+	 * when the ranks were analysed elsewhere, one task per rank */
+	if (r->summaries) {
+		const char *names[] = {"n"};
+		const char *values[1];
+
+		tmpl_setf(v, "summaries", "%zu", r->summaries);
+		values[0] = tmpl_get(v, "summaries");
+		model_set_msg(c, v, "method_summaries", "method_summaries",
+		              names, values, 1);
+	}
 }
 
 static int ends_with(const char *s, const char *tail)

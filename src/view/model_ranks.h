@@ -6,6 +6,8 @@
  * Variables set (all numbers raw: ns, percents with three decimals; every
  * text from the catalogue or the profile, escaped by the templates):
  *   ranks, multi_rank ("1" when more than one rank);
+ *   summaries (rank summaries merged, only when there were some),
+ *   method_summaries (then: the ranks were analysed by sdperf summarize);
  *   what a figure is (with several ranks: card-time summed over the
  *     cards, or wall time on the lead card): span_note (after the
  *     header's device timeline: " (lead card, rank 0)"), col_kernel_time_st and

@@ -47,7 +47,7 @@ comp() {
 	fi
 }
 
-comp 'check diff report' sdperf ''
+comp 'check diff report summarize' sdperf ''
 comp 'report' sdperf re
 comp 'check' sdperf -q c
 comp '--lang' sdperf report --la
@@ -99,7 +99,7 @@ else
 fi
 
 # every option of each command's --help is offered for that command
-for cmd in report diff check; do
+for cmd in report diff check summarize; do
 	want=$("$SDPERF" "$cmd" --help | grep -oE '^ +(-[a-zA-Z], )?--[a-z-]+' | grep -oE -- '--[a-z-]+' | sort | paste -sd' ')
 	comp "$want" sdperf "$cmd" --
 done

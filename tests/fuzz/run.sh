@@ -65,6 +65,14 @@ for f in "$root"/examples/*/report/report.json; do
 	cp "$f" "$work/snapshot/report$n.json"
 done
 
+# rank summaries (sdperf summarize) of the sample ranks
+mkdir -p "$work/ranksum"
+n=0
+for d in $(find "$root/tests/data/samples" -maxdepth 3 -type d -name '*_ascend_pt' | sort); do
+	n=$((n + 1))
+	"$build/src/sdperf" summarize "$d" -q -o "$work/ranksum/rank$n.json" 2>/dev/null || true
+done
+
 # fonts: tiny valid TrueType fonts (long and short loca, a collection)
 python3 "$here/seed_fonts.py" "$work/font"
 
@@ -78,7 +86,7 @@ printf '%s\n' /home/u/run /home/u/run/h1_7_1700000000000_ascend_pt \
 	'in /home/u/run/h1_7_1700000000000_ascend_pt/x.csv: 10.1.2.3 fe80::1%eth0 10.170.22.98%enp67s0f5_60000_0_1708 h1 ~/a' \
 	>"$work/redact/seed1"
 
-for t in kernels rules template comm steptrace trace traceprof snapshot font jsonpull redact; do
+for t in kernels rules template comm steptrace trace traceprof snapshot font jsonpull redact ranksum; do
 	echo "fuzz_$t: ${secs}s"
 	"$build/tests/fuzz/fuzz_$t" "$work/$t" -max_total_time="$secs" \
 		-max_len=65536 -rss_limit_mb=2048 -timeout=10 \

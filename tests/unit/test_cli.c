@@ -268,7 +268,8 @@ static void cli_parse_rejects_unknown_command(void **state)
 
 	parse(c, "rport", "P", NULL);
 	usage_error(c,
-	            "unknown command 'rport' (commands: report, diff, check)");
+	            "unknown command 'rport' (commands: report, diff, check, "
+	            "summarize)");
 }
 
 static void cli_parse_rejects_no_command(void **state)
@@ -646,7 +647,8 @@ static void cli_parse_help_of_unknown_command(void **state)
 
 	parse(c, "rport", "--help", NULL);
 	usage_error(c,
-	            "unknown command 'rport' (commands: report, diff, check)");
+	            "unknown command 'rport' (commands: report, diff, check, "
+	            "summarize)");
 }
 
 static void cli_parse_completion(void **state)

@@ -478,6 +478,75 @@ static void cluster_lead_is_the_first_analysed_rank(void **state)
 		result_release(&parts[i]);
 }
 
+/* Three ranks whose "X" differs in time, count and category: merged as
+ * they are, and merged with their types folded into one rank first, the
+ * tables are the same (sums, minimum, maximum, the last rank's category),
+ * and so are the unmatched types. */
+static void cluster_folded_types_merge_alike(void **state)
+{
+	struct fixture *f = *state;
+	struct result a[3], b[3], rb;
+	struct type_fold fold;
+	const struct stage_result *x, *y;
+	size_t i, k;
+
+	for (i = 0; i < 3; i++) {
+		part(&a[i], (int32_t)i, "X", 100 * (int64_t)(3 - i), "w");
+		part(&b[i], (int32_t)i, "X", 100 * (int64_t)(3 - i), "w");
+		a[i].stages[STAGE_DIT].top[0].cat =
+		    b[i].stages[STAGE_DIT].top[0].cat = (enum category)i;
+		a[i].unmatched = xcalloc(1, sizeof(struct type_stat));
+		a[i].unmatched[0] = (struct type_stat){
+		    xstrdup(i ? "U" : "V"), CAT_OTHER, i + 1, 7, 1, 9};
+		a[i].nunmatched = 1;
+		b[i].unmatched = xcalloc(1, sizeof(struct type_stat));
+		b[i].unmatched[0] = a[i].unmatched[0];
+		b[i].unmatched[0].type = xstrdup(a[i].unmatched[0].type);
+		b[i].nunmatched = 1;
+	}
+	cluster_merge(a, 3, &f->ru, &f->r);
+	cluster_fold_init(&fold);
+	for (i = 0; i < 3; i++)
+		assert_true(cluster_fold_add(&fold, &b[i]) > 0 || i);
+	for (i = 0; i < 3; i++) { /* the types are in the fold now */
+		type_stats_free(b[i].stages[STAGE_DIT].top,
+		                b[i].stages[STAGE_DIT].ntop);
+		b[i].stages[STAGE_DIT].top = NULL;
+		b[i].stages[STAGE_DIT].ntop = 0;
+		type_stats_free(b[i].unmatched, b[i].nunmatched);
+		b[i].unmatched = NULL;
+		b[i].nunmatched = 0;
+	}
+	cluster_fold_take(&fold, &b[1]);
+	result_init(&rb);
+	cluster_merge(b, 3, &f->ru, &rb);
+	x = &f->r.stages[STAGE_DIT];
+	y = &rb.stages[STAGE_DIT];
+	assert_int_equal(x->ntop, y->ntop);
+	for (k = 0; k < x->ntop; k++) {
+		assert_string_equal(x->top[k].type, y->top[k].type);
+		assert_true(x->top[k].cat == y->top[k].cat &&
+		            x->top[k].count == y->top[k].count &&
+		            x->top[k].total_ns == y->top[k].total_ns &&
+		            x->top[k].min_ns == y->top[k].min_ns &&
+		            x->top[k].max_ns == y->top[k].max_ns);
+	}
+	assert_string_equal(x->top[0].type, "X");
+	assert_int_equal(x->top[0].cat, 2); /* the last rank's */
+	assert_int_equal(x->top[0].min_ns, 100);
+	assert_int_equal(x->top[0].max_ns, 300);
+	assert_int_equal(f->r.nunmatched, rb.nunmatched);
+	assert_int_equal(rb.nunmatched, 2);
+	assert_string_equal(f->r.unmatched[0].type, rb.unmatched[0].type);
+	assert_int_equal(rb.unmatched[0].count, 5); /* U: 2 + 3 */
+	cluster_fold_release(&fold);
+	result_release(&rb);
+	for (i = 0; i < 3; i++) {
+		result_release(&a[i]);
+		result_release(&b[i]);
+	}
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -497,6 +566,7 @@ int main(void)
 	    T(summary_sums_communication_of_two_ranks),
 	    T(cluster_sums_types_and_keeps_one_copy_of_warnings),
 	    T(cluster_lead_is_the_first_analysed_rank),
+	    T(cluster_folded_types_merge_alike),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

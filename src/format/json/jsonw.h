@@ -2,8 +2,9 @@
  * through these helpers, then the tree is printed in one of two layouts.
  * Numbers are raw text built from integers or a fixed "%.3f", so a 16-digit
  * epoch timestamp keeps its last digit and equal results give equal bytes.
- * json.c, json_collect.c and diff_json.c build their trees with it; they
- * are the only writers that see cJSON. */
+ * json.c, json_collect.c and diff_json.c build their trees with it, and
+ * so do ftjson.c and ranksum_json.c (a rank summary); they are the only
+ * writers that see cJSON. */
 #ifndef SDPERF_JSONW_H
 #define SDPERF_JSONW_H
 

@@ -1,0 +1,427 @@
+/* sdperf summarize (one rank -> one summary file), and runs merged from
+ * summaries: the map and the reduce of a cluster-wide analysis, run by
+ * the user's own scheduler (examples/cluster/).
+ *
+ *   RANK_PATH --discover (one rank)--> rank_analyse --> struct ranksum
+ *     --format/json/ranksum_json--> rank-N.json (temporary file + rename)
+ *
+ *   rank-*.json --input/sumread (each, lists checked)--> the ranks'
+ *     small figures --settle ids--> a second reading in rank order: the
+ *     kernel types folded into their union, the lead's timeline kept
+ *     --> cluster_merge --> the run's result
+ *
+ * The result a summary carries is the one rank_analyse leaves, so the
+ * merge is the one-process run's own, and so is the report. */
+#include "app/summaries.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cluster.h"
+#include "analysis/ranksum.h"
+#include "app/pipeline_int.h"
+#include "app/provenance.h"
+#include "app/rank.h"
+#include "format/json/ranksum_json.h"
+#include "input/discover.h"
+#include "input/sumread.h"
+#include "util/embed.h"
+#include "util/fileio.h"
+#include "util/membudget.h"
+#include "util/sha256.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+#include "version.h"
+#include "util/banned.h"
+
+/* Summaries one run merges at most (as many ranks as a report.json). */
+#define SUMMARIES_MAX 65536
+
+/* ---- the rules a rank was analysed with --------------------------------- */
+
+/* "sha256:HEX" of the built-in rules and the --rules file: a summary made
+ * with other rules classifies kernels otherwise, so the merge refuses it. */
+static char *rules_fingerprint(const struct options *o, struct err *e)
+{
+	const struct embedded_file *b = embed_find("assets/rules.json");
+	struct strbuf text = STRBUF_INIT, out = STRBUF_INIT;
+	unsigned char h[32];
+	size_t i;
+
+	if (b)
+		strbuf_add(&text, b->data, b->len);
+	if (o->rules && fileio_read_small(o->rules, 64u << 20, &text, e)) {
+		strbuf_release(&text);
+		return NULL;
+	}
+	sha256(text.buf ? text.buf : "", text.len, h);
+	strbuf_adds(&out, "sha256:");
+	for (i = 0; i < sizeof(h); i++)
+		strbuf_addf(&out, "%02x", h[i]);
+	strbuf_release(&text);
+	return strbuf_detach(&out, NULL);
+}
+
+/* ---- sdperf summarize ------------------------------------------------------
+ */
+
+static int one_rank(const struct options *o, const struct run_files *rf,
+                    struct err *e)
+{
+	if (rf->n == 1)
+		return 0;
+	return err_set(e, ERR_INPUT,
+	               "%s: %zu ranks found; sdperf summarize analyses one "
+	               "rank (give each task one rank folder)",
+	               o->path, rf->n);
+}
+
+/* The folder FILE goes into, created when missing (mkdir -p). */
+static int make_parent(const char *file, struct err *e)
+{
+	const char *slash = strrchr(file, '/');
+	char *dir;
+	int ret;
+
+	if (!slash || slash == file)
+		return 0;
+	dir = xstrndup(file, (size_t)(slash - file));
+	ret = fileio_mkdirs(dir, e);
+	free(dir);
+	return ret;
+}
+
+int pipeline_summarize(const struct options *o, struct err *e)
+{
+	struct rules ru = {0};
+	struct run_files rf;
+	struct ranksum s;
+	struct rank_opts ro = {o->strict, !o->quiet};
+	struct strbuf text = STRBUF_INIT;
+	int ret = -1;
+
+	memset(&rf, 0, sizeof(rf));
+	memset(&s, 0, sizeof(s));
+	result_init(&s.part);
+	pipeline_set_budget(o);
+	if (pipeline_load_rules(o, &ru, e) ||
+	    !(s.rules = rules_fingerprint(o, e)) ||
+	    discover_run(o->paths, o->npaths, &rf, e) ||
+	    pipeline_no_kernels_error(&rf, e) || one_rank(o, &rf, e) ||
+	    rank_analyse(&rf.ranks[0], &ru, &ro, &s.part, e) ||
+	    /* the files read, hashed, and the capture time: the merged
+	     * report's provenance names them as the one-process one does */
+	    prov_rank_inputs(&rf.ranks[0], &s.part.ranks[0], e))
+		goto out;
+	s.tool_version = xstrdup(SDPERF_VERSION);
+	s.notes = rf.notes; /* the summary holds them now */
+	s.nnotes = rf.nnotes;
+	rf.notes = NULL;
+	rf.nnotes = 0;
+	render_ranksum(&s, &text);
+	if (make_parent(o->outdir, e) ||
+	    fileio_write_atomic(o->outdir, text.buf, text.len, e))
+		goto out;
+	if (!o->quiet) {
+		struct strbuf msg = STRBUF_INIT;
+		strbuf_adds(&msg, "wrote ");
+		strbuf_add_sanitized(&msg, o->outdir, strlen(o->outdir));
+		strbuf_addf(&msg, " (rank %d, %zu bytes)\n",
+		            (int)s.part.ranks[0].id, text.len);
+		fputs(msg.buf, stdout);
+		strbuf_release(&msg);
+	}
+	ret = 0;
+out:
+	strbuf_release(&text);
+	ranksum_release(&s);
+	run_files_release(&rf);
+	rules_release(&ru);
+	return ret;
+}
+
+/* ---- which PATHs are summaries ------------------------------------------ */
+
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int is_json_name(const char *name)
+{
+	size_t n = strlen(name);
+	return n > 5 && !strcmp(name + n - 5, ".json");
+}
+
+/* The summary files directly in dir, sorted by name (appended to *v; no
+ * more once *v holds more than max). */
+static void dir_summaries(const char *dir, char ***v, size_t *n, size_t max)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	size_t first = *n;
+
+	while (d && (de = readdir(d)) && *n <= max) {
+		char *p;
+		if (de->d_name[0] == '.' || !is_json_name(de->d_name))
+			continue;
+		p = fileio_join(dir, de->d_name);
+		if (!sumread_sniff(p)) {
+			free(p);
+			continue;
+		}
+		*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+		(*v)[(*n)++] = p;
+	}
+	if (d)
+		closedir(d);
+	if (*n > first)
+		qsort(*v + first, *n - first, sizeof(**v), cmp_strp);
+}
+
+static int is_summary_path(const char *path)
+{
+	char **v = NULL;
+	size_t n = 0, i;
+	int kind = fileio_kind(path);
+
+	if (kind == 0)
+		return sumread_sniff(path);
+	if (kind != 1)
+		return 0;
+	dir_summaries(path, &v, &n, 0); /* one is enough */
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+	return n > 0;
+}
+
+int summaries_given(const char *const *paths, size_t npaths, struct err *e)
+{
+	size_t i, yes = 0, first_no = npaths, first_yes = npaths;
+
+	for (i = 0; i < npaths; i++) {
+		if (is_summary_path(paths[i])) {
+			yes++;
+			if (first_yes == npaths)
+				first_yes = i;
+		} else if (first_no == npaths) {
+			first_no = i;
+		}
+	}
+	if (!yes)
+		return 0;
+	if (yes == npaths)
+		return 1;
+	return err_set(e, ERR_USAGE,
+	               "%s holds sdperf summaries but %s does not: give "
+	               "summaries or profiles, not both",
+	               paths[first_yes], paths[first_no]);
+}
+
+/* ---- merging summaries ----------------------------------------------------
+ */
+
+/* The summary files behind the PATHs, in the order given (a folder's by
+ * name). */
+static int summary_files(const struct options *o, char ***v, size_t *n,
+                         struct err *e)
+{
+	size_t i;
+
+	for (i = 0; i < o->npaths; i++) {
+		if (fileio_kind(o->paths[i]) == 1) {
+			dir_summaries(o->paths[i], v, n, SUMMARIES_MAX);
+		} else {
+			*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+			(*v)[(*n)++] = xstrdup(o->paths[i]);
+		}
+		if (*n > SUMMARIES_MAX)
+			return err_set(e, ERR_INPUT,
+			               "%s: more than %d summaries in one run",
+			               o->paths[i], SUMMARIES_MAX);
+	}
+	return 0;
+}
+
+/* What a rank's summary holds beyond the rank's small figures: the kernel
+ * type tables (folded into their union, analysis/cluster.h) and the
+ * timeline and iterations (the lead rank's only). They are dropped as each
+ * summary is first read, and taken from a second reading in rank order,
+ * so that memory holds one union of types and one timeline however many
+ * ranks there are. */
+static void drop_large(struct result *p)
+{
+	int k;
+
+	free(p->segs);
+	p->segs = NULL;
+	p->nsegs = 0;
+	free(p->iters.v);
+	p->iters.v = NULL;
+	p->iters.n = 0;
+	for (k = 0; k < STAGE_COUNT; k++) {
+		type_stats_free(p->stages[k].top, p->stages[k].ntop);
+		p->stages[k].top = NULL;
+		p->stages[k].ntop = 0;
+	}
+	type_stats_free(p->unmatched, p->nunmatched);
+	p->unmatched = NULL;
+	p->nunmatched = 0;
+}
+
+/* Reads summary path into part, its notes appended to rf's, its rank
+ * described in rf->ranks[i] for the ids to be settled. */
+static int read_part(const char *path, const char *rules, struct result *part,
+                     struct run_files *rf, size_t i, struct err *e)
+{
+	struct ranksum s;
+	const struct rank_result *rr;
+	int ret = -1;
+
+	if (ranksum_read(path, &s, e))
+		goto out;
+	if (strcmp(s.rules, rules)) {
+		err_set(e, ERR_INPUT,
+		        "%s: made with other rules (%.20s...) than this run's "
+		        "(%.20s...): give the same --rules to sdperf summarize "
+		        "and to the command that merges",
+		        path, s.rules, rules);
+		goto out;
+	}
+	rf->notes = xrealloc(rf->notes,
+	                     (rf->nnotes + s.nnotes + 1) * sizeof(*rf->notes));
+	if (s.nnotes)
+		memcpy(rf->notes + rf->nnotes, s.notes,
+		       s.nnotes * sizeof(*s.notes));
+	rf->nnotes += s.nnotes;
+	s.nnotes = 0;
+	rr = &s.part.ranks[0];
+	rf->ranks[i].dir = xstrdup(rr->dir);
+	/* an id discovery made up from the order found is no id: the merge
+	 * gives it the smallest unused one, as discovery does */
+	rf->ranks[i].id =
+	    !strcmp(rr->id_source ? rr->id_source : "", "order") ? -1 : rr->id;
+	rf->ranks[i].id_source = rr->id_source;
+	drop_large(&s.part);
+	*part = s.part;
+	result_init(&s.part);
+	ret = pipeline_charge_part(part, path, e);
+out:
+	ranksum_release(&s);
+	return ret;
+}
+
+/* Back in rank id order, as the one-process run settles them. */
+static void settle(struct run_files *rf, struct result *parts, char **files)
+{
+	size_t i, *perm = xcalloc(rf->n ? rf->n : 1, sizeof(*perm));
+	struct result *v = xcalloc(rf->n ? rf->n : 1, sizeof(*v));
+	char **f = xcalloc(rf->n ? rf->n : 1, sizeof(*f));
+
+	discover_settle_ids(rf, perm);
+	for (i = 0; i < rf->n; i++) {
+		v[i] = parts[perm[i]];
+		f[i] = files[perm[i]];
+		v[i].ranks[0].id = rf->ranks[i].id;
+		v[i].ranks[0].id_source = rf->ranks[i].id_source;
+	}
+	memcpy(parts, v, rf->n * sizeof(*v));
+	memcpy(files, f, rf->n * sizeof(*f));
+	free(f);
+	free(v);
+	free(perm);
+}
+
+/* The second reading, in rank order: each rank's kernel types folded,
+ * the lead's (the first analysed) timeline and iterations kept. */
+static int second_reading(struct result *parts, char **files, size_t n,
+                          struct type_fold *fold, struct err *e)
+{
+	struct ranksum s;
+	size_t i, lead;
+	uint64_t grew;
+	int ret = 0;
+
+	for (lead = 0; lead < n && !parts[lead].ranks[0].analysed; lead++)
+		;
+	for (i = 0; i < n && !ret; i++) {
+		ret = -1;
+		if (ranksum_read(files[i], &s, e))
+			goto next;
+		if (strcmp(s.part.ranks[0].dir, parts[i].ranks[0].dir) ||
+		    s.part.kernels != parts[i].kernels) {
+			err_set(e, ERR_INPUT, "%s: changed while it was read",
+			        files[i]);
+			goto next;
+		}
+		grew = cluster_fold_add(fold, &s.part);
+		if (membudget_charge(grew)) {
+			membudget_fail(e, grew,
+			               "%s: the kernel types of %zu ranks",
+			               files[i], i + 1);
+			goto next;
+		}
+		parts[0].charged += grew; /* given back with the result */
+		if (i == lead) {
+			parts[i].segs = s.part.segs;
+			parts[i].nsegs = s.part.nsegs;
+			free(parts[i].iters.v);
+			parts[i].iters = s.part.iters;
+			s.part.segs = NULL;
+			s.part.nsegs = 0;
+			memset(&s.part.iters, 0, sizeof(s.part.iters));
+		}
+		ret = 0;
+	next:
+		ranksum_release(&s);
+	}
+	if (!ret && n)
+		cluster_fold_take(fold, &parts[0]);
+	return ret;
+}
+
+int summaries_analyse(const struct options *o, const struct rules *ru,
+                      struct result *r, struct err *e)
+{
+	struct run_files rf;
+	struct type_fold fold;
+	struct result *parts = NULL;
+	char **files = NULL, *rules = NULL;
+	size_t n = 0, i;
+	int ret = -1;
+
+	memset(&rf, 0, sizeof(rf));
+	cluster_fold_init(&fold);
+	result_init(r);
+	if (summary_files(o, &files, &n, e) ||
+	    !(rules = rules_fingerprint(o, e)))
+		goto out;
+	parts = xcalloc(n ? n : 1, sizeof(*parts));
+	rf.ranks = xcalloc(n ? n : 1, sizeof(*rf.ranks));
+	rf.n = n;
+	for (i = 0; i < n; i++)
+		result_init(&parts[i]);
+	for (i = 0; i < n; i++)
+		if (read_part(files[i], rules, &parts[i], &rf, i, e))
+			goto out;
+	settle(&rf, parts, files);
+	if (second_reading(parts, files, n, &fold, e))
+		goto out;
+	pipeline_merge(o, ru, &rf, parts, r);
+	r->summaries = n;
+	ret = 0;
+out:
+	for (i = 0; parts && i < n; i++)
+		result_release(&parts[i]);
+	free(parts);
+	for (i = 0; i < n; i++)
+		free(files[i]);
+	free(files);
+	free(rules);
+	run_files_release(&rf);
+	cluster_fold_release(&fold);
+	return ret;
+}
