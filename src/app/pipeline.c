@@ -225,22 +225,28 @@ static void *worker(void *arg)
 	}
 }
 
-static int jobs_for(const struct options *o, size_t nranks)
+static long jobs_total(const struct options *o)
 {
 	long n = o->jobs ? o->jobs : sysconf(_SC_NPROCESSORS_ONLN);
-	if (n < 1)
-		n = 1;
+	return n < 1 ? 1 : n;
+}
+
+static int jobs_for(const struct options *o, size_t nranks)
+{
+	long n = jobs_total(o);
 	return (int)((size_t)n < nranks ? (size_t)n : nranks);
 }
 
 /* Analyses every rank, jobs at a time: each worker holds one rank's kernel
- * table at most, so memory is bounded by jobs x the largest rank. The
+ * table at most, so memory is bounded by jobs x the largest rank. With
+ * fewer ranks than jobs, the spare threads go to each rank's large file
+ * (kernel_details.csv read in chunks): jobs / rank threads each. The
  * first failing rank (by rank order) gives the error. */
 static int analyse_ranks(const struct options *o, const struct rules *ru,
                          const struct run_files *rf, struct result *parts,
                          int *threads, struct err *e)
 {
-	struct pool p = {rf,   ru, {o->strict, 0},           parts, NULL,
+	struct pool p = {rf,   ru, {o->strict, 0, 1},        parts, NULL,
 	                 NULL, 0,  PTHREAD_MUTEX_INITIALIZER};
 	int n = jobs_for(o, rf->n), i, ret = 0;
 	pthread_t *tid = xcalloc((size_t)n, sizeof(*tid));
@@ -249,6 +255,7 @@ static int analyse_ranks(const struct options *o, const struct rules *ru,
 	p.errs = xcalloc(rf->n, sizeof(*p.errs));
 	p.failed = xcalloc(rf->n, sizeof(*p.failed));
 	p.ro.progress = !o->quiet && rf->n == 1;
+	p.ro.threads = n ? (unsigned)(jobs_total(o) / n) : 1;
 	*threads = n;
 	for (i = 1; i < n; i++)
 		if (pthread_create(&tid[i], NULL, worker, &p)) {

@@ -1,0 +1,91 @@
+/* kernel_details.csv reader, inside: the reader's state and the steps that
+ * the whole-file read (kernels.c) and the read in chunks (kernels_split.c)
+ * share. Not for other modules. */
+#ifndef SDPERF_KERNELS_INT_H
+#define SDPERF_KERNELS_INT_H
+
+#include <stdint.h>
+
+#include "input/csvread.h"
+#include "input/kernels.h"
+#include "input/plausible.h"
+#include "util/strbuf.h"
+
+/* what one interned "Type\0Core" key costs: its text, the malloc header,
+ * and its share of the table's arrays (string pointer, length, hash, two
+ * hash slots), with room for their growth */
+#define KEY_COST(len) ((uint64_t)(len) + 96)
+/* libcsv trims unquoted TABs; for the first rows it is told to keep them,
+ * so the TAB the profiler writes after Start Time can be seen and reported */
+#define TAB_PROBE_ROWS 16
+
+struct kreader {
+	const struct kernels_opts *o;
+	struct kernel_table *kt;
+	struct kernels_info *info;
+	struct err *e;
+	struct csvread csv;
+	uint64_t key_bytes; /* text of the interned keys */
+
+	unsigned header_flags;
+	unsigned char *colmap; /* a shard's is its header reader's */
+	size_t nfields;        /* fields of the row that ended */
+
+	/* the current row */
+	struct strbuf kname, type, core, reason, key;
+	const char *reason_code;    /* see struct row_warning */
+	size_t reason_col;          /* column index of the reason */
+	struct strbuf reason_value; /* the bad value, quoted */
+	int64_t start, dur;
+	int32_t step;
+	int row_bad;
+
+	struct plausible plaus; /* the file's plausible kernel times */
+
+	/* A shard reads one chunk of the file on its own thread: its rows are
+	 * kept in its own table with their (chunk's) line numbers, and the
+	 * plausibility of their times is judged when the shards are merged
+	 * in file order (the reference comes from the file's first kernels). */
+	int shard;
+	uint64_t *lines;       /* lines[i]: the line of kt->v[i] */
+	uint64_t lines_charged; /* bytes of lines charged to the budget */
+	struct err shard_err;
+};
+
+/* The whole-file reader's options for csvread. */
+void kreader_csv_opts(struct csvread_opts *co, const struct kernels_opts *o);
+
+/* Prepares r to read name into kt and info. */
+void kreader_init(struct kreader *r, const char *name,
+                  const struct kernels_opts *o, const struct csvread_opts *co,
+                  struct kernel_table *kt, struct kernels_info *info,
+                  struct err *e);
+
+/* Prepares shard r to read chunk k (k == 0: the first) of the file whose
+ * header hdr read, into its own kt and info. */
+void kreader_init_shard(struct kreader *r, const struct kreader *hdr,
+                        size_t k, struct kernel_table *kt,
+                        struct kernels_info *info);
+
+/* Releases what r holds (not kt or info); a shard also its lines. */
+void kreader_release(struct kreader *r);
+
+/* The steps of the whole-file read that the merge of shards replays. */
+void kreader_skip_implausible(void *ctx, const struct plausible_kernel *k,
+                              int which);
+void kreader_settle_probe(struct kreader *r);
+/* After the last row: the probe settled, the file checked as a whole,
+ * info completed, the table cut to size; then r is released. 0 or -1. */
+int kreader_finish(struct kreader *r);
+
+/* Reads path in chunks on up to o->threads threads (input/csvsplit.h)
+ * into the empty kt and info. Returns 0 or -1 as kernels_read does, with
+ * the same result and error as the whole-file read; or 1 when the file
+ * was not read that way (one thread, gzip, small, an ambiguous boundary,
+ * or any error, which the whole-file read then words exactly): kt and
+ * info are then as given. */
+int kernels_read_split(const char *path, const struct kernels_opts *o,
+                       struct kernel_table *kt, struct kernels_info *info,
+                       struct err *e);
+
+#endif
