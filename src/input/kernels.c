@@ -753,6 +753,7 @@ int kernels_read_mem(const char *name, const void *data, size_t len,
 
 	kreader_csv_opts(&co, o);
 	kreader_init(&r, name, o, &co, kt, info, e);
+	info->chunks = 1;
 	csvread_mem(&r.csv, data, len);
 	return kreader_finish(&r);
 }
@@ -769,6 +770,7 @@ int kernels_read(const char *path, const struct kernels_opts *o,
 		return rc;
 	kreader_csv_opts(&co, o);
 	kreader_init(&r, path, o, &co, kt, info, e);
+	info->chunks = 1;
 	csvread_file(&r.csv);
 	return kreader_finish(&r);
 }

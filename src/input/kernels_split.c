@@ -190,8 +190,10 @@ int kernels_read_split(const char *path, const struct kernels_opts *o,
 		return 1;
 	kreader_csv_opts(&co, o);
 	kreader_init(&m, path, o, &co, kt, info, &me);
-	if (csvsplit_open(&sp, &m.csv, o->threads) && !read_shards(&m, &sp))
+	if (csvsplit_open(&sp, &m.csv, o->threads) && !read_shards(&m, &sp)) {
+		info->chunks = (unsigned)sp.n;
 		rc = kreader_finish(&m); /* settles a short probe, checks */
+	}
 	else
 		kreader_release(&m);
 	csvsplit_close(&sp);
