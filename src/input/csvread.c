@@ -140,16 +140,28 @@ static void header_field(struct csvread *r, const char *s, size_t len)
 
 /* ---- libcsv callbacks -------------------------------------------------- */
 
-static void on_field(void *data, size_t len, void *ctx)
+/* A field while the header lasts, or for a reader that wants them all. */
+__attribute__((noinline)) static void field_slow(struct csvread *r, size_t i,
+                                                 const char *data, size_t len)
 {
-	struct csvread *r = ctx;
-	size_t i = r->fidx++;
-
 	if (r->failed)
 		return;
 	if (r->in_header)
 		header_field(r, data, len);
 	else if (i < r->ncols && r->cb->field)
+		r->cb->field(r, i, data, len);
+}
+
+/* Called for every field of the file: no frame of its own on the way to
+ * a wanted column's callback, none at all for an unwanted one. */
+static void on_field(void *data, size_t len, void *ctx)
+{
+	struct csvread *r = ctx;
+	size_t i = r->fidx++;
+
+	if (!r->want)
+		field_slow(r, i, data, len);
+	else if (i < r->ncols && r->want[i] && !r->failed)
 		r->cb->field(r, i, data, len);
 }
 
@@ -356,6 +368,7 @@ void csvread_init_chunk(struct csvread *c, const struct csvread *hdr,
 	c->ncols = hdr->ncols;
 	c->colnames = hdr->colnames;
 	c->shared_names = 1;
+	c->want = hdr->want;
 	c->bom = hdr->bom;
 }
 
@@ -402,6 +415,11 @@ void csvread_release(struct csvread *r)
 		free(r->colnames[--r->ncols]);
 	free(r->colnames);
 	r->colnames = NULL;
+}
+
+void csvread_want(struct csvread *r, const unsigned char *want)
+{
+	r->want = r->cb->field && !r->in_header ? want : NULL;
 }
 
 void csvread_map_column(struct csvread *r, size_t i, const char *s, size_t len,

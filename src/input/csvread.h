@@ -72,6 +72,7 @@ struct csvread {
 	int at_line_start;
 	int row_pending;  /* the next non-empty line begins a row */
 	int shared_names; /* colnames belong to the header's reader */
+	const unsigned char *want; /* see csvread_want */
 };
 
 /* Prepares r to read the file called name; ctx is handed back in r->ctx.
@@ -125,6 +126,12 @@ void csvread_feed(struct csvread *c, const char *buf, size_t len);
  * a blank line left the next row's line number pending); -1 when the
  * chunk failed. */
 int csvread_chunk_end(struct csvread *c);
+
+/* From the end of the header on, a data field of column col reaches
+ * cb->field only when want[col] is nonzero: want has r->ncols entries and
+ * outlives r (a reader's column map). For readers that use a few of many
+ * columns: the others then cost no call. Called from cb->header_done. */
+void csvread_want(struct csvread *r, const unsigned char *want);
 
 /* Header name of column col as stored (trimmed if asked), or "(beyond
  * header)" past the last one. */

@@ -304,6 +304,7 @@ static void header_done(struct csvread *c)
 		}
 	}
 	set_variant(r);
+	csvread_want(c, r->colmap);
 }
 
 /* ---- rows -------------------------------------------------------------- */
