@@ -2,6 +2,7 @@
  *
  *   PATH... --discover--> rank folders --(one thread per rank, -j)-->
  *     rank_analyse: kernel_details.csv --> stages, categories
+ *                     (read in chunks on the threads -j leaves over)
  *                   trace_view.json    --> user stage markers, Overlap
  *                                          Analysis per stage
  *                     (no kernel_details.csv: all of it, kernels and
@@ -18,9 +19,11 @@
  *
  * Readers know nothing of the report, the analysis nothing of rendering,
  * renderers nothing of file formats. */
+#define _GNU_SOURCE /* sched_getaffinity: the cores this run may use */
 #include "app/pipeline.h"
 
 #include <dirent.h>
+#include <sched.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -225,9 +228,17 @@ static void *worker(void *arg)
 	}
 }
 
+/* -j, or one thread per core this process may run on (taskset, a
+ * container's cpuset), else per core online. */
 static long jobs_total(const struct options *o)
 {
-	long n = o->jobs ? o->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+	long n = o->jobs;
+
+	if (!n && !sched_getaffinity(0, sizeof(set), &set))
+		n = CPU_COUNT(&set);
+	if (!n)
+		n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n < 1 ? 1 : n;
 }
 
