@@ -23,6 +23,7 @@
 
 #define READ_CHUNK (1u << 20)
 #define SCAN_STEP  (64u << 10) /* bytes read at once to find a line end */
+#define SCAN_LIMIT (4u << 20)  /* bytes searched for one */
 
 static ssize_t pread_full(int fd, char *buf, size_t n, uint64_t at)
 {
@@ -55,14 +56,17 @@ static uint64_t read_header(struct csvsplit *sp, struct csvread *hdr)
 	return hdr->in_header || hdr->failed ? 0 : at;
 }
 
-/* The offset just past the first newline at or after from, or 0. */
+/* The offset just past the first newline at or after from, or 0 when
+ * there is none within SCAN_LIMIT bytes (a file of few, huge lines is
+ * not worth cutting, and is never scanned whole here). */
 static uint64_t line_end_after(int fd, uint64_t from, uint64_t size)
 {
 	char buf[SCAN_STEP];
 	const char *nl;
 	ssize_t got;
+	uint64_t stop = from + SCAN_LIMIT < size ? from + SCAN_LIMIT : size;
 
-	while (from < size && (got = pread_full(fd, buf, sizeof(buf), from)) > 0) {
+	while (from < stop && (got = pread_full(fd, buf, sizeof(buf), from)) > 0) {
 		nl = memchr(buf, '\n', (size_t)got);
 		if (nl)
 			return from + (uint64_t)(nl - buf) + 1;
@@ -87,7 +91,9 @@ static size_t cut(struct csvsplit *sp, uint64_t start, size_t want)
 		/* from the byte before the nominal start: a newline there
 		 * makes the nominal start a line start */
 		at = line_end_after(sp->fd, start + rows * k / want - 1, sp->size);
-		if (at && at > sp->off[n - 1] && at < sp->size)
+		if (!at)
+			return 0; /* a line of 4 MiB: read the file whole */
+		if (at > sp->off[n - 1] && at < sp->size)
 			sp->off[n++] = at;
 	}
 	sp->off[n] = sp->size;
