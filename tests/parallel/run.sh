@@ -5,7 +5,10 @@
 # chunks: clean; with a malformed row in a late chunk (its line number
 # exact in the warning, and in the --strict error); with a quoted field
 # holding newlines across the middle of the rows, where two chunks would
-# meet (the read falls back to one thread) and inside a chunk of seven.
+# meet (the read falls back to one thread) and inside a chunk of seven;
+# and under --max-memory: the smallest budget one thread accepts is
+# accepted by every -j (chunks that do not fit fall back to one thread),
+# and 1 MiB less fails with the same message.
 # Usage: tests/parallel/run.sh SDPERF SDPERF_GEN
 SDPERF=$(realpath "$1")
 GEN=$(realpath "$2")
@@ -116,5 +119,35 @@ a = json.load(open(sys.argv[1]))["inputs"][0]
 b = json.load(open(sys.argv[2]))["inputs"][0]
 assert a["rows"] == b["rows"] and a["kernels"] == b["kernels"], (a, b)
 PY
+
+# --max-memory: 200,000 short rows (a 6.4 MB kernel table), the budget in
+# MiB steps from 6 up to the first that -j 1 accepts
+mkdir -p short/ASCEND_PROFILER_OUTPUT
+python3 - short/ASCEND_PROFILER_OUTPUT/kernel_details.csv <<'PY'
+import sys
+types = ["MatMulV3", "Add", "Cast", "FlashAttentionScore", "Mul", "Conv2D"]
+t = 1700000000000000
+with open(sys.argv[1], "w") as f:
+    f.write("Name,Type,Accelerator Core,Start Time(us),Duration(us)\n")
+    for i in range(200000):
+        f.write(f"k{i},{types[i * 7 % 6]},AI_CORE,{t}.125,{i % 50 + 1}.250\n")
+        t += i % 50 + 3
+PY
+fit=""
+for m in $(seq 6 40); do
+	if "$SDPERF" report short -o short.fit -f json -q -j 1 --max-memory "${m}M" \
+		2>/dev/null; then
+		fit=$m
+		break
+	fi
+done
+if [ -z "$fit" ]; then
+	bad max_memory "-j 1 fits in no budget up to 40 MiB"
+else
+	same_for_every_j short 0 --max-memory "${fit}M"
+	same_for_every_j short 3 --max-memory "$((fit - 1))M"
+	grep -q "more memory than --max-memory allows" short.j7.err &&
+		ok "short -j 7 over budget" || bad "short -j 7 over budget" "$(cat short.j7.err)"
+fi
 
 finish
