@@ -136,6 +136,7 @@ struct job {
 	int io_failed; /* a read error, or the file ended early */
 	int end;       /* csvread_chunk_end's or csvread_finish's answer */
 	struct progress *pg; /* chunk 0 only */
+	void (*done)(struct csvread *c);
 };
 
 static void *run_chunk(void *arg)
@@ -168,6 +169,8 @@ static void *run_chunk(void *arg)
 	}
 	free(buf);
 	j->end = last ? csvread_finish(j->c) : csvread_chunk_end(j->c);
+	if (j->done)
+		j->done(j->c);
 	return NULL;
 }
 
@@ -186,7 +189,8 @@ static int verdict(const struct csvsplit *sp, const struct job *jobs)
 	return rc;
 }
 
-int csvsplit_run(struct csvsplit *sp, struct csvread **chunks)
+int csvsplit_run(struct csvsplit *sp, struct csvread **chunks,
+                 void (*done)(struct csvread *c))
 {
 	struct job *jobs = xcalloc(sp->n, sizeof(*jobs));
 	pthread_t *tid = xcalloc(sp->n, sizeof(*tid));
@@ -200,7 +204,8 @@ int csvsplit_run(struct csvsplit *sp, struct csvread **chunks)
 	progress_start(&pg, label.buf, (int64_t)sp->size,
 	               chunks[0]->o->progress);
 	for (k = 0; k < sp->n; k++) {
-		jobs[k] = (struct job){sp, chunks[k], k, 0, 0, k ? NULL : &pg};
+		jobs[k] = (struct job){sp, chunks[k], k, 0, 0, k ? NULL : &pg,
+		                       done};
 		if (k)
 			started[k] = !pthread_create(&tid[k], NULL, run_chunk,
 			                             &jobs[k]);

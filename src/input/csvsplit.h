@@ -41,13 +41,17 @@ size_t csvsplit_open(struct csvsplit *sp, struct csvread *hdr, unsigned want);
 /* Parses chunk k with chunks[k] (prepared with csvread_init_chunk from
  * the header's reader) on a thread of its own, chunk 0 on the calling
  * thread, which also draws the progress line. The last chunk is ended
- * with csvread_finish, the others with csvread_chunk_end. Returns 0 when
+ * with csvread_finish, the others with csvread_chunk_end; then done (if
+ * not NULL) is called with it, on its thread. A chunk may wait for what
+ * chunk 0 finds (chunk 0 never waits, and runs first if threads are
+ * short). Returns 0 when
  * every chunk was read without failing and every boundary was exact
  * (sp->first_line is then set, and a chunk's line k is the file's line
  * first_line[k] + k); 1 when a boundary was ambiguous or the file changed
  * under the read; -1 when a chunk failed (its own error is in its reader).
  * The caller then discards the chunks' work and reads the file whole. */
-int csvsplit_run(struct csvsplit *sp, struct csvread **chunks);
+int csvsplit_run(struct csvsplit *sp, struct csvread **chunks,
+                 void (*done)(struct csvread *c));
 
 void csvsplit_close(struct csvsplit *sp);
 

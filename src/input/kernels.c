@@ -475,8 +475,8 @@ static void skip_row(struct kreader *r)
 
 /* Skips kernel k, whose time is implausible (which: see plausible_check),
  * as the row at its line. */
-void kreader_skip_implausible(void *ctx, const struct plausible_kernel *k,
-                              int which)
+static void skip_implausible(void *ctx, const struct plausible_kernel *k,
+                             int which)
 {
 	struct kreader *r = ctx;
 	struct strbuf v = STRBUF_INIT;
@@ -494,10 +494,9 @@ void kreader_skip_implausible(void *ctx, const struct plausible_kernel *k,
 
 /* The probed kernels, the last ones of kt, are judged. Without any, there
  * is nothing to judge by: n stays. */
-void kreader_settle_probe(struct kreader *r)
+static void settle_probe(struct kreader *r)
 {
-	size_t n = plausible_settle(&r->plaus, r->kt->v,
-	                            kreader_skip_implausible, r);
+	size_t n = plausible_settle(&r->plaus, r->kt->v, skip_implausible, r);
 
 	r->kt->n = r->plaus.has_ref ? n : r->kt->n;
 }
@@ -528,32 +527,45 @@ static int table_grow(struct kreader *r)
 	return rc ? -1 : 0;
 }
 
-/* A shard's line numbers grow with its table, charged to the budget. */
-static int lines_grow(struct kreader *r)
+static void kref_publish(struct kref *f, int state, const struct plausible *p)
 {
-	size_t have = (size_t)(r->lines_charged / sizeof(*r->lines));
-	uint64_t cost = (uint64_t)(r->kt->alloc - have) * sizeof(*r->lines);
-
-	if (membudget_charge(cost)) {
-		membudget_fail(r->e, cost, "%s: kernel line numbers",
-		               r->csv.name);
-		r->csv.failed = 1;
-		return -1;
+	pthread_mutex_lock(&f->mu);
+	if (!f->state) {
+		f->state = state;
+		f->has_ref = p && p->has_ref;
+		f->ref = p ? p->ref : 0;
+		pthread_cond_broadcast(&f->cv);
 	}
-	r->lines_charged += cost;
-	r->lines = xrealloc(r->lines, r->kt->alloc * sizeof(*r->lines));
-	return 0;
+	pthread_mutex_unlock(&f->mu);
 }
 
-/* A shard keeps the row with its line; the merge judges its times. */
-static void keep_shard_row(struct kreader *r, uint32_t key)
+/* A shard after chunk 0 takes the file's reference before judging its
+ * first row: 0, or -1 with the shard failed when chunk 0 had none. */
+static int kref_wait(struct kreader *r)
 {
-	struct kernel_table *kt = r->kt;
+	struct kref *f = r->ref;
+	int state;
 
-	if (kt->n == kt->alloc && (table_grow(r) || lines_grow(r)))
-		return;
-	r->lines[kt->n] = r->csv.row_line;
-	kt->v[kt->n++] = (struct kernel){r->start, r->dur, key, r->step};
+	pthread_mutex_lock(&f->mu);
+	while (!f->state)
+		pthread_cond_wait(&f->cv, &f->mu);
+	state = f->state;
+	r->plaus.ready = 1;
+	r->plaus.has_ref = f->has_ref;
+	r->plaus.ref = f->ref;
+	pthread_mutex_unlock(&f->mu);
+	if (state < 0)
+		csvread_failf(&r->csv, "%s: no plausibility reference in the "
+		              "first chunk", r->csv.name);
+	return state < 0 ? -1 : 0;
+}
+
+void kreader_shard_done(struct csvread *c)
+{
+	struct kreader *r = c->ctx;
+
+	if (r->ref_pub)
+		kref_publish(r->ref, -1, NULL);
 }
 
 static void keep_row(struct kreader *r)
@@ -574,14 +586,12 @@ static void keep_row(struct kreader *r)
 		skip_row(r);
 		return;
 	}
-	if (r->shard) {
-		keep_shard_row(r, key);
+	if (r->ref && !r->ref_pub && !r->plaus.ready && kref_wait(r))
 		return;
-	}
 	if ((which = plausible_check(&r->plaus, r->start, r->dur))) {
 		struct plausible_kernel pk = {r->start, r->dur,
 		                              r->csv.row_line};
-		kreader_skip_implausible(r, &pk, which);
+		skip_implausible(r, &pk, which);
 		return;
 	}
 	if (kt->n == kt->alloc && table_grow(r))
@@ -592,8 +602,11 @@ static void keep_row(struct kreader *r)
 	k->key = key;
 	k->step = r->step;
 	if (!r->plaus.ready && plausible_add(&r->plaus, r->start, r->dur,
-	                                     r->csv.row_line, kt->n - 1))
-		kreader_settle_probe(r);
+	                                     r->csv.row_line, kt->n - 1)) {
+		settle_probe(r);
+		if (r->ref_pub)
+			kref_publish(r->ref, 1, &r->plaus);
+	}
 }
 
 static void on_row(struct csvread *c, size_t nfields)
@@ -666,11 +679,13 @@ void kreader_init(struct kreader *r, const char *name,
 
 void kreader_init_shard(struct kreader *r, const struct kreader *hdr,
                         size_t k, struct kernel_table *kt,
-                        struct kernels_info *info)
+                        struct kernels_info *info, struct kref *ref)
 {
 	reader_init_common(r, hdr->o, kt, info, NULL);
 	r->e = &r->shard_err;
 	r->shard = 1;
+	r->ref = ref;
+	r->ref_pub = k == 0;
 	r->colmap = hdr->colmap;
 	csvread_init_chunk(&r->csv, &hdr->csv, k == 0, r, r->e);
 }
@@ -688,10 +703,6 @@ void kreader_release(struct kreader *r)
 	strbuf_release(&r->reason_value);
 	strbuf_release(&r->key);
 	plausible_release(&r->plaus);
-	free(r->lines);
-	r->lines = NULL;
-	membudget_release(r->lines_charged);
-	r->lines_charged = 0;
 }
 
 /* The file as a whole: empty, no header, no rows, nothing usable. */
@@ -723,7 +734,7 @@ int kreader_finish(struct kreader *r)
 
 	csvread_finish(&r->csv);
 	if (!r->csv.failed && !r->plaus.ready)
-		kreader_settle_probe(r);
+		settle_probe(r);
 	if (!r->csv.failed)
 		check_whole(r);
 	r->info->lines = r->csv.line;

@@ -4,6 +4,7 @@
 #ifndef SDPERF_KERNELS_INT_H
 #define SDPERF_KERNELS_INT_H
 
+#include <pthread.h>
 #include <stdint.h>
 
 #include "input/csvread.h"
@@ -18,6 +19,15 @@
 /* libcsv trims unquoted TABs; for the first rows it is told to keep them,
  * so the TAB the profiler writes after Start Time can be seen and reported */
 #define TAB_PROBE_ROWS 16
+
+/* The plausibility reference shared by the shards of one file. */
+struct kref {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int state;          /* 0: not yet; 1: set; -1: chunk 0 ended without */
+	int has_ref;
+	int64_t ref;
+};
 
 struct kreader {
 	const struct kernels_opts *o;
@@ -42,13 +52,15 @@ struct kreader {
 
 	struct plausible plaus; /* the file's plausible kernel times */
 
-	/* A shard reads one chunk of the file on its own thread: its rows are
-	 * kept in its own table with their (chunk's) line numbers, and the
-	 * plausibility of their times is judged when the shards are merged
-	 * in file order (the reference comes from the file's first kernels). */
+	/* A shard reads one chunk of the file on its own thread into its own
+	 * table and warnings, merged later in file order. Shard 0 judges the
+	 * plausibility of times as the whole-file read does and publishes
+	 * the reference (the median start of the file's first kernels, all
+	 * in chunk 0) in *ref; the others wait for it at their first kept
+	 * row, then judge their rows alike. */
 	int shard;
-	uint64_t *lines;       /* lines[i]: the line of kt->v[i] */
-	uint64_t lines_charged; /* bytes of lines charged to the budget */
+	struct kref *ref;
+	int ref_pub; /* shard 0: publishes *ref */
 	struct err shard_err;
 };
 
@@ -62,18 +74,18 @@ void kreader_init(struct kreader *r, const char *name,
                   struct err *e);
 
 /* Prepares shard r to read chunk k (k == 0: the first) of the file whose
- * header hdr read, into its own kt and info. */
+ * header hdr read, into its own kt and info, sharing ref. */
 void kreader_init_shard(struct kreader *r, const struct kreader *hdr,
                         size_t k, struct kernel_table *kt,
-                        struct kernels_info *info);
+                        struct kernels_info *info, struct kref *ref);
 
-/* Releases what r holds (not kt or info); a shard also its lines. */
+/* Shard 0's chunk ended: a shard still waiting for the reference fails
+ * (the file's first kernels lie beyond chunk 0: read it whole). */
+void kreader_shard_done(struct csvread *c);
+
+/* Releases what r holds (not kt or info). */
 void kreader_release(struct kreader *r);
 
-/* The steps of the whole-file read that the merge of shards replays. */
-void kreader_skip_implausible(void *ctx, const struct plausible_kernel *k,
-                              int which);
-void kreader_settle_probe(struct kreader *r);
 /* After the last row: the probe settled, the file checked as a whole,
  * info completed, the table cut to size; then r is released. 0 or -1. */
 int kreader_finish(struct kreader *r);

@@ -1,9 +1,11 @@
 /* kernel_details.csv in chunks: each chunk is read by a shard (its own
- * parser, kernel table and warnings) on its own thread; then, on the
- * calling thread, the shards are merged in file order, replaying what the
- * whole-file read does after a row is parsed: keys interned in order of
- * first appearance, the plausibility probe over the file's first kernels,
- * warnings in the order they arise, with the file's line numbers. Any
+ * parser, kernel table and warnings) on its own thread. Shard 0 judges the
+ * plausibility of times as the whole-file read does and the others wait
+ * for its reference (the median start of the file's first kernels) before
+ * judging theirs, so every shard's rows and warnings are what the
+ * whole-file read makes of them. Then, on the calling thread, the shards
+ * are merged in file order: keys interned in order of first appearance,
+ * kernels and warnings appended, line numbers made the file's. Any
  * failure, in a shard or in the merge, sends the read back to one thread,
  * so that every error is the whole-file read's own. */
 #include <stdlib.h>
@@ -71,24 +73,6 @@ static uint32_t *remap_keys(struct kreader *m, const struct kernel_table *s)
 	return map;
 }
 
-/* One kernel of a shard, at file line line, as keep_row goes on after
- * the row was parsed: judged, kept, probed. */
-static void merge_kernel(struct kreader *m, struct kernel k, uint64_t line)
-{
-	struct kernel_table *kt = m->kt;
-	int which = plausible_check(&m->plaus, k.start_ns, k.dur_ns);
-
-	if (which) {
-		struct plausible_kernel pk = {k.start_ns, k.dur_ns, line};
-		kreader_skip_implausible(m, &pk, which);
-		return;
-	}
-	kt->v[kt->n++] = k;
-	if (!m->plaus.ready &&
-	    plausible_add(&m->plaus, k.start_ns, k.dur_ns, line, kt->n - 1))
-		kreader_settle_probe(m);
-}
-
 static void merge_info(struct kernels_info *to, const struct kernels_info *s)
 {
 	to->rows += s->rows;
@@ -100,44 +84,38 @@ static void merge_info(struct kernels_info *to, const struct kernels_info *s)
 }
 
 /* Appends shard s (chunk k, its lines after off) to m's table: 0, or -1
- * when something refused (a cap, the budget, --strict). Shard 0 is
- * merged in place: it filled m's table, which it only compacts. */
+ * when a cap or the budget refused. Shard 0 filled m's table itself. The
+ * shards judged their rows already, so their warnings are in the order
+ * the whole-file read gives them, one shard after the other. */
 static int merge_shard(struct kreader *m, struct shard *s, size_t k,
                        uint64_t off)
 {
 	struct kernel_table *kt = m->kt, *src = s->r.kt;
 	struct kernels_info *si = s->r.info;
-	size_t i, n = src->n, wi = 0;
-	uint32_t *map = NULL;
-	uint64_t cost, line;
-	struct kernel kn;
+	uint32_t *map;
+	uint64_t cost;
+	size_t i;
 
-	if (k) {
+	if (!k) {
+		m->key_bytes = s->r.key_bytes;
+	} else {
 		map = remap_keys(m, src);
-		if (!map || kernel_table_reserve_for(kt, kt->n + n, &cost)) {
+		if (!map || kernel_table_reserve_for(kt, kt->n + src->n, &cost)) {
 			free(map);
 			return -1;
 		}
-	} else {
-		kt->n = 0; /* written again from the start, never ahead */
-		m->key_bytes = s->r.key_bytes;
+		for (i = 0; i < src->n; i++) {
+			kt->v[kt->n] = src->v[i];
+			kt->v[kt->n++].key = map[src->v[i].key];
+		}
+		free(map);
 	}
-	for (i = 0; i < n && !m->csv.failed; i++) {
-		line = s->r.lines[i] + off;
-		while (wi < si->nwarn && si->warn[wi].line + off < line)
-			take_warning(m, &si->warn[wi++], off);
-		kn = src->v[i];
-		if (map)
-			kn.key = map[kn.key];
-		merge_kernel(m, kn, line);
-	}
-	while (wi < si->nwarn)
-		take_warning(m, &si->warn[wi++], off);
+	for (i = 0; i < si->nwarn; i++)
+		take_warning(m, &si->warn[i], off);
 	merge_info(m->info, si);
 	m->csv.line += s->r.csv.line;
 	m->csv.crlf |= s->r.csv.crlf;
-	free(map);
-	return m->csv.failed ? -1 : 0;
+	return 0;
 }
 
 static void shard_release(struct shard *s, size_t k)
@@ -154,16 +132,19 @@ static int read_shards(struct kreader *m, struct csvsplit *sp)
 {
 	struct shard *sh = xcalloc(sp->n, sizeof(*sh));
 	struct csvread **chunks = xcalloc(sp->n, sizeof(*chunks));
+	struct kref ref = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
+	                   0, 0, 0};
 	size_t k;
 	int rc;
 
 	for (k = 0; k < sp->n; k++) {
 		kernel_table_init(&sh[k].kt);
 		kreader_init_shard(&sh[k].r, m, k, k ? &sh[k].kt : m->kt,
-		                   &sh[k].info);
+		                   &sh[k].info, &ref);
 		chunks[k] = &sh[k].r.csv;
 	}
-	rc = csvsplit_run(sp, chunks) != 0;
+	rc = csvsplit_run(sp, chunks, kreader_shard_done) != 0;
+	m->plaus.ready = 1; /* shard 0 settled the probe */
 	m->csv.line = sp->hdr_lines;
 	for (k = 0; k < sp->n && !rc; k++) {
 		rc = merge_shard(m, &sh[k], k, sp->first_line[k]) != 0;
@@ -171,6 +152,8 @@ static int read_shards(struct kreader *m, struct csvsplit *sp)
 	}
 	for (; k < sp->n; k++)
 		shard_release(&sh[k], k);
+	pthread_cond_destroy(&ref.cv);
+	pthread_mutex_destroy(&ref.mu);
 	free(chunks);
 	free(sh);
 	return rc;

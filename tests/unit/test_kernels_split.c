@@ -22,16 +22,17 @@ struct rd {
 
 /* Row i: a kernel of one of 5 types, its last field a quoted shape padded
  * to ROW_LEN; with nl, that field is newlines (still one record); with
- * bad, its Duration is not a number. */
-static void add_row(struct strbuf *sb, size_t i, int nl, int bad)
+ * bad, its Duration is not a number; with far, it starts at 1 us, years
+ * before the others (an implausible time). */
+static void add_row(struct strbuf *sb, size_t i, int nl, int bad, int far)
 {
 	static const char *const types[] = {"MatMulV3", "Add", "Cast",
 	                                    "FlashAttentionScore", "Mul"};
 	size_t at = sb->len, pad;
 
-	strbuf_addf(sb, "k%zu,%s,AI_CORE,%zu.%03zu\t,%s.5,\"", i,
-	            types[(i * 7) % 5], 1700000000000000 + i * 10, i % 1000,
-	            bad ? "x" : "7");
+	strbuf_addf(sb, "k%zu,%s,AI_CORE,%016zu.%03zu\t,%s.5,\"", i,
+	            types[(i * 7) % 5], far ? 1 : 1700000000000000 + i * 10,
+	            i % 1000, bad ? "x" : "7");
 	pad = ROW_LEN - (sb->len - at) - 2;
 	while (pad--)
 		strbuf_addch(sb, nl ? '\n' : (char)('0' + pad % 10));
@@ -40,17 +41,24 @@ static void add_row(struct strbuf *sb, size_t i, int nl, int bad)
 }
 
 /* A file of n rows; row bad (if not SIZE_MAX) has a Duration that is not
- * a number, row quoted has its last field made of newlines. */
-static void make_file(const char *path, size_t n, size_t bad, size_t quoted)
+ * a number, row quoted has its last field made of newlines, rows far1 and
+ * far2 an implausible start. */
+static void make_file_far(const char *path, size_t n, size_t bad,
+                          size_t quoted, size_t far1, size_t far2)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 
 	strbuf_adds(&sb, HEADER);
 	for (i = 0; i < n; i++)
-		add_row(&sb, i, i == quoted, i == bad);
+		add_row(&sb, i, i == quoted, i == bad, i == far1 || i == far2);
 	unit_write(path, sb.buf, sb.len);
 	strbuf_release(&sb);
+}
+
+static void make_file(const char *path, size_t n, size_t bad, size_t quoted)
+{
+	make_file_far(path, n, bad, quoted, SIZE_MAX, SIZE_MAX);
 }
 
 static void rd_file(struct rd *r, const char *path, unsigned threads,
@@ -155,6 +163,37 @@ static void kernels_split_names_the_line_of_a_late_bad_row(void **state)
 	unit_rmtree(dir);
 }
 
+/* Implausible times, one among the file's first kernels (judged when the
+ * probe settles, in chunk 0) and one early in the last chunk (judged at
+ * its row, against chunk 0's reference: were it judged by a probe of its
+ * own chunk, its warning would come after the malformed row's), then a
+ * malformed row: the same warnings, in the same order, with the file's
+ * lines. */
+static void kernels_split_judges_times_against_chunk_0(void **state)
+{
+	char dir[512], path[600];
+	struct rd one, many;
+	size_t far2 = NROWS - 4000, bad = far2 + 20;
+
+	(void)state;
+	unit_tmpdir(dir, sizeof(dir));
+	unit_join(path, sizeof(path), dir, "kernel_details.csv");
+	make_file_far(path, NROWS, bad, SIZE_MAX, 100, far2);
+	rd_file(&one, path, 1, 0);
+	rd_file(&many, path, 3, 0);
+	assert_int_equal(many.info.chunks, 3);
+	assert_int_equal(many.info.nwarn, 3);
+	assert_int_equal(many.info.warn[0].line, 102);
+	assert_int_equal(many.info.warn[1].line, far2 + 2);
+	assert_string_equal(many.info.warn[1].code, "implausible_time");
+	assert_int_equal(many.info.warn[2].line, bad + 2);
+	assert_int_equal(many.kt.n, NROWS - 3);
+	same_read(&one, &many);
+	rd_release(&one);
+	rd_release(&many);
+	unit_rmtree(dir);
+}
+
 /* The middle of the rows falls inside row NROWS / 2, whose quoted field
  * is all newlines: with 2 (or 4) chunks that boundary is ambiguous, and
  * the file is read on one thread; with 3 chunks the row lies inside one
@@ -207,6 +246,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(kernels_split_reads_as_one_thread),
 	    cmocka_unit_test(kernels_split_names_the_line_of_a_late_bad_row),
+	    cmocka_unit_test(kernels_split_judges_times_against_chunk_0),
 	    cmocka_unit_test(kernels_split_falls_back_on_a_quoted_newline),
 	    cmocka_unit_test(kernels_split_keeps_small_files_whole),
 	};
