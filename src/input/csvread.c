@@ -356,8 +356,8 @@ size_t csvread_feed_header(struct csvread *r, const char *buf, size_t len)
 	return (size_t)(s - buf);
 }
 
-void csvread_init_chunk(struct csvread *c, const struct csvread *hdr,
-                        int first, void *ctx, struct err *e)
+void csvread_init_chunk(struct csvread *c, const struct csvread *hdr, int first,
+                        void *ctx, struct err *e)
 {
 	csvread_init(c, hdr->name, hdr->o, hdr->cb, ctx, e);
 	/* keep_tabs counts rows from the file's first: chunk 0 alone keeps

@@ -70,8 +70,8 @@ struct csvread {
 	size_t acols;
 	size_t fidx; /* index of the next field in the current row */
 	int at_line_start;
-	int row_pending;  /* the next non-empty line begins a row */
-	int shared_names; /* colnames belong to the header's reader */
+	int row_pending;           /* the next non-empty line begins a row */
+	int shared_names;          /* colnames belong to the header's reader */
 	const unsigned char *want; /* see csvread_want */
 };
 
@@ -113,8 +113,8 @@ size_t csvread_feed_header(struct csvread *r, const char *buf, size_t len);
  * must outlive c) and callbacks; only the first chunk (first != 0) keeps
  * unquoted TABs for the first o->keep_tabs rows, as the whole-file read
  * does. Errors go to e, one per chunk, since chunks run on threads. */
-void csvread_init_chunk(struct csvread *c, const struct csvread *hdr,
-                        int first, void *ctx, struct err *e);
+void csvread_init_chunk(struct csvread *c, const struct csvread *hdr, int first,
+                        void *ctx, struct err *e);
 
 /* Feeds bytes of the chunk, in order, as csvread_mem would. */
 void csvread_feed(struct csvread *c, const char *buf, size_t len);

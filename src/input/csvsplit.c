@@ -48,7 +48,8 @@ static uint64_t read_header(struct csvsplit *sp, struct csvread *hdr)
 	       (got = pread_full(sp->fd, buf, READ_CHUNK, at)) > 0) {
 		used = csvread_feed_header(hdr, buf, (size_t)got);
 		if (!used)
-			break; /* a header line longer than the buffer: no split */
+			break; /* a header line longer than the buffer: no split
+			        */
 		at += used;
 	}
 	free(buf);
@@ -66,7 +67,8 @@ static uint64_t line_end_after(int fd, uint64_t from, uint64_t size)
 	ssize_t got;
 	uint64_t stop = from + SCAN_LIMIT < size ? from + SCAN_LIMIT : size;
 
-	while (from < stop && (got = pread_full(fd, buf, sizeof(buf), from)) > 0) {
+	while (from < stop &&
+	       (got = pread_full(fd, buf, sizeof(buf), from)) > 0) {
 		nl = memchr(buf, '\n', (size_t)got);
 		if (nl)
 			return from + (uint64_t)(nl - buf) + 1;
@@ -90,7 +92,8 @@ static size_t cut(struct csvsplit *sp, uint64_t start, size_t want)
 	for (k = 1; k < want; k++) {
 		/* from the byte before the nominal start: a newline there
 		 * makes the nominal start a line start */
-		at = line_end_after(sp->fd, start + rows * k / want - 1, sp->size);
+		at = line_end_after(sp->fd, start + rows * k / want - 1,
+		                    sp->size);
 		if (!at)
 			return 0; /* a line of 4 MiB: read the file whole */
 		if (at > sp->off[n - 1] && at < sp->size)
@@ -204,11 +207,11 @@ int csvsplit_run(struct csvsplit *sp, struct csvread **chunks,
 	progress_start(&pg, label.buf, (int64_t)sp->size,
 	               chunks[0]->o->progress);
 	for (k = 0; k < sp->n; k++) {
-		jobs[k] = (struct job){sp, chunks[k], k, 0, 0, k ? NULL : &pg,
-		                       done};
+		jobs[k] =
+		    (struct job){sp, chunks[k], k, 0, 0, k ? NULL : &pg, done};
 		if (k)
-			started[k] = !pthread_create(&tid[k], NULL, run_chunk,
-			                             &jobs[k]);
+			started[k] =
+			    !pthread_create(&tid[k], NULL, run_chunk, &jobs[k]);
 	}
 	run_chunk(&jobs[0]);
 	for (k = 1; k < sp->n; k++)

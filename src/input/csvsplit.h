@@ -19,11 +19,11 @@
 
 struct csvsplit {
 	int fd;
-	uint64_t size;      /* bytes on disk when opened */
-	uint64_t hdr_lines; /* physical lines up to the header row's end */
-	size_t n;           /* chunks */
-	uint64_t *off;      /* n + 1 offsets: chunk k is [off[k], off[k + 1]);
-	                       the last one runs to the end of the file */
+	uint64_t size;        /* bytes on disk when opened */
+	uint64_t hdr_lines;   /* physical lines up to the header row's end */
+	size_t n;             /* chunks */
+	uint64_t *off;        /* n + 1 offsets: chunk k is [off[k], off[k + 1]);
+	                         the last one runs to the end of the file */
 	uint64_t *first_line; /* n: lines before chunk k (after csvsplit_run)
 	                       */
 };

@@ -555,8 +555,8 @@ static int kref_wait(struct kreader *r)
 	r->plaus.ref = f->ref;
 	pthread_mutex_unlock(&f->mu);
 	if (state < 0)
-		csvread_failf(&r->csv, "%s: no plausibility reference in the "
-		              "first chunk", r->csv.name);
+		csvread_failf(&r->csv, "%s: no reference time in chunk 0",
+		              r->csv.name);
 	return state < 0 ? -1 : 0;
 }
 
@@ -641,8 +641,7 @@ static void on_row(struct csvread *c, size_t nfields)
 static const struct csvread_cb callbacks = {header_field, header_done, on_field,
                                             on_row};
 
-static void reader_init_common(struct kreader *r,
-                               const struct kernels_opts *o,
+static void reader_init_common(struct kreader *r, const struct kernels_opts *o,
                                struct kernel_table *kt,
                                struct kernels_info *info, struct err *e)
 {
@@ -677,9 +676,9 @@ void kreader_init(struct kreader *r, const char *name,
 	csvread_init(&r->csv, name, co, &callbacks, r, e);
 }
 
-void kreader_init_shard(struct kreader *r, const struct kreader *hdr,
-                        size_t k, struct kernel_table *kt,
-                        struct kernels_info *info, struct kref *ref)
+void kreader_init_shard(struct kreader *r, const struct kreader *hdr, size_t k,
+                        struct kernel_table *kt, struct kernels_info *info,
+                        struct kref *ref)
 {
 	reader_init_common(r, hdr->o, kt, info, NULL);
 	r->e = &r->shard_err;

@@ -24,7 +24,7 @@
 struct kref {
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	int state;          /* 0: not yet; 1: set; -1: chunk 0 ended without */
+	int state; /* 0: not yet; 1: set; -1: chunk 0 ended without */
 	int has_ref;
 	int64_t ref;
 };
@@ -75,9 +75,9 @@ void kreader_init(struct kreader *r, const char *name,
 
 /* Prepares shard r to read chunk k (k == 0: the first) of the file whose
  * header hdr read, into its own kt and info, sharing ref. */
-void kreader_init_shard(struct kreader *r, const struct kreader *hdr,
-                        size_t k, struct kernel_table *kt,
-                        struct kernels_info *info, struct kref *ref);
+void kreader_init_shard(struct kreader *r, const struct kreader *hdr, size_t k,
+                        struct kernel_table *kt, struct kernels_info *info,
+                        struct kref *ref);
 
 /* Shard 0's chunk ended: a shard still waiting for the reference fails
  * (the file's first kernels lie beyond chunk 0: read it whole). */

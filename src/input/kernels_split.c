@@ -25,8 +25,7 @@ struct shard {
 
 /* Moves warning w of a shard, whose lines start after off, to the file's
  * list (the shard's skipped rows are counted apart). */
-static void take_warning(struct kreader *m, struct row_warning *w,
-                         uint64_t off)
+static void take_warning(struct kreader *m, struct row_warning *w, uint64_t off)
 {
 	struct kernels_info *in = m->info;
 
@@ -100,7 +99,8 @@ static int merge_shard(struct kreader *m, struct shard *s, size_t k,
 		m->key_bytes = s->r.key_bytes;
 	} else {
 		map = remap_keys(m, src);
-		if (!map || kernel_table_reserve_for(kt, kt->n + src->n, &cost)) {
+		if (!map ||
+		    kernel_table_reserve_for(kt, kt->n + src->n, &cost)) {
 			free(map);
 			return -1;
 		}
@@ -176,8 +176,7 @@ int kernels_read_split(const char *path, const struct kernels_opts *o,
 	if (csvsplit_open(&sp, &m.csv, o->threads) && !read_shards(&m, &sp)) {
 		info->chunks = (unsigned)sp.n;
 		rc = kreader_finish(&m); /* settles a short probe, checks */
-	}
-	else
+	} else
 		kreader_release(&m);
 	csvsplit_close(&sp);
 	if (rc > 0) {

@@ -11,7 +11,9 @@
 #include "util/strbuf.h"
 
 #define ROW_LEN 256 /* bytes of every data row, newline included */
-#define HEADER  "Name,Type,Accelerator Core,Start Time(us),Duration(us),Input Shapes\n"
+#define HEADER                                                                 \
+	"Name,Type,Accelerator Core,Start Time(us),Duration(us),Input "        \
+	"Shapes\n"
 
 struct rd {
 	struct kernel_table kt;
@@ -43,8 +45,8 @@ static void add_row(struct strbuf *sb, size_t i, int nl, int bad, int far)
 /* A file of n rows; row bad (if not SIZE_MAX) has a Duration that is not
  * a number, row quoted has its last field made of newlines, rows far1 and
  * far2 an implausible start. */
-static void make_file_far(const char *path, size_t n, size_t bad,
-                          size_t quoted, size_t far1, size_t far2)
+static void make_file_far(const char *path, size_t n, size_t bad, size_t quoted,
+                          size_t far1, size_t far2)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
