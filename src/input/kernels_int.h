@@ -8,8 +8,8 @@
 #include <stdint.h>
 
 #include "input/csvread.h"
-#include "input/kernels.h"
 #include "input/plausible.h"
+#include "input/profile.h"
 #include "util/strbuf.h"
 
 /* what one interned "Type\0Core" key costs: its text, the malloc header,
@@ -19,6 +19,8 @@
 /* libcsv trims unquoted TABs; for the first rows it is told to keep them,
  * so the TAB the profiler writes after Start Time can be seen and reported */
 #define TAB_PROBE_ROWS 16
+
+struct kernels_opts; /* input/kernels.h */
 
 /* The plausibility reference shared by the shards of one file. */
 struct kref {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "input/csvsplit.h"
+#include "input/kernels.h"
 #include "input/kernels_int.h"
 #include "util/membudget.h"
 #include "util/xalloc.h"
