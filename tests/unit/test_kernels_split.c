@@ -225,6 +225,60 @@ static void kernels_split_falls_back_on_a_quoted_newline(void **state)
 	unit_rmtree(dir);
 }
 
+/* Rows of every awkward shape, drawn from a fixed seed: quoted fields
+ * with newlines, commas and doubled quotes, blank and blank-looking
+ * lines, CR LF, short and long rows, bad numbers, implausible times.
+ * 2 to 7 threads read it as one thread does: the skipped rows, the first
+ * 50 warnings of 2,610, the lines. */
+static void add_odd_row(struct strbuf *sb, uint64_t *seed, size_t i)
+{
+	static const char *const tails[] = {
+	    "\"x,y\"\"z\"", "plain", "\"\"", "N/A", "\"1,2;3\"", "\"a\nb\""};
+	uint64_t x;
+
+	*seed = *seed * 6364136223846793005u + 1442695040888963407u;
+	x = *seed >> 33;
+	if (x % 97 == 0)
+		strbuf_adds(sb, x % 2 ? "\n" : "  \n"); /* blank(-looking) */
+	strbuf_addf(sb, "k%zu,%s,AI_CORE,%s%08zu.5,%s,%s%s", i,
+	            x % 5 ? "MatMul" : "N/A", x % 211 ? "17000000" : "", i * 3,
+	            x % 89 ? "2.25" : "bad",
+	            tails[(x >> 8) % 97 ? (x >> 8) % 5 : 5],
+	            x % 13 ? "\n" : "\r\n");
+	if (x % 101 == 0)
+		strbuf_adds(sb, "k,Add,AI_CORE,1700000000000.5\n"); /* short */
+}
+
+static void kernels_split_reads_odd_rows_as_one_thread(void **state)
+{
+	char dir[512], path[600];
+	struct strbuf sb = STRBUF_INIT;
+	struct rd one, many;
+	uint64_t seed = 16;
+	size_t i;
+	unsigned t;
+
+	(void)state;
+	unit_tmpdir(dir, sizeof(dir));
+	unit_join(path, sizeof(path), dir, "kernel_details.csv");
+	strbuf_adds(&sb, HEADER);
+	for (i = 0; sb.len < 5 * CSVSPLIT_MIN_CHUNK; i++)
+		add_odd_row(&sb, &seed, i);
+	unit_write(path, sb.buf, sb.len);
+	strbuf_release(&sb);
+	rd_file(&one, path, 1, 0);
+	assert_int_equal(one.rc, 0);
+	assert_true(one.info.skipped > 0);
+	for (t = 2; t <= 7; t++) {
+		rd_file(&many, path, t, 0);
+		assert_true(many.info.chunks > 1); /* no cut fell in a field */
+		same_read(&one, &many);
+		rd_release(&many);
+	}
+	rd_release(&one);
+	unit_rmtree(dir);
+}
+
 /* A gzip file is one stream: read on one thread. Small files too. */
 static void kernels_split_keeps_small_files_whole(void **state)
 {
@@ -250,6 +304,7 @@ int main(void)
 	    cmocka_unit_test(kernels_split_names_the_line_of_a_late_bad_row),
 	    cmocka_unit_test(kernels_split_judges_times_against_chunk_0),
 	    cmocka_unit_test(kernels_split_falls_back_on_a_quoted_newline),
+	    cmocka_unit_test(kernels_split_reads_odd_rows_as_one_thread),
 	    cmocka_unit_test(kernels_split_keeps_small_files_whole),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
