@@ -145,6 +145,11 @@ static int read_shards(struct kreader *m, struct csvsplit *sp)
 		chunks[k] = &sh[k].r.csv;
 	}
 	rc = csvsplit_run(sp, chunks, kreader_shard_done) != 0;
+	/* fewer kept kernels than the probe in chunk 0 (and none waited for
+	 * its reference): the whole-file read settles the probe at the end,
+	 * over kernels of later chunks too */
+	if (!sh[0].r.plaus.ready)
+		rc = 1;
 	m->plaus.ready = 1; /* shard 0 settled the probe */
 	m->csv.line = sp->hdr_lines;
 	for (k = 0; k < sp->n && !rc; k++) {
@@ -176,7 +181,7 @@ int kernels_read_split(const char *path, const struct kernels_opts *o,
 	kreader_init(&m, path, o, &co, kt, info, &me);
 	if (csvsplit_open(&sp, &m.csv, o->threads) && !read_shards(&m, &sp)) {
 		info->chunks = (unsigned)sp.n;
-		rc = kreader_finish(&m); /* settles a short probe, checks */
+		rc = kreader_finish(&m); /* checks the file as a whole */
 	} else
 		kreader_release(&m);
 	csvsplit_close(&sp);

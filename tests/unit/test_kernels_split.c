@@ -279,6 +279,36 @@ static void kernels_split_reads_odd_rows_as_one_thread(void **state)
 	unit_rmtree(dir);
 }
 
+/* Fewer good rows than the probe (1,024 kernels) in the whole file, all
+ * in chunk 0, one of them implausible; the later chunks keep no row, so
+ * none waits for chunk 0's reference. The probe settles only at the end
+ * of the file: it is read on one thread, and the kernel is skipped. */
+static void kernels_split_settles_a_short_probe_on_one_thread(void **state)
+{
+	char dir[512], path[600];
+	struct strbuf sb = STRBUF_INIT;
+	struct rd one, many;
+	size_t i;
+
+	(void)state;
+	unit_tmpdir(dir, sizeof(dir));
+	unit_join(path, sizeof(path), dir, "kernel_details.csv");
+	strbuf_adds(&sb, HEADER);
+	for (i = 0; i < NROWS; i++)
+		add_row(&sb, i, 0, i % 16 != 0 || i >= 4000, i == 800);
+	unit_write(path, sb.buf, sb.len);
+	strbuf_release(&sb);
+	rd_file(&one, path, 1, 0);
+	rd_file(&many, path, 3, 0);
+	assert_int_equal(one.rc, 0);
+	assert_int_equal(one.kt.n, 4000 / 16 - 1);
+	assert_int_equal(many.info.chunks, 1);
+	same_read(&one, &many);
+	rd_release(&one);
+	rd_release(&many);
+	unit_rmtree(dir);
+}
+
 /* A gzip file is one stream: read on one thread. Small files too. */
 static void kernels_split_keeps_small_files_whole(void **state)
 {
@@ -305,6 +335,7 @@ int main(void)
 	    cmocka_unit_test(kernels_split_judges_times_against_chunk_0),
 	    cmocka_unit_test(kernels_split_falls_back_on_a_quoted_newline),
 	    cmocka_unit_test(kernels_split_reads_odd_rows_as_one_thread),
+	    cmocka_unit_test(kernels_split_settles_a_short_probe_on_one_thread),
 	    cmocka_unit_test(kernels_split_keeps_small_files_whole),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
