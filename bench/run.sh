@@ -44,7 +44,8 @@ measure() { # label, command...: prints "label seconds peak_kb"
 	echo "$label $(tail -n 1 "$work/$label.time")"
 }
 
-r_sd=$(measure sdperf "$build/src/sdperf" report "$csv" -o "$work/report" --format json --quiet)
+# one thread, as the targets below say (bench/parallel.sh measures -j 2)
+r_sd=$(measure sdperf "$build/src/sdperf" report "$csv" -o "$work/report" --format json --quiet -j 1)
 r_wc=$(measure wc wc -l "$csv")
 r_pd=$(measure pandas /usr/bin/python3 "$root/bench/pandas_sums.py" "$csv" "$root/assets/rules.json")
 

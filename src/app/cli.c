@@ -46,8 +46,11 @@ const struct cli_opt cli_opts[] = {
      "text_encoder, memory_headroom, cache;\n"
      "repeatable)"},
     {"jobs", OPT_JOBS, "N", ES, CV_TEXT, NULL,
-     "ranks analysed in parallel (default: one\n"
-     "per CPU core)"},
+     "threads: ranks analysed in parallel, and\n"
+     "with fewer ranks than N, each rank's\n"
+     "kernel_details.csv parsed in chunks on\n"
+     "N / ranks threads (default: one per CPU\n"
+     "core this process may use)"},
     {"max-memory", OPT_MAX_MEMORY, "SIZE", ES, CV_TEXT, NULL,
      "memory for input-sized data (e.g. 4G, 512M,\n"
      "25% of RAM); more is an input error (exit 3)\n"

@@ -2,6 +2,7 @@
  *
  *   PATH... --discover--> rank folders --(one thread per rank, -j)-->
  *     rank_analyse: kernel_details.csv --> stages, categories
+ *                     (read in chunks on the threads -j leaves over)
  *                   trace_view.json    --> user stage markers, Overlap
  *                                          Analysis per stage
  *                     (no kernel_details.csv: all of it, kernels and
@@ -18,9 +19,11 @@
  *
  * Readers know nothing of the report, the analysis nothing of rendering,
  * renderers nothing of file formats. */
+#define _GNU_SOURCE /* sched_getaffinity: the cores this run may use */
 #include "app/pipeline.h"
 
 #include <dirent.h>
+#include <sched.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -250,16 +253,30 @@ static void *worker(void *arg)
 	}
 }
 
+/* -j, or one thread per core this process may run on (taskset, a
+ * container's cpuset), else per core online. */
+long pipeline_jobs(const struct options *o)
+{
+	cpu_set_t set;
+	long n = o->jobs;
+
+	if (!n && !sched_getaffinity(0, sizeof(set), &set))
+		n = CPU_COUNT(&set);
+	if (!n)
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n;
+}
+
 static int jobs_for(const struct options *o, size_t nranks)
 {
-	long n = o->jobs ? o->jobs : sysconf(_SC_NPROCESSORS_ONLN);
-	if (n < 1)
-		n = 1;
+	long n = pipeline_jobs(o);
 	return (int)((size_t)n < nranks ? (size_t)n : nranks);
 }
 
 /* Analyses every rank, jobs at a time: each worker holds one rank's kernel
- * table at most, so memory is bounded by jobs x the largest rank. The
+ * table at most, so memory is bounded by jobs x the largest rank. With
+ * fewer ranks than jobs, the spare threads go to each rank's large file
+ * (kernel_details.csv read in chunks): jobs / rank threads each. The
  * first failing rank (by rank order) gives the error. */
 static int analyse_ranks(const struct options *o, const struct rules *ru,
                          const struct run_files *rf, struct result *parts,
@@ -267,7 +284,7 @@ static int analyse_ranks(const struct options *o, const struct rules *ru,
 {
 	struct pool p = {rf,
 	                 ru,
-	                 {o->strict, 0},
+	                 {o->strict, 0, 1},
 	                 o->cmd == CMD_REPORT,
 	                 parts,
 	                 NULL,
@@ -281,6 +298,7 @@ static int analyse_ranks(const struct options *o, const struct rules *ru,
 	p.errs = xcalloc(rf->n, sizeof(*p.errs));
 	p.failed = xcalloc(rf->n, sizeof(*p.failed));
 	p.ro.progress = !o->quiet && rf->n == 1;
+	p.ro.threads = n ? (unsigned)(pipeline_jobs(o) / n) : 1;
 	*threads = n;
 	for (i = 1; i < n; i++)
 		if (pthread_create(&tid[i], NULL, worker, &p)) {

@@ -12,6 +12,10 @@
 #include "util/err.h"
 
 /* --max-memory, or the default share of this machine's memory. */
+/* -j, or one thread per core this process may run on (taskset, a
+ * container's cpuset), else per core online: at least 1. */
+long pipeline_jobs(const struct options *o);
+
 void pipeline_set_budget(const struct options *o);
 /* The rules (--rules or the built-in ones) with the --threshold values
  * and --device-memory applied. */

@@ -571,7 +571,7 @@ static int rank_from_kernels(const struct disc_rank *dr, const struct rules *ru,
 {
 	struct kernel_table kt;
 	struct kernels_info info = {0};
-	struct kernels_opts ko = {o->strict, o->progress};
+	struct kernels_opts ko = {o->strict, o->progress, o->threads};
 	struct stage_src src = {dr->files[RF_KERNELS], dr->files[RF_TRACE],
 	                        NULL, 0};
 	struct rank_result *rr = &r->ranks[0];

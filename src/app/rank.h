@@ -13,6 +13,7 @@
 struct rank_opts {
 	int strict;   /* malformed kernel rows are errors */
 	int progress; /* progress line on stderr (one rank at a time only) */
+	unsigned threads; /* threads for one large file (kernels_read) */
 };
 
 /* Analyses the rank dr into r (initialised here, released by the caller

@@ -98,7 +98,9 @@ int pipeline_summarize(const struct options *o, struct err *e)
 	struct rules ru = {0};
 	struct run_files rf;
 	struct ranksum s;
-	struct rank_opts ro = {o->strict, !o->quiet};
+	/* one rank: every -j thread goes to its kernel_details.csv */
+	struct rank_opts ro = {o->strict, !o->quiet,
+	                       (unsigned)pipeline_jobs(o)};
 	struct strbuf text = STRBUF_INIT;
 	int ret = -1;
 

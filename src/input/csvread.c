@@ -140,16 +140,28 @@ static void header_field(struct csvread *r, const char *s, size_t len)
 
 /* ---- libcsv callbacks -------------------------------------------------- */
 
-static void on_field(void *data, size_t len, void *ctx)
+/* A field while the header lasts, or for a reader that wants them all. */
+__attribute__((noinline)) static void field_slow(struct csvread *r, size_t i,
+                                                 const char *data, size_t len)
 {
-	struct csvread *r = ctx;
-	size_t i = r->fidx++;
-
 	if (r->failed)
 		return;
 	if (r->in_header)
 		header_field(r, data, len);
 	else if (i < r->ncols && r->cb->field)
+		r->cb->field(r, i, data, len);
+}
+
+/* Called for every field of the file: no frame of its own on the way to
+ * a wanted column's callback, none at all for an unwanted one. */
+static void on_field(void *data, size_t len, void *ctx)
+{
+	struct csvread *r = ctx;
+	size_t i = r->fidx++;
+
+	if (!r->want)
+		field_slow(r, i, data, len);
+	else if (i < r->ncols && r->want[i] && !r->failed)
 		r->cb->field(r, i, data, len);
 }
 
@@ -326,6 +338,61 @@ int csvread_file(struct csvread *r)
 	return r->failed ? -1 : 0;
 }
 
+/* ---- a file in chunks (input/csvsplit.c drives these) ----------------- */
+
+size_t csvread_feed_header(struct csvread *r, const char *buf, size_t len)
+{
+	const char *s = buf, *end = buf + len, *nl;
+	size_t n;
+
+	while (s < end && r->in_header && !r->failed) {
+		nl = memchr(s, '\n', (size_t)(end - s));
+		if (!nl)
+			break; /* a line is only fed whole */
+		n = (size_t)(nl - s + 1);
+		feed_piece(r, s, n);
+		s += n;
+	}
+	return (size_t)(s - buf);
+}
+
+void csvread_init_chunk(struct csvread *c, const struct csvread *hdr, int first,
+                        void *ctx, struct err *e)
+{
+	csvread_init(c, hdr->name, hdr->o, hdr->cb, ctx, e);
+	/* keep_tabs counts rows from the file's first: chunk 0 alone keeps
+	 * TABs, the others start where the whole-file parse would be */
+	if (!first)
+		csv_set_space_func(c->p, NULL);
+	c->in_header = 0;
+	c->ncols = hdr->ncols;
+	c->colnames = hdr->colnames;
+	c->shared_names = 1;
+	c->want = hdr->want;
+	c->bom = hdr->bom;
+}
+
+void csvread_feed(struct csvread *c, const char *buf, size_t len)
+{
+	feed(c, buf, len);
+}
+
+int csvread_chunk_end(struct csvread *c)
+{
+	uint64_t rows = c->rows;
+
+	if (c->failed)
+		return -1;
+	if (!c->at_line_start || !c->row_pending || c->fidx)
+		return 1;
+	/* after its last newline the parser must be between records: a
+	 * quoted field still open (csv_fini refuses it) or any field
+	 * pending means the newline was inside a quoted field */
+	if (csv_fini(c->p, on_field, on_row, c) || c->rows != rows)
+		return 1;
+	return c->failed ? -1 : 0;
+}
+
 int csvread_finish(struct csvread *r)
 {
 	if (!r->failed && csv_fini(r->p, on_field, on_row, r) && !r->failed)
@@ -339,10 +406,20 @@ void csvread_release(struct csvread *r)
 		csv_free(r->p);
 	free(r->p);
 	r->p = NULL;
+	if (r->shared_names) {
+		r->ncols = 0;
+		r->colnames = NULL; /* the header reader's */
+		return;
+	}
 	while (r->ncols)
 		free(r->colnames[--r->ncols]);
 	free(r->colnames);
 	r->colnames = NULL;
+}
+
+void csvread_want(struct csvread *r, const unsigned char *want)
+{
+	r->want = r->cb->field && !r->in_header ? want : NULL;
 }
 
 void csvread_map_column(struct csvread *r, size_t i, const char *s, size_t len,

@@ -71,7 +71,9 @@ struct csvread {
 	size_t acols;
 	size_t fidx; /* index of the next field in the current row */
 	int at_line_start;
-	int row_pending; /* the next non-empty line begins a row */
+	int row_pending;           /* the next non-empty line begins a row */
+	int shared_names;          /* colnames belong to the header's reader */
+	const unsigned char *want; /* see csvread_want */
 };
 
 /* Prepares r to read the file called name; ctx is handed back in r->ctx.
@@ -97,6 +99,40 @@ int csvread_finish(struct csvread *r);
 
 /* Releases the parser and the header names (also after a failure). */
 void csvread_release(struct csvread *r);
+
+/* ---- one file in chunks, each on its own thread (input/csvsplit.h) ---- */
+
+/* Feeds whole physical lines of buf[0..len) while the header row lasts;
+ * returns the bytes fed (the lines up to the one that ended the header,
+ * or every whole line of buf). Afterwards r->in_header is 0 once the
+ * header ended; r->failed on an error. */
+size_t csvread_feed_header(struct csvread *r, const char *buf, size_t len);
+
+/* Prepares c to read one chunk of the file whose header hdr has read: the
+ * chunk begins at a line start, between records; c->line and c->row_line
+ * count the chunk's own lines from 1. c shares hdr's column names (hdr
+ * must outlive c) and callbacks; only the first chunk (first != 0) keeps
+ * unquoted TABs for the first o->keep_tabs rows, as the whole-file read
+ * does. Errors go to e, one per chunk, since chunks run on threads. */
+void csvread_init_chunk(struct csvread *c, const struct csvread *hdr, int first,
+                        void *ctx, struct err *e);
+
+/* Feeds bytes of the chunk, in order, as csvread_mem would. */
+void csvread_feed(struct csvread *c, const char *buf, size_t len);
+
+/* Ends a chunk that is not the file's last, whose bytes end with a
+ * newline: 0 when that newline ended a record (outside quotes, no field
+ * pending), so the next chunk starts exactly as a fresh parser does; 1
+ * when the boundary is ambiguous (a quoted field or a record runs on, or
+ * a blank line left the next row's line number pending); -1 when the
+ * chunk failed. */
+int csvread_chunk_end(struct csvread *c);
+
+/* From the end of the header on, a data field of column col reaches
+ * cb->field only when want[col] is nonzero: want has r->ncols entries and
+ * outlives r (a reader's column map). For readers that use a few of many
+ * columns: the others then cost no call. Called from cb->header_done. */
+void csvread_want(struct csvread *r, const unsigned char *want);
 
 /* Header name of column col as stored (trimmed if asked), or "(beyond
  * header)" past the last one. */

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "input/csvread.h"
+#include "input/kernels_int.h"
 #include "input/plausible.h"
 #include "util/decimal.h"
 #include "util/numfmt.h"
@@ -21,13 +22,6 @@
 #include "util/banned.h"
 
 #define MAX_COLUMNS 4096
-/* what one interned "Type\0Core" key costs: its text, the malloc header,
- * and its share of the table's arrays (string pointer, length, hash, two
- * hash slots), with room for their growth */
-#define KEY_COST(len) ((uint64_t)(len) + 96)
-/* libcsv trims unquoted TABs; for the first rows it is told to keep them,
- * so the TAB the profiler writes after Start Time can be seen and reported */
-#define TAB_PROBE_ROWS 16
 
 enum col {
 	COL_IGNORE,
@@ -65,31 +59,6 @@ enum {
 	HAS_BLOCK_DIM = 16,
 	HAS_PMU = 32,
 	HAS_SHAPES = 64
-};
-
-struct kreader {
-	const char *name;
-	const struct kernels_opts *o;
-	struct kernel_table *kt;
-	struct kernels_info *info;
-	struct err *e;
-	struct csvread csv;
-	uint64_t key_bytes; /* text of the interned keys */
-
-	unsigned header_flags;
-	unsigned char *colmap;
-	size_t nfields; /* fields of the row that ended */
-
-	/* the current row */
-	struct strbuf kname, type, core, reason, key;
-	const char *reason_code;    /* see struct row_warning */
-	size_t reason_col;          /* column index of the reason */
-	struct strbuf reason_value; /* the bad value, quoted */
-	int64_t start, dur;
-	int32_t step;
-	int row_bad;
-
-	struct plausible plaus; /* the file's plausible kernel times */
 };
 
 static int is_blank(int c)
@@ -335,6 +304,7 @@ static void header_done(struct csvread *c)
 		}
 	}
 	set_variant(r);
+	csvread_want(c, r->colmap);
 }
 
 /* ---- rows -------------------------------------------------------------- */
@@ -557,6 +527,47 @@ static int table_grow(struct kreader *r)
 	return rc ? -1 : 0;
 }
 
+static void kref_publish(struct kref *f, int state, const struct plausible *p)
+{
+	pthread_mutex_lock(&f->mu);
+	if (!f->state) {
+		f->state = state;
+		f->has_ref = p && p->has_ref;
+		f->ref = p ? p->ref : 0;
+		pthread_cond_broadcast(&f->cv);
+	}
+	pthread_mutex_unlock(&f->mu);
+}
+
+/* A shard after chunk 0 takes the file's reference before judging its
+ * first row: 0, or -1 with the shard failed when chunk 0 had none. */
+static int kref_wait(struct kreader *r)
+{
+	struct kref *f = r->ref;
+	int state;
+
+	pthread_mutex_lock(&f->mu);
+	while (!f->state)
+		pthread_cond_wait(&f->cv, &f->mu);
+	state = f->state;
+	r->plaus.ready = 1;
+	r->plaus.has_ref = f->has_ref;
+	r->plaus.ref = f->ref;
+	pthread_mutex_unlock(&f->mu);
+	if (state < 0)
+		csvread_failf(&r->csv, "%s: no reference time in chunk 0",
+		              r->csv.name);
+	return state < 0 ? -1 : 0;
+}
+
+void kreader_shard_done(struct csvread *c)
+{
+	struct kreader *r = c->ctx;
+
+	if (r->ref_pub)
+		kref_publish(r->ref, -1, NULL);
+}
+
 static void keep_row(struct kreader *r)
 {
 	struct kernel_table *kt = r->kt;
@@ -575,6 +586,8 @@ static void keep_row(struct kreader *r)
 		skip_row(r);
 		return;
 	}
+	if (r->ref && !r->ref_pub && !r->plaus.ready && kref_wait(r))
+		return;
 	if ((which = plausible_check(&r->plaus, r->start, r->dur))) {
 		struct plausible_kernel pk = {r->start, r->dur,
 		                              r->csv.row_line};
@@ -589,8 +602,11 @@ static void keep_row(struct kreader *r)
 	k->key = key;
 	k->step = r->step;
 	if (!r->plaus.ready && plausible_add(&r->plaus, r->start, r->dur,
-	                                     r->csv.row_line, kt->n - 1))
+	                                     r->csv.row_line, kt->n - 1)) {
 		settle_probe(r);
+		if (r->ref_pub)
+			kref_publish(r->ref, 1, &r->plaus);
+	}
 }
 
 static void on_row(struct csvread *c, size_t nfields)
@@ -625,10 +641,9 @@ static void on_row(struct csvread *c, size_t nfields)
 static const struct csvread_cb callbacks = {header_field, header_done, on_field,
                                             on_row};
 
-static void reader_init(struct kreader *r, const char *name,
-                        const struct kernels_opts *o,
-                        const struct csvread_opts *co, struct kernel_table *kt,
-                        struct kernels_info *info, struct err *e)
+static void reader_init_common(struct kreader *r, const struct kernels_opts *o,
+                               struct kernel_table *kt,
+                               struct kernels_info *info, struct err *e)
 {
 	uint32_t k;
 
@@ -646,11 +661,47 @@ static void reader_init(struct kreader *r, const char *name,
 	strbuf_init(&r->key);
 	plausible_init(&r->plaus);
 	info->device_id = -1;
-	if (!info->path)
-		info->path = xstrdup(name);
 	for (k = 0; k < kt->keys.n; k++)
 		r->key_bytes += kt->keys.lens[k];
+}
+
+void kreader_init(struct kreader *r, const char *name,
+                  const struct kernels_opts *o, const struct csvread_opts *co,
+                  struct kernel_table *kt, struct kernels_info *info,
+                  struct err *e)
+{
+	reader_init_common(r, o, kt, info, e);
+	if (!info->path)
+		info->path = xstrdup(name);
 	csvread_init(&r->csv, name, co, &callbacks, r, e);
+}
+
+void kreader_init_shard(struct kreader *r, const struct kreader *hdr, size_t k,
+                        struct kernel_table *kt, struct kernels_info *info,
+                        struct kref *ref)
+{
+	reader_init_common(r, hdr->o, kt, info, NULL);
+	r->e = &r->shard_err;
+	r->shard = 1;
+	r->ref = ref;
+	r->ref_pub = k == 0;
+	r->colmap = hdr->colmap;
+	csvread_init_chunk(&r->csv, &hdr->csv, k == 0, r, r->e);
+}
+
+void kreader_release(struct kreader *r)
+{
+	csvread_release(&r->csv);
+	if (!r->shard)
+		free(r->colmap);
+	r->colmap = NULL;
+	strbuf_release(&r->kname);
+	strbuf_release(&r->type);
+	strbuf_release(&r->core);
+	strbuf_release(&r->reason);
+	strbuf_release(&r->reason_value);
+	strbuf_release(&r->key);
+	plausible_release(&r->plaus);
 }
 
 /* The file as a whole: empty, no header, no rows, nothing usable. */
@@ -676,8 +727,10 @@ static void check_whole(struct kreader *r)
 		              r->info->warn[0].reason);
 }
 
-static int reader_finish(struct kreader *r)
+int kreader_finish(struct kreader *r)
 {
+	int failed;
+
 	csvread_finish(&r->csv);
 	if (!r->csv.failed && !r->plaus.ready)
 		settle_probe(r);
@@ -688,19 +741,12 @@ static int reader_finish(struct kreader *r)
 	r->info->crlf = r->csv.crlf;
 	r->info->size = r->csv.size;
 	kernel_table_fit(r->kt);
-	csvread_release(&r->csv);
-	free(r->colmap);
-	strbuf_release(&r->kname);
-	strbuf_release(&r->type);
-	strbuf_release(&r->core);
-	strbuf_release(&r->reason);
-	strbuf_release(&r->reason_value);
-	strbuf_release(&r->key);
-	plausible_release(&r->plaus);
-	return r->csv.failed ? -1 : 0;
+	failed = r->csv.failed;
+	kreader_release(r);
+	return failed ? -1 : 0;
 }
 
-static void csv_opts(struct csvread_opts *co, const struct kernels_opts *o)
+void kreader_csv_opts(struct csvread_opts *co, const struct kernels_opts *o)
 {
 	memset(co, 0, sizeof(*co));
 	co->what = "kernel_details.csv";
@@ -716,10 +762,11 @@ int kernels_read_mem(const char *name, const void *data, size_t len,
 	struct kreader r;
 	struct csvread_opts co;
 
-	csv_opts(&co, o);
-	reader_init(&r, name, o, &co, kt, info, e);
+	kreader_csv_opts(&co, o);
+	kreader_init(&r, name, o, &co, kt, info, e);
+	info->chunks = 1;
 	csvread_mem(&r.csv, data, len);
-	return reader_finish(&r);
+	return kreader_finish(&r);
 }
 
 int kernels_read(const char *path, const struct kernels_opts *o,
@@ -728,9 +775,13 @@ int kernels_read(const char *path, const struct kernels_opts *o,
 {
 	struct kreader r;
 	struct csvread_opts co;
+	int rc = kernels_read_split(path, o, kt, info, e);
 
-	csv_opts(&co, o);
-	reader_init(&r, path, o, &co, kt, info, e);
+	if (rc <= 0)
+		return rc;
+	kreader_csv_opts(&co, o);
+	kreader_init(&r, path, o, &co, kt, info, e);
+	info->chunks = 1;
 	csvread_file(&r.csv);
-	return reader_finish(&r);
+	return kreader_finish(&r);
 }

@@ -14,6 +14,8 @@ struct kernels_opts {
 	int strict;   /* a malformed row is an error instead of a warning */
 	int progress; /* allow a progress line on stderr (shown on a tty only)
 	               */
+	unsigned threads; /* parse a plain file in up to this many chunks at
+	                     once (input/csvsplit.h); 0 or 1: one thread */
 };
 
 /* Reads the file at path, appending its kernels to kt and describing the
@@ -27,6 +29,11 @@ struct kernels_opts {
  * name over 4096 bytes, is an ERR_INPUT error. The table's capacity is cut
  * to its kernels at the end (kt->charged: the bytes charged, given back by
  * kernel_table_release). */
+/* With o->threads > 1, a plain file of at least two CSVSPLIT_MIN_CHUNK
+ * of rows is parsed in chunks on that many threads and merged in file
+ * order: kt, info, warnings, errors and their line numbers are the same
+ * as one thread's; a chunk boundary inside a quoted field, or any error,
+ * sends the read back to one thread, which words the error. */
 int kernels_read(const char *path, const struct kernels_opts *o,
                  struct kernel_table *kt, struct kernels_info *info,
                  struct err *e);

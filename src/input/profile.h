@@ -55,6 +55,7 @@ struct kernels_info {
 	uint64_t rows;     /* data rows seen */
 	uint64_t skipped;  /* data rows skipped as malformed */
 	uint64_t na_type;  /* rows whose Type was N/A: typed from Name */
+	unsigned chunks;   /* parsed in this many chunks at once (1: whole) */
 	struct row_warning *warn;
 	size_t nwarn;
 };

@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct kernel_table kt;
 	struct kernels_info info = {0};
-	struct kernels_opts o = {0, 0};
+	struct kernels_opts o = {0, 0, 1};
 	struct err e = ERR_INIT;
 	size_t i;
 

@@ -46,7 +46,7 @@ static int rd_teardown(void **state)
 /* Reads len bytes named "k.csv" into the fixture. */
 static void rd_bytes(struct rd *r, const char *text, size_t len, int strict)
 {
-	struct kernels_opts o = {strict, 0};
+	struct kernels_opts o = {strict, 0, 1};
 	struct err e = ERR_INIT;
 
 	r->e = e;
@@ -834,7 +834,7 @@ static void kernels_read_rejects_runaway_quote_over_1_mib(void **state)
 static void kernels_read_file_runaway_quote_keeps_memory_bounded(void **state)
 {
 	struct rd *r = *state;
-	struct kernels_opts o = {0, 0};
+	struct kernels_opts o = {0, 0, 1};
 	struct err e = ERR_INIT;
 	struct rusage before, after;
 	char path[600], msg[1200];
@@ -1171,7 +1171,7 @@ static void kernels_read_file_matches_read_mem(void **state)
 	    H_L0_2024 "\r\n"
 	              "1,MatMul_3,MatMul,AI_CORE,10.5\t,2,0,0\r\n"
 	              "1,hcom_allReduce__1_0,N/A,HCCL,11,3,0,0\r\n";
-	struct kernels_opts o = {0, 0};
+	struct kernels_opts o = {0, 0, 1};
 	char path[600];
 
 	unit_tmpdir(r->dir, sizeof(r->dir));
@@ -1191,7 +1191,7 @@ static void kernels_read_file_matches_read_mem(void **state)
 static void kernels_read_file_counts_lines_across_read_chunks(void **state)
 {
 	struct rd *r = *state;
-	struct kernels_opts o = {0, 0};
+	struct kernels_opts o = {0, 0, 1};
 	char path[600];
 	FILE *f;
 	size_t i, nrows = 40000; /* about 1.6 MB: two 1 MiB read chunks */
@@ -1228,7 +1228,7 @@ static void kernels_read_file_counts_lines_across_read_chunks(void **state)
 static void kernels_read_file_reports_missing_file(void **state)
 {
 	struct rd *r = *state;
-	struct kernels_opts o = {0, 0};
+	struct kernels_opts o = {0, 0, 1};
 	char path[600], msg[1200];
 
 	unit_tmpdir(r->dir, sizeof(r->dir));
@@ -1242,7 +1242,7 @@ static void kernels_read_file_reports_missing_file(void **state)
 static void kernels_read_file_rejects_directory(void **state)
 {
 	struct rd *r = *state;
-	struct kernels_opts o = {0, 0};
+	struct kernels_opts o = {0, 0, 1};
 	char msg[1200];
 
 	unit_tmpdir(r->dir, sizeof(r->dir));

@@ -85,7 +85,7 @@ static int run_teardown(void **state)
 
 static void read_sample(struct run *x, const char *rel)
 {
-	struct kernels_opts o = {0, 0};
+	struct kernels_opts o = {0, 0, 1};
 	struct err e = ERR_INIT;
 	char path[1024];
 

@@ -81,7 +81,7 @@ static void compare_with_csv(const struct alex *a, struct kernel_table *tk,
 {
 	struct kernel_table ck;
 	struct kernels_info info = {0};
-	struct kernels_opts ko = {1, 0};
+	struct kernels_opts ko = {1, 0, 1};
 	struct err e = ERR_INIT;
 	char path[512];
 	size_t i;
