@@ -507,6 +507,29 @@ static int general(int help, int version, const char *word, struct options *o,
 	return 0;
 }
 
+/* Notes the words of the -j just parsed (optind past it) for the
+ * provenance to leave out: "-j 2", "-j2", "--jobs=2", "--jo 2", or the
+ * "j2" of a bundle "-qj2" ("-qj 2"). Past 8, the rest stay. */
+static void cut_jobs(struct options *o, char **argv, const char *val)
+{
+	int sep = val == argv[optind - 1]; /* the value is a word of its own */
+	const char *ow = argv[optind - 1 - sep];
+	size_t keep = 0;
+
+	if (o->ncuts + 2 > sizeof(o->cuts) / sizeof(o->cuts[0]))
+		return;
+	if (ow[1] != '-') { /* a short option, maybe inside a bundle */
+		const char *j = sep ? ow + strlen(ow) - 1 : val - 1;
+		keep = j > ow + 1 ? (size_t)(j - ow) : 0;
+	}
+	o->cuts[o->ncuts].word = ow;
+	o->cuts[o->ncuts++].keep = keep;
+	if (sep) {
+		o->cuts[o->ncuts].word = val;
+		o->cuts[o->ncuts++].keep = 0;
+	}
+}
+
 int cli_parse(int argc, char **argv, struct options *o, struct err *e)
 {
 	struct getopt_tables t;
@@ -530,6 +553,8 @@ int cli_parse(int argc, char **argv, struct options *o, struct err *e)
 		else {
 			given[cli_opt_find(c) - cli_opts] = 1;
 			apply(o, c, optarg, &help, &version, e);
+			if (c == OPT_JOBS)
+				cut_jobs(o, argv, optarg);
 		}
 	}
 	for (; optind < argc; optind++) /* after "--" */

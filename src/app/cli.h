@@ -79,6 +79,15 @@ struct options {
 	/* the command line as given, for the report's provenance */
 	int argc;
 	char **argv;
+	/* what the provenance leaves out of it: -j N (--jobs) changes no
+	 * output byte, so the reports are the same bytes for every -j
+	 * (cuts[k].keep: the bytes of word kept, a "-q" of "-qj2"; 0: the
+	 * whole word) */
+	struct argv_cut {
+		const char *word;
+		size_t keep;
+	} cuts[8];
+	size_t ncuts;
 	/* sdperf diff */
 	int per_step; /* compare times per profiler step */
 	/* sdperf check */

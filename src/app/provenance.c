@@ -6,6 +6,7 @@
 
 #include "app/about.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,25 +28,45 @@ static int safe_word(const char *s)
 	return 1;
 }
 
-void prov_command_line(int argc, const char *const *argv, struct strbuf *out)
+/* The bytes of w the command line keeps: all (SIZE_MAX), none (0), or a
+ * bundle's head. */
+static size_t kept(const char *w, const struct argv_cut *cuts, size_t ncuts)
+{
+	size_t k;
+
+	for (k = 0; k < ncuts; k++)
+		if (cuts[k].word == w)
+			return cuts[k].keep;
+	return SIZE_MAX;
+}
+
+void prov_command_line(int argc, const char *const *argv,
+                       const struct argv_cut *cuts, size_t ncuts,
+                       struct strbuf *out)
 {
 	int i;
-	const char *p;
+	size_t n, k;
+	char *w;
 
 	strbuf_adds(out, "sdperf");
 	for (i = 1; i < argc; i++) {
+		if (!(n = kept(argv[i], cuts, ncuts)))
+			continue;
+		w = n == SIZE_MAX ? xstrdup(argv[i]) : xstrndup(argv[i], n);
 		strbuf_addch(out, ' ');
-		if (safe_word(argv[i])) {
-			strbuf_adds(out, argv[i]);
+		if (safe_word(w)) {
+			strbuf_adds(out, w);
+			free(w);
 			continue;
 		}
 		strbuf_addch(out, '\'');
-		for (p = argv[i]; *p; p++)
-			if (*p == '\'')
+		for (k = 0; w[k]; k++)
+			if (w[k] == '\'')
 				strbuf_adds(out, "'\\''");
 			else
-				strbuf_addch(out, *p);
+				strbuf_addch(out, w[k]);
 		strbuf_addch(out, '\'');
+		free(w);
 	}
 }
 
@@ -224,7 +245,8 @@ void prov_fill(const struct options *o, const struct rules *ru,
 	size_t i;
 
 	p->set = 1;
-	prov_command_line(o->argc, (const char *const *)o->argv, &sb);
+	prov_command_line(o->argc, (const char *const *)o->argv, o->cuts,
+	                  o->ncuts, &sb);
 	p->command_line = strbuf_detach(&sb, NULL);
 	p->version = SDPERF_VERSION;
 	p->build = prov_build();

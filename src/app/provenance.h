@@ -14,8 +14,11 @@
 
 /* Appends argv shell-quoted for a POSIX shell, separated by spaces:
  * words of only safe characters as they are, any other in single quotes
- * ('it'\''s'); argv[0] is written "sdperf", whatever path ran it. */
-void prov_command_line(int argc, const char *const *argv, struct strbuf *out);
+ * ('it'\''s'); argv[0] is written "sdperf", whatever path ran it. The
+ * cuts (cli.h: the -j words) are left out. */
+void prov_command_line(int argc, const char *const *argv,
+                       const struct argv_cut *cuts, size_t ncuts,
+                       struct strbuf *out);
 
 /* The capture time a rank folder's name {host}_{pid}_{YYYYMMDDhhmmssmmm}
  * _ascend_pt tells, as seconds since the epoch (the clock read as UTC);

@@ -5,6 +5,7 @@
 #include "app/brand.h"
 #include "app/cli.h"
 #include "app/provenance.h"
+#include "util/xalloc.h"
 
 /* ---- fixture: a mutable argv and the parsed options -------------------- */
 
@@ -1053,10 +1054,53 @@ static void provenance_quotes_the_command_line(void **state)
 	struct strbuf sb = STRBUF_INIT;
 
 	(void)state;
-	prov_command_line(10, argv, &sb);
+	prov_command_line(10, argv, NULL, 0, &sb);
 	assert_string_equal(sb.buf, "sdperf report 'a b' 'it'\\''s' -o out/x "
 	                            "'' '--org=A&B' '$HOME' 'x;rm'");
 	strbuf_release(&sb);
+}
+
+/* -j changes no output byte: the provenance's command line leaves it out
+ * however it was written, and keeps what shares its word. */
+static void provenance_leaves_out_jobs(void **state)
+{
+	static const struct {
+		const char *args[6];
+		const char *want;
+	} cases[] = {
+	    {{"report", "run", "-j", "2", "-q"}, "sdperf report run -q"},
+	    {{"report", "run", "-j7"}, "sdperf report run"},
+	    {{"report", "--jobs=3", "run"}, "sdperf report run"},
+	    {{"report", "--jo", "3", "run"}, "sdperf report run"},
+	    {{"report", "-qj2", "run"}, "sdperf report -q run"},
+	    {{"report", "-qj", "2", "run"}, "sdperf report -q run"},
+	    {{"report", "-j", "1", "run", "-j", "4"}, "sdperf report run"},
+	    {{"report", "run", "--title", "-j 2"}, "sdperf report run --title '-j 2'"},
+	};
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		char *argv[8] = {NULL};
+		int argc = 1, i;
+		struct options o;
+		struct err e = ERR_INIT;
+		struct strbuf sb = STRBUF_INIT;
+
+		argv[0] = xstrdup("sdperf");
+		while (argc < 7 && cases[k].args[argc - 1]) {
+			argv[argc] = xstrdup(cases[k].args[argc - 1]);
+			argc++;
+		}
+		assert_int_equal(cli_parse(argc, argv, &o, &e), 0);
+		prov_command_line(o.argc, (const char *const *)o.argv, o.cuts,
+		                  o.ncuts, &sb);
+		assert_string_equal(sb.buf, cases[k].want);
+		strbuf_release(&sb);
+		cli_release(&o);
+		for (i = 0; i < argc; i++)
+			free(argv[i]);
+	}
 }
 
 static void provenance_reads_the_folder_time(void **state)
@@ -1175,6 +1219,7 @@ int main(void)
 	    cmocka_unit_test(cli_help_and_completion_name_every_option),
 	    cmocka_unit_test(cli_man_options_are_roff_with_every_option),
 	    cmocka_unit_test(provenance_quotes_the_command_line),
+	    cmocka_unit_test(provenance_leaves_out_jobs),
 	    cmocka_unit_test(provenance_reads_the_folder_time),
 	    cmocka_unit_test(brand_tells_images_by_their_first_bytes),
 	};
