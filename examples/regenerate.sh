@@ -21,11 +21,13 @@ for d in $runs; do
 		-f "$formats" --quiet
 	echo "examples/$d/report/ ($formats)"
 done
-# a report for a customer: HTML and PDF branded from the config file
-# beside them (examples/customer-report/sdperf.json, logo.png)
+# a report for a customer: redacted (host, user, paths as pseudonyms), and
+# HTML and PDF branded from the config file beside them
+# (examples/customer-report/sdperf.json, logo.png)
 "$build/src/sdperf" report examples/image-dit-1card -o examples/customer-report \
-	--config examples/customer-report/sdperf.json -f html,pdf -j 2 --quiet
-echo "examples/customer-report/ (report.html, report.pdf)"
+	--config examples/customer-report/sdperf.json -f html,pdf -j 2 --quiet \
+	--redact
+echo "examples/customer-report/ (report.html, report.pdf: redacted, branded)"
 # before/after: the tuned image pipeline against the original
 "$build/src/sdperf" diff examples/image-dit-1card examples/image-dit-1card-tuned \
 	-o examples/diff-image-tuned --quiet
