@@ -186,7 +186,7 @@ import hashlib, json, os, sys
 p = json.load(open(sys.argv[1]))["provenance"]
 h = lambda f: hashlib.sha256(open(f, "rb").read()).hexdigest()
 assert p["command_line"] == ("sdperf report synth-node_1000_20260512095011733_ascend_pt"
-    " -o prov -q -f json,md --rules rules.json --title 'it'\\''s' -j 2"), p["command_line"]
+    " -o prov -q -f json,md --rules rules.json --title 'it'\\''s'"), p["command_line"]  # -j: left out
 assert p["rules"] == {"source": "rules.json + built-in", "sha256": h("rules.json")}, p["rules"]
 names = [i["file"] for i in p["inputs"]]
 assert names == ["kernel_details.csv", "trace_view.json", "step_trace_time.csv"], names

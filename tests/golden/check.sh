@@ -23,6 +23,12 @@ cd "$root" # paths in the report are relative to the repository root
 SOURCE_DATE_EPOCH=0 "$sdperf" report $input -o "$out" --format json -j 2 \
 	--quiet
 sed -i "s#$out#OUT#g" "$out/report.json"
+if [ -n "$update" ] && [ "${expected#tests/golden/}" = "$expected" ]; then
+	# an example's report.json is examples/regenerate.sh's: its provenance
+	# names the command that made the example, not this one
+	echo "kept $expected (examples/regenerate.sh makes it)"
+	exit 0
+fi
 if [ -n "$update" ]; then
 	mkdir -p "$(dirname "$expected")"
 	cp "$out/report.json" "$expected"
