@@ -2,13 +2,17 @@
  * command line and the input paths stay plain strings here (in
  * result.prov and each rank's inputs), so a redaction pass can cover
  * them. */
+#define _GNU_SOURCE /* gettid: the hashing thread's own nice value */
 #include "app/provenance.h"
 
 #include "app/about.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "format/report.h"
 #include "util/xalloc.h"
@@ -120,10 +124,31 @@ int64_t prov_folder_time(const char *path)
 	return days_from_civil(y, mo, da) * 86400 + h * 3600 + mi * 60 + se;
 }
 
+/* The hashing thread yields to the parsing threads: 8 nice steps below
+ * them (Linux: a thread has its own nice value), it runs mostly on the
+ * core time they leave idle (the chunks' wait for the reference, the
+ * merge and analysis on one thread). 2.10-2.13 s against 2.19-2.34 s
+ * at the same nice, for the 1 GB file with -j 2 on 2 cores. Failing to
+ * change it changes nothing else. */
+static void lower_priority(void)
+{
+#ifdef __linux__
+	id_t self = (id_t)gettid();
+	int now;
+
+	errno = 0;
+	now = getpriority(PRIO_PROCESS, self);
+	if (errno == 0 && now < 19)
+		(void)setpriority(PRIO_PROCESS, self, now + 8 > 19 ? 19 : now + 8);
+#endif
+}
+
 static void *prehash_main(void *arg)
 {
 	struct prov_prehash *ph = arg;
 	size_t i;
+
+	lower_priority();
 
 	for (i = 0; i < ph->n; i++) {
 		struct prov_hashed *h = &ph->f[i];
