@@ -241,16 +241,15 @@ static void analyse_one(struct pool *p, size_t i)
 
 	if (ahead)
 		prov_prehash_start(&ph, dr);
-	p->failed[i] = rank_analyse(dr, p->ru, &p->ro, &p->parts[i],
-	                            &p->errs[i]) != 0 ||
-	               pipeline_charge_part(&p->parts[i], dr->dir,
-	                                    &p->errs[i]) != 0;
+	p->failed[i] =
+	    rank_analyse(dr, p->ru, &p->ro, &p->parts[i], &p->errs[i]) != 0 ||
+	    pipeline_charge_part(&p->parts[i], dr->dir, &p->errs[i]) != 0;
 	if (ahead)
 		prov_prehash_join(&ph);
 	if (!p->failed[i] && p->hash)
-		p->failed[i] = prov_rank_inputs(dr, &p->parts[i].ranks[0],
-		                                ahead ? &ph : NULL,
-		                                &p->errs[i]) != 0;
+		p->failed[i] =
+		    prov_rank_inputs(dr, &p->parts[i].ranks[0],
+		                     ahead ? &ph : NULL, &p->errs[i]) != 0;
 }
 
 static void *worker(void *arg)

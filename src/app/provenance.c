@@ -139,7 +139,8 @@ static void lower_priority(void)
 	errno = 0;
 	now = getpriority(PRIO_PROCESS, self);
 	if (errno == 0 && now < 19)
-		(void)setpriority(PRIO_PROCESS, self, now + 8 > 19 ? 19 : now + 8);
+		(void)setpriority(PRIO_PROCESS, self,
+		                  now + 8 > 19 ? 19 : now + 8);
 #endif
 }
 

@@ -31,7 +31,12 @@ void sha256_final(struct sha256_ctx *c, unsigned char out[32]);
  * environment), SHA256_DEFAULT chooses as on first use, SHA256_ASK
  * changes nothing. Returns 1 if SHA-NI is now in use. For tests and
  * benchmarks; not to be called while other threads hash. */
-enum sha256_impl { SHA256_ASK, SHA256_PORTABLE, SHA256_FASTEST, SHA256_DEFAULT };
+enum sha256_impl {
+	SHA256_ASK,
+	SHA256_PORTABLE,
+	SHA256_FASTEST,
+	SHA256_DEFAULT
+};
 int sha256_accelerated(enum sha256_impl how);
 
 /* The SHA-256 digest of data[0..n) into out. */

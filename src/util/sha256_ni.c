@@ -43,22 +43,22 @@ int sha256_ni_available(void)
 
 /* Four rounds i..i+3: W plus K, two rounds on the low half, two on the
  * high. rnds2 returns the new ABEF; the old ABEF becomes CDGH. */
-SHA_NI_TARGET static inline void quad(__m128i *abef, __m128i *cdgh,
-                                      __m128i w, int i)
+SHA_NI_TARGET static inline void quad(__m128i *abef, __m128i *cdgh, __m128i w,
+                                      int i)
 {
 	__m128i wk = _mm_add_epi32(w, _mm_load_si128((const __m128i *)&K[i]));
 
 	*cdgh = _mm_sha256rnds2_epu32(*cdgh, *abef, wk);
-	*abef = _mm_sha256rnds2_epu32(*abef, *cdgh,
-	                              _mm_shuffle_epi32(wk, 0x0e));
+	*abef =
+	    _mm_sha256rnds2_epu32(*abef, *cdgh, _mm_shuffle_epi32(wk, 0x0e));
 }
 
 /* W[t..t+3] from the previous sixteen words m0 (W[t-16..t-13]) to m3
  * (W[t-4..t-1]): msg1 adds sigma0 of W[t-15..t-12] to W[t-16..t-13],
  * W[t-7..t-4] is added, msg2 adds sigma1 of W[t-2], W[t-1] and then of
  * the two words it has just made. */
-SHA_NI_TARGET static inline __m128i next(__m128i m0, __m128i m1,
-                                         __m128i m2, __m128i m3)
+SHA_NI_TARGET static inline __m128i next(__m128i m0, __m128i m1, __m128i m2,
+                                         __m128i m3)
 {
 	__m128i t = _mm_sha256msg1_epu32(m0, m1);
 
