@@ -210,6 +210,7 @@ struct pool {
 	const struct rules *ru;
 	struct rank_opts ro;
 	int hash; /* provenance: hash each rank's input files */
+	long jobs; /* -j: above 1, a hashing thread per rank analysed */
 	struct result *parts;
 	struct err *errs;
 	int *failed;
@@ -229,6 +230,28 @@ int pipeline_charge_part(struct result *part, const char *dir, struct err *e)
 	return 0;
 }
 
+/* One rank: with -j 2 or more, its files are hashed in a thread of their
+ * own while it is parsed (the hashing overlaps the parsing); with -j 1,
+ * in this thread after the analysis, so that -j 1 stays one thread. */
+static void analyse_one(struct pool *p, size_t i)
+{
+	const struct disc_rank *dr = &p->rf->ranks[i];
+	struct prov_prehash ph;
+	int ahead = p->hash && p->jobs > 1;
+
+	if (ahead)
+		prov_prehash_start(&ph, dr);
+	p->failed[i] =
+	    rank_analyse(dr, p->ru, &p->ro, &p->parts[i], &p->errs[i]) != 0 ||
+	    pipeline_charge_part(&p->parts[i], dr->dir, &p->errs[i]) != 0;
+	if (ahead)
+		prov_prehash_join(&ph);
+	if (!p->failed[i] && p->hash)
+		p->failed[i] =
+		    prov_rank_inputs(dr, &p->parts[i].ranks[0],
+		                     ahead ? &ph : NULL, &p->errs[i]) != 0;
+}
+
 static void *worker(void *arg)
 {
 	struct pool *p = arg;
@@ -240,16 +263,7 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		if (i >= p->rf->n)
 			return NULL;
-		p->failed[i] = rank_analyse(&p->rf->ranks[i], p->ru, &p->ro,
-		                            &p->parts[i], &p->errs[i]) != 0 ||
-		               pipeline_charge_part(&p->parts[i], p->rf->ranks[i].dir,
-		                           &p->errs[i]) != 0;
-		/* in this thread, while the next rank waits: the files are
-		 * streamed through SHA-256 in 64 KiB pieces */
-		if (!p->failed[i] && p->hash)
-			p->failed[i] = prov_rank_inputs(&p->rf->ranks[i],
-			                                &p->parts[i].ranks[0],
-			                                &p->errs[i]) != 0;
+		analyse_one(p, i);
 	}
 }
 
@@ -286,6 +300,7 @@ static int analyse_ranks(const struct options *o, const struct rules *ru,
 	                 ru,
 	                 {o->strict, 0, 1},
 	                 o->cmd == CMD_REPORT,
+	                 pipeline_jobs(o),
 	                 parts,
 	                 NULL,
 	                 NULL,

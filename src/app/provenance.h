@@ -5,11 +5,14 @@
 #ifndef SDPERF_PROVENANCE_H
 #define SDPERF_PROVENANCE_H
 
+#include <pthread.h>
+
 #include "analysis/result.h"
 #include "analysis/rules.h"
 #include "app/cli.h"
 #include "input/discover.h"
 #include "util/err.h"
+#include "util/sha256.h"
 #include "util/strbuf.h"
 
 /* Appends argv shell-quoted for a POSIX shell, separated by spaces:
@@ -25,14 +28,40 @@ void prov_command_line(int argc, const char *const *argv,
  * -1 when path names no such folder. */
 int64_t prov_folder_time(const char *path);
 
+/* A rank's input files hashed ahead: in a thread of their own, started
+ * when the rank's analysis starts and joined after it, so the hashing
+ * overlaps the parsing. Only the files the provenance names whatever the
+ * analysis finds (profiler_info, the db or the kernel, step and
+ * communication files, memory_record.csv); the others wait for
+ * prov_rank_inputs. Each holds what sha256_file gave, error included. */
+struct prov_hashed {
+	const char *path;
+	int rc;
+	uint64_t size;
+	char sha256[SHA256_HEX];
+	struct err e;
+};
+struct prov_prehash {
+	pthread_t tid;
+	int started; /* 0: no thread (none could be made): n is 0 */
+	const struct disc_rank *dr;
+	size_t n;
+	struct prov_hashed f[8];
+};
+/* Starts the hashing thread for dr (ph zeroed first; on failure to start
+ * it, nothing is hashed ahead). */
+void prov_prehash_start(struct prov_prehash *ph, const struct disc_rank *dr);
+/* Waits for the thread, if any. Always called after a start. */
+void prov_prehash_join(struct prov_prehash *ph);
+
 /* In the rank's worker thread, after its analysis: streams each file the
  * rank's analysis read (the export used, profiler_info, the memory files
  * it tried) through SHA-256 into rr->inputs, 64 KiB at a time, and sets
- * rr->captured_s from profiler_info, else the folder's name. A file that
- * cannot be read now (the analysis only warned of it, or it is gone) is
- * left out. Returns 0 (e is for future errors). */
+ * rr->captured_s from profiler_info, else the folder's name. The files ph
+ * (joined; NULL: none) hashed ahead are taken from it. A file that cannot
+ * be read gives -1 and e naming it, whether hashed ahead or now. */
 int prov_rank_inputs(const struct disc_rank *dr, struct rank_result *rr,
-                     struct err *e);
+                     const struct prov_prehash *ph, struct err *e);
 
 /* The build sdperf was made from ("" when unknown): the one place a
  * git commit or build id is wired in. */

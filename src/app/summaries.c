@@ -93,6 +93,27 @@ static int make_parent(const char *file, struct err *e)
 	return ret;
 }
 
+/* The rank analysed and its files hashed, with the capture time: the
+ * merged report's provenance names them as the one-process one does.
+ * With -j 2 or more the hashing runs in a thread of its own while the
+ * rank is parsed; with -j 1 after it, in this thread. */
+static int analyse_hashed(const struct options *o, const struct disc_rank *dr,
+                          const struct rules *ru, const struct rank_opts *ro,
+                          struct ranksum *s, struct err *e)
+{
+	struct prov_prehash ph;
+	int ahead = pipeline_jobs(o) > 1, ret;
+
+	if (ahead)
+		prov_prehash_start(&ph, dr);
+	ret = rank_analyse(dr, ru, ro, &s->part, e);
+	if (ahead)
+		prov_prehash_join(&ph);
+	if (ret)
+		return -1;
+	return prov_rank_inputs(dr, &s->part.ranks[0], ahead ? &ph : NULL, e);
+}
+
 int pipeline_summarize(const struct options *o, struct err *e)
 {
 	struct rules ru = {0};
@@ -112,10 +133,7 @@ int pipeline_summarize(const struct options *o, struct err *e)
 	    !(s.rules = rules_fingerprint(o, e)) ||
 	    discover_run(o->paths, o->npaths, &rf, e) ||
 	    pipeline_no_kernels_error(&rf, e) || one_rank(o, &rf, e) ||
-	    rank_analyse(&rf.ranks[0], &ru, &ro, &s.part, e) ||
-	    /* the files read, hashed, and the capture time: the merged
-	     * report's provenance names them as the one-process one does */
-	    prov_rank_inputs(&rf.ranks[0], &s.part.ranks[0], e))
+	    analyse_hashed(o, &rf.ranks[0], &ru, &ro, &s, e))
 		goto out;
 	s.tool_version = xstrdup(SDPERF_VERSION);
 	s.notes = rf.notes; /* the summary holds them now */

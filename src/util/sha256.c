@@ -5,12 +5,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/banned.h"
+#include "util/sha256_ni.h"
 
 /* The first 32 bits of the fractional parts of the cube roots of the
  * first 64 primes (FIPS 180-4, 4.2.2). */
@@ -82,6 +85,44 @@ static void block(uint32_t h[8], const unsigned char *p)
 	h[7] += k;
 }
 
+/* 0: not chosen yet, 1: the portable code, 2: SHA-NI. Chosen once, on
+ * first use; a race between threads only chooses the same twice. */
+static atomic_int impl;
+
+static int choose(void)
+{
+	const char *env = getenv("SDPERF_SHA256_PORTABLE");
+	int m = atomic_load_explicit(&impl, memory_order_relaxed);
+
+	if (m)
+		return m;
+	m = (env && strcmp(env, "1") == 0) || !sha256_ni_available() ? 1 : 2;
+	atomic_store_explicit(&impl, m, memory_order_relaxed);
+	return m;
+}
+
+int sha256_accelerated(enum sha256_impl how)
+{
+	if (how == SHA256_PORTABLE)
+		atomic_store_explicit(&impl, 1, memory_order_relaxed);
+	else if (how == SHA256_FASTEST)
+		atomic_store_explicit(&impl, sha256_ni_available() ? 2 : 1,
+		                      memory_order_relaxed);
+	else if (how == SHA256_DEFAULT)
+		atomic_store_explicit(&impl, 0, memory_order_relaxed);
+	return choose() == 2;
+}
+
+static void blocks(uint32_t h[8], const unsigned char *p, size_t n)
+{
+	if (choose() == 2) {
+		sha256_blocks_ni(h, p, n);
+		return;
+	}
+	for (; n; n--, p += 64)
+		block(h, p);
+}
+
 void sha256_init(struct sha256_ctx *c)
 {
 	static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372,
@@ -107,11 +148,12 @@ void sha256_update(struct sha256_ctx *c, const void *data, size_t n)
 		n -= take;
 		if (c->nbuf < 64)
 			return;
-		block(c->h, c->buf);
+		blocks(c->h, c->buf, 1);
 		c->nbuf = 0;
 	}
-	for (; n >= 64; n -= 64, p += 64)
-		block(c->h, p);
+	blocks(c->h, p, n / 64);
+	p += n / 64 * 64;
+	n %= 64;
 	memcpy(c->buf, p, n);
 	c->nbuf = n;
 }
@@ -129,8 +171,7 @@ void sha256_final(struct sha256_ctx *c, unsigned char out[32])
 	memset(tail + rest + 1, 0, len - rest - 1);
 	for (i = 0; i < 8; i++)
 		tail[len - 1 - i] = (unsigned char)(bits >> (8 * i));
-	for (i = 0; i < len; i += 64)
-		block(c->h, tail + i);
+	blocks(c->h, tail, len / 64);
 	for (i = 0; i < 8; i++) {
 		out[4 * i] = (unsigned char)(c->h[i] >> 24);
 		out[4 * i + 1] = (unsigned char)(c->h[i] >> 16);

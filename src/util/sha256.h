@@ -24,6 +24,21 @@ void sha256_init(struct sha256_ctx *c);
 void sha256_update(struct sha256_ctx *c, const void *data, size_t n);
 void sha256_final(struct sha256_ctx *c, unsigned char out[32]);
 
+/* Which compression function the digests use: the x86 SHA extensions
+ * (SHA-NI) when the CPU has them, else the portable C code; the portable
+ * one also when SDPERF_SHA256_PORTABLE=1 is set. SHA256_PORTABLE forces
+ * the portable code, SHA256_FASTEST SHA-NI if the CPU has it (whatever the
+ * environment), SHA256_DEFAULT chooses as on first use, SHA256_ASK
+ * changes nothing. Returns 1 if SHA-NI is now in use. For tests and
+ * benchmarks; not to be called while other threads hash. */
+enum sha256_impl {
+	SHA256_ASK,
+	SHA256_PORTABLE,
+	SHA256_FASTEST,
+	SHA256_DEFAULT
+};
+int sha256_accelerated(enum sha256_impl how);
+
 /* The SHA-256 digest of data[0..n) into out. */
 void sha256(const void *data, size_t n, unsigned char out[32]);
 /* The digest as 64 lower-case hex digits and a NUL. */
