@@ -250,9 +250,9 @@ static const char *const stage_sources[] = {"signatures", "markers_flows",
  * (app/provenance.c), so that a report merged from summaries names the
  * same files and hashes as the one-process report. */
 static const char *const input_whats[] = {
-    "kernel_details.csv",  "trace_view.json",     "step_trace_time.csv",
-    "communication.json",  "profiler_info.json",  "db",
-    "memory_record.csv",   "operator_memory.csv", "npu_module_mem.csv"};
+    "kernel_details.csv", "trace_view.json",     "step_trace_time.csv",
+    "communication.json", "profiler_info.json",  "db",
+    "memory_record.csv",  "operator_memory.csv", "npu_module_mem.csv"};
 static const char *const captured_froms[] = {"profiler_info", "folder"};
 
 static const struct ft_field infile_f[] = {

@@ -47,7 +47,7 @@ struct options {
 	/* --max-memory in bytes (util/membudget.h); 0: the default */
 	uint64_t max_memory;
 	const char *outdir; /* summarize: the summary file */
-	int outdir_given; /* -o was given */
+	int outdir_given;   /* -o was given */
 	unsigned formats;
 	const char *rules;
 	const char **thresholds; /* NAME=VALUE, in order given */

@@ -164,13 +164,14 @@ static void overview(struct strbuf *out)
 {
 	size_t g, shown = 0;
 
-	strbuf_adds(out, "usage: sdperf report PATH... [OPTION]...\n"
-	                 "       sdperf diff BASE NEW [OPTION]...\n"
-	                 "       sdperf check PATH [OPTION]...\n"
-	                 "       sdperf summarize RANK_PATH -o FILE [OPTION]...\n"
-	                 "       sdperf COMMAND --help\n"
-	                 "       sdperf --completion bash\n"
-	                 "       sdperf --help | --version\n\n");
+	strbuf_adds(out,
+	            "usage: sdperf report PATH... [OPTION]...\n"
+	            "       sdperf diff BASE NEW [OPTION]...\n"
+	            "       sdperf check PATH [OPTION]...\n"
+	            "       sdperf summarize RANK_PATH -o FILE [OPTION]...\n"
+	            "       sdperf COMMAND --help\n"
+	            "       sdperf --completion bash\n"
+	            "       sdperf --help | --version\n\n");
 	strbuf_addf(out, "%s\n%s\n%s\n", about, commands_text, path_text);
 	for (g = 0; g < NGROUPS; g++) {
 		if (!each_option(ALL_CMDS, groups[g], NULL, NULL))

@@ -159,8 +159,8 @@ static int write_outputs(const struct options *o, const struct output *w,
 		if ((o->formats & formats[i].bit) &&
 		    render_one(o, w, formats[i].bit, date, &text[i], e))
 			goto out;
-	if (outset_open_as(&set, o->outdir, shown ? shown : o->outdir,
-	                   o->quiet, e))
+	if (outset_open_as(&set, o->outdir, shown ? shown : o->outdir, o->quiet,
+	                   e))
 		goto out;
 	for (i = 0; i < NF; i++) {
 		char *file;
@@ -185,8 +185,7 @@ static int write_outputs(const struct options *o, const struct output *w,
 			char *path;
 			if (!(o->formats & formats[i].bit))
 				continue;
-			path = fileio_join(shown ? shown : o->outdir,
-			                   w->base);
+			path = fileio_join(shown ? shown : o->outdir, w->base);
 			strbuf_addf(&summary, "wrote %s.%s\n", path,
 			            formats[i].ext);
 			free(path);
@@ -209,7 +208,7 @@ struct pool {
 	const struct run_files *rf;
 	const struct rules *ru;
 	struct rank_opts ro;
-	int hash; /* provenance: hash each rank's input files */
+	int hash;  /* provenance: hash each rank's input files */
 	long jobs; /* -j: above 1, a hashing thread per rank analysed */
 	struct result *parts;
 	struct err *errs;

@@ -11,21 +11,21 @@
 #include <stdint.h>
 
 enum ft_kind {
-	FT_I64,  /* int64_t */
-	FT_U64,  /* uint64_t */
-	FT_I32,  /* int32_t */
-	FT_INT,  /* int */
-	FT_UINT, /* unsigned */
-	FT_UCH,  /* unsigned char */
-	FT_SIZE, /* size_t */
-	FT_DBL,  /* double */
-	FT_STR,  /* char *, owned (malloc), or NULL */
-	FT_SYM,  /* const char *: NULL or one of syms (a static string) */
+	FT_I64,   /* int64_t */
+	FT_U64,   /* uint64_t */
+	FT_I32,   /* int32_t */
+	FT_INT,   /* int */
+	FT_UINT,  /* unsigned */
+	FT_UCH,   /* unsigned char */
+	FT_SIZE,  /* size_t */
+	FT_DBL,   /* double */
+	FT_STR,   /* char *, owned (malloc), or NULL */
+	FT_SYM,   /* const char *: NULL or one of syms (a static string) */
 	FT_CHARS, /* char[size]: a string held in the struct, shorter than
 	           * size (a hash's hex digits) */
-	FT_SUB,  /* an embedded struct (sub, size), or an array of n of them */
-	FT_LIST  /* a pointer to count elements (sub, size) at off and the
-	          * count (size_t) at count_off; at most max */
+	FT_SUB,   /* an embedded struct (sub, size), or an array of n of them */
+	FT_LIST   /* a pointer to count elements (sub, size) at off and the
+	           * count (size_t) at count_off; at most max */
 };
 
 struct ft_table;
@@ -72,8 +72,8 @@ struct ft_table {
  * until 2043), so that a few of them add up without overflow */
 #define FT_TIME_MAX    ((int64_t)1 << 61)
 #define FT_TIMEF(T, M) FT_NUM(T, M, FT_I64, -FT_TIME_MAX, FT_TIME_MAX)
-#define FT_BOOL(T, M) FT_NUM(T, M, FT_INT, 0, 1)
-#define FT_DBLF(T, M) FT_NUM(T, M, FT_DBL, 0, 0)
+#define FT_BOOL(T, M)  FT_NUM(T, M, FT_INT, 0, 1)
+#define FT_DBLF(T, M)  FT_NUM(T, M, FT_DBL, 0, 0)
 #define FT_STRF(T, M)                                                          \
 	{                                                                      \
 #M, FT_STR, offsetof(T, M), 1, 0, 0, NULL, 0, NULL, 0, 0, 0    \

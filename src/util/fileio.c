@@ -133,8 +133,8 @@ static char *tmp_name(const char *path)
 	const char *slash = strrchr(path, '/');
 	size_t dirlen = slash ? (size_t)(slash - path + 1) : 0;
 
-	return xstrfmt("%.*s.%s.tmp.%ld.%u", (int)dirlen, path,
-	               path + dirlen, (long)getpid(), counter++);
+	return xstrfmt("%.*s.%s.tmp.%ld.%u", (int)dirlen, path, path + dirlen,
+	               (long)getpid(), counter++);
 }
 
 static int write_fd(int fd, const char *p, size_t len)

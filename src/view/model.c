@@ -50,7 +50,7 @@ static const char *rules_name(const struct model_ctx *c)
 static void redaction(struct model_ctx *c, struct tmpl_vars *v)
 {
 	static const enum redact_class listed[] = {
-	    REDACT_HOST,    REDACT_USER,    REDACT_PATH,
+	    REDACT_HOST,        REDACT_USER,    REDACT_PATH,
 	    REDACT_RANK_FOLDER, REDACT_ADDRESS, REDACT_GROUP};
 	const struct redaction *rd = &c->r->redaction;
 	const char *names[] = {"classes", "kernels"};

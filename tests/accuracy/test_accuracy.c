@@ -198,7 +198,8 @@ static void check_rank(const char *case_dir, const char *rank, size_t r,
 {
 	struct kernel_table kt;
 	struct kernels_info info = {0};
-	struct kernels_opts ko = {1, 0, 1}; /* strict: generated files are clean */
+	struct kernels_opts ko = {1, 0,
+	                          1}; /* strict: generated files are clean */
 	struct err e = ERR_INIT;
 	struct rules ru;
 	struct result res;

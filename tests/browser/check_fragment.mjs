@@ -184,8 +184,11 @@ function measure([root, keys, per]) {
     els.forEach((el, i) => {
       const b = el.getBoundingClientRect();
       const cs = getComputedStyle(el);
+      // an element not rendered (the chart of the other width, hidden by
+      // its media query) has no place: its style (display) is compared
+      const shown = el.getClientRects().length > 0;
       out[`${sel}[${i}]`] = {
-        x: b.x - r0.x, y: b.y - r0.y, w: b.width, h: b.height,
+        x: shown ? b.x - r0.x : 0, y: shown ? b.y - r0.y : 0, w: b.width, h: b.height,
         style: `${cs.fontSize} ${cs.display} ${cs.textTransform} ${cs.color} ${cs.borderTopWidth}`,
       };
     });

@@ -205,7 +205,7 @@ async function paper(browser, url, outDir, waste) {
   const headings = await page.evaluate(() =>
     Array.from(document.querySelectorAll('h1, h2, h3, h4')).map((h) => h.textContent));
   const footer = await page.evaluate(() => {
-    const f = document.querySelector('body > footer');
+    const f = document.querySelector('main > section:last-of-type > footer, body > footer');
     return f ? f.innerText : '';
   });
   const pdf = join(outDir, 'print.pdf');

@@ -1075,7 +1075,8 @@ static void provenance_leaves_out_jobs(void **state)
 	    {{"report", "-qj2", "run"}, "sdperf report -q run"},
 	    {{"report", "-qj", "2", "run"}, "sdperf report -q run"},
 	    {{"report", "-j", "1", "run", "-j", "4"}, "sdperf report run"},
-	    {{"report", "run", "--title", "-j 2"}, "sdperf report run --title '-j 2'"},
+	    {{"report", "run", "--title", "-j 2"},
+	     "sdperf report run --title '-j 2'"},
 	};
 	size_t k;
 

@@ -511,8 +511,7 @@ static void redaction_json(cJSON *root, const struct result *r)
 	for (k = 0; k < REDACT_CLASSES; k++) {
 		if (k == REDACT_KERNEL && !rd->kernels)
 			continue;
-		cJSON_AddItemToArray(classes,
-		                     jsonw_str(redact_class_names[k]));
+		cJSON_AddItemToArray(classes, jsonw_str(redact_class_names[k]));
 		jsonw_add_u64(n, redact_class_names[k], rd->replaced[k]);
 	}
 	jsonw_add_str(o, "kernel_names", rd->kernels ? "replaced" : "kept");
