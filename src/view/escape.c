@@ -267,7 +267,7 @@ static size_t md_marker(const unsigned char *u, size_t len)
 		return len;
 	if (u[i] == '#' || u[i] == '>')
 		return i;
-	if (strchr("-+=", u[i]) &&
+	if (u[i] && strchr("-+=", u[i]) &&
 	    (md_blank(u, len, i + 1) || u[i + 1] == u[i]))
 		return i;
 	for (d = i; d < len && u[d] >= '0' && u[d] <= '9'; d++)
@@ -284,8 +284,11 @@ static size_t md_marker(const unsigned char *u, size_t len)
  * line makes it inline text, where no block marker is read. */
 static int md_block_start(const struct strbuf *out)
 {
-	const char *p = out->buf, *end = out->buf + out->len, *q;
+	const char *p = out->buf, *end, *q;
 
+	if (!p || !out->len)
+		return 1;
+	end = p + out->len;
 	for (q = end; q > p && q[-1] != '\n'; q--)
 		;
 	p = q;
@@ -294,7 +297,7 @@ static int md_block_start(const struct strbuf *out)
 			p++;
 			continue;
 		}
-		if (strchr("-+*", *p) && p + 1 < end &&
+		if (*p && strchr("-+*", *p) && p + 1 < end &&
 		    (p[1] == ' ' || p[1] == '\t')) {
 			p += 2;
 			continue;
@@ -315,7 +318,7 @@ static int md_escaped(const unsigned char *u, size_t len, size_t i, size_t mark)
 {
 	unsigned c = u[i];
 
-	if (i == mark || strchr("|<`*[]~", (int)c))
+	if (i == mark || (c && strchr("|<`*[]~", (int)c)))
 		return 1;
 	if (c == '&')
 		return md_entity(u, len, i);

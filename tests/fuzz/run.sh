@@ -32,6 +32,8 @@ printf '%s' '<TMPL_INCLUDE d.tmpl><TMPL_INCLUDE c.tmpl><TMPL_INCLUDE e.tmpl>' \
 	>"$work/template/fanout.tmpl"
 printf '%s' '<a href="<TMPL_VAR url fmt=href>"><TMPL_VAR html fmt=md><TMPL_VAR n fmt=dur><TMPL_VAR n fmt=pct1><TMPL_VAR n fmt=url><TMPL_VAR n fmt=js><TMPL_VAR n fmt=raw/></a>' \
 	>"$work/template/fmt.tmpl"
+# a value escaped for Markdown before any output (the line so far is empty)
+printf '%s' '<TMPL_VAR title fmt=md><TMPL_VAR n fmt=md>' >"$work/template/md-first.tmpl"
 
 # profiler files: communication.json, step_trace_time.csv, trace_view.json
 # (the first 60 KB of real traces: the scanner takes a cut trace as valid)
