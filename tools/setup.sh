@@ -96,9 +96,10 @@ test)
 	echo "== fuzzing (bounded)"
 	CC=clang configure_build build-fuzz -DSDPERF_FUZZ=ON -DSDPERF_TESTS=OFF \
 		-DCMAKE_BUILD_TYPE=Debug
-	"$ROOT/tests/fuzz/run.sh" build-fuzz "${SDPERF_FUZZ_SECONDS:-30}"
+	"$ROOT/tests/fuzz/run.sh" build-fuzz "${SDPERF_FUZZ_SECONDS:-30}" |
+		tee build-fuzz/fuzz.log
 	# each fuzz target that ran clean counts as a passed test
-	PASSED=$((PASSED + $(ls build-fuzz/tests/fuzz/fuzz_* | wc -l)))
+	PASSED=$((PASSED + $(grep -c '^fuzz_.*: clean$' build-fuzz/fuzz.log)))
 	echo
 	echo "$PASSED passed, 0 failed"
 	;;

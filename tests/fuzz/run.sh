@@ -88,7 +88,22 @@ printf '%s\n' /home/u/run /home/u/run/h1_7_1700000000000_ascend_pt \
 	'in /home/u/run/h1_7_1700000000000_ascend_pt/x.csv: 10.1.2.3 fe80::1%eth0 10.170.22.98%enp67s0f5_60000_0_1708 h1 ~/a' \
 	>"$work/redact/seed1"
 
-for t in kernels rules template comm steptrace trace traceprof snapshot font jsonpull redact ranksum; do
+# the memory readers: the real memory_record, operator_memory and
+# npu_module_mem files
+mkdir -p "$work/memory"
+find "$root/tests/data" -name '*mem*.csv' -size -64k \
+	-exec cp --backup=numbered {} "$work/memory/" \;
+
+# every target that was built runs, and each needs seeds: a new target
+# without a corpus above fails here instead of being skipped
+for bin in "$build"/tests/fuzz/fuzz_*; do
+	[ -x "$bin" ] || continue
+	t=${bin##*/fuzz_}
+	if [ -z "$(ls -A "$work/$t" 2>/dev/null)" ]; then
+		echo "fuzz_$t: no seed corpus in tests/fuzz/run.sh"
+		echo "fuzz_$t FAILED"
+		exit 1
+	fi
 	echo "fuzz_$t: ${secs}s"
 	"$build/tests/fuzz/fuzz_$t" "$work/$t" -max_total_time="$secs" \
 		-max_len=65536 -rss_limit_mb=2048 -timeout=10 \
@@ -98,4 +113,5 @@ for t in kernels rules template comm steptrace trace traceprof snapshot font jso
 		exit 1
 	}
 	grep -E 'stat::number_of_executed_units|Done' "$work/$t.log" | tail -2
+	echo "fuzz_$t: clean"
 done
