@@ -173,6 +173,9 @@ static double check_apart(const char *group, const struct palette_colour *tab,
 					         tab[j].name, tab[j].rgb, d);
 				worst = d < worst ? d : worst;
 			}
+	print_message("%s: smallest dE2000 %.1f (normal, protanopia, "
+	              "deuteranopia)\n",
+	              group, worst);
 	return worst;
 }
 
