@@ -267,7 +267,7 @@ static size_t md_marker(const unsigned char *u, size_t len)
 		return len;
 	if (u[i] == '#' || u[i] == '>')
 		return i;
-	if (u[i] && strchr("-+=", u[i]) &&
+	if (strchr("-+=", u[i]) &&
 	    (md_blank(u, len, i + 1) || u[i + 1] == u[i]))
 		return i;
 	for (d = i; d < len && u[d] >= '0' && u[d] <= '9'; d++)
@@ -286,7 +286,7 @@ static int md_block_start(const struct strbuf *out)
 {
 	const char *p = out->buf, *end, *q;
 
-	if (!p || !out->len)
+	if (!out->len) /* an empty strbuf may have no buffer at all */
 		return 1;
 	end = p + out->len;
 	for (q = end; q > p && q[-1] != '\n'; q--)
@@ -318,7 +318,7 @@ static int md_escaped(const unsigned char *u, size_t len, size_t i, size_t mark)
 {
 	unsigned c = u[i];
 
-	if (i == mark || (c && strchr("|<`*[]~", (int)c)))
+	if (i == mark || strchr("|<`*[]~", (int)c))
 		return 1;
 	if (c == '&')
 		return md_entity(u, len, i);
