@@ -9,8 +9,9 @@
  *    read from its db or its text files, never both: 1 and 2 never
  *    compete);
  * 3. the db's NPU_MEM (type app) and
- * 4. trace_view.json's NPU MEM counter APP/HBM: the driver's periodic
- *    sampling of the process's device memory: the peak the card holds,
+ * 4. trace_view.json's NPU MEM counter APP/Memory (else APP/HBM): the
+ *    driver's periodic sampling of the process's device memory: the peak
+ *    the card holds,
  *    without the framework's allocated/reserved split;
  * 5. operator_memory.csv: the allocator's totals at each operator's
  *    allocation and release: allocated and reserved, but only at operator

@@ -320,7 +320,7 @@ enum mem_source {
 	MEMSRC_MEMORY_RECORD,    /* memory_record.csv */
 	MEMSRC_DB_MEMORY_RECORD, /* the db's MEMORY_RECORD */
 	MEMSRC_DB_NPU_MEM,       /* the db's NPU_MEM (app) */
-	MEMSRC_TRACE,            /* trace_view.json's NPU MEM APP/HBM */
+	MEMSRC_TRACE,            /* trace_view.json's NPU MEM APP/Memory */
 	MEMSRC_OPERATOR_MEMORY,  /* operator_memory.csv */
 	MEMSRC_NPU_MODULE_MEM,   /* npu_module_mem.csv (APP) */
 	MEMSRC_COUNT

@@ -70,12 +70,16 @@ struct traceprof_range {
 	int64_t start_ns, end_ns;
 };
 
-/* A device-memory counter of the "NPU MEM" process: its "APP/HBM" event
- * (profile_memory: the process's HBM as the driver samples it, the same
- * as memory_record.csv's APP rows), args {"KB": N} in bytes. */
+/* A device-memory counter of the "NPU MEM" process (profile_memory: the
+ * process's device memory as the driver samples it), args {"KB": N} in
+ * bytes. Its "APP/Memory" events are HBM + DDR, the same figure as
+ * memory_record.csv's APP rows (AlexNet 2024: 2,166,880 KB = 2,116.09 MB
+ * in both; "APP/HBM" alone, 2,050 MB, is 66 MB short of it); a trace
+ * without them keeps its "APP/HBM" events. */
 struct traceprof_mem {
 	int64_t ts_ns, bytes;
 	size_t proc; /* internal to the pass: its process */
+	int total;   /* internal to the pass: an APP/Memory event */
 };
 
 /* A torch_to_npu flow: where the host launched, where the device ran. */

@@ -222,8 +222,13 @@ void traceprof_counter(struct traceprof_ctx *c, size_t proc,
 	const char *t;
 	size_t tn;
 	int64_t ts, b;
+	int total;
 
-	if (!m->v[TPM_NAME] ||
+	if (!m->v[TPM_NAME])
+		return;
+	total =
+	    traceprof_raw_eq(m->v[TPM_NAME], m->n[TPM_NAME], "\"APP/Memory\"");
+	if (!total &&
 	    !traceprof_raw_eq(m->v[TPM_NAME], m->n[TPM_NAME], "\"APP/HBM\""))
 		return;
 	if (!trace_raw_text(m->v[TPM_TS], m->n[TPM_TS], &t, &tn) ||
@@ -242,15 +247,22 @@ void traceprof_counter(struct traceprof_ctx *c, size_t proc,
 	x->ts_ns = ts;
 	x->bytes = b;
 	x->proc = proc;
+	x->total = total;
 }
 
 void traceprof_counters_finish(struct traceprof_ctx *c)
 {
 	struct traceprof *tp = c->tp;
 	size_t i, n = 0;
+	int total = 0;
 
+	/* APP/Memory (HBM + DDR) where the trace has it, else APP/HBM */
 	for (i = 0; i < tp->nmem; i++)
-		if (c->procs[tp->mem[i].proc].role == TPR_NPU_MEM)
+		total |= tp->mem[i].total &&
+		         c->procs[tp->mem[i].proc].role == TPR_NPU_MEM;
+	for (i = 0; i < tp->nmem; i++)
+		if (c->procs[tp->mem[i].proc].role == TPR_NPU_MEM &&
+		    tp->mem[i].total == total)
 			tp->mem[n++] = tp->mem[i];
 	tp->nmem = n;
 	for (i = 0; i < c->nprocs; i++) {

@@ -53,7 +53,8 @@ PY
 # The expected peaks, in MB as report.json rounds them (3 decimals),
 # were worked out with Python apart from sdperf (tests/unit/test_memsrc.c
 # and test_memory.c name the one-offs): memory_record.csv's APP peak
-# 2116.09375 MB; the trace's APP/HBM 2099200 KB = 2050 MB;
+# 2116.09375 MB; the trace's APP/Memory (HBM + DDR) 2166880 KB = 2116.094 MB
+# (its APP/HBM alone 2099200 KB = 2050 MB: not the process's figure);
 # operator_memory.csv's reserved 1228.0 MB; npu_module_mem.csv's APP
 # 25750.0 MB; the db's MEMORY_RECORD reserved 1600913408 B = 1526.75 MB,
 # its NPU_MEM app hbm 2212081664 B = 2109.605 MB.
@@ -74,9 +75,9 @@ source_is then_npu_module_mem modules npu_module_mem.csv 25750.0
 
 # ---- trace-only profiles -------------------------------------------------
 folder tonly "$AX/trace_view.json.gz" "$AX/operator_memory.csv.gz"
-source_is trace_counters tonly "trace_view.json:NPU MEM" 2050.0
+source_is trace_counters tonly "trace_view.json:NPU MEM" 2116.094
 source_is trace_file_alone "$AX/trace_view.json.gz" \
-	"trace_view.json:NPU MEM" 2050.0
+	"trace_view.json:NPU MEM" 2116.094
 folder trec "$AX/trace_view.json.gz" "$AX/memory_record.csv.gz" \
 	"$AX/operator_memory.csv.gz"
 source_is trace_with_memory_record trec memory_record.csv 2116.094
@@ -121,7 +122,7 @@ for lang in en zh; do
 	fi
 done
 if "$SDPERF" report tonly -o out_term -f json 2>/dev/null |
-	grep -q "^memory: peak 2.00 GB.*; from trace_view.json:NPU MEM$"; then
+	grep -q "^memory: peak 2.07 GB.*; from trace_view.json:NPU MEM$"; then
 	ok terminal
 else
 	bad terminal "the summary's memory line does not name the source"
