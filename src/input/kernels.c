@@ -115,11 +115,29 @@ static int all_digits(const char *s, size_t n)
 	return n > 0;
 }
 
+/* A helper kernel the profiler names after the kernel it clears memory
+ * for: "Conv2DBackpropFilter6_MemSet", "NonZero_MemSet",
+ * "aclnnMm_MatMulCommon_MemSet", and the atomic clears of older
+ * generations, "atomic_memset-1_271": Level1 types every one of them
+ * MemSet, so this does. */
+static int memset_helper(const char *s, size_t n)
+{
+	static const char suffix[] = "_MemSet", atomic[] = "atomic_memset";
+	size_t ls = sizeof(suffix) - 1, la = sizeof(atomic) - 1;
+
+	return (n > ls && !memcmp(s + n - ls, suffix, ls)) ||
+	       (n >= la && !memcmp(s, atomic, la));
+}
+
 size_t kernels_type_from_name(const char *name, size_t len, const char **start)
 {
 	const char *s = name, *us;
 	size_t n = len;
 
+	if (memset_helper(s, n)) {
+		*start = "MemSet";
+		return 6;
+	}
 	if (n > 5 && !strncmp(s, "aclnn", 5)) {
 		/* aclnn<Api>_<Impl>_<KernelType>: the last part is the type */
 		us = memchr(s, '_', n);

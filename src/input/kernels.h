@@ -46,8 +46,10 @@ int kernels_read_mem(const char *name, const void *data, size_t len,
 /* The kernel type a Name stands for, used when Type is N/A (Level0 files):
  * "aclnnMatmul_MatMulV3Common_MatMulV3" -> "MatMulV3", "trans_Cast_10" ->
  * "Cast", "hcom_allReduce__586_0_1" -> "hcom_allReduce_", "Conv2D12" ->
- * "Conv2D", "AxpyV2111" -> "AxpyV2" (one version digit kept). Returns the
- * length of the type; *start points into name. */
+ * "Conv2D", "AxpyV2111" -> "AxpyV2" (one version digit kept), a memory
+ * clearing helper ("Conv2DBackpropFilter6_MemSet", "atomic_memset-1_271")
+ * -> "MemSet". docs/kernel-types.md lists every case. Returns the length
+ * of the type; *start points into name, or to a static "MemSet". */
 size_t kernels_type_from_name(const char *name, size_t len, const char **start);
 
 /* Parses a non-negative decimal number of microseconds ("39.15",
