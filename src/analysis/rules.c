@@ -61,6 +61,25 @@ enum category rules_classify_part(const struct rules *r, const char *type,
 	return CAT_OTHER;
 }
 
+enum category rules_classify_kernel(const struct rules *r, const char *type,
+                                    const char *core, const char *api,
+                                    enum fa_part *part)
+{
+	enum category by_type = rules_classify_part(r, type, core, part);
+	size_t i;
+
+	if (by_type == CAT_COMM || !api || !*api)
+		return by_type;
+	for (i = 0; i < r->napi; i++)
+		if (rules_glob(r->api[i].glob, api)) {
+			if ((int)by_type == r->api[i].target)
+				return by_type;
+			*part = (enum fa_part)r->api[i].part;
+			return (enum category)r->api[i].target;
+		}
+	return by_type;
+}
+
 enum category rules_classify(const struct rules *r, const char *type,
                              const char *core)
 {
@@ -162,6 +181,17 @@ static int add_patterns(struct loader *L, const cJSON *entry, const char *path,
 	return add_globs(L, entry, path, "types", target, v, n);
 }
 
+/* The patterns of a classify list: "types" (classify) or "apis"
+ * (classify_apis). */
+static int add_list_patterns(struct loader *L, const cJSON *entry,
+                             const char *path, const char *key, int target,
+                             struct pattern_rule **v, size_t *n)
+{
+	if (!strcmp(key, "apis"))
+		return add_globs(L, entry, path, key, target, v, n);
+	return add_patterns(L, entry, path, target, v, n);
+}
+
 /* An entry's optional "part": which part of FA its kernels are (FA only,
  * "attention" when absent). */
 static int entry_part(struct loader *L, const cJSON *entry, const char *path,
@@ -185,8 +215,10 @@ static int entry_part(struct loader *L, const cJSON *entry, const char *path,
 	return ret;
 }
 
-static int load_classify(struct loader *L, const cJSON *arr,
-                         struct pattern_rule **v, size_t *n)
+/* "classify" (list "classify", patterns "types") or "classify_apis"
+ * (patterns "apis"). */
+static int load_classify(struct loader *L, const cJSON *arr, const char *list,
+                         const char *key, struct pattern_rule **v, size_t *n)
 {
 	const cJSON *it;
 	struct strbuf p = STRBUF_INIT, msg = STRBUF_INIT;
@@ -195,10 +227,10 @@ static int load_classify(struct loader *L, const cJSON *arr,
 	char *cat = NULL;
 
 	if (!cJSON_IsArray(arr))
-		return bad(L, "classify", "expected an array");
+		return bad(L, list, "expected an array");
 	cJSON_ArrayForEach (it, arr) {
 		strbuf_reset(&p);
-		strbuf_addf(&p, "classify[%d]", i++);
+		strbuf_addf(&p, "%s[%d]", list, i++);
 		if ((ret = get_string(L, it, "category", p.buf, &cat)))
 			break;
 		c = category_from_name(cat);
@@ -214,7 +246,7 @@ static int load_classify(struct loader *L, const cJSON *arr,
 		cat = NULL;
 		first = *n;
 		if (ret || (ret = entry_part(L, it, p.buf, c, &part)) ||
-		    (ret = add_patterns(L, it, p.buf, c, v, n)))
+		    (ret = add_list_patterns(L, it, p.buf, key, c, v, n)))
 			break;
 		for (; first < *n; first++)
 			(*v)[first].part = part;
@@ -576,10 +608,10 @@ static void syntax_error(struct loader *L, const char *text, size_t len,
 static int check_keys(struct loader *L, const cJSON *root)
 {
 	static const char *const known[] = {
-	    "schema",     "about",    "comment",    "extends",
-	    "comm_cores", "classify", "signatures", "segmentation",
-	    "thresholds", "markers",  "steps",      "chips",
-	    "speedups"};
+	    "schema",       "about",      "comment",       "extends",
+	    "comm_cores",   "classify",   "classify_apis", "signatures",
+	    "segmentation", "thresholds", "markers",       "steps",
+	    "chips",        "speedups"};
 	const cJSON *it;
 	size_t i;
 
@@ -596,7 +628,8 @@ static int check_keys(struct loader *L, const cJSON *root)
 static int load_json(struct rules *r, struct loader *L, const cJSON *root,
                      int extending)
 {
-	size_t ncls = r->ncls, nsig = r->nsig, nmark = r->nmarkers;
+	size_t ncls = r->ncls, napi = r->napi, nsig = r->nsig;
+	size_t nmark = r->nmarkers;
 	const cJSON *v;
 
 	if (!cJSON_IsObject(root))
@@ -612,7 +645,10 @@ static int load_json(struct rules *r, struct loader *L, const cJSON *root,
 	if ((v = get(root, "comm_cores")) && load_comm_cores(L, v, r))
 		return -1;
 	if ((v = get(root, "classify")) &&
-	    load_classify(L, v, &r->cls, &r->ncls))
+	    load_classify(L, v, "classify", "types", &r->cls, &r->ncls))
+		return -1;
+	if ((v = get(root, "classify_apis")) &&
+	    load_classify(L, v, "classify_apis", "apis", &r->api, &r->napi))
 		return -1;
 	if ((v = get(root, "signatures")) &&
 	    load_signatures(L, v, &r->sig, &r->nsig))
@@ -633,6 +669,7 @@ static int load_json(struct rules *r, struct loader *L, const cJSON *root,
 	move_to_front(r->markers, r->nmarkers, r->nmarkers - nmark);
 	/* a user's additions are tried before the built-in patterns */
 	move_to_front(r->cls, r->ncls, r->ncls - ncls);
+	move_to_front(r->api, r->napi, r->napi - napi);
 	move_to_front(r->sig, r->nsig, r->nsig - nsig);
 	return 0;
 }
@@ -811,6 +848,9 @@ void rules_release(struct rules *r)
 	for (i = 0; i < r->ncls; i++)
 		free(r->cls[i].glob);
 	free(r->cls);
+	for (i = 0; i < r->napi; i++)
+		free(r->api[i].glob);
+	free(r->api);
 	for (i = 0; i < r->nsig; i++)
 		free(r->sig[i].glob);
 	free(r->sig);

@@ -8,6 +8,7 @@
 #include "unit.h"
 
 #include "analysis/breakdown.h"
+#include "input/kernels.h"
 #include "analysis/rules.h"
 
 static void load_builtin(struct rules *r)
@@ -254,6 +255,135 @@ static void mindie_ops_breakdown_splits_fa(void **state)
 	kernel_table_release(&kt);
 }
 
+/* ---- the aclnn API in the kernel's name (issue 22 §1) ---------------------
+ * Each expected category is read off the name by hand: the API (first
+ * part) says which framework op launched the kernel, the last part is its
+ * type. */
+static const struct {
+	const char *name;
+	enum category cat;
+	enum fa_part part;
+} by_name[] = {
+    /* a transpose inside attention is the attention's preparation */
+    {"aclnnFlashAttentionScore_TransposeAiCore_Transpose", CAT_FA,
+     FA_PART_PREPARATION},
+    {"aclnnFlashAttentionScore_FlashAttentionScore_FlashAttentionScore", CAT_FA,
+     FA_PART_ATTENTION},
+    {"aclnnFlashAttentionScore_MemSetAiCore_MemSet", CAT_FA,
+     FA_PART_PREPARATION},
+    /* MindIE-SD 3.x's own operators */
+    {"aclnnLaserAttention_LaserAttention_LaserAttention", CAT_FA,
+     FA_PART_ATTENTION},
+    {"aclnnLaserAttention_CastAiCore_Cast", CAT_FA, FA_PART_PREPARATION},
+    {"aclnnRainFusionAttention_RainFusionAttention_RainFusionAttention", CAT_FA,
+     FA_PART_ATTENTION},
+    {"aclnnRainFusionAttention_TransposeAiCore_Transpose", CAT_FA,
+     FA_PART_PREPARATION},
+    {"aclnnBlockSparseAttention_BlockSparseAttention_BlockSparseAttention",
+     CAT_FA, FA_PART_ATTENTION},
+    {"aclnnAdaBlockSparseAttention_AdaBlockSparseAttention_"
+     "AdaBlockSparseAttention",
+     CAT_FA, FA_PART_ATTENTION},
+    {"aclnnAdaBlockSparseAttention_MulAiCore_Mul", CAT_FA, FA_PART_PREPARATION},
+    {"aclnnLaPreprocess_LaPreprocess_LaPreprocess", CAT_FA,
+     FA_PART_PREPARATION},
+    {"aclnnLaPreprocess_PadV3AiCore_PadV3", CAT_FA, FA_PART_PREPARATION},
+    {"aclnnSparseBlockEstimate_SparseBlockEstimate_SparseBlockEstimate", CAT_FA,
+     FA_PART_PREPARATION},
+    {"aclnnSparseBlockEstimate_MatMulCommon_MatMulV2", CAT_FA,
+     FA_PART_PREPARATION},
+    {"aclnnAdaLayerNorm_AdaLayerNorm_AdaLayerNorm", CAT_VECTOR, 0},
+    {"aclnnAdaLayerNormV2_AdaLayerNormV2_AdaLayerNormV2", CAT_VECTOR, 0},
+    {"aclnnAdaLayerNormV2_MatMulCommon_MatMulV2", CAT_VECTOR, 0},
+    {"aclnnLayerNormWithImplMode_LayerNormV4_LayerNormV4", CAT_VECTOR, 0},
+    /* a Conv3d patch embedding run by a batched matmul is Conv work */
+    {"aclnnConvolution_BatchMatMulNd_BatchMatMulV2", CAT_CONV, 0},
+    {"aclnnConvolution_Conv3DV2_Conv3DV2", CAT_CONV, 0},
+    /* other APIs: the type decides, as before */
+    {"aclnnMatmul_MatMulV3Common_MatMulV3", CAT_MATMUL, 0},
+    {"aclnnEqTensor_TransposeAiCore_Transpose", CAT_VECTOR, 0},
+    {"aclnnMm_MatMulCommon_MemSet", CAT_VECTOR, 0},
+    {"aclnnNLLLoss_NLLLossAiCore_MemSet", CAT_VECTOR, 0},
+    /* not aclnn names: no API */
+    {"Conv2DBackpropFilter6_MemSet", CAT_VECTOR, 0},
+    {"Transpose43", CAT_VECTOR, 0},
+    {"aclnnFlashAttentionScore", CAT_FA, FA_PART_ATTENTION},
+};
+
+static void mindie_ops_aclnn_api_decides(void **state)
+{
+	struct rules r;
+	size_t i;
+
+	(void)state;
+	load_builtin(&r);
+	for (i = 0; i < ARRAY_LEN(by_name); i++) {
+		const char *n = by_name[i].name, *t, *a;
+		size_t tl = kernels_type_from_name(n, strlen(n), &t);
+		size_t al = kernels_api_from_name(n, strlen(n), &a);
+		char type[128], api[128];
+		enum fa_part part = FA_PART_PREPARATION;
+		enum category c;
+		enum fa_part want = by_name[i].cat == CAT_FA
+		                        ? by_name[i].part
+		                        : FA_PART_ATTENTION;
+
+		snprintf(type, sizeof(type), "%.*s", (int)tl, t);
+		snprintf(api, sizeof(api), "%.*s", (int)al, a);
+		c = rules_classify_kernel(&r, type, "AI_CORE", api, &part);
+		if (c != by_name[i].cat || part != want)
+			fail_msg(
+			    "'%s' (type %s, api %s): %s/%s, expected %s/%s", n,
+			    type, api, category_names[c], fa_part_names[part],
+			    category_names[by_name[i].cat],
+			    fa_part_names[want]);
+	}
+	/* a communication core stays Comm whatever launched it */
+	assert_int_equal(rules_classify_kernel(&r, "Transpose", "HCCL",
+	                                       "aclnnFlashAttentionScore",
+	                                       &(enum fa_part){0}),
+	                 CAT_COMM);
+	rules_release(&r);
+}
+
+static void mindie_ops_api_of_a_name(void **state)
+{
+	const char *a;
+	(void)state;
+	assert_int_equal(kernels_api_from_name("aclnnFoo_Bar_Baz", 16, &a), 8);
+	assert_memory_equal(a, "aclnnFoo", 8);
+	assert_int_equal(kernels_api_from_name("aclnnFoo_", 9, &a), 0);
+	assert_int_equal(kernels_api_from_name("aclnn_Bar_Baz", 13, &a), 0);
+	assert_int_equal(kernels_api_from_name("aclnnFoo", 8, &a), 0);
+	assert_int_equal(kernels_api_from_name("MatMul_3", 8, &a), 0);
+	/* an API is letters and digits only */
+	assert_int_equal(kernels_api_from_name("aclnnF\xffo_B", 10, &a), 0);
+}
+
+/* A user's "classify_apis" entry wins over the built-in ones. */
+static void mindie_ops_user_api(void **state)
+{
+	struct rules r;
+	enum fa_part part;
+	struct err e = ERR_INIT;
+	static const char text[] =
+	    "{\"extends\": \"builtin\", \"classify_apis\": ["
+	    "{\"category\": \"Other\", \"apis\": [\"aclnnLaserAtt*\"]}]}";
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(
+	    rules_load_text(&r, "my-rules.json", text, strlen(text), &e), 0);
+	assert_int_equal(
+	    rules_classify_kernel(&r, "Cast", "", "aclnnLaserAttention", &part),
+	    CAT_OTHER);
+	assert_int_equal(rules_classify_kernel(
+	                     &r, "Cast", "", "aclnnFlashAttentionScore", &part),
+	                 CAT_FA);
+	assert_int_equal(part, FA_PART_PREPARATION);
+	rules_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +392,9 @@ int main(void)
 	    cmocka_unit_test(mindie_ops_user_part),
 	    cmocka_unit_test(mindie_ops_bad_part_is_an_error),
 	    cmocka_unit_test(mindie_ops_breakdown_splits_fa),
+	    cmocka_unit_test(mindie_ops_aclnn_api_decides),
+	    cmocka_unit_test(mindie_ops_api_of_a_name),
+	    cmocka_unit_test(mindie_ops_user_api),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
