@@ -625,6 +625,10 @@ static void kernels_type_from_name_table(void **state)
 	    {"Conv2DBackpropFilter10", "Conv2DBackpropFilter"},
 	    {"Conv2DBackpropInput5", "Conv2DBackpropInput"},
 	    {"NonZero57_MemSet", "MemSet"},
+	    /* and in the mstt trace (timeline_advice) */
+	    {"ReduceSum7_MemSet", "MemSet"},
+	    {"trans_TransData_16_MemSet", "MemSet"},
+	    {"aclnnReduceSum_ReduceSumOpAiCore_MemSet", "MemSet"},
 	    {"aclnnMm_MatMulCommon_MemSet", "MemSet"},
 	    {"atomic_memset-1_271", "MemSet"},
 	    {"atomic_memset-1_18_186609_1", "MemSet"},
