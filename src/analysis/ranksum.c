@@ -384,7 +384,7 @@ static const struct ft_table result_t = FT_TABLE(result_f);
 /* ---- the summary --------------------------------------------------------- */
 
 static const char *const note_codes[] = {"duplicate_rank", "bad_profiler_info",
-                                         "folder_loop"};
+                                         "folder_loop", "link_outside"};
 
 static const struct ft_field note_f[] = {
     FT_SYMF(struct disc_note, code, note_codes),
