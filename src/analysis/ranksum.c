@@ -208,6 +208,8 @@ static const struct ft_table peak_t = FT_TABLE(peak_f);
 static const struct ft_field mem_f[] = {
     FT_BOOL(struct rank_memory, read),
     ENUM(struct rank_memory, source, MEMSRC_COUNT),
+    ENUM(struct rank_memory, framework_source, MEMSRC_COUNT),
+    ENUM(struct rank_memory, device_source, MEMSRC_COUNT),
     U64(struct rank_memory, samples),
     U64(struct rank_memory, bad),
     U64(struct rank_memory, outside),
