@@ -61,6 +61,21 @@ enum category rules_classify_part(const struct rules *r, const char *type,
 	return CAT_OTHER;
 }
 
+/* Whether type is one the classify_apis entry numbered entry applies to
+ * (every type when the entry has no "types"). */
+static int api_types_match(const struct rules *r, int entry, const char *type)
+{
+	size_t i;
+
+	if (!entry)
+		return 1;
+	for (i = 0; i < r->napit; i++)
+		if (r->apit[i].target == entry &&
+		    rules_glob(r->apit[i].glob, type))
+			return 1;
+	return 0;
+}
+
 enum category rules_classify_kernel(const struct rules *r, const char *type,
                                     const char *core, const char *api,
                                     enum fa_part *part)
@@ -71,7 +86,8 @@ enum category rules_classify_kernel(const struct rules *r, const char *type,
 	if (by_type == CAT_COMM || !api || !*api)
 		return by_type;
 	for (i = 0; i < r->napi; i++)
-		if (rules_glob(r->api[i].glob, api)) {
+		if (rules_glob(r->api[i].glob, api) &&
+		    api_types_match(r, r->api[i].entry, type)) {
 			if ((int)by_type == r->api[i].target)
 				return by_type;
 			*part = (enum fa_part)r->api[i].part;
@@ -167,6 +183,7 @@ static int add_globs(struct loader *L, const cJSON *entry, const char *path,
 		*v = grow_for(*v, sizeof(**v), *n);
 		(*v)[*n].target = target;
 		(*v)[*n].part = 0;
+		(*v)[*n].entry = 0;
 		(*v)[*n].glob = xstrdup(t->valuestring);
 		(*n)++;
 		i++;
@@ -218,11 +235,12 @@ static int entry_part(struct loader *L, const cJSON *entry, const char *path,
 /* "classify" (list "classify", patterns "types") or "classify_apis"
  * (patterns "apis"). */
 static int load_classify(struct loader *L, const cJSON *arr, const char *list,
-                         const char *key, struct pattern_rule **v, size_t *n)
+                         const char *key, struct pattern_rule **v, size_t *n,
+                         struct rules *r)
 {
 	const cJSON *it;
 	struct strbuf p = STRBUF_INIT, msg = STRBUF_INIT;
-	int i = 0, ret = 0, c, part;
+	int i = 0, ret = 0, c, part, id;
 	size_t first;
 	char *cat = NULL;
 
@@ -248,8 +266,18 @@ static int load_classify(struct loader *L, const cJSON *arr, const char *list,
 		if (ret || (ret = entry_part(L, it, p.buf, c, &part)) ||
 		    (ret = add_list_patterns(L, it, p.buf, key, c, v, n)))
 			break;
-		for (; first < *n; first++)
+		id = 0;
+		if (!strcmp(key, "apis") && get(it, "types")) {
+			/* the kernel types the entry applies to */
+			id = ++r->api_entries;
+			if ((ret = add_globs(L, it, p.buf, "types", id,
+			                     &r->apit, &r->napit)))
+				break;
+		}
+		for (; first < *n; first++) {
 			(*v)[first].part = part;
+			(*v)[first].entry = id;
+		}
 	}
 	strbuf_release(&p);
 	strbuf_release(&msg);
@@ -645,10 +673,10 @@ static int load_json(struct rules *r, struct loader *L, const cJSON *root,
 	if ((v = get(root, "comm_cores")) && load_comm_cores(L, v, r))
 		return -1;
 	if ((v = get(root, "classify")) &&
-	    load_classify(L, v, "classify", "types", &r->cls, &r->ncls))
+	    load_classify(L, v, "classify", "types", &r->cls, &r->ncls, r))
 		return -1;
 	if ((v = get(root, "classify_apis")) &&
-	    load_classify(L, v, "classify_apis", "apis", &r->api, &r->napi))
+	    load_classify(L, v, "classify_apis", "apis", &r->api, &r->napi, r))
 		return -1;
 	if ((v = get(root, "signatures")) &&
 	    load_signatures(L, v, &r->sig, &r->nsig))
@@ -851,6 +879,9 @@ void rules_release(struct rules *r)
 	for (i = 0; i < r->napi; i++)
 		free(r->api[i].glob);
 	free(r->api);
+	for (i = 0; i < r->napit; i++)
+		free(r->apit[i].glob);
+	free(r->apit);
 	for (i = 0; i < r->nsig; i++)
 		free(r->sig[i].glob);
 	free(r->sig);

@@ -24,6 +24,9 @@ enum sig { SIG_NONE = 0, SIG_DIT = 1, SIG_VAE = 2 };
 struct pattern_rule {
 	int target; /* enum category (classify) or enum sig (signatures) */
 	int part;   /* enum fa_part of an FA classify entry ("part"), else 0 */
+	/* a classify_apis entry with "types": its number (from 1), the key
+	 * of its type globs in rules.apit; else 0 */
+	int entry;
 	char *glob;
 };
 
@@ -71,6 +74,11 @@ struct rules {
 	 * (rules_classify_kernel) */
 	struct pattern_rule *api;
 	size_t napi;
+	/* the "types" of the classify_apis entries that have them: target is
+	 * the entry's number (pattern_rule.entry) */
+	struct pattern_rule *apit;
+	size_t napit;
+	int api_entries; /* entries numbered so far */
 	struct pattern_rule *sig;
 	size_t nsig;
 	char **comm_cores;

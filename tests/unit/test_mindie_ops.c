@@ -299,6 +299,10 @@ static const struct {
     /* a Conv3d patch embedding run by a batched matmul is Conv work */
     {"aclnnConvolution_BatchMatMulNd_BatchMatMulV2", CAT_CONV, 0},
     {"aclnnConvolution_Conv3DV2_Conv3DV2", CAT_CONV, 0},
+    /* but not its layout and clearing helpers: they are what their type
+     * says, as msprof-analyze counts them */
+    {"aclnnConvolution_TransData_TransData", CAT_VECTOR, 0},
+    {"aclnnConvolution_Conv2D_MemSet", CAT_VECTOR, 0},
     /* other APIs: the type decides, as before */
     {"aclnnMatmul_MatMulV3Common_MatMulV3", CAT_MATMUL, 0},
     {"aclnnEqTensor_TransposeAiCore_Transpose", CAT_VECTOR, 0},

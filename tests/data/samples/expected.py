@@ -81,8 +81,12 @@ def classify(rules, typ, core, name=""):
       break
   api = api_from_name(name)
   for entry in rules.get("classify_apis", []) if api else []:
-    if any(fnmatch.fnmatchcase(api.lower(), p.lower()) for p in entry["apis"]):
-      return entry["category"]
+    if not any(fnmatch.fnmatchcase(api.lower(), p.lower()) for p in entry["apis"]):
+      continue
+    if "types" in entry and not any(
+        fnmatch.fnmatchcase(typ.lower(), p.lower()) for p in entry["types"]):
+      continue
+    return entry["category"]
   return by_type
 
 
