@@ -388,6 +388,60 @@ static void mindie_ops_user_api(void **state)
 	rules_release(&r);
 }
 
+/* The top-kernel table keeps the type, one line per type and category:
+ * a Transpose of attention (FA preparation) and one elsewhere (Vector)
+ * are two lines, each with its own time (hand-summed below). */
+static void mindie_ops_top_types_split_by_category(void **state)
+{
+	static const unsigned char key_cat[] = {CAT_FA, CAT_VECTOR};
+	static const unsigned char key_part[] = {FA_PART_PREPARATION, 0};
+	static const char k0[] = "Transpose\0AI_VECTOR_CORE\0"
+	                         "aclnnFlashAttentionScore";
+	static const char k1[] = "Transpose\0AI_VECTOR_CORE\0aclnnPermute";
+	unsigned char stage[3] = {STAGE_DIT, STAGE_DIT, STAGE_DIT};
+	static const int64_t dur[3] = {100, 30, 7};
+	static const uint32_t key[3] = {0, 1, 0};
+	struct kernel_table kt;
+	struct result r;
+	const struct stage_result *dit;
+	uint32_t id;
+	uint64_t cost;
+	size_t i;
+
+	(void)state;
+	kernel_table_init(&kt);
+	assert_int_equal(kernel_table_key(&kt, k0, sizeof(k0) - 1, &id, &cost),
+	                 0);
+	assert_int_equal(kernel_table_key(&kt, k1, sizeof(k1) - 1, &id, &cost),
+	                 0);
+	assert_string_equal(kernel_key_api(&kt, 0), "aclnnFlashAttentionScore");
+	assert_string_equal(kernel_key_core(&kt, 0), "AI_VECTOR_CORE");
+	for (i = 0; i < 3; i++) {
+		struct kernel *kk;
+		assert_int_equal(kernel_table_reserve(&kt, &cost), 0);
+		kk = &kt.v[kt.n++];
+		kk->key = key[i];
+		kk->start_ns = (int64_t)i * 1000;
+		kk->dur_ns = dur[i];
+		kk->step = STEP_NONE;
+	}
+	result_init(&r);
+	breakdown_compute(&kt, key_cat, key_part, stage, NULL, 0, &r);
+	dit = &r.stages[STAGE_DIT];
+	assert_int_equal(dit->ntop, 2);
+	for (i = 0; i < dit->ntop; i++) {
+		assert_string_equal(dit->top[i].type, "Transpose");
+		if (dit->top[i].cat == CAT_FA)
+			assert_int_equal(dit->top[i].total_ns, 107);
+		else
+			assert_int_equal(dit->top[i].total_ns, 30);
+	}
+	assert_int_equal(dit->fa_part[FA_PART_PREPARATION].time_ns, 107);
+	assert_int_equal(dit->cat[CAT_VECTOR].time_ns, 30);
+	result_release(&r);
+	kernel_table_release(&kt);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -399,6 +453,7 @@ int main(void)
 	    cmocka_unit_test(mindie_ops_aclnn_api_decides),
 	    cmocka_unit_test(mindie_ops_api_of_a_name),
 	    cmocka_unit_test(mindie_ops_user_api),
+	    cmocka_unit_test(mindie_ops_top_types_split_by_category),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
