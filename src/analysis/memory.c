@@ -272,6 +272,32 @@ static int got_samples(const struct result *r)
 	return r->ranks[0].mem.read && r->ranks[0].mem.samples > 0;
 }
 
+/* operator_memory.csv has the framework's figures only: the device's,
+ * when npu_module_mem.csv is beside it, come from its APP module (the two
+ * figures wherever the profile has them). */
+static void add_device_figure(char *const files[], struct result *r)
+{
+	struct rank_memory *m = &r->ranks[0].mem, keep = *m;
+	struct warning *w;
+	struct memrec_info in;
+	struct err e = ERR_INIT;
+
+	if (!files[DM_NPU_MODULE_MEM] || m->source != MEMSRC_OPERATOR_MEMORY ||
+	    m->all.device_b >= 0)
+		return;
+	if (modmem_read(files[DM_NPU_MODULE_MEM], on_sample, r, &in, &e)) {
+		*m = keep;
+		w = result_warn(r, "memory_unreadable",
+		                files[DM_NPU_MODULE_MEM], 0, e.msg);
+		w->args[0] = xstrdup(e.msg);
+		return;
+	}
+	m->bad += in.bad;
+	mark_figures(m, MEMSRC_NPU_MODULE_MEM);
+	if (in.bad)
+		warn_bad(r, files[DM_NPU_MODULE_MEM], &in);
+}
+
 void memory_read_sources(char *const files[], const struct traceprof *tp,
                          const char *trace_path, struct result *r)
 {
@@ -288,8 +314,10 @@ void memory_read_sources(char *const files[], const struct traceprof *tp,
 	}
 	if (files[DM_OPERATOR_MEMORY]) {
 		memory_read_opmem(files[DM_OPERATOR_MEMORY], r);
-		if (got_samples(r))
+		if (got_samples(r)) {
+			add_device_figure(files, r);
 			return;
+		}
 	}
 	if (files[DM_NPU_MODULE_MEM])
 		memory_read_modmem(files[DM_NPU_MODULE_MEM], r);

@@ -14,7 +14,8 @@
  *    without the framework's allocated/reserved split;
  * 5. operator_memory.csv: the allocator's totals at each operator's
  *    allocation and release: allocated and reserved, but only at operator
- *    events and without what the driver adds (no APP figure);
+ *    events and without what the driver adds (no APP figure: 6 gives it
+ *    beside, when the rank has it);
  * 6. npu_module_mem.csv's APP module: the driver's view like 3 and 4, in
  *    a file that real runs often leave sparse (a sample when a module's
  *    figure changes).

@@ -471,10 +471,24 @@ static void precedence_then_operator_memory_then_modules(void **state)
 	fx_file(f, DM_NPU_MODULE_MEM, mod_text);
 	memory_read_sources(f->files, NULL, NULL, &f->r);
 	assert_int_equal(mem(f)->source, MEMSRC_OPERATOR_MEMORY);
-	assert_int_equal(mem(f)->samples, 2);
 	assert_int_equal(mem(f)->stage[STAGE_DIT].allocated_b, 300 * MB);
 	assert_int_equal(mem(f)->stage[STAGE_DIT].reserved_b, 400 * MB);
+	/* operator_memory.csv has no device figure: npu_module_mem.csv's APP
+	 * row (5000.0 MB at 1500 us, in the DiT segment) gives it, beside */
+	assert_int_equal(mem(f)->samples, 2 + 1);
+	assert_int_equal(mem(f)->all.device_b, 5000 * MB);
+	assert_int_equal(mem(f)->framework_source, MEMSRC_OPERATOR_MEMORY);
+	assert_int_equal(mem(f)->device_source, MEMSRC_NPU_MODULE_MEM);
+	assert_int_equal(memory_top(&mem(f)->all), 5000 * MB);
+
+	/* without npu_module_mem.csv: the framework's figures alone */
+	free(f->files[DM_NPU_MODULE_MEM]);
+	f->files[DM_NPU_MODULE_MEM] = NULL;
+	memory_read_sources(f->files, NULL, NULL, &f->r);
+	assert_int_equal(mem(f)->samples, 2);
 	assert_int_equal(mem(f)->all.device_b, -1);
+	assert_int_equal(mem(f)->device_source, MEMSRC_NONE);
+	fx_file(f, DM_NPU_MODULE_MEM, mod_text);
 
 	free(f->files[DM_OPERATOR_MEMORY]);
 	f->files[DM_OPERATOR_MEMORY] = NULL;
