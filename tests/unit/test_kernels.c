@@ -661,6 +661,33 @@ static void kernels_type_from_name_table(void **state)
 	}
 }
 
+/* The key keeps the aclnn API that launched a kernel (issue 22 §1): two
+ * Transposes of one Type and core, launched by two APIs, are two keys; a
+ * Level0 row's Type comes from its name, its API as well. */
+static void kernels_key_keeps_the_api(void **state)
+{
+	struct rd *r = *state;
+
+	rd_text(r, "Name,Type,Accelerator Core,Start Time(us),Duration(us)\n"
+	           "aclnnFlashAttentionScore_TransposeAiCore_Transpose,"
+	           "Transpose,AI_VECTOR_CORE,1,2\n"
+	           "aclnnPermute_TransposeAiCore_Transpose,Transpose,"
+	           "AI_VECTOR_CORE,3,4\n"
+	           "Transpose43,Transpose,AI_VECTOR_CORE,5,6\n"
+	           "aclnnFlashAttentionScore_CastAiCore_Cast,N/A,N/A,7,8\n");
+	ok(r, 4);
+	assert_int_equal(r->kt.keys.n, 4);
+	assert_string_equal(kernel_key_api(&r->kt, r->kt.v[0].key),
+	                    "aclnnFlashAttentionScore");
+	assert_string_equal(kernel_key_api(&r->kt, r->kt.v[1].key),
+	                    "aclnnPermute");
+	assert_string_equal(kernel_key_api(&r->kt, r->kt.v[2].key), "");
+	assert_string_equal(kernel_key_type(&r->kt, r->kt.v[3].key), "Cast");
+	assert_string_equal(kernel_key_core(&r->kt, r->kt.v[3].key), "");
+	assert_string_equal(kernel_key_api(&r->kt, r->kt.v[3].key),
+	                    "aclnnFlashAttentionScore");
+}
+
 /* ---- whole-file errors: exact messages --------------------------------- */
 
 static void kernels_read_rejects_missing_required_column(void **state)
@@ -1311,6 +1338,7 @@ int main(void)
 	    cmocka_unit_test(kernels_parse_us_accepts_the_largest_whole_part),
 	    cmocka_unit_test(kernels_parse_us_uses_only_len_bytes),
 	    cmocka_unit_test(kernels_type_from_name_table),
+	    T(kernels_key_keeps_the_api),
 	    T(kernels_read_rejects_missing_required_column),
 	    T(kernels_read_rejects_missing_name_column_quoting_long_header),
 	    T(kernels_read_header_error_names_the_header_line),
