@@ -332,8 +332,9 @@ static void classify_keys(const struct kernel_table *kt, const struct rules *ru,
 	for (key = 0; key < kt->keys.n; key++) {
 		const char *type = kernel_key_type(kt, key);
 		enum fa_part part;
-		key_cat[key] = (unsigned char)rules_classify_part(
-		    ru, type, kernel_key_core(kt, key), &part);
+		key_cat[key] = (unsigned char)rules_classify_kernel(
+		    ru, type, kernel_key_core(kt, key), kernel_key_api(kt, key),
+		    &part);
 		key_part[key] = (unsigned char)part;
 		key_sig[key] = (unsigned char)rules_signature(ru, type);
 	}

@@ -1,5 +1,6 @@
 /* Breakdown: sums per stage, per category and per kernel type. Types are
- * merged across accelerator cores (one MatMulV3 line, not one per core). */
+ * merged across accelerator cores (one MatMulV3 line, not one per core),
+ * not across categories. */
 #include "analysis/breakdown.h"
 
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 
 #include "util/checked.h"
 #include "util/banned.h"
+#include "util/strbuf.h"
 #include "util/strtab.h"
 #include "util/xalloc.h"
 
@@ -47,6 +49,7 @@ void breakdown_compute(const struct kernel_table *kt,
 {
 	uint32_t nkeys = kt->keys.n, key, *key_type;
 	struct strtab types;
+	struct strbuf tk = STRBUF_INIT;
 	struct type_stat *per[STAGE_COUNT], *all;
 	size_t i, nt;
 	int s;
@@ -54,9 +57,17 @@ void breakdown_compute(const struct kernel_table *kt,
 	strtab_init(&types);
 	key_type = xmalloc((nkeys ? nkeys : 1) * sizeof(*key_type));
 	for (key = 0; key < nkeys; key++) {
+		/* one line per type and category: a Transpose launched by an
+		 * attention API (FA) is not merged with the others (Vector) */
 		const char *t = kernel_key_type(kt, key);
-		key_type[key] = strtab_intern(&types, t, strlen(t));
+		char tc[2] = {'\0', (char)('0' + key_cat[key])};
+		size_t tl = strlen(t);
+		strbuf_reset(&tk);
+		strbuf_add(&tk, t, tl);
+		strbuf_add(&tk, tc, 2);
+		key_type[key] = strtab_intern(&types, tk.buf, tk.len);
 	}
+	strbuf_release(&tk);
 	nt = types.n;
 	all = xcalloc(nt ? nt : 1, sizeof(*all));
 	for (s = 0; s < STAGE_COUNT; s++)

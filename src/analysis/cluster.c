@@ -19,17 +19,23 @@
 #include "util/xalloc.h"
 #include "util/banned.h"
 
-/* Adds the n types of src into the table (by name), keeping it sorted
+/* Adds the n types of src into the table (by name and category, as the
+ * breakdown keeps them apart: "Type\0<category>"), keeping it sorted
  * later; the table owns copies of the names. */
 static void add_types(struct strtab *names, struct type_stat **v, size_t *alloc,
                       const struct type_stat *src, size_t n)
 {
+	struct strbuf key = STRBUF_INIT;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		uint32_t id =
-		    strtab_intern(names, src[i].type, strlen(src[i].type));
+		uint32_t id;
 		struct type_stat *t;
+		strbuf_reset(&key);
+		strbuf_adds(&key, src[i].type);
+		strbuf_addch(&key, '\0');
+		strbuf_addch(&key, (char)('0' + (int)src[i].cat));
+		id = strtab_intern(names, key.buf, key.len);
 		if (id >= *alloc) {
 			size_t old = *alloc;
 			*alloc = (id + 1) * 2;
@@ -45,6 +51,7 @@ static void add_types(struct strtab *names, struct type_stat **v, size_t *alloc,
 		t->count += src[i].count;
 		checked_accumulate(&t->total_ns, src[i].total_ns);
 	}
+	strbuf_release(&key);
 }
 
 static struct type_stat *sorted_types(const struct strtab *names,

@@ -221,8 +221,10 @@ static const struct snap_type **sorted_types(const struct snap_stage *s)
 	return v;
 }
 
-/* Sums the run of types named like v[*i] (a report never repeats a type
- * within a stage, but a hand-edited one may) and advances *i past it. */
+/* Sums the run of types named like v[*i] (a report repeats a type within
+ * a stage when it falls into two categories, a Transpose inside attention
+ * and one elsewhere: diff compares the type's whole time) and advances *i
+ * past it. */
 static void take_run(const struct snap_type **v, size_t n, size_t *i,
                      int64_t *ns, uint64_t *count)
 {

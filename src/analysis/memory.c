@@ -99,6 +99,16 @@ static void warn_bad(struct result *r, const char *path,
 	free(msg);
 }
 
+/* Notes which figures source src gave a rank (call after reading it). */
+static void mark_figures(struct rank_memory *m, int src)
+{
+	if (m->framework_source == MEMSRC_NONE &&
+	    (m->all.reserved_b >= 0 || m->all.allocated_b >= 0))
+		m->framework_source = src;
+	if (m->device_source == MEMSRC_NONE && m->all.device_b >= 0)
+		m->device_source = src;
+}
+
 static void rank_init(struct rank_memory *m)
 {
 	int s;
@@ -112,27 +122,37 @@ static void rank_init(struct rank_memory *m)
 typedef int (*db_mem_fn)(struct db *db, memrec_fn fn, void *ctx, uint64_t *rows,
                          uint64_t *bad, struct err *e);
 
-/* One table of the db (table: its name); 1 when it gave samples. */
+/* One table of the db (table: its name), its samples added to those of
+ * the tables read before (more: 1 for the second); 1 when it gave
+ * samples. */
 static int read_db_table(struct db *db, db_mem_fn rd, const char *table,
-                         int source, struct result *r)
+                         int source, int more, struct result *r)
 {
 	struct rank_memory *m = &r->ranks[0].mem;
+	struct rank_memory before = *m;
 	struct err e = ERR_INIT;
 	uint64_t rows, bad;
 	struct warning *w;
 	char *msg;
 
-	rank_init(m);
+	if (!more)
+		rank_init(m);
 	if (rd(db, on_sample, r, &rows, &bad, &e)) {
-		memset(m, 0, sizeof(*m));
+		/* the other table's figures stay */
+		*m = before;
+		if (!more)
+			memset(m, 0, sizeof(*m));
 		w = result_warn(r, "memory_unreadable", db_about(db)->path, 0,
 		                e.msg);
 		w->args[0] = xstrdup(e.msg);
 		return 0;
 	}
-	m->read = rows > 0;
-	m->source = m->read ? source : MEMSRC_NONE;
-	m->bad = bad;
+	if (!m->read) {
+		m->read = rows > 0;
+		m->source = m->read ? source : MEMSRC_NONE;
+	}
+	m->bad += bad;
+	mark_figures(m, source);
 	if (bad) {
 		msg = xstrfmt("%s: %s: %" PRIu64 " of %" PRIu64
 		              " memory rows skipped (a negative or "
@@ -145,16 +165,21 @@ static int read_db_table(struct db *db, db_mem_fn rd, const char *table,
 		w->args[2] = xstrdup(table);
 		free(msg);
 	}
-	return m->samples > 0;
+	return m->samples > before.samples;
 }
 
+/* Both tables: MEMORY_RECORD is the framework's allocator, NPU_MEM the
+ * device memory the process used (the driver's samples), the two figures
+ * the text export's memory_record.csv gives in one file (PTA/GE rows and
+ * APP rows). */
 void memory_read_db(struct db *db, struct result *r)
 {
-	if (!read_db_table(db, db_read_memory, "MEMORY_RECORD",
-	                   MEMSRC_DB_MEMORY_RECORD, r) &&
-	    db_has(db, DBT_NPU_MEM))
+	int got = read_db_table(db, db_read_memory, "MEMORY_RECORD",
+	                        MEMSRC_DB_MEMORY_RECORD, 0, r);
+
+	if (db_has(db, DBT_NPU_MEM))
 		(void)read_db_table(db, db_read_npu_mem, "NPU_MEM",
-		                    MEMSRC_DB_NPU_MEM, r);
+		                    MEMSRC_DB_NPU_MEM, got, r);
 }
 
 typedef int (*csv_mem_fn)(const char *path, memrec_fn fn, void *ctx,
@@ -178,6 +203,7 @@ static void read_csv(const char *path, csv_mem_fn rd, int source,
 	m->read = 1;
 	m->source = source;
 	m->bad = in.bad;
+	mark_figures(m, source);
 	if (in.bad)
 		warn_bad(r, path, &in);
 }
@@ -236,6 +262,7 @@ void memory_read_trace(const struct traceprof *tp, const char *path,
 		s.reserved_b = tp->mem[i].bytes;
 		on_sample(&s, r);
 	}
+	mark_figures(m, MEMSRC_TRACE);
 	if (tp->mem_bad)
 		warn_bad_counters(r, path, tp);
 }
@@ -243,6 +270,32 @@ void memory_read_trace(const struct traceprof *tp, const char *path,
 static int got_samples(const struct result *r)
 {
 	return r->ranks[0].mem.read && r->ranks[0].mem.samples > 0;
+}
+
+/* operator_memory.csv has the framework's figures only: the device's,
+ * when npu_module_mem.csv is beside it, come from its APP module (the two
+ * figures wherever the profile has them). */
+static void add_device_figure(char *const files[], struct result *r)
+{
+	struct rank_memory *m = &r->ranks[0].mem, keep = *m;
+	struct warning *w;
+	struct memrec_info in;
+	struct err e = ERR_INIT;
+
+	if (!files[DM_NPU_MODULE_MEM] || m->source != MEMSRC_OPERATOR_MEMORY ||
+	    m->all.device_b >= 0)
+		return;
+	if (modmem_read(files[DM_NPU_MODULE_MEM], on_sample, r, &in, &e)) {
+		*m = keep;
+		w = result_warn(r, "memory_unreadable",
+		                files[DM_NPU_MODULE_MEM], 0, e.msg);
+		w->args[0] = xstrdup(e.msg);
+		return;
+	}
+	m->bad += in.bad;
+	mark_figures(m, MEMSRC_NPU_MODULE_MEM);
+	if (in.bad)
+		warn_bad(r, files[DM_NPU_MODULE_MEM], &in);
 }
 
 void memory_read_sources(char *const files[], const struct traceprof *tp,
@@ -261,8 +314,10 @@ void memory_read_sources(char *const files[], const struct traceprof *tp,
 	}
 	if (files[DM_OPERATOR_MEMORY]) {
 		memory_read_opmem(files[DM_OPERATOR_MEMORY], r);
-		if (got_samples(r))
+		if (got_samples(r)) {
+			add_device_figure(files, r);
 			return;
+		}
 	}
 	if (files[DM_NPU_MODULE_MEM])
 		memory_read_modmem(files[DM_NPU_MODULE_MEM], r);
@@ -276,13 +331,28 @@ static void peak_max(struct mem_peak *d, const struct mem_peak *s)
 	d->samples += s->samples;
 }
 
+int memory_basis(const struct mem_peak *p)
+{
+	/* the device figure holds the framework's reserved and what the
+	 * driver and runtime add; reserved is never below allocated */
+	return p->device_b >= 0      ? MEMB_DEVICE
+	       : p->reserved_b >= 0  ? MEMB_RESERVED
+	       : p->allocated_b >= 0 ? MEMB_ALLOCATED
+	                             : MEMB_NONE;
+}
+
 int64_t memory_top(const struct mem_peak *p)
 {
-	int64_t t = p->reserved_b > p->device_b ? p->reserved_b : p->device_b;
-
-	/* allocated only when nothing else is known (a reserved figure is
-	 * never below it) */
-	return t >= 0 ? t : p->allocated_b;
+	switch (memory_basis(p)) {
+	case MEMB_DEVICE:
+		return p->device_b;
+	case MEMB_RESERVED:
+		return p->reserved_b;
+	case MEMB_ALLOCATED:
+		return p->allocated_b;
+	default:
+		return -1;
+	}
 }
 
 /* The peaks over the ranks, the lead's per stage. */
@@ -303,10 +373,17 @@ static void gather(struct result *r, struct memory_summary *ms)
 			continue;
 		ms->ranks++;
 		ms->sources |= 1u << m->source;
+		if (m->framework_source != MEMSRC_NONE)
+			ms->framework_sources |= 1u << m->framework_source;
+		if (m->device_source != MEMSRC_NONE) {
+			ms->device_sources |= 1u << m->device_source;
+			ms->sources |= 1u << m->device_source;
+		}
 		peak_max(&ms->all, &m->all);
 		if (top > ms->peak_b) {
 			ms->peak_b = top;
 			ms->peak_rank = r->ranks[i].id;
+			ms->peak_basis = memory_basis(&m->all);
 		}
 		if (i == r->lead)
 			memcpy(ms->stage, m->stage, sizeof(ms->stage));

@@ -15,13 +15,19 @@
  *    without the framework's allocated/reserved split;
  * 5. operator_memory.csv: the allocator's totals at each operator's
  *    allocation and release: allocated and reserved, but only at operator
- *    events and without what the driver adds (no APP figure);
+ *    events and without what the driver adds (no APP figure: 6 gives it
+ *    beside, when the rank has it);
  * 6. npu_module_mem.csv's APP module: the driver's view like 3 and 4, in
  *    a file that real runs often leave sparse (a sample when a module's
  *    figure changes).
  * The first source that gives a sample is used; one that cannot be used
- * (a warning says why) passes to the next. The trace's counters are read
- * only for a rank read from its trace alone (the pass that reads its
+ * (a warning says why) passes to the next. The db reads both of its
+ * tables: MEMORY_RECORD for the framework's figures, NPU_MEM for the
+ * device's, as memory_record.csv gives both (PTA/GE and APP rows).
+ * Two figures, named by what they measure: the framework's allocator
+ * (allocated, reserved) and the device memory the process used (the
+ * driver's; the larger, and what memory_headroom reads). The trace's counters
+ * are read only for a rank read from its trace alone (the pass that reads its
  * kernels collects them; a second pass over a trace of gigabytes for a
  * lower-ranked source is not worth it). */
 #ifndef SDPERF_MEMORY_H
@@ -75,9 +81,11 @@ void memory_read_db(struct db *db, struct result *r);
  * the peak's share of it. */
 void memory_summarise(const struct rules *ru, struct result *r);
 
-/* The most a set of samples held: the larger of reserved and the
- * process's total, else allocated (a source without either), else -1. */
+/* The most a set of samples held: the device memory the process used,
+ * else the framework's reserved, else its allocated, else -1; and which
+ * of them that is (enum mem_basis). */
 int64_t memory_top(const struct mem_peak *p);
+int memory_basis(const struct mem_peak *p);
 
 /* 1 << 30: the GB of card memory and of the report (GiB, as npu-smi's
  * 65536 MB for a 64 GB card). */

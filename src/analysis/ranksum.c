@@ -208,6 +208,8 @@ static const struct ft_table peak_t = FT_TABLE(peak_f);
 static const struct ft_field mem_f[] = {
     FT_BOOL(struct rank_memory, read),
     ENUM(struct rank_memory, source, MEMSRC_COUNT),
+    ENUM(struct rank_memory, framework_source, MEMSRC_COUNT),
+    ENUM(struct rank_memory, device_source, MEMSRC_COUNT),
     U64(struct rank_memory, samples),
     U64(struct rank_memory, bad),
     U64(struct rank_memory, outside),
@@ -384,7 +386,7 @@ static const struct ft_table result_t = FT_TABLE(result_f);
 /* ---- the summary --------------------------------------------------------- */
 
 static const char *const note_codes[] = {"duplicate_rank", "bad_profiler_info",
-                                         "folder_loop"};
+                                         "folder_loop", "link_outside"};
 
 static const struct ft_field note_f[] = {
     FT_SYMF(struct disc_note, code, note_codes),

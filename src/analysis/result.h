@@ -326,10 +326,19 @@ enum mem_source {
 	MEMSRC_COUNT
 };
 
-/* One rank's memory samples, from its most preferred source. */
+/* Which figure a memory peak is: the device memory the process used (the
+ * driver's), the framework allocator's reserved, or its allocated. */
+enum mem_basis { MEMB_NONE, MEMB_DEVICE, MEMB_RESERVED, MEMB_ALLOCATED };
+
+/* One rank's memory samples, from its most preferred source (and, for
+ * the db, NPU_MEM beside MEMORY_RECORD: the two figures). */
 struct rank_memory {
-	int read;         /* the source was read (samples may be 0) */
-	int source;       /* enum mem_source of what was read */
+	int read;   /* the source was read (samples may be 0) */
+	int source; /* enum mem_source of what was read (the first) */
+	/* where each of the two figures came from (enum mem_source,
+	 * MEMSRC_NONE when the rank has none): the framework's allocator
+	 * (allocated/reserved) and the device memory the process used */
+	int framework_source, device_source;
 	uint64_t samples; /* rows used */
 	uint64_t bad;     /* rows skipped (a warning names the first) */
 	uint64_t outside; /* samples in no stage segment of the timeline */
@@ -340,14 +349,18 @@ struct rank_memory {
 
 /* Over the run: what the memory section and memory_headroom read. */
 struct memory_summary {
-	int known;           /* some rank has memory samples */
-	uint64_t ranks;      /* ranks with samples */
-	int64_t peak_b;      /* the largest of reserved_b and device_b (else
-	                      * of allocated_b: memory_top) over the ranks:
-	                      * the most the card held */
-	int peak_rank;       /* rank id of peak_b */
-	unsigned sources;    /* 1u << enum mem_source of the ranks counted */
-	struct mem_peak all; /* maxima over the ranks */
+	int known;        /* some rank has memory samples */
+	uint64_t ranks;   /* ranks with samples */
+	int64_t peak_b;   /* the device memory the process used
+	                   * (device_b), else the framework's reserved_b,
+	                   * else allocated_b (memory_top), largest over
+	                   * the ranks: the most the card held */
+	int peak_basis;   /* enum mem_basis of peak_b */
+	int peak_rank;    /* rank id of peak_b */
+	unsigned sources; /* 1u << enum mem_source of the ranks counted */
+	/* the same for each figure: the framework's allocator, the device */
+	unsigned framework_sources, device_sources;
+	struct mem_peak all;                /* maxima over the ranks */
 	struct mem_peak stage[STAGE_COUNT]; /* the lead rank's */
 	char *chip;              /* the chip model the profile names, or NULL */
 	double card_gb;          /* the card's memory in GB, 0 when unknown */

@@ -61,6 +61,41 @@ enum category rules_classify_part(const struct rules *r, const char *type,
 	return CAT_OTHER;
 }
 
+/* Whether type is one the classify_apis entry numbered entry applies to
+ * (every type when the entry has no "types"). */
+static int api_types_match(const struct rules *r, int entry, const char *type)
+{
+	size_t i;
+
+	if (!entry)
+		return 1;
+	for (i = 0; i < r->napit; i++)
+		if (r->apit[i].target == entry &&
+		    rules_glob(r->apit[i].glob, type))
+			return 1;
+	return 0;
+}
+
+enum category rules_classify_kernel(const struct rules *r, const char *type,
+                                    const char *core, const char *api,
+                                    enum fa_part *part)
+{
+	enum category by_type = rules_classify_part(r, type, core, part);
+	size_t i;
+
+	if (by_type == CAT_COMM || !api || !*api)
+		return by_type;
+	for (i = 0; i < r->napi; i++)
+		if (rules_glob(r->api[i].glob, api) &&
+		    api_types_match(r, r->api[i].entry, type)) {
+			if ((int)by_type == r->api[i].target)
+				return by_type;
+			*part = (enum fa_part)r->api[i].part;
+			return (enum category)r->api[i].target;
+		}
+	return by_type;
+}
+
 enum category rules_classify(const struct rules *r, const char *type,
                              const char *core)
 {
@@ -148,6 +183,7 @@ static int add_globs(struct loader *L, const cJSON *entry, const char *path,
 		*v = grow_for(*v, sizeof(**v), *n);
 		(*v)[*n].target = target;
 		(*v)[*n].part = 0;
+		(*v)[*n].entry = 0;
 		(*v)[*n].glob = xstrdup(t->valuestring);
 		(*n)++;
 		i++;
@@ -160,6 +196,17 @@ static int add_patterns(struct loader *L, const cJSON *entry, const char *path,
                         int target, struct pattern_rule **v, size_t *n)
 {
 	return add_globs(L, entry, path, "types", target, v, n);
+}
+
+/* The patterns of a classify list: "types" (classify) or "apis"
+ * (classify_apis). */
+static int add_list_patterns(struct loader *L, const cJSON *entry,
+                             const char *path, const char *key, int target,
+                             struct pattern_rule **v, size_t *n)
+{
+	if (!strcmp(key, "apis"))
+		return add_globs(L, entry, path, key, target, v, n);
+	return add_patterns(L, entry, path, target, v, n);
 }
 
 /* An entry's optional "part": which part of FA its kernels are (FA only,
@@ -185,20 +232,23 @@ static int entry_part(struct loader *L, const cJSON *entry, const char *path,
 	return ret;
 }
 
-static int load_classify(struct loader *L, const cJSON *arr,
-                         struct pattern_rule **v, size_t *n)
+/* "classify" (list "classify", patterns "types") or "classify_apis"
+ * (patterns "apis"). */
+static int load_classify(struct loader *L, const cJSON *arr, const char *list,
+                         const char *key, struct pattern_rule **v, size_t *n,
+                         struct rules *r)
 {
 	const cJSON *it;
 	struct strbuf p = STRBUF_INIT, msg = STRBUF_INIT;
-	int i = 0, ret = 0, c, part;
+	int i = 0, ret = 0, c, part, id;
 	size_t first;
 	char *cat = NULL;
 
 	if (!cJSON_IsArray(arr))
-		return bad(L, "classify", "expected an array");
+		return bad(L, list, "expected an array");
 	cJSON_ArrayForEach (it, arr) {
 		strbuf_reset(&p);
-		strbuf_addf(&p, "classify[%d]", i++);
+		strbuf_addf(&p, "%s[%d]", list, i++);
 		if ((ret = get_string(L, it, "category", p.buf, &cat)))
 			break;
 		c = category_from_name(cat);
@@ -214,10 +264,20 @@ static int load_classify(struct loader *L, const cJSON *arr,
 		cat = NULL;
 		first = *n;
 		if (ret || (ret = entry_part(L, it, p.buf, c, &part)) ||
-		    (ret = add_patterns(L, it, p.buf, c, v, n)))
+		    (ret = add_list_patterns(L, it, p.buf, key, c, v, n)))
 			break;
-		for (; first < *n; first++)
+		id = 0;
+		if (!strcmp(key, "apis") && get(it, "types")) {
+			/* the kernel types the entry applies to */
+			id = ++r->api_entries;
+			if ((ret = add_globs(L, it, p.buf, "types", id,
+			                     &r->apit, &r->napit)))
+				break;
+		}
+		for (; first < *n; first++) {
 			(*v)[first].part = part;
+			(*v)[first].entry = id;
+		}
 	}
 	strbuf_release(&p);
 	strbuf_release(&msg);
@@ -576,10 +636,10 @@ static void syntax_error(struct loader *L, const char *text, size_t len,
 static int check_keys(struct loader *L, const cJSON *root)
 {
 	static const char *const known[] = {
-	    "schema",     "about",    "comment",    "extends",
-	    "comm_cores", "classify", "signatures", "segmentation",
-	    "thresholds", "markers",  "steps",      "chips",
-	    "speedups"};
+	    "schema",       "about",      "comment",       "extends",
+	    "comm_cores",   "classify",   "classify_apis", "signatures",
+	    "segmentation", "thresholds", "markers",       "steps",
+	    "chips",        "speedups"};
 	const cJSON *it;
 	size_t i;
 
@@ -596,7 +656,8 @@ static int check_keys(struct loader *L, const cJSON *root)
 static int load_json(struct rules *r, struct loader *L, const cJSON *root,
                      int extending)
 {
-	size_t ncls = r->ncls, nsig = r->nsig, nmark = r->nmarkers;
+	size_t ncls = r->ncls, napi = r->napi, nsig = r->nsig;
+	size_t nmark = r->nmarkers;
 	const cJSON *v;
 
 	if (!cJSON_IsObject(root))
@@ -612,7 +673,10 @@ static int load_json(struct rules *r, struct loader *L, const cJSON *root,
 	if ((v = get(root, "comm_cores")) && load_comm_cores(L, v, r))
 		return -1;
 	if ((v = get(root, "classify")) &&
-	    load_classify(L, v, &r->cls, &r->ncls))
+	    load_classify(L, v, "classify", "types", &r->cls, &r->ncls, r))
+		return -1;
+	if ((v = get(root, "classify_apis")) &&
+	    load_classify(L, v, "classify_apis", "apis", &r->api, &r->napi, r))
 		return -1;
 	if ((v = get(root, "signatures")) &&
 	    load_signatures(L, v, &r->sig, &r->nsig))
@@ -633,6 +697,7 @@ static int load_json(struct rules *r, struct loader *L, const cJSON *root,
 	move_to_front(r->markers, r->nmarkers, r->nmarkers - nmark);
 	/* a user's additions are tried before the built-in patterns */
 	move_to_front(r->cls, r->ncls, r->ncls - ncls);
+	move_to_front(r->api, r->napi, r->napi - napi);
 	move_to_front(r->sig, r->nsig, r->nsig - nsig);
 	return 0;
 }
@@ -811,6 +876,12 @@ void rules_release(struct rules *r)
 	for (i = 0; i < r->ncls; i++)
 		free(r->cls[i].glob);
 	free(r->cls);
+	for (i = 0; i < r->napi; i++)
+		free(r->api[i].glob);
+	free(r->api);
+	for (i = 0; i < r->napit; i++)
+		free(r->apit[i].glob);
+	free(r->apit);
 	for (i = 0; i < r->nsig; i++)
 		free(r->sig[i].glob);
 	free(r->sig);

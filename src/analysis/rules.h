@@ -24,6 +24,9 @@ enum sig { SIG_NONE = 0, SIG_DIT = 1, SIG_VAE = 2 };
 struct pattern_rule {
 	int target; /* enum category (classify) or enum sig (signatures) */
 	int part;   /* enum fa_part of an FA classify entry ("part"), else 0 */
+	/* a classify_apis entry with "types": its number (from 1), the key
+	 * of its type globs in rules.apit; else 0 */
+	int entry;
 	char *glob;
 };
 
@@ -67,6 +70,15 @@ struct rules {
 	char sha256[SHA256_HEX];
 	struct pattern_rule *cls;
 	size_t ncls;
+	/* "classify_apis": globs over the aclnn API that launched a kernel
+	 * (rules_classify_kernel) */
+	struct pattern_rule *api;
+	size_t napi;
+	/* the "types" of the classify_apis entries that have them: target is
+	 * the entry's number (pattern_rule.entry) */
+	struct pattern_rule *apit;
+	size_t napit;
+	int api_entries; /* entries numbered so far */
 	struct pattern_rule *sig;
 	size_t nsig;
 	char **comm_cores;
@@ -135,6 +147,16 @@ enum category rules_classify(const struct rules *r, const char *type,
  * FA_PART_ATTENTION for other categories). */
 enum category rules_classify_part(const struct rules *r, const char *type,
                                   const char *core, enum fa_part *part);
+/* The category of one kernel: its core (a communication core is Comm),
+ * then the aclnn API that launched it (api, "" for none) against
+ * "classify_apis", then its type as rules_classify_part. A kernel whose
+ * API matches an entry takes that entry's category and part, unless its
+ * type alone already gives that category (then the type's part stays: the
+ * FlashAttentionScore kernel of aclnnFlashAttentionScore is attention, its
+ * Transpose is FA preparation). docs/kernel-types.md has the cases. */
+enum category rules_classify_kernel(const struct rules *r, const char *type,
+                                    const char *core, const char *api,
+                                    enum fa_part *part);
 enum sig rules_signature(const struct rules *r, const char *type);
 /* Case-insensitive glob match with '*' and '?' (util/glob.h: linear in s;
  * a pattern longer than GLOB_MAX_PATTERN bytes, which the loader rejects,

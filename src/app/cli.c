@@ -62,6 +62,9 @@ const struct cli_opt cli_opts[] = {
      "names, see README)"},
     {"strict", OPT_STRICT, NULL, ES, CV_NONE, NULL,
      "a malformed row is an error, not a warning"},
+    {"follow-links", OPT_FOLLOW_LINKS, NULL, ES, CV_NONE, NULL,
+     "follow symlinks that lead out of a PATH\n"
+     "(default: skipped and named in a warning)"},
     {"title", OPT_TITLE, "TEXT", RD, CV_TEXT, NULL,
      "title of the HTML and Markdown reports"},
     {"lang", OPT_LANG, "en|zh", RD, CV_WORD, NULL,
@@ -311,6 +314,9 @@ static int apply_flag(struct options *o, int id)
 	switch (id) {
 	case OPT_STRICT:
 		o->strict = 1;
+		return 0;
+	case OPT_FOLLOW_LINKS:
+		o->follow_links = 1;
 		return 0;
 	case OPT_QUIET:
 		o->quiet = 1;

@@ -54,9 +54,11 @@ struct options {
 	size_t nthresholds;
 	int quiet;
 	int strict;
-	const char *title;         /* report title, NULL: the catalogue's */
-	const char *lang;          /* "en" (default) or "zh" */
-	const char *docs_base;     /* MindIE-SD doc link base, NULL: default */
+	int follow_links;      /* --follow-links: discovery follows symlinks out
+	                        * of a PATH */
+	const char *title;     /* report title, NULL: the catalogue's */
+	const char *lang;      /* "en" (default) or "zh" */
+	const char *docs_base; /* MindIE-SD doc link base, NULL: default */
 	const char *templates_dir; /* user's templates, NULL: embedded */
 	const char *font;          /* PDF Latin font file, NULL: DejaVu Sans */
 	const char *cjk_font;      /* PDF CJK font file, NULL: WenQuanYi */

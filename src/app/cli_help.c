@@ -184,7 +184,7 @@ static void overview(struct strbuf *out)
 	}
 	strbuf_adds(out, "\noptions of summarize (see sdperf summarize --help):"
 	                 "\n-o FILE (required), --rules, --jobs, --max-memory,"
-	                 " --strict, --quiet\n\n");
+	                 " --strict, --follow-links, --quiet\n\n");
 	each_option(CLI_GENERAL, 0, option_lines, out);
 	strbuf_addf(out, "\n%s\n%s", conventions, exit_codes);
 }

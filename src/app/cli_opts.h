@@ -69,7 +69,8 @@ enum cli_id {
 	OPT_CUSTOMER,
 	OPT_TICKET,
 	OPT_CONFIDENTIAL,
-	OPT_CONFIG
+	OPT_CONFIG,
+	OPT_FOLLOW_LINKS
 };
 
 struct cli_opt {

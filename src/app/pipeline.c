@@ -350,6 +350,11 @@ static void discovery_notes(const struct run_files *rf, struct result *r)
 			msg = xstrfmt("%s leads back to a folder it is in (a "
 			              "symlink loop): not searched again",
 			              dn->args[0]);
+		else if (!strcmp(dn->code, "link_outside"))
+			msg = xstrfmt("%s is a symlink out of the folder given "
+			              "(to %s): not read (--follow-links reads "
+			              "it)",
+			              dn->args[0], dn->args[1]);
 		else
 			msg = xstrfmt("profiler_info unreadable, so the rank "
 			              "id and versions are unknown: %s",
@@ -357,6 +362,17 @@ static void discovery_notes(const struct run_files *rf, struct result *r)
 		w = result_warn(r, dn->code, NULL, 0, msg);
 		w->args[0] = xstrdup(dn->args[0]);
 		w->args[1] = dn->args[1] ? xstrdup(dn->args[1]) : NULL;
+		free(msg);
+	}
+	if (rf->links_skipped > DISCOVER_MAX_LINK_NOTES) {
+		struct warning *w;
+		char *msg =
+		    xstrfmt("%zu more symlinks out of the folder given "
+		            "were not read (--follow-links reads them)",
+		            rf->links_skipped - DISCOVER_MAX_LINK_NOTES);
+		w = result_warn(r, "links_outside_more", NULL, 0, msg);
+		w->args[0] =
+		    xstrfmt("%zu", rf->links_skipped - DISCOVER_MAX_LINK_NOTES);
 		free(msg);
 	}
 }
@@ -478,7 +494,7 @@ int pipeline_analyse(const struct options *o, const struct rules *ru,
 	if (ret)
 		return ret < 0 ? -1 : summaries_analyse(o, ru, r, e);
 	ret = -1;
-	if (discover_run(o->paths, o->npaths, &rf, e) ||
+	if (discover_run_links(o->paths, o->npaths, o->follow_links, &rf, e) ||
 	    pipeline_no_kernels_error(&rf, e))
 		goto out;
 	parts = xcalloc(rf.n, sizeof(*parts));

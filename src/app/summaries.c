@@ -131,7 +131,7 @@ int pipeline_summarize(const struct options *o, struct err *e)
 	pipeline_set_budget(o);
 	if (pipeline_load_rules(o, &ru, e) ||
 	    !(s.rules = rules_fingerprint(o, e)) ||
-	    discover_run(o->paths, o->npaths, &rf, e) ||
+	    discover_run_links(o->paths, o->npaths, o->follow_links, &rf, e) ||
 	    pipeline_no_kernels_error(&rf, e) || one_rank(o, &rf, e) ||
 	    analyse_hashed(o, &rf.ranks[0], &ru, &ro, &s, e))
 		goto out;

@@ -164,10 +164,8 @@ static int resolve_key(struct kread *r, struct key_slot *k, struct err *e)
 		                r->core.len, e)
 		           ? -1
 		           : 1;
-	strbuf_reset(&r->key);
-	strbuf_add(&r->key, t, tl);
-	strbuf_addch(&r->key, '\0');
-	strbuf_addbuf(&r->key, &r->core);
+	kernels_make_key(&r->key, t, tl, r->core.buf, r->core.len, r->name.buf,
+	                 r->name.len);
 	if (kernel_table_key(r->kt, r->key.buf, r->key.len, &k->key, &cost))
 		return key_fail(r, cost, e);
 	k->used = 1;

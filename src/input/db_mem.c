@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "util/checked.h"
 #include "util/banned.h"
 
 static enum memrec_comp comp_of(const char *s)
@@ -40,7 +41,7 @@ static int row(sqlite3_stmt *st, struct mem_sample *s)
 	return s->allocated_b < -1 || s->reserved_b < -1 ? -1 : 0;
 }
 
-/* NPU_MEM: the driver's view of the process ("app", in hbm) as an APP
+/* NPU_MEM: the driver's view of the process ("app", hbm + ddr) as an APP
  * sample; "device" rows (the whole card, every process) are no sample:
  * 1 for a sample, 0 for a row that is none, -1 for a bad one. */
 static int npu_row(sqlite3_stmt *st, struct mem_sample *s)
@@ -54,6 +55,12 @@ static int npu_row(sqlite3_stmt *st, struct mem_sample *s)
 	s->reserved_b = size_at(st, 1);
 	if (s->reserved_b < -1)
 		return -1;
+	if (s->reserved_b >= 0 && sqlite3_column_count(st) > 3) {
+		int64_t ddr = size_at(st, 3);
+		if (ddr < -1 || (ddr > 0 && checked_add(s->reserved_b, ddr,
+		                                        &s->reserved_b)))
+			return -1;
+	}
 	return c && !strcmp((const char *)c, "app") && s->reserved_b >= 0;
 }
 
@@ -105,8 +112,15 @@ int db_read_memory(struct db *db, memrec_fn fn, void *ctx, uint64_t *rows,
 int db_read_npu_mem(struct db *db, memrec_fn fn, void *ctx, uint64_t *rows,
                     uint64_t *bad, struct err *e)
 {
+	/* HBM + DDR, as the trace's APP/Memory and memory_record.csv's APP
+	 * rows count the process (the real db's ddr is 0) */
 	return read_table(db, DBT_NPU_MEM,
-	                  "SELECT s.value, n.hbm, n.timestampNs FROM NPU_MEM n "
-	                  "LEFT JOIN STRING_IDS s ON s.id = n.type",
+	                  dbi_has_col(db, DBT_NPU_MEM, "ddr")
+	                      ? "SELECT s.value, n.hbm, n.timestampNs, n.ddr "
+	                        "FROM NPU_MEM n "
+	                        "LEFT JOIN STRING_IDS s ON s.id = n.type"
+	                      : "SELECT s.value, n.hbm, n.timestampNs FROM "
+	                        "NPU_MEM n LEFT JOIN STRING_IDS s ON s.id = "
+	                        "n.type",
 	                  npu_row, fn, ctx, rows, bad, e);
 }

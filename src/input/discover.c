@@ -167,6 +167,11 @@ struct walk {
 	dev_t path_dev[DISCOVER_MAX_DEPTH + 1];
 	ino_t path_ino[DISCOVER_MAX_DEPTH + 1];
 	int npath;
+	/* the folder the current PATH names, resolved (NULL: unresolvable,
+	 * nothing is checked); a link that leads out of it is skipped
+	 * unless follow_links */
+	char *root;
+	int follow_links;
 };
 
 static void note(struct walk *w, const char *code, char *a0, char *a1)
@@ -178,6 +183,60 @@ static void note(struct walk *w, const char *code, char *a0, char *a1)
 	rf->notes[rf->nnotes].code = code;
 	rf->notes[rf->nnotes].args[0] = a0;
 	rf->notes[rf->nnotes++].args[1] = a1;
+}
+
+/* Whether path (a file or folder found below the PATH being searched)
+ * resolves outside it: then, unless links are followed, it is skipped
+ * and named in a "link_outside" note (the first DISCOVER_MAX_LINK_NOTES;
+ * the rest are counted). A path that does not resolve (a dangling link)
+ * is inside: there is nothing to read there. */
+/* Whether a link to target was noted already (the same file reached by
+ * two ways into a rank that is taken once); the notes are capped, so the
+ * scan is short. */
+static int noted_target(const struct walk *w, const char *target)
+{
+	size_t i;
+
+	for (i = 0; i < w->rf->nnotes; i++)
+		if (!strcmp(w->rf->notes[i].code, "link_outside") &&
+		    !strcmp(w->rf->notes[i].args[1], target))
+			return 1;
+	return 0;
+}
+
+static int outside_of(struct walk *w, const char *path, const char *root)
+{
+	char *target;
+	size_t n;
+	int out;
+
+	if (w->follow_links || !root || !(target = realpath(path, NULL)))
+		return 0;
+	n = strlen(root);
+	/* the root "/" holds everything */
+	out = !(n == 1 || (!strncmp(target, root, n) &&
+	                   (target[n] == '/' || !target[n])));
+	if (out && !noted_target(w, target) &&
+	    w->rf->links_skipped++ < DISCOVER_MAX_LINK_NOTES) {
+		note(w, "link_outside", xstrdup(path), target);
+		target = NULL;
+	}
+	free(target);
+	return out;
+}
+
+static int outside(struct walk *w, const char *path)
+{
+	return outside_of(w, path, w->root);
+}
+
+/* Drops the file *p (frees it, NULL) when it resolves outside the PATH. */
+static void keep_inside(struct walk *w, char **p)
+{
+	if (*p && outside(w, *p)) {
+		free(*p);
+		*p = NULL;
+	}
 }
 
 /* The rank's identity: the file it is read from (the db when it is read
@@ -229,13 +288,15 @@ static int take_rank(struct walk *w, struct disc_rank *r, const char *out_dir)
 }
 
 /* The memory files in dir: their paths (or NULL) into paths. */
-static unsigned memory_files(const char *dir, char *paths[DM_COUNT])
+static unsigned memory_files(struct walk *w, const char *dir,
+                             char *paths[DM_COUNT])
 {
 	unsigned bits = 0;
 	int m;
 
 	for (m = 0; m < DM_COUNT; m++) {
 		paths[m] = find_file(dir, discover_memfile_names[m]);
+		keep_inside(w, &paths[m]);
 		bits |= paths[m] ? 1u << m : 0;
 	}
 	return bits;
@@ -249,6 +310,7 @@ static int add_rank(struct walk *w, const char *dir, const char *out_dir,
                     enum disc_export use)
 {
 	struct disc_rank r;
+	char **info;
 	int f;
 
 	w->found++;
@@ -257,10 +319,13 @@ static int add_rank(struct walk *w, const char *dir, const char *out_dir,
 	r.id = -1;
 	r.capture_end_s = -1;
 	profinfo_setup_init(&r.setup);
-	r.mem_files = memory_files(out_dir, r.memfiles);
-	for (f = 0; f < RF_INFO; f++)
+	r.mem_files = memory_files(w, out_dir, r.memfiles);
+	for (f = 0; f < RF_INFO; f++) {
 		r.files[f] = find_file(out_dir, rank_file_names[f]);
+		keep_inside(w, &r.files[f]);
+	}
 	r.files[DF_DB] = find_db(out_dir);
+	keep_inside(w, &r.files[DF_DB]);
 	r.use = r.files[DF_DB] ? EXPORT_DB : EXPORT_TEXT;
 	if (given) {
 		free(r.files[role]);
@@ -271,6 +336,17 @@ static int add_rank(struct walk *w, const char *dir, const char *out_dir,
 		return 0;
 	w->rf->ranks[w->rf->n - 1].files[RF_INFO] =
 	    info_dir ? find_info(info_dir) : NULL;
+	info = &w->rf->ranks[w->rf->n - 1].files[RF_INFO];
+	if (*info) {
+		/* profiler_info sits in the rank folder, which may be above
+		 * a PATH naming its output folder: it must not leave that */
+		char *base = realpath(info_dir, NULL);
+		if (outside_of(w, *info, base)) {
+			free(*info);
+			*info = NULL;
+		}
+		free(base);
+	}
 	return 1;
 }
 
@@ -370,8 +446,9 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The folders in dir (symlinks followed), sorted by name; *n of them. */
-static char **subfolders(const char *dir, size_t *n)
+/* The folders in dir (symlinks followed, but not out of the PATH),
+ * sorted by name; *n of them. */
+static char **subfolders(struct walk *w, const char *dir, size_t *n)
 {
 	char **subs = NULL;
 	size_t alloc = 0;
@@ -384,7 +461,7 @@ static char **subfolders(const char *dir, size_t *n)
 		if (de->d_name[0] == '.')
 			continue;
 		sub = fileio_join(dir, de->d_name);
-		if (fileio_kind(sub) != 1) {
+		if (fileio_kind(sub) != 1 || outside(w, sub)) {
 			free(sub);
 			continue;
 		}
@@ -440,7 +517,7 @@ static int search(struct walk *w, const char *dir, int depth)
 
 	if (w->npath > DISCOVER_MAX_DEPTH || !enter_folder(w, dir, depth))
 		return -1;
-	subs = subfolders(dir, &n);
+	subs = subfolders(w, dir, &n);
 	for (i = 0; i < n; i++) {
 		const char *base = strrchr(subs[i], '/') + 1;
 		char *out;
@@ -474,7 +551,8 @@ static void add_trace_files(struct walk *w, const char *dir)
 		if (de->d_name[0] == '.' || !is_json_name(de->d_name))
 			continue;
 		p = fileio_join(dir, de->d_name);
-		if (fileio_kind(p) != 0 || discover_sniff(p) != DK_TRACE) {
+		if (fileio_kind(p) != 0 || outside(w, p) ||
+		    discover_sniff(p) != DK_TRACE) {
 			free(p);
 			continue;
 		}
@@ -516,8 +594,15 @@ static int add_path(struct walk *w, const char *path, struct err *e)
 	if (kind < 0)
 		return err_set(e, ERR_INPUT, "%s: no such file or folder",
 		               path);
-	if (kind == 0)
+	free(w->root);
+	if (kind == 0) {
+		/* the folder of a file given: its sibling files */
+		parent = parent_of(path);
+		w->root = realpath(parent, NULL);
+		free(parent);
 		return add_file(w, path, e);
+	}
+	w->root = realpath(path, NULL);
 	if ((out = find_file(path, KERNELS)) || (out = find_db(path)) ||
 	    has_dir(path, OUTPUT_DIR) || is_rank_dir(path, path)) {
 		int is_out = out != NULL;
@@ -742,6 +827,12 @@ void discover_settle_ids(struct run_files *rf, size_t *perm)
 int discover_run(const char *const *paths, size_t npaths, struct run_files *rf,
                  struct err *e)
 {
+	return discover_run_links(paths, npaths, 0, rf, e);
+}
+
+int discover_run_links(const char *const *paths, size_t npaths,
+                       int follow_links, struct run_files *rf, struct err *e)
+{
 	struct walk w;
 	size_t i;
 	int ret = 0;
@@ -749,6 +840,7 @@ int discover_run(const char *const *paths, size_t npaths, struct run_files *rf,
 	memset(rf, 0, sizeof(*rf));
 	memset(&w, 0, sizeof(w));
 	w.rf = rf;
+	w.follow_links = follow_links;
 	idmap_init(&w.seen);
 	idmap_init(&w.ranks);
 	for (i = 0; i < npaths && !ret; i++)
@@ -757,6 +849,7 @@ int discover_run(const char *const *paths, size_t npaths, struct run_files *rf,
 		assign_ids(&w);
 	idmap_release(&w.seen);
 	idmap_release(&w.ranks);
+	free(w.root);
 	return ret;
 }
 

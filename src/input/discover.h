@@ -54,8 +54,9 @@ struct disc_rank {
 
 /* Something discovery noticed that the report should say: code
  * "duplicate_rank" (args: rank id, folder), "bad_profiler_info" (args:
- * file, reason) or "folder_loop" (args: the folder that leads back to one
- * being searched, NULL). */
+ * file, reason), "folder_loop" (args: the folder that leads back to one
+ * being searched, NULL) or "link_outside" (args: a file or folder below
+ * a PATH that a symlink leads out of it, where it leads; skipped). */
 struct disc_note {
 	const char *code;
 	char *args[2];
@@ -66,10 +67,14 @@ struct run_files {
 	size_t n;
 	struct disc_note *notes;
 	size_t nnotes;
+	/* links out of a PATH that were skipped: the first
+	 * DISCOVER_MAX_LINK_NOTES are notes, all are counted */
+	size_t links_skipped;
 };
 
-#define DISCOVER_MAX_DEPTH 4 /* levels of folders searched below a PATH */
-#define DISCOVER_SNIFF     (64u << 10) /* bytes read to tell a file's kind */
+#define DISCOVER_MAX_DEPTH      4  /* levels of folders searched below a PATH */
+#define DISCOVER_MAX_LINK_NOTES 20 /* skipped links named one by one */
+#define DISCOVER_SNIFF          (64u << 10) /* bytes read to tell a file's kind */
 
 /* What a file is, from its first bytes (inflated when gzip-compressed;
  * a UTF-8 BOM and white space skipped), never from its name alone. */
@@ -91,7 +96,11 @@ enum disc_kind discover_sniff(const char *path);
  * folder with a trace_view.json[.gz] and no kernel_details.csv (one rank)
  * or with other trace files (one rank each, by name). The kind of a file
  * given is told by its .db suffix, else sniffed (discover_sniff).
- * Symlinks are followed, but each folder is searched and each rank (its
+ * Symlinks are followed within the PATH (a file or folder whose real path
+ * is below the PATH's, or below a file PATH's folder), and a link that
+ * leads out of it is skipped and noted ("link_outside"; discover_run_links
+ * with follow_links follows those too, as --follow-links asks). Each
+ * folder is searched and each rank (its
  * kernel_details or db file, else its trace when read alone, else its
  * data folder, by device and inode) taken once: links to a rank, a PATH
  * given twice or a link back up (a loop, noted) add nothing. Rank ids come
@@ -102,6 +111,9 @@ enum disc_kind discover_sniff(const char *path);
  * no profile or is a JSON file but no trace. */
 int discover_run(const char *const *paths, size_t npaths, struct run_files *rf,
                  struct err *e);
+/* The same; follow_links: follow symlinks out of a PATH too. */
+int discover_run_links(const char *const *paths, size_t npaths,
+                       int follow_links, struct run_files *rf, struct err *e);
 
 /* After the ranks were analysed, with their ids set in rf->ranks as the
  * analysis left them (a trace may carry its own, see rank.h): makes the

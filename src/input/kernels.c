@@ -4,6 +4,7 @@
  * skip with a reason. */
 #include "input/kernels.h"
 
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,11 +116,29 @@ static int all_digits(const char *s, size_t n)
 	return n > 0;
 }
 
+/* A helper kernel the profiler names after the kernel it clears memory
+ * for: "Conv2DBackpropFilter6_MemSet", "NonZero_MemSet",
+ * "aclnnMm_MatMulCommon_MemSet", and the atomic clears of older
+ * generations, "atomic_memset-1_271": Level1 types every one of them
+ * MemSet, so this does. */
+static int memset_helper(const char *s, size_t n)
+{
+	static const char suffix[] = "_MemSet", atomic[] = "atomic_memset";
+	size_t ls = sizeof(suffix) - 1, la = sizeof(atomic) - 1;
+
+	return (n > ls && !memcmp(s + n - ls, suffix, ls)) ||
+	       (n >= la && !memcmp(s, atomic, la));
+}
+
 size_t kernels_type_from_name(const char *name, size_t len, const char **start)
 {
 	const char *s = name, *us;
 	size_t n = len;
 
+	if (memset_helper(s, n)) {
+		*start = "MemSet";
+		return 6;
+	}
 	if (n > 5 && !strncmp(s, "aclnn", 5)) {
 		/* aclnn<Api>_<Impl>_<KernelType>: the last part is the type */
 		us = memchr(s, '_', n);
@@ -166,6 +185,37 @@ size_t kernels_type_from_name(const char *name, size_t len, const char **start)
 	}
 	*start = s;
 	return n;
+}
+
+size_t kernels_api_from_name(const char *name, size_t len, const char **start)
+{
+	const char *us;
+
+	*start = name;
+	if (len <= 5 || strncmp(name, "aclnn", 5))
+		return 0;
+	for (us = name + 5; us < name + len && *us != '_'; us++)
+		if (!isalnum((unsigned char)*us))
+			return 0; /* an API is a C identifier's letters */
+	if (us == name + 5 || us + 1 >= name + len)
+		return 0;
+	return (size_t)(us - name);
+}
+
+void kernels_make_key(struct strbuf *key, const char *type, size_t tl,
+                      const char *core, size_t cl, const char *name, size_t nl)
+{
+	const char *api;
+	size_t al = name ? kernels_api_from_name(name, nl, &api) : 0;
+
+	strbuf_reset(key);
+	strbuf_add(key, type, tl);
+	strbuf_addch(key, '\0');
+	strbuf_add(key, core, cl);
+	if (al) {
+		strbuf_addch(key, '\0');
+		strbuf_add(key, api, al);
+	}
 }
 
 /* ---- messages ---------------------------------------------------------- */
@@ -420,10 +470,8 @@ static int make_key(struct kreader *r, uint32_t *key)
 		tl = kernels_type_from_name(r->kname.buf, r->kname.len, &t);
 		r->info->na_type++;
 	}
-	strbuf_reset(&r->key);
-	strbuf_add(&r->key, t, tl);
-	strbuf_addch(&r->key, '\0');
-	strbuf_add(&r->key, r->core.buf, r->core.len);
+	kernels_make_key(&r->key, t, tl, r->core.buf, r->core.len, r->kname.buf,
+	                 r->kname.len);
 	*key = strtab_find(&r->kt->keys, r->key.buf, r->key.len);
 	if (*key != UINT32_MAX)
 		return 0;

@@ -9,6 +9,7 @@
 
 #include "input/profile.h"
 #include "util/err.h"
+#include "util/strbuf.h"
 
 struct kernels_opts {
 	int strict;   /* a malformed row is an error instead of a warning */
@@ -46,9 +47,23 @@ int kernels_read_mem(const char *name, const void *data, size_t len,
 /* The kernel type a Name stands for, used when Type is N/A (Level0 files):
  * "aclnnMatmul_MatMulV3Common_MatMulV3" -> "MatMulV3", "trans_Cast_10" ->
  * "Cast", "hcom_allReduce__586_0_1" -> "hcom_allReduce_", "Conv2D12" ->
- * "Conv2D", "AxpyV2111" -> "AxpyV2" (one version digit kept). Returns the
- * length of the type; *start points into name. */
+ * "Conv2D", "AxpyV2111" -> "AxpyV2" (one version digit kept), a memory
+ * clearing helper ("Conv2DBackpropFilter6_MemSet", "atomic_memset-1_271")
+ * -> "MemSet". docs/kernel-types.md lists every case. Returns the length
+ * of the type; *start points into name, or to a static "MemSet". */
 size_t kernels_type_from_name(const char *name, size_t len, const char **start);
+
+/* The aclnn API that launched a kernel, from its Name
+ * "aclnn<Api>_<Impl>_<OpType>": "aclnnFlashAttentionScore_TransposeAiCore_"
+ * "Transpose" -> "aclnnFlashAttentionScore". 0 (no API) for any other name,
+ * and for "aclnn<Api>" alone (no part after it). *start points into name. */
+size_t kernels_api_from_name(const char *name, size_t len, const char **start);
+
+/* Appends a kernel's key to key: "Type\0Core\0Api" (kernel_key_type,
+ * kernel_key_core, kernel_key_api), the API taken from name
+ * (kernels_api_from_name). Every reader keys its kernels so. */
+void kernels_make_key(struct strbuf *key, const char *type, size_t tl,
+                      const char *core, size_t cl, const char *name, size_t nl);
 
 /* Parses a non-negative decimal number of microseconds ("39.15",
  * "1736408883704903.918", surrounding blanks and TAB allowed) into integer

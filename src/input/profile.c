@@ -109,6 +109,15 @@ const char *kernel_key_core(const struct kernel_table *kt, uint32_t key)
 	return s + strlen(s) + 1;
 }
 
+const char *kernel_key_api(const struct kernel_table *kt, uint32_t key)
+{
+	const char *s = strtab_str(&kt->keys, key);
+	size_t tl = strlen(s), cl = strlen(s + tl + 1);
+
+	/* keys of two parts (an old summary, a hand-built table) have no API */
+	return tl + 1 + cl < kt->keys.lens[key] ? s + tl + 1 + cl + 1 : "";
+}
+
 void kernels_info_release(struct kernels_info *info)
 {
 	size_t i;

@@ -113,6 +113,9 @@ void kernel_table_fit(struct kernel_table *kt);
 const char *kernel_key_type(const struct kernel_table *kt, uint32_t key);
 /* Accelerator Core part of a key ("AI_CORE", "" when the file has none). */
 const char *kernel_key_core(const struct kernel_table *kt, uint32_t key);
+/* aclnn API part of a key ("aclnnFlashAttentionScore"; "" for a kernel
+ * whose name is not an aclnn name). */
+const char *kernel_key_api(const struct kernel_table *kt, uint32_t key);
 
 void kernels_info_release(struct kernels_info *info);
 

@@ -366,6 +366,7 @@ static void ctx_init(struct traceprof_ctx *c, const char *name,
 	tp->rank_id = -1;
 	strtab_init(&c->types);
 	strbuf_init(&c->tmp);
+	strbuf_init(&c->tkey);
 	c->pcap = 1024;
 	c->pend = xcalloc(c->pcap, sizeof(*c->pend));
 	c->too_many = -1;
@@ -384,6 +385,7 @@ static void ctx_release(struct traceprof_ctx *c)
 	membudget_release(c->pend_charged + c->types_charged);
 	strtab_release(&c->types);
 	strbuf_release(&c->tmp);
+	strbuf_release(&c->tkey);
 }
 
 /* data NULL: name is a path. */

@@ -86,6 +86,7 @@ struct traceprof_ctx {
 	size_t alloc_ranges, alloc_flows, alloc_mem;
 	int rank_samples, rank_conflict;
 	struct strbuf tmp;
+	struct strbuf tkey; /* a kernel's "Type\0\0Api" in c->types */
 
 	/* the memory budget (util/membudget.h): what the pass holds is
 	 * charged to tp->charged (kernels to kt->charged), the pending-flow

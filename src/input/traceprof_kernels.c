@@ -143,13 +143,15 @@ int traceprof_kernel_add(struct traceprof_ctx *c, size_t proc,
 	    checked_add(ts, dur, &end))
 		return traceprof_bad_event(p, at, "dur");
 	tl = kernels_type_from_name(c->tmp.buf, c->tmp.len, &type);
-	key = strtab_find(&c->types, type, tl);
+	if (!tl || !utf8_is_text(type, tl, &bad))
+		return traceprof_bad_event(p, at, "name");
+	/* "Type\0Api": the aclnn API goes into the kernel's key */
+	kernels_make_key(&c->tkey, type, tl, "", 0, c->tmp.buf, c->tmp.len);
+	key = strtab_find(&c->types, c->tkey.buf, c->tkey.len);
 	if (key == UINT32_MAX) {
-		if (!tl || !utf8_is_text(type, tl, &bad))
-			return traceprof_bad_event(p, at, "name");
-		if (new_type(c, tl))
+		if (new_type(c, c->tkey.len))
 			return -1;
-		key = strtab_intern(&c->types, type, tl);
+		key = strtab_intern(&c->types, c->tkey.buf, c->tkey.len);
 	}
 	if (c->kt->n == c->kt->alloc && table_grow(c))
 		return -1;
@@ -167,9 +169,9 @@ static int keeps(const struct traceprof_ctx *c, const struct kernel *k)
 
 	if (p->role == TPR_HW)
 		return 1;
-	return p->role == TPR_HCCL &&
-	       traceprof_is_hcom(strtab_str(&c->types, k->key),
-	                         c->types.lens[k->key]);
+	const char *t = strtab_str(&c->types, k->key);
+
+	return p->role == TPR_HCCL && traceprof_is_hcom(t, strlen(t));
 }
 
 /* Keeps the kernels of the device processes, each keyed "Type\0Core" in
@@ -194,11 +196,18 @@ void traceprof_kernels_finish(struct traceprof_ctx *c)
 			continue;
 		}
 		if (*m == UINT32_MAX) {
+			const char *t = strtab_str(&c->types, k.key);
+			size_t tl = strlen(t);
 			strbuf_reset(&c->tmp);
-			strbuf_add(&c->tmp, strtab_str(&c->types, k.key),
-			           c->types.lens[k.key]);
+			strbuf_add(&c->tmp, t, tl);
 			strbuf_addch(&c->tmp, '\0');
 			strbuf_adds(&c->tmp, hccl ? "HCCL" : "");
+			if (tl + 1 < c->types.lens[k.key]) {
+				/* the API, after the type's empty core */
+				strbuf_addch(&c->tmp, '\0');
+				strbuf_add(&c->tmp, t + tl + 2,
+				           c->types.lens[k.key] - tl - 2);
+			}
 			if (kernel_table_key(kt, c->tmp.buf, c->tmp.len, m,
 			                     &cost)) {
 				c->failed = "kernel types";

@@ -81,6 +81,38 @@ static void sources(const struct memory_summary *ms, struct strbuf *out)
 	}
 }
 
+/* The peak line: both figures, each named by what it measures (the
+ * device memory the process used; the framework allocator's reserved and
+ * allocated), or the one the profile has. */
+static void peak_line(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct mem_peak *p = &c->r->memory.all;
+	const char *names[] = {"device", "reserved", "allocated"};
+	const char *values[3];
+	char d[32], rs[32], al[32];
+	int64_t fw = p->reserved_b >= 0 ? p->reserved_b : p->allocated_b;
+
+	snprintf(d, sizeof(d), "%.2f", (double)p->device_b / MEMORY_GB);
+	snprintf(rs, sizeof(rs), "%.2f", (double)fw / MEMORY_GB);
+	if (p->allocated_b >= 0)
+		snprintf(al, sizeof(al), "%.2f",
+		         (double)p->allocated_b / MEMORY_GB);
+	else
+		snprintf(al, sizeof(al), "–");
+	values[0] = d;
+	values[1] = rs;
+	values[2] = al;
+	if (p->device_b >= 0 && fw >= 0)
+		model_set_msg(c, v, "memory_peak_line", "memory_peak_both",
+		              names, values, 3);
+	else if (p->device_b >= 0)
+		model_set_msg(c, v, "memory_peak_line", "memory_peak_device",
+		              names, values, 1);
+	else
+		model_set_msg(c, v, "memory_peak_line", "memory_peak_framework",
+		              names + 1, values + 1, 2);
+}
+
 void model_memory(struct model_ctx *c, struct tmpl_vars *v)
 {
 	const struct memory_summary *ms = &c->r->memory;
@@ -102,10 +134,7 @@ void model_memory(struct model_ctx *c, struct tmpl_vars *v)
 	              names, values, 2);
 	strbuf_release(&src);
 	gb(v, "memory_peak_gb", ms->peak_b);
-	snprintf(rank, sizeof(rank), "%.2f", (double)ms->peak_b / MEMORY_GB);
-	names[0] = "gb";
-	model_set_msg(c, v, "memory_peak_line", "memory_peak_line", names,
-	              values, 1);
+	peak_line(c, v);
 	gb(v, "memory_allocated_gb", ms->all.allocated_b);
 	gb(v, "memory_reserved_gb", ms->all.reserved_b);
 	gb(v, "memory_device_gb", ms->all.device_b);

@@ -5,7 +5,8 @@
  * three; texts from the catalogue or the profile, escaped by the
  * templates):
  *   has_memory ("1" when some rank has memory samples), memory_intro,
- *   memory_peak_gb, memory_peak_line ("Peak device memory: 2.07 GB."),
+ *   memory_peak_gb, memory_peak_line (both figures: "Device memory used by the
+ *   process: 2.07 GB at most ...; the framework's allocator ..."),
  *   memory_allocated_gb, memory_reserved_gb,
  *   memory_device_gb (empty when unknown), memory_card (one sentence: the
  *   card's memory and where it comes from, or that it is unknown),

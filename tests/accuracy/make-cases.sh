@@ -40,6 +40,9 @@ g v2v-video-encode   --seed 14 --steps 3 --iters 8 --blocks 12 --video --vae-enc
 g video-4card-a2a    --seed 15 --steps 2 --iters 6 --blocks 8 --video --ranks 4 --comm alltoall --comm-overlap 0.3 --text-encoder clip --markers
 g video-2card-ag     --seed 16 --steps 2 --iters 5 --blocks 8 --video --ranks 2 --comm allgather --comm-overlap 0.8
 g level0-sparse      --seed 17 --steps 3 --iters 8 --blocks 12 --variant level0 --attention sparse --npu-only
+# Level0 with MemSet helpers before every Conv and MatMul (Conv3D7_MemSet,
+# aclnnMatmul_MatMulV3Common_MemSet): MemSet, Vector, in the truth
+g level0-memset      --seed 41 --steps 2 --iters 4 --blocks 6 --video --variant level0 --memset
 g level0-old-vector  --seed 18 --steps 1 --iters 12 --blocks 16 --variant level0-old --mix fa=20,matmul=30,vector=40
 g level1-2024-matmul --seed 19 --steps 4 --iters 4 --blocks 20 --variant level1-2024 --mix fa=15,matmul=65,vector=10
 g long-loop-1step    --seed 20 --steps 1 --iters 28 --blocks 28 --video --vae-encode --text-encoder t5

@@ -7,8 +7,12 @@
 # (en, zh), the PDF and the terminal summary say it; a trace-only profile
 # with NPU MEM counters; bad operator_memory.csv rows as a warning.
 # Rank folders are assembled here from the real samples (tests/data).
-# Usage: tests/memory/run.sh SDPERF
+# With GEN (sdperf-gen), a generated run written both ways (--export both
+# --memory): the text export and the db give the same two figures, the
+# generator's truth.
+# Usage: tests/memory/run.sh SDPERF [GEN]
 SDPERF=$(realpath "$1")
+GEN=${2:+$(realpath "$2")}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 S=$ROOT/tests/data/samples
 AX=$S/msinsight-alexnet-2rank-2024/level0/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT
@@ -83,7 +87,25 @@ folder trec "$AX/trace_view.json.gz" "$AX/memory_record.csv.gz" \
 source_is trace_with_memory_record trec memory_record.csv 2116.094
 
 # ---- the db export -------------------------------------------------------
-source_is db_memory_record "$DB" db:MEMORY_RECORD 1526.75
+# the db has both figures (issue 22 §1): MEMORY_RECORD the framework's
+# allocator (reserved 1526.75 MB), NPU_MEM the device memory the process
+# used (2109.605 MB); the peak, and memory_headroom's share, is the device's
+"$SDPERF" report "$DB" -o out_db_both -q -f json --device-memory 4 2>"$T/.err"
+python3 - out_db_both/report.json <<'PY' && ok db_both_figures || bad db_both_figures "$(head -3 "$T/.err")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d["memory"]
+assert m["sources"] == ["db:MEMORY_RECORD", "db:NPU_MEM"], m
+assert m["framework_source"] == "db:MEMORY_RECORD", m
+assert m["device_source"] == "db:NPU_MEM", m
+assert abs(m["peak_reserved_mb"] - 1526.75) < 5e-4, m
+assert abs(m["peak_device_mb"] - 2109.605) < 5e-4, m
+assert abs(m["peak_mb"] - 2109.605) < 5e-4 and m["peak_basis"] == "device", m
+# 2212081664 B of a 4 GiB card
+assert abs(m["peak_share_pct"] - 100 * 2212081664 / 4 / 2**30) < 1e-3, m
+r = d["ranks"][0]["memory"]
+assert r["framework_source"] == "db:MEMORY_RECORD" and r["device_source"] == "db:NPU_MEM", r
+PY
 python3 - "$DB" nompr.db <<'PY' || bad db_copy "could not copy the db"
 import shutil, sqlite3, sys
 shutil.copy(sys.argv[1], sys.argv[2])
@@ -157,6 +179,31 @@ PY
 else
 	bad hostile_rows "no memory_bad_rows warning naming row and value" \
 		"$(head -3 "$T/.err")"
+fi
+
+# ---- one run, both exports: the same two figures, the truth's ------------
+if [ -n "$GEN" ]; then
+	"$GEN" -o gen --memory --export both --seed 7 --steps 2 --iters 4 \
+		--blocks 6 >/dev/null 2>&1 || bad gen_memory "sdperf-gen failed"
+	r=$(ls -d gen/*_ascend_pt)
+	"$SDPERF" report "$r/ASCEND_PROFILER_OUTPUT/kernel_details.csv" -o out_gt -q -f json
+	"$SDPERF" report "$r/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler.db" -o out_gd -q -f json
+	python3 - out_gt/report.json out_gd/report.json gen/ground_truth/rank0.json <<'PY' &&
+import json, sys
+t, d, g = (json.load(open(p)) for p in sys.argv[1:4])
+want = g["memory"]
+for rep, fw, dev in ((t, "memory_record.csv", "memory_record.csv"),
+                     (d, "db:MEMORY_RECORD", "db:NPU_MEM")):
+    m = rep["memory"]
+    assert (m["framework_source"], m["device_source"]) == (fw, dev), m
+    for k in ("allocated", "reserved", "device"):
+        got = m["peak_%s_mb" % k]
+        assert abs(got - want["peak_%s_b" % k] / 2**20) < 5e-4, (k, got, want)
+    assert m["peak_basis"] == "device", m
+    assert abs(m["peak_mb"] - want["peak_device_b"] / 2**20) < 5e-4, m
+assert t["memory"]["peak_mb"] == d["memory"]["peak_mb"]
+PY
+		ok text_and_db_same_figures || bad text_and_db_same_figures "see above"
 fi
 
 finish

@@ -64,18 +64,18 @@ static void make_db(const char *path, int with_schema, const char *sql)
 	strbuf_release(&cmd);
 }
 
+/* The first key of this type and core, whatever aclnn API launched it
+ * (keys are "Type\0Core\0Api"). */
 static uint32_t key_of(const struct kernel_table *kt, const char *type,
                        const char *core)
 {
-	struct strbuf k = STRBUF_INIT;
 	uint32_t id;
 
-	strbuf_adds(&k, type);
-	strbuf_addch(&k, '\0');
-	strbuf_adds(&k, core);
-	id = strtab_find(&kt->keys, k.buf, k.len);
-	strbuf_release(&k);
-	return id;
+	for (id = 0; id < kt->keys.n; id++)
+		if (!strcmp(kernel_key_type(kt, id), type) &&
+		    !strcmp(kernel_key_core(kt, id), core))
+			return id;
+	return UINT32_MAX;
 }
 
 /* ---- hccl ---------------------------------------------------------------- */

@@ -473,10 +473,24 @@ static void precedence_then_operator_memory_then_modules(void **state)
 	fx_file(f, DM_NPU_MODULE_MEM, mod_text);
 	memory_read_sources(f->files, NULL, NULL, &f->r);
 	assert_int_equal(mem(f)->source, MEMSRC_OPERATOR_MEMORY);
-	assert_int_equal(mem(f)->samples, 2);
 	assert_int_equal(mem(f)->stage[STAGE_DIT].allocated_b, 300 * MB);
 	assert_int_equal(mem(f)->stage[STAGE_DIT].reserved_b, 400 * MB);
+	/* operator_memory.csv has no device figure: npu_module_mem.csv's APP
+	 * row (5000.0 MB at 1500 us, in the DiT segment) gives it, beside */
+	assert_int_equal(mem(f)->samples, 2 + 1);
+	assert_int_equal(mem(f)->all.device_b, 5000 * MB);
+	assert_int_equal(mem(f)->framework_source, MEMSRC_OPERATOR_MEMORY);
+	assert_int_equal(mem(f)->device_source, MEMSRC_NPU_MODULE_MEM);
+	assert_int_equal(memory_top(&mem(f)->all), 5000 * MB);
+
+	/* without npu_module_mem.csv: the framework's figures alone */
+	free(f->files[DM_NPU_MODULE_MEM]);
+	f->files[DM_NPU_MODULE_MEM] = NULL;
+	memory_read_sources(f->files, NULL, NULL, &f->r);
+	assert_int_equal(mem(f)->samples, 2);
 	assert_int_equal(mem(f)->all.device_b, -1);
+	assert_int_equal(mem(f)->device_source, MEMSRC_NONE);
+	fx_file(f, DM_NPU_MODULE_MEM, mod_text);
 
 	free(f->files[DM_OPERATOR_MEMORY]);
 	f->files[DM_OPERATOR_MEMORY] = NULL;
@@ -566,8 +580,13 @@ static void allocated_only_is_a_peak(void **state)
 	                 12 * MB + MB / 2);
 }
 
-/* The db: MEMORY_RECORD first, NPU_MEM when it has none (a copy of the
- * real sample without MEMORY_RECORD, made with python3's sqlite3). */
+/* The db: both tables, the two figures (issue 22 §1): MEMORY_RECORD the
+ * framework's allocator, NPU_MEM the device memory the process used; with
+ * no MEMORY_RECORD (a copy of the real sample without it, made with
+ * python3's sqlite3) the device figure alone. The expected bytes are
+ * sqlite3's: max(totalReserved) of MEMORY_RECORD = 1600913408 (1526.75
+ * MiB), max(hbm) of NPU_MEM's "app" rows = 2212081664 (2109.61 MiB), 990
+ * + 13 rows. */
 static void precedence_in_the_db(void **state)
 {
 	struct fx *f = *state;
@@ -584,6 +603,13 @@ static void precedence_in_the_db(void **state)
 	db_close(db);
 	assert_int_equal(mem(f)->source, MEMSRC_DB_MEMORY_RECORD);
 	assert_int_equal(mem(f)->all.reserved_b, 1600913408LL);
+	assert_int_equal(mem(f)->all.device_b, 2212081664LL);
+	assert_int_equal(mem(f)->samples, 990 + 13);
+	assert_int_equal(mem(f)->framework_source, MEMSRC_DB_MEMORY_RECORD);
+	assert_int_equal(mem(f)->device_source, MEMSRC_DB_NPU_MEM);
+	/* the peak, and so memory_headroom, is the device figure */
+	assert_int_equal(memory_top(&mem(f)->all), 2212081664LL);
+	assert_int_equal(memory_basis(&mem(f)->all), MEMB_DEVICE);
 
 	dst = xstrfmt("%s/nomem.db", f->dir);
 	cmd = xstrfmt("python3 -c 'import shutil, sqlite3, sys; "
@@ -601,6 +627,8 @@ static void precedence_in_the_db(void **state)
 	assert_int_equal(mem(f)->samples, 13);
 	assert_int_equal(mem(f)->all.device_b, 2212081664LL);
 	assert_int_equal(mem(f)->all.reserved_b, -1);
+	assert_int_equal(mem(f)->framework_source, MEMSRC_NONE);
+	assert_int_equal(mem(f)->device_source, MEMSRC_DB_NPU_MEM);
 	free(cmd);
 	free(dst);
 }

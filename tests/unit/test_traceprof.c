@@ -238,6 +238,40 @@ static void durations_round_like_kernel_details(void **state)
 	kernel_table_release(&kt);
 }
 
+/* The type and the aclnn API from an event's name (issue 22 §1): a
+ * Transpose launched by aclnnFlashAttentionScore keeps its API in the
+ * key, apart from a Transpose of another API; a Level0 helper
+ * Conv2DBackpropFilter6_MemSet is MemSet. */
+static void names_give_type_and_api(void **state)
+{
+	const char *json =
+	    "[" HW_META ","
+	    "{\"name\":\"aclnnFlashAttentionScore_TransposeAiCore_Transpose\","
+	    "\"pid\":7,\"tid\":1,\"ts\":\"10\",\"dur\":1,\"ph\":\"X\"},"
+	    "{\"name\":\"aclnnPermute_TransposeAiCore_Transpose\",\"pid\":7,"
+	    "\"tid\":1,\"ts\":\"20\",\"dur\":1,\"ph\":\"X\"},"
+	    "{\"name\":\"Conv2DBackpropFilter6_MemSet\",\"pid\":7,\"tid\":1,"
+	    "\"ts\":\"30\",\"dur\":1,\"ph\":\"X\"}]";
+	struct kernel_table kt;
+	struct traceprof tp;
+	struct err e = ERR_INIT;
+
+	(void)state;
+	assert_int_equal(read_str(json, 0, &kt, &tp, &e), 0);
+	assert_int_equal(kt.n, 3);
+	assert_string_equal(kernel_key_type(&kt, kt.v[0].key), "Transpose");
+	assert_string_equal(kernel_key_api(&kt, kt.v[0].key),
+	                    "aclnnFlashAttentionScore");
+	assert_string_equal(kernel_key_type(&kt, kt.v[1].key), "Transpose");
+	assert_string_equal(kernel_key_api(&kt, kt.v[1].key), "aclnnPermute");
+	assert_string_equal(kernel_key_core(&kt, kt.v[1].key), "");
+	assert_true(kt.v[0].key != kt.v[1].key);
+	assert_string_equal(kernel_key_type(&kt, kt.v[2].key), "MemSet");
+	assert_string_equal(kernel_key_api(&kt, kt.v[2].key), "");
+	traceprof_release(&tp);
+	kernel_table_release(&kt);
+}
+
 /* Process names after their events (as the Python process's in real
  * files); sub-tasks, HCCL sub-tasks and host events left out; an escaped
  * name decoded; the object form; the same at every chunk size. */
@@ -477,6 +511,7 @@ int main(void)
 	    cmocka_unit_test(alexnet_traces_give_the_kernel_details_kernels),
 	    cmocka_unit_test(mstt_trace_reads),
 	    cmocka_unit_test(durations_round_like_kernel_details),
+	    cmocka_unit_test(names_give_type_and_api),
 	    cmocka_unit_test(names_decide_late_and_any_chunking),
 	    cmocka_unit_test(cpu_only_trace_is_an_input_error),
 	    cmocka_unit_test(subtasks_only_is_an_input_error),

@@ -50,6 +50,7 @@ enum opid {
 	OP_ALLGATHER,
 	OP_BROADCAST,
 	OP_SCATTER,
+	OP_MEMSET,
 	OP_COUNT
 };
 
@@ -60,6 +61,9 @@ struct builder {
 	struct rng rng;
 	int aicpu_index; /* numeric suffix of AI_CPU kernel names */
 	int in_hit;      /* pushing a cache-hit iteration (--cache) */
+	/* --memset: the MemSet helper of each template (0xFFFF: none yet) */
+	uint16_t *helper;
+	size_t caphelper;
 };
 
 /* What a template adder needs; shapes are ';'-separated and unquoted. */

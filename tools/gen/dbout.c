@@ -11,6 +11,7 @@
 #include "commjson.h"
 #include "model.h"
 #include "xalloc.h"
+#include "memgen.h"
 #include "banned.h"
 
 #define FWK_IDS     (1LL << 28) /* torch_npu numbers its strings from here */
@@ -92,6 +93,8 @@ enum stmt {
 	S_API,
 	S_CONN,
 	S_STRING,
+	S_MEM, /* --memory only: MEMORY_RECORD */
+	S_NPU, /* --memory only: NPU_MEM */
 	S_COUNT
 };
 
@@ -105,7 +108,17 @@ static const char *const INSERTS[S_COUNT] = {
     "INSERT INTO OVERLAP_ANALYSIS VALUES (NULL,?,?,?,?)",
     "INSERT INTO PYTORCH_API VALUES (?,?,?,?,?,NULL,NULL,NULL,NULL,NULL,?,?)",
     "INSERT INTO CONNECTION_IDS VALUES (?,?)",
-    "INSERT INTO STRING_IDS VALUES (?,?)"};
+    "INSERT INTO STRING_IDS VALUES (?,?)",
+    "INSERT INTO MEMORY_RECORD VALUES (?,?,?,?,?,?,?)",
+    "INSERT INTO NPU_MEM VALUES (?,0,?,?,?)"};
+
+/* --memory: the real tables' columns (the 2025 AlexNet db) */
+static const char MEMORY_SCHEMA[] =
+    "CREATE TABLE MEMORY_RECORD (component INTEGER, timestamp INTEGER, "
+    "totalAllocated INTEGER, totalReserved INTEGER, totalActive INTEGER, "
+    "streamPtr INTEGER, deviceId INTEGER);"
+    "CREATE TABLE NPU_MEM (type INTEGER,ddr NUMERIC,hbm NUMERIC,"
+    "timestampNs INTEGER,deviceId INTEGER);";
 
 /* Interned strings, in two id ranges (CANN's from 0, the framework's from
  * FWK_IDS), by open addressing on (range, text). */
@@ -220,20 +233,22 @@ struct dbout *dbout_open(const char *path, const struct rankctx *rc, char *err,
 	if (sqlite3_open(path, &d->h) != SQLITE_OK)
 		goto fail;
 	sql = xfmt("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; "
-	           "PRAGMA cache_size=-65536; %s"
+	           "PRAGMA cache_size=-65536; %s%s"
 	           "CREATE TABLE COMPUTE_TASK_INFO (name INTEGER,globalTaskId "
 	           "INTEGER PRIMARY KEY,%s INTEGER,%s INTEGER,taskType INTEGER,"
 	           "opType INTEGER,inputFormats INTEGER,inputDataTypes INTEGER,"
 	           "inputShapes INTEGER,outputFormats INTEGER,outputDataTypes "
 	           "INTEGER,outputShapes INTEGER,attrInfo INTEGER, waitNs "
 	           "INTEGER); BEGIN;",
-	           SCHEMA, blocknum ? "blockNum" : "blockDim",
+	           SCHEMA, rc->o->memory ? MEMORY_SCHEMA : "",
+	           blocknum ? "blockNum" : "blockDim",
 	           blocknum ? "mixBlockNum" : "mixBlockDim");
 	if (sqlite3_exec(d->h, sql, NULL, NULL, NULL) != SQLITE_OK)
 		goto fail;
 	for (i = 0; i < S_COUNT; i++)
-		if (sqlite3_prepare_v2(d->h, INSERTS[i], -1, &d->st[i], NULL) !=
-		    SQLITE_OK)
+		if ((rc->o->memory || (i != S_MEM && i != S_NPU)) &&
+		    sqlite3_prepare_v2(d->h, INSERTS[i], -1, &d->st[i], NULL) !=
+		        SQLITE_OK)
 			goto fail;
 	free(sql);
 	return d;
@@ -436,6 +451,30 @@ static void overlap_rows(struct dbout *d, const struct rankctx *rc,
 	}
 }
 
+/* --memory: the samples memory_record.csv has, in bytes and ns: the
+ * framework's in MEMORY_RECORD (component "PTA"), the driver's in NPU_MEM
+ * (type "app", in hbm). */
+static void memory_rows(struct dbout *d, const struct rankctx *rc,
+                        const struct step *s)
+{
+	struct memsample ms;
+	size_t i = 0;
+
+	while (memgen_next(rc->m, s, &i, &ms)) {
+		if (ms.app) {
+			int64_t v[4] = {intern(d, "app", 0), ms.device_b,
+			                ms.ts_ns, rc->device};
+			run(d, S_NPU, v, 4);
+		} else {
+			int64_t v[7] = {intern(d, "PTA", 1), ms.ts_ns,
+			                ms.allocated_b,      ms.reserved_b,
+			                ms.allocated_b,      187651234567890LL,
+			                rc->device};
+			run(d, S_MEM, v, 7);
+		}
+	}
+}
+
 void dbout_step(struct dbout *d, const struct rankctx *rc, const struct step *s,
                 const struct overlap *ov, const struct launch *l)
 {
@@ -453,6 +492,8 @@ void dbout_step(struct dbout *d, const struct rankctx *rc, const struct step *s,
 			compute_kernel(d, rc, k, t, conn);
 	}
 	host(d, rc, s, l);
+	if (rc->o->memory)
+		memory_rows(d, rc, s);
 	overlap_rows(d, rc, &ov->comp, 0);
 	overlap_rows(d, rc, &ov->comm, 1);
 	overlap_rows(d, rc, &ov->commx, 2);

@@ -34,7 +34,7 @@ struct err {
 
 /* Everything open while one rank is written. */
 struct rank_out {
-	struct outbuf kern, steps, trace, comm, truth_csv;
+	struct outbuf kern, steps, trace, comm, truth_csv, mem;
 	struct commjson cj;
 	struct launch ln;      /* host side, with --markers */
 	struct dbout *db;      /* the db export, with --export db|both */
@@ -152,6 +152,9 @@ static int open_rank(struct rank_out *ro, const struct rankctx *rc,
 	if ((files & FILE_TRACE) &&
 	    open_one(&ro->trace, out, "trace_view.json", ro->tpath, e))
 		return -1;
+	if (files && o->memory &&
+	    open_one(&ro->mem, out, "memory_record.csv", NULL, e))
+		return -1;
 	if ((files & FILE_COMM) && o->ranks > 1 &&
 	    open_one(&ro->comm, out, "communication.json", NULL, e))
 		return -1;
@@ -174,6 +177,8 @@ static void write_headers(struct rank_out *ro, const struct rankctx *rc)
 		commjson_begin(&ro->cj, &ro->comm, rc);
 	if (ro->truth_csv.fp)
 		truth_csv_header(&ro->truth_csv);
+	if (ro->mem.fp)
+		memgen_csv_header(&ro->mem, rc);
 }
 
 static void write_step(struct rank_out *ro, const struct rankctx *rc,
@@ -197,6 +202,8 @@ static void write_step(struct rank_out *ro, const struct rankctx *rc,
 		commjson_step(&ro->cj, &ro->comm, rc, s);
 	if (ro->truth_csv.fp)
 		truth_csv_step(&ro->truth_csv, rc->m, s);
+	if (ro->mem.fp)
+		memgen_csv_step(&ro->mem, rc, s);
 }
 
 static int close_rank(struct rank_out *ro, const struct rankctx *rc,
@@ -217,6 +224,7 @@ static int close_rank(struct rank_out *ro, const struct rankctx *rc,
 	bad |= ob_close(&ro->trace);
 	bad |= ob_close(&ro->comm);
 	bad |= ob_close(&ro->truth_csv);
+	bad |= ob_close(&ro->mem);
 	if (bad) {
 		if (!e->msg[0])
 			snprintf(e->msg, sizeof(e->msg), "%s: write failed: %s",
@@ -294,6 +302,8 @@ static int run_rank(const struct opts *o, const struct model *m, int rank,
 	t->iters = o->iters;
 	t->cache = o->cache;
 	t->cache_period = o->cache_period;
+	t->memory = o->memory;
+	memgen_peaks_init(&t->mem);
 	rank_ctx(&rc, o, m, rank);
 	tl_init(&tl, m, o, rank);
 	launch_init(&ro->ln, o, rank);
@@ -304,6 +314,8 @@ static int run_rank(const struct opts *o, const struct model *m, int rank,
 		tl_next_step(&tl, &s, o->first_step + done);
 		write_step(ro, &rc, &s, &ov);
 		truth_add_step(t, m, &s);
+		if (o->memory)
+			memgen_peaks_step(&t->mem, m, &s);
 		/* Marker truth grows with the run: only when asked for. */
 		if (o->markers && o->truth)
 			truth_add_markers(t, &ro->ln);

@@ -95,6 +95,9 @@ static const struct optype OPTYPES[OP_COUNT] = {
     [OP_ALLGATHER] = {"hcom_allGather_", NULL, CORE_HCCL, CAT_COMM},
     [OP_BROADCAST] = {"hcom_broadcast_", NULL, CORE_HCCL, CAT_COMM},
     [OP_SCATTER] = {"hcom_scatter_", NULL, CORE_HCCL, CAT_COMM},
+    /* --memset: a clearing helper; its name is built from the kernel it
+     * clears for (memset_helper) */
+    [OP_MEMSET] = {"MemSet", NULL, CORE_AIV, CAT_VECTOR},
 };
 
 enum cat model_cat_of_type(const char *type)
@@ -246,10 +249,60 @@ uint16_t mb_add(struct builder *b, struct spec *s)
 	return (uint16_t)m->nt++;
 }
 
+/* The MemSet helper of template id (made once): torch_npu clears an
+ * output before a kernel that accumulates into it. Named as real files
+ * name them: after a convolution's node, "Conv2D7_MemSet" (as
+ * Conv2DBackpropFilter6_MemSet), and after an aclnn matmul, its name with
+ * the last part MemSet ("aclnnMatmul_MatMulV3Common_MemSet", as
+ * aclnnMm_MatMulCommon_MemSet). It is a MemSet, Vector, whatever the name
+ * begins with. */
+static uint16_t memset_helper(struct builder *b, uint16_t id)
+{
+	struct model *m = b->m;
+	const struct tmpl *t;
+	struct tmpl *h;
+	size_t i;
+	const char *us;
+
+	if (b->caphelper <= id) {
+		size_t old = b->caphelper;
+		xgrow(&b->helper, &b->caphelper, (size_t)id + 1,
+		      sizeof(*b->helper));
+		for (i = old; i < b->caphelper; i++)
+			b->helper[i] = 0xFFFFu;
+	}
+	if (b->helper[id] != 0xFFFFu)
+		return b->helper[id];
+	xgrow(&m->t, &m->capt, m->nt + 1, sizeof(*m->t));
+	t = &m->t[id];
+	h = &m->t[m->nt];
+	memset(h, 0, sizeof(*h));
+	h->op = &OPTYPES[OP_MEMSET];
+	h->stage = t->stage;
+	us = strrchr(t->name, '_');
+	if (t->op->cat == CAT_CONV || !us)
+		h->name = xfmt("%s%u_MemSet", t->op->type, (unsigned)id);
+	else
+		h->name = xfmt("%.*s_MemSet", (int)(us - t->name), t->name);
+	h->block = 8;
+	h->natural_ns = 2500; /* a few microseconds, as in real captures */
+	make_pmu(b, h);
+	b->helper[id] = (uint16_t)m->nt;
+	return (uint16_t)m->nt++;
+}
+
 void mb_push(struct builder *b, uint16_t id)
 {
 	struct model *m = b->m;
 
+	if (b->o->memset && id < PROG_FIRST_MARK &&
+	    (m->t[id].op->cat == CAT_CONV || m->t[id].op->cat == CAT_MATMUL)) {
+		uint16_t h = memset_helper(b, id);
+		xgrow(&m->prog, &m->capp, m->np + 1, sizeof(*m->prog));
+		xgrow(&m->hit, &m->caph, m->np + 1, sizeof(*m->hit));
+		m->hit[m->np] = (unsigned char)b->in_hit;
+		m->prog[m->np++] = h;
+	}
 	xgrow(&m->prog, &m->capp, m->np + 1, sizeof(*m->prog));
 	xgrow(&m->hit, &m->caph, m->np + 1, sizeof(*m->hit));
 	m->hit[m->np] = (unsigned char)b->in_hit;
@@ -431,6 +484,8 @@ int model_build(struct model *m, const struct opts *o)
 	b.o = o;
 	b.aicpu_index = 17 + (int)(o->seed % 40);
 	b.in_hit = 0;
+	b.helper = NULL;
+	b.caphelper = 0;
 	rng_seed(&b.rng, o->seed, 0x6d6f64656cULL);
 	m->sp = o->ranks > 1 && o->comm != COMM_NONE;
 	if (o->te == TE_T5)
@@ -442,6 +497,7 @@ int model_build(struct model *m, const struct opts *o)
 	build_dit(&b);
 	build_vae_decode(&b);
 	set_shares(m, o);
+	free(b.helper);
 	return 0;
 }
 

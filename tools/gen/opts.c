@@ -206,6 +206,8 @@ enum optid {
 	O_NPU_ONLY,
 	O_PROLOGUE,
 	O_CACHE,
+	O_MEMSET,
+	O_MEMORY,
 	O_HELP
 };
 
@@ -265,6 +267,12 @@ static const struct optdef OPTDEFS[] = {
     {"--subtasks", NULL, O_SUBTASKS,
      "runtime sub-tasks (EVENT_*, NOTIFY_*, MEMCPY_ASYNC, ...) and HCCL "
      "sub-tasks in the trace"},
+    {"--memset", NULL, O_MEMSET,
+     "a MemSet helper kernel (clearing the output) before each Conv and "
+     "MatMul: Conv2D7_MemSet, aclnnMatmul_MatMulV3Common_MemSet"},
+    {"--memory", NULL, O_MEMORY,
+     "profile_memory=True: memory_record.csv (PTA and APP rows), the db's "
+     "MEMORY_RECORD and NPU_MEM, their peaks in the truth"},
     {"--npu-only", NULL, O_NPU_ONLY,
      "trace of ProfilerActivity.NPU alone: no host events, no "
      "ProfilerStep"},
@@ -375,6 +383,12 @@ static int apply_new(struct opts *o, enum optid id, const char *v)
 		break;
 	case O_NPU_ONLY:
 		o->npu_only = 1;
+		break;
+	case O_MEMSET:
+		o->memset = 1;
+		break;
+	case O_MEMORY:
+		o->memory = 1;
 		break;
 	case O_PROLOGUE:
 		rc = lookup(PROLOGUES, v, &k);

@@ -59,6 +59,8 @@ struct opts {
 	int prologue;     /* PROLOGUE_*: the DiT's prologue after the encode */
 	int cache;        /* CACHE_*: a cache active in the denoising loop */
 	int cache_period; /* with it: one full iteration in cache_period */
+	int memset;       /* a MemSet helper before each Conv and MatMul */
+	int memory;       /* memory_record.csv and the db's memory tables */
 };
 
 /* --dit-prologue: latent noise and concat right after the VAE encode, the

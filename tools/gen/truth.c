@@ -221,6 +221,13 @@ int truth_write_json(const char *path, const struct truth *t, int rank)
 	fputs("\n }", fp);
 	write_iterations(fp, t);
 	write_markers(fp, t);
+	if (t->memory)
+		fprintf(fp,
+		        ",\n \"memory\": {\"peak_allocated_b\": %lld, "
+		        "\"peak_reserved_b\": %lld, \"peak_device_b\": %lld}",
+		        (long long)t->mem.allocated_b,
+		        (long long)t->mem.reserved_b,
+		        (long long)t->mem.device_b);
 	fputs("}\n", fp);
 	bad = ferror(fp);
 	if (fclose(fp) != 0 || bad)

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "memgen.h"
 #include "launch.h"
 #include "model.h"
 #include "outbuf.h"
@@ -40,6 +41,9 @@ struct truth {
 	size_t nit, capit;
 	struct marker *mk; /* every step's stage ranges (with --markers) */
 	size_t nmk, capmk;
+	/* --memory: the peaks of the samples written (memgen.h) */
+	int memory;
+	struct mempeaks mem;
 };
 
 void truth_add_step(struct truth *t, const struct model *m,

@@ -40,6 +40,28 @@ static void from(const struct memory_summary *ms, struct strbuf *out)
 		}
 }
 
+/* " (device, process; framework reserved 1.49 GB, allocated 1.16 GB)":
+ * which figure the peak is, and the framework allocator's beside it. */
+static void figures(const struct mem_peak *p, struct strbuf *out)
+{
+	const char *sep = "";
+
+	strbuf_adds(out, p->device_b >= 0 ? " (device, process" : " (");
+	if (p->device_b >= 0)
+		sep = "; ";
+	if (p->reserved_b >= 0) {
+		strbuf_addf(out, "%sframework reserved ", sep);
+		gb(out, p->reserved_b);
+		sep = ", ";
+	}
+	if (p->allocated_b >= 0) {
+		strbuf_addf(out, "%s%sallocated ", sep,
+		            p->reserved_b >= 0 ? "" : "framework ");
+		gb(out, p->allocated_b);
+	}
+	strbuf_addch(out, ')');
+}
+
 void render_text_memory(const struct result *r, struct strbuf *out)
 {
 	const struct memory_summary *ms = &r->memory;
@@ -51,6 +73,7 @@ void render_text_memory(const struct result *r, struct strbuf *out)
 	gb(out, ms->peak_b);
 	if (r->nranks > 1)
 		strbuf_addf(out, " (rank %d)", ms->peak_rank);
+	figures(&ms->all, out);
 	for (s = 0; s < STAGE_COUNT; s++) {
 		if (memory_top(&ms->stage[s]) < 0)
 			continue;

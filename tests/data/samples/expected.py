@@ -45,7 +45,10 @@ def us_to_ns(text):
 
 
 def type_from_name(name):
-  """FORMATS.md's Name -> Type table, for Level0 rows whose Type is N/A."""
+  """FORMATS.md's Name -> Type table, for Level0 rows whose Type is N/A.
+  A clearing helper (X_MemSet, atomic_memset-*) is MemSet, as Level1 says."""
+  if name.endswith("_MemSet") and len(name) > 7 or name.startswith("atomic_memset"):
+    return "MemSet"
   if name.startswith("aclnn") and "_" in name[5:]:
     return name.rsplit("_", 1)[1] or name
   if name.startswith("aclnn"):
@@ -62,14 +65,29 @@ def type_from_name(name):
   return name
 
 
-def classify(rules, typ, core):
+def api_from_name(name):
+  """aclnn<Api>_<Impl>_<OpType> -> aclnn<Api>; '' for other names."""
+  m = re.match(r"(aclnn[A-Za-z0-9]+)_.", name)
+  return m.group(1) if m else ""
+
+
+def classify(rules, typ, core, name=""):
   if core and core.upper() in [c.upper() for c in rules["comm_cores"]]:
     return "Comm"
+  by_type = "Other"
   for entry in rules["classify"]:
-    for pat in entry["types"]:
-      if fnmatch.fnmatchcase(typ.lower(), pat.lower()):
-        return entry["category"]
-  return "Other"
+    if any(fnmatch.fnmatchcase(typ.lower(), p.lower()) for p in entry["types"]):
+      by_type = entry["category"]
+      break
+  api = api_from_name(name)
+  for entry in rules.get("classify_apis", []) if api else []:
+    if not any(fnmatch.fnmatchcase(api.lower(), p.lower()) for p in entry["apis"]):
+      continue
+    if "types" in entry and not any(
+        fnmatch.fnmatchcase(typ.lower(), p.lower()) for p in entry["types"]):
+      continue
+    return entry["category"]
+  return by_type
 
 
 def figures(path, rules):
@@ -95,7 +113,7 @@ def figures(path, rules):
       typ = type_from_name(r[col["name"]])
     core = r[col["accelerator core"]].strip()
     core = "" if core == "N/A" else core
-    cat = classify(rules, typ, core)
+    cat = classify(rules, typ, core, r[col["name"]])
     out["kernels"] += 1
     out["total_ns"] += dur
     out["cat"][cat][0] += 1
