@@ -44,6 +44,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/tasktype.h"
 #include "core/vocab.h"
 #include "input/profile.h"
 #include "input/trace.h"
@@ -85,11 +86,14 @@ struct traceprof_flow {
 
 struct traceprof {
 	struct trace_scan scan;
-	int hw_found;          /* an "Ascend Hardware" process was named */
-	int hccl_found;        /* an "HCCL" process was named */
-	int ov_found;          /* an "Overlap Analysis" process was named */
-	uint64_t hw_events;    /* its X events */
-	uint64_t subtasks;     /* of which left out as sub-tasks */
+	int hw_found;       /* an "Ascend Hardware" process was named */
+	int hccl_found;     /* an "HCCL" process was named */
+	int ov_found;       /* an "Overlap Analysis" process was named */
+	uint64_t hw_events; /* its X events */
+	uint64_t subtasks;  /* of which left out as sub-tasks */
+	/* of which left out because their Task Type is not in the table
+	 * (core/tasktype.h): each type with its count and time */
+	struct task_unknowns unknown;
 	uint64_t hccl_ops;     /* hcom_ operations kept */
 	uint64_t cpu_events;   /* X events of other processes (host) */
 	uint64_t bad_events;   /* kernel events without a usable ts/dur/name */
