@@ -307,6 +307,8 @@ void result_add_trace_input(struct result *r, const struct trace_input *in)
 void result_add_unknown_tasks(struct result *r, const char *path,
                               const struct task_unknowns *u, const char *source)
 {
+	const char *where = !strcmp(source, "db") ? "the db's TASK.taskType"
+	                                          : "the trace's \"Task Type\"";
 	struct strbuf q = STRBUF_INIT;
 	struct warning *w;
 	char *msg;
@@ -316,29 +318,30 @@ void result_add_unknown_tasks(struct result *r, const char *path,
 		const struct task_unknown *x = &u->v[i];
 		strbuf_reset(&q);
 		strbuf_add_quoted_value(&q, x->name, strlen(x->name), 60);
-		msg = xstrfmt("%llu device task%s of task type '%s' (%s), "
-		              "%.3f ms, are counted in no figure: the type is "
-		              "not in sdperf's task-type table "
-		              "(docs/task-types.md)",
-		              x->count, x->count == 1 ? "" : "s", q.buf, source,
-		              (double)x->dur_ns / 1e6);
+		msg = xstrfmt(
+		    "%llu device task%s of task type %s (read from %s), "
+		    "%.3f ms, are counted in no figure: the type is "
+		    "not in sdperf's task-type table "
+		    "(docs/task-types.md)",
+		    x->count, x->count == 1 ? "" : "s", q.buf, where,
+		    (double)x->dur_ns / 1e6);
 		w = result_warn(r, "unknown_task_type", path, 0, msg);
+		w->reason = xstrdup(source);
 		w->args[0] = xstrdup(q.buf);
 		w->args[1] = xstrfmt("%llu", x->count);
 		w->args[2] = xstrfmt("%.3f", (double)x->dur_ns / 1e6);
-		w->args[3] = xstrdup(source);
 		free(msg);
 	}
 	if (u->more_count) {
 		msg =
 		    xstrfmt("%llu more device tasks of other task types not in "
-		            "sdperf's task-type table (%s), %.3f ms, are "
-		            "counted in no figure",
-		            u->more_count, source, (double)u->more_ns / 1e6);
+		            "sdperf's task-type table (read from %s), %.3f "
+		            "ms, are counted in no figure",
+		            u->more_count, where, (double)u->more_ns / 1e6);
 		w = result_warn(r, "unknown_task_types_more", path, 0, msg);
+		w->reason = xstrdup(source);
 		w->args[0] = xstrfmt("%llu", u->more_count);
 		w->args[1] = xstrfmt("%.3f", (double)u->more_ns / 1e6);
-		w->args[2] = xstrdup(source);
 		free(msg);
 	}
 	strbuf_release(&q);

@@ -709,12 +709,12 @@ struct trace_input {
 void result_add_trace_input(struct result *r, const struct trace_input *in);
 
 /* A warning for each task type the reader of path met that is not in the
- * task-type table (core/tasktype.h): "unknown_task_type", args the type
- * (quoted: control bytes as \xNN, cut at 60 bytes), the events' count,
- * their time in ms (3 decimals) and where the type was read (source:
- * "Task Type" of the trace, "TASK.taskType" of the db); the types past
- * TASK_UNKNOWN_MAX as one "unknown_task_types_more" (count, ms). Those
- * events are in no figure. */
+ * task-type table (core/tasktype.h): "unknown_task_type", reason source
+ * ("trace": its "Task Type" args, "db": TASK.taskType), args the type
+ * (quoted: control bytes as \xNN, cut at 60 bytes), the events' count
+ * and their time in ms (3 decimals); the types past TASK_UNKNOWN_MAX as
+ * one "unknown_task_types_more" (count, ms). Those events are in no
+ * figure. */
 void result_add_unknown_tasks(struct result *r, const char *path,
                               const struct task_unknowns *u,
                               const char *source);

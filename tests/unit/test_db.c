@@ -374,6 +374,7 @@ static void db_task_types_decide_with_the_table(void **s)
 	kernels_info_release(&info);
 	kernel_table_release(&kt);
 	db_close(db);
+	unit_rmtree(dir);
 }
 
 /* '?', '#', '%', '&', a space and a byte that is no UTF-8 in the path. */
