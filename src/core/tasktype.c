@@ -122,6 +122,14 @@ enum task_class task_class_of(const char *s, size_t n)
 	return TASK_UNKNOWN;
 }
 
+const char *task_type_at(size_t i, enum task_class *c)
+{
+	if (i >= sizeof(rows) / sizeof(rows[0]))
+		return NULL;
+	*c = rows[i].cls;
+	return rows[i].name;
+}
+
 const char *task_class_name(enum task_class c)
 {
 	switch (c) {

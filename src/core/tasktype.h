@@ -27,6 +27,10 @@ enum task_class {
 /* The class of the task type s (n bytes, compared exactly). */
 enum task_class task_class_of(const char *s, size_t n);
 
+/* Row i of the table (its name, its class into *c), or NULL past the
+ * last: for the test that holds docs/task-types.md to it. */
+const char *task_type_at(size_t i, enum task_class *c);
+
 /* The class's name for docs and tests: "unknown", "kernel",
  * "communication task", "runtime task", "by name". */
 const char *task_class_name(enum task_class c);
