@@ -3,7 +3,8 @@
 # run with all-gather collectives in the newer trace generation
 # (sdperf-gen --trace-generation 2025: every Ascend Hardware event with its
 # Task Type, HCCL's task level (Notify Record / Memcpy / Reduce Inline /
-# Notify Wait) on the Ascend Hardware process over each collective), each
+# Notify Wait) on the Ascend Hardware process over each collective, and an
+# AI Core kernel named in capitals, TENSOR_INIT, a kernel in the truth), each
 # rank's trace_view.json read alone. Kernel count and kernel time per
 # stage and category, and exposed communication, against the generator's
 # ground truth; an injected task type no table knows named in a warning
@@ -56,13 +57,14 @@ PY
 gen g25 --trace-generation 2025 --unknown-task-type NEW_TASK_X
 gen g24
 # the 2025 trace has what the test is about: HCCL's task level on Ascend
-# Hardware with its Task Types, and kernels with theirs
+# Hardware with its Task Types, and the kernel named in capitals with its
 if grep -q '"name": "Notify Wait", "pid": [0-9]*, "tid": 3,.*"Task Type": "Notify Wait"' \
 	g25/*/ASCEND_PROFILER_OUTPUT/trace_view.json &&
-	grep -q '"Task Type": "AI_CORE"' g25/*/ASCEND_PROFILER_OUTPUT/trace_view.json; then
+	grep -q '"name": "TENSOR_INIT", .*"Task Type": "AI_CORE"' \
+		g25/*/ASCEND_PROFILER_OUTPUT/trace_view.json; then
 	ok gen_2025_writes_task_types
 else
-	bad gen_2025_writes_task_types "no Notify Wait with its Task Type"
+	bad gen_2025_writes_task_types "no Notify Wait or TENSOR_INIT with its Task Type"
 fi
 for rank in 0 1; do
 	lone "r25_$rank" g25 "$rank" "r25_$rank"

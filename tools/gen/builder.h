@@ -50,6 +50,8 @@ enum opid {
 	OP_ALLGATHER,
 	OP_BROADCAST,
 	OP_SCATTER,
+	OP_CAPS, /* --trace-generation 2025: an AI Core kernel named in
+	          * capitals */
 	OP_COUNT
 };
 

@@ -95,6 +95,9 @@ static const struct optype OPTYPES[OP_COUNT] = {
     [OP_ALLGATHER] = {"hcom_allGather_", NULL, CORE_HCCL, CAT_COMM},
     [OP_BROADCAST] = {"hcom_broadcast_", NULL, CORE_HCCL, CAT_COMM},
     [OP_SCATTER] = {"hcom_scatter_", NULL, CORE_HCCL, CAT_COMM},
+    /* a kernel whose name reads like a runtime task type: only its Task
+     * Type (AI_CORE) tells it is a kernel */
+    [OP_CAPS] = {"TENSOR_INIT", NULL, CORE_AIC, CAT_OTHER},
 };
 
 enum cat model_cat_of_type(const char *type)
