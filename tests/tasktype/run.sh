@@ -10,7 +10,8 @@
 # ground truth; an injected task type no table knows named in a warning
 # with its count and time (the generator's: one 1 us event a step), in
 # report.json, Markdown and HTML, en and zh; the same run in the 2024
-# generation gives the same figures (the name rule).
+# generation gives the same figures (the name rule); in the db export, a
+# compute row whose TASK.taskType no table knows is left out and named.
 # Usage: tests/tasktype/run.sh SDPERF SDPERF_GEN
 SDPERF=$(realpath "$1")
 GEN=$(realpath "$2")
@@ -98,5 +99,45 @@ grep -q "任务类型为 'NEW_TASK_X'（读自 trace 的 \"Task Type\"）的 $ST
 # the 2024 generation's trace carries no unknown type: no warning
 grep -q unknown_task_type r24_0/report.json &&
 	bad no_unknown_type_warning_2024 || ok no_unknown_type_warning_2024
+
+# The db export of a 2025 run: one compute row's TASK.taskType set to a
+# type no table knows (a new STRING_IDS entry): that row is left out and
+# named (reason db), with its time from the db itself; the other kernels
+# are the truth's.
+gen gdb --trace-generation 2025 --export db
+db=$(ls gdb/*/ASCEND_PROFILER_OUTPUT/*.db | head -1)
+truth_json=gdb/ground_truth/rank$(python3 -c "import re,sys; print(re.search(r'_(\d+)\.db$', sys.argv[1]).group(1))" "$db").json
+if python3 - "$db" >gdb.row 2>gdb.err <<'PY'; then
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+new = c.execute("SELECT max(id) + 1 FROM STRING_IDS").fetchone()[0]
+c.execute("INSERT INTO STRING_IDS VALUES (?, 'NEW_DB_TYPE')", (new,))
+gid, s, e = c.execute("SELECT t.globalTaskId, t.startNs, t.endNs FROM TASK t "
+                      "JOIN COMPUTE_TASK_INFO ci ON ci.globalTaskId = t.globalTaskId "
+                      "ORDER BY t.startNs LIMIT 1").fetchone()
+c.execute("UPDATE TASK SET taskType = ? WHERE globalTaskId = ?", (new, gid))
+c.commit()
+print("%.3f" % ((e - s) / 1e6))
+PY
+	"$SDPERF" report "$db" -o rdb -q -f json 2>rdb.err || bad db_unknown_type "sdperf report failed: $(head -3 rdb.err)"
+	if python3 - rdb/report.json "$truth_json" "$(cat gdb.row)" <<'PY' 2>dbw.err; then
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = json.load(open(sys.argv[2]))
+w = [x for x in d["warnings"] if x["code"] == "unknown_task_type"]
+assert len(w) == 1 and w[0]["reason"] == "db", w
+m = w[0]["message"]
+assert "1 device task of task type 'NEW_DB_TYPE'" in m and ("%s ms" % sys.argv[3]) in m, m
+got = sum(s["kernels"] for s in d["stages"].values())
+want = sum(s["kernels"] for s in t["stages"].values())
+assert got == want - 1, (got, want)
+PY
+		ok db_unknown_type_left_out_and_named
+	else
+		bad db_unknown_type_left_out_and_named "$(tail -3 dbw.err)"
+	fi
+else
+	bad db_unknown_type_left_out_and_named "$(tail -3 gdb.err)"
+fi
 
 finish
