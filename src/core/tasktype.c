@@ -2,6 +2,7 @@
  * docs/task-types.md with where the name was seen. */
 #include "core/tasktype.h"
 
+#include <limits.h>
 #include <string.h>
 
 struct task_row {
@@ -174,6 +175,14 @@ static struct task_unknown *slot_of(struct task_unknowns *u, const char *s,
 	return &u->v[u->n++];
 }
 
+/* a + b of two times >= 0, held at LLONG_MAX (a forged trace's sum) */
+static long long sat_add(long long a, long long b)
+{
+	if (b < 0)
+		b = 0;
+	return a > LLONG_MAX - b ? LLONG_MAX : a + b;
+}
+
 void task_unknown_add(struct task_unknowns *u, const char *s, size_t n,
                       long long dur_ns)
 {
@@ -181,11 +190,11 @@ void task_unknown_add(struct task_unknowns *u, const char *s, size_t n,
 
 	if (!x) {
 		u->more_count++;
-		u->more_ns += dur_ns;
+		u->more_ns = sat_add(u->more_ns, dur_ns);
 		return;
 	}
 	x->count++;
-	x->dur_ns += dur_ns;
+	x->dur_ns = sat_add(x->dur_ns, dur_ns);
 }
 
 void task_unknowns_merge(struct task_unknowns *a, const struct task_unknowns *b)
@@ -197,12 +206,12 @@ void task_unknowns_merge(struct task_unknowns *a, const struct task_unknowns *b)
 		    slot_of(a, b->v[i].name, strlen(b->v[i].name));
 		if (!x) {
 			a->more_count += b->v[i].count;
-			a->more_ns += b->v[i].dur_ns;
+			a->more_ns = sat_add(a->more_ns, b->v[i].dur_ns);
 			continue;
 		}
 		x->count += b->v[i].count;
-		x->dur_ns += b->v[i].dur_ns;
+		x->dur_ns = sat_add(x->dur_ns, b->v[i].dur_ns);
 	}
 	a->more_count += b->more_count;
-	a->more_ns += b->more_ns;
+	a->more_ns = sat_add(a->more_ns, b->more_ns);
 }

@@ -54,7 +54,8 @@ struct task_unknowns {
 	long long more_ns;
 };
 
-/* Adds one task of unknown type s (n bytes) lasting dur_ns to u. */
+/* Adds one task of unknown type s (n bytes) lasting dur_ns to u (times
+ * summed up to LLONG_MAX, a negative one as 0). */
 void task_unknown_add(struct task_unknowns *u, const char *s, size_t n,
                       long long dur_ns);
 /* Adds b's tallies into a. */

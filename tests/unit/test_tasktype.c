@@ -6,6 +6,8 @@
 #include "core/tasktype.h"
 #include "util/strbuf.h"
 
+#include <limits.h>
+
 #define DOC SDPERF_TEST_DATA "/../../docs/task-types.md"
 
 static void the_doc_lists_the_table(void **state)
@@ -87,6 +89,10 @@ static void the_unknown_tally_is_capped(void **state)
 	task_unknown_add(&v, "a\0b", 3, 1);
 	assert_int_equal(v.n, 1);
 	assert_int_equal(v.more_count, 1);
+	/* forged times: the sum stops at LLONG_MAX */
+	task_unknown_add(&v, longname, sizeof(longname), LLONG_MAX);
+	task_unknown_add(&v, longname, sizeof(longname), LLONG_MAX);
+	assert_true(v.v[0].dur_ns == LLONG_MAX);
 	task_unknowns_merge(&v, &u);
 	assert_int_equal(v.n, TASK_UNKNOWN_MAX);
 	assert_int_equal(v.more_count, 1 + 6 + 2); /* T15 did not fit */
