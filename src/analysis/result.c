@@ -303,3 +303,46 @@ void result_add_trace_input(struct result *r, const struct trace_input *in)
 	w->args[1] = xstrfmt("%llu", (unsigned long long)in->first_bad_at);
 	free(msg);
 }
+
+void result_add_unknown_tasks(struct result *r, const char *path,
+                              const struct task_unknowns *u, const char *source)
+{
+	const char *where = !strcmp(source, "db") ? "the db's TASK.taskType"
+	                                          : "the trace's \"Task Type\"";
+	struct strbuf q = STRBUF_INIT;
+	struct warning *w;
+	char *msg;
+	size_t i;
+
+	for (i = 0; i < u->n; i++) {
+		const struct task_unknown *x = &u->v[i];
+		strbuf_reset(&q);
+		strbuf_add_quoted_value(&q, x->name, strlen(x->name), 60);
+		msg = xstrfmt(
+		    "%llu device task%s of task type %s (read from %s), "
+		    "%.3f ms, are counted in no figure: the type is "
+		    "not in sdperf's task-type table "
+		    "(docs/task-types.md)",
+		    x->count, x->count == 1 ? "" : "s", q.buf, where,
+		    (double)x->dur_ns / 1e6);
+		w = result_warn(r, "unknown_task_type", path, 0, msg);
+		w->reason = xstrdup(source);
+		w->args[0] = xstrdup(q.buf);
+		w->args[1] = xstrfmt("%llu", x->count);
+		w->args[2] = xstrfmt("%.3f", (double)x->dur_ns / 1e6);
+		free(msg);
+	}
+	if (u->more_count) {
+		msg =
+		    xstrfmt("%llu more device tasks of other task types not in "
+		            "sdperf's task-type table (read from %s), %.3f "
+		            "ms, are counted in no figure",
+		            u->more_count, where, (double)u->more_ns / 1e6);
+		w = result_warn(r, "unknown_task_types_more", path, 0, msg);
+		w->reason = xstrdup(source);
+		w->args[0] = xstrfmt("%llu", u->more_count);
+		w->args[1] = xstrfmt("%.3f", (double)u->more_ns / 1e6);
+		free(msg);
+	}
+	strbuf_release(&q);
+}

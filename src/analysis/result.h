@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/tasktype.h"
 #include "core/vocab.h"
 #include "input/commjson.h"
 #include "input/profile.h"
@@ -719,5 +720,16 @@ struct trace_input {
 	const char *first_bad_why; /* the reader's code ("ts", "dur", ...) */
 };
 void result_add_trace_input(struct result *r, const struct trace_input *in);
+
+/* A warning for each task type the reader of path met that is not in the
+ * task-type table (core/tasktype.h): "unknown_task_type", reason source
+ * ("trace": its "Task Type" args, "db": TASK.taskType), args the type
+ * (quoted: control bytes as \xNN, cut at 60 bytes), the events' count
+ * and their time in ms (3 decimals); the types past TASK_UNKNOWN_MAX as
+ * one "unknown_task_types_more" (count, ms). Those events are in no
+ * figure. */
+void result_add_unknown_tasks(struct result *r, const char *path,
+                              const struct task_unknowns *u,
+                              const char *source);
 
 #endif

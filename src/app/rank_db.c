@@ -94,6 +94,7 @@ static void warn_gaps(struct result *r, const struct db *db)
 		free(msg);
 		free(cause);
 	}
+	result_add_unknown_tasks(r, rr->db.path, &a->unknown, "db");
 	if (!a->unjoined)
 		return;
 	snprintf(n, sizeof(n), "%llu", (unsigned long long)a->unjoined);

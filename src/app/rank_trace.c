@@ -39,6 +39,7 @@ static void trace_input(struct result *r, const char *path,
 	                         tp->first_bad_why};
 
 	result_add_trace_input(r, &in);
+	result_add_unknown_tasks(r, path, &tp->unknown, "trace");
 }
 
 /* The analysis' "no Step Id" warning speaks of kernel_details.csv's

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/tasktype.h"
 #include "input/db.h"
 #include "input/db_int.h"
 #include "input/kernels.h"
@@ -14,7 +15,8 @@
 #include "util/xalloc.h"
 #include "util/banned.h"
 
-#define KEY_CACHE 65536 /* kernel-key cache slots (power of 2) */
+#define KEY_CACHE  65536 /* kernel-key cache slots (power of 2) */
+#define TYPE_CACHE 256   /* TASK.taskType id -> class slots (power of 2) */
 
 /* A (name, opType, taskType) id triple and the kernel key it makes. */
 struct key_slot {
@@ -41,6 +43,12 @@ struct kread {
 	int64_t ordinal;   /* its number, when it has no identity */
 	struct strbuf name, type, core, key, msg;
 	uint64_t typed; /* compute kernels with a real opType */
+	/* TASK.taskType ids met and their class (core/tasktype.h) */
+	struct {
+		int64_t id;
+		int cls;
+		int used;
+	} tcls[TYPE_CACHE];
 };
 
 /* The current row's identity (globalTaskId, opId, else its number): asked
@@ -273,8 +281,52 @@ static int add_kernel(struct kread *r, int64_t start, int64_t end,
 	return 0;
 }
 
-/* Runs sql (columns: start, end, name id, type id, core id, row id) over
- * table; core ID_HCCL when hccl. */
+/* Whether a compute row is a kernel by its TASK.taskType (column 6, a
+ * STRING_IDS id; core/tasktype.h): 0 when it is (or has no type, one
+ * that says nothing, or an id STRING_IDS lacks), 1 when it is left out (a
+ * communication or runtime task, or a type not in the table: tallied), -1 on a
+ * read error. */
+static int task_left_out(struct kread *r, sqlite3_stmt *st, int64_t start,
+                         int64_t end, struct err *e)
+{
+	int64_t id = col_id(st, 6);
+	uint64_t h = (uint64_t)id * 0x9E3779B97F4A7C15ull;
+	size_t i = (size_t)(h >> 56) & (TYPE_CACHE - 1);
+	int cls, rc;
+
+	if (id == ID_NA)
+		return 0;
+	if (r->tcls[i].used && r->tcls[i].id == id) {
+		cls = r->tcls[i].cls;
+	} else {
+		strbuf_reset(&r->msg);
+		if ((rc = dbi_str(r->db, id, &r->msg, e)) < 0)
+			return -1;
+		/* an id STRING_IDS lacks says nothing: the row is kept as
+		 * COMPUTE_TASK_INFO has it, as without the column */
+		cls = rc ? TASK_BY_NAME
+		         : (int)task_class_of(r->msg.buf, r->msg.len);
+		r->tcls[i].id = id;
+		r->tcls[i].cls = cls;
+		r->tcls[i].used = 1;
+	}
+	if (cls == TASK_KERNEL || cls == TASK_BY_NAME)
+		return 0;
+	if (cls != TASK_UNKNOWN) {
+		r->db->about.task_left_out++;
+		return 1;
+	}
+	strbuf_reset(&r->msg);
+	if (dbi_str(r->db, id, &r->msg, e) < 0)
+		return -1;
+	task_unknown_add(&r->db->about.unknown, r->msg.buf, r->msg.len,
+	                 end - start);
+	return 1;
+}
+
+/* Runs sql (columns: start, end, name id, type id, core id, row id, and
+ * for compute rows TASK's task type id) over table; core ID_HCCL when
+ * hccl. */
 static int read_rows(struct kread *r, const char *sql, const char *table,
                      int hccl, struct err *e)
 {
@@ -292,6 +344,8 @@ static int read_rows(struct kread *r, const char *sql, const char *table,
 		r->info->rows++;
 		r->ordinal++;
 		x = row_times(r, st, 0, &start, &end, e);
+		if (!x && !hccl)
+			x = task_left_out(r, st, start, end, e);
 		if (!x)
 			x = kernel_key(r, col_id(st, 2), col_id(st, 3),
 			               hccl ? ID_HCCL : col_id(st, 4), &k, e);
@@ -340,13 +394,14 @@ static int read_compute(struct kread *r, struct err *e)
 		return 0;
 	strbuf_addf(
 	    &sql,
-	    "SELECT t.startNs, t.endNs, c.name, %s, %s, c.globalTaskId "
+	    "SELECT t.startNs, t.endNs, c.name, %s, %s, c.globalTaskId, %s "
 	    "FROM COMPUTE_TASK_INFO c JOIN TASK t "
 	    "ON t.globalTaskId = c.globalTaskId",
 	    dbi_has_col(db, DBT_COMPUTE_TASK_INFO, "opType") ? "c.opType"
 	                                                     : "NULL",
 	    dbi_has_col(db, DBT_COMPUTE_TASK_INFO, "taskType") ? "c.taskType"
-	                                                       : "NULL");
+	                                                       : "NULL",
+	    dbi_has_col(db, DBT_TASK, "taskType") ? "t.taskType" : "NULL");
 	rc = count_rows(db, DBT_COMPUTE_TASK_INFO, &db->about.compute_rows, e);
 	if (!rc) {
 		/* room for them at once (not by doubling and copying), but

@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+#include "core/tasktype.h"
+
 /* The tables the reader uses, by their names in the db. */
 enum db_table {
 	DBT_TASK,
@@ -47,6 +49,12 @@ struct db_about {
 	uint64_t unjoined;      /* of which without a TASK row */
 	uint64_t comm_ops;      /* COMMUNICATION_OP rows */
 	uint64_t typed_by_name; /* kernels whose opType was N/A */
+	/* COMPUTE_TASK_INFO rows whose TASK.taskType (core/tasktype.h) is a
+	 * communication or runtime task: no kernels */
+	uint64_t task_left_out;
+	/* and those whose TASK.taskType is not in the table: left out,
+	 * each type with its count and time */
+	struct task_unknowns unknown;
 };
 
 /* One STEP_TIME row. */

@@ -212,7 +212,9 @@ static void on_x(struct traceprof_ctx *c, const struct traceprof_members *m,
 {
 	struct traceprof_proc *p;
 	int64_t pid;
-	int kind;
+	int kind, cls;
+	const char *tt;
+	size_t ttn;
 
 	traceprof_host_event(c, m, el_end);
 	if (traceprof_range_add(c, m))
@@ -236,7 +238,19 @@ static void on_x(struct traceprof_ctx *c, const struct traceprof_members *m,
 		traceprof_sample_rank(c, m, el_end);
 		return;
 	}
-	if (traceprof_is_subtask(c->tmp.buf, c->tmp.len)) {
+	/* the Task Type decides where it says something (core/tasktype.h);
+	 * without one, or with one that says nothing, the name does */
+	cls = traceprof_task_class(m, el_end, &tt, &ttn);
+	if (cls == TASK_COMM || cls == TASK_RUNTIME) {
+		p->subtasks++;
+		return;
+	}
+	if (cls == TASK_UNKNOWN) {
+		traceprof_unknown_add(c, (size_t)(p - c->procs), m, tt, ttn);
+		return;
+	}
+	if (cls != TASK_KERNEL &&
+	    traceprof_is_subtask(c->tmp.buf, c->tmp.len)) {
 		p->subtasks++;
 		return;
 	}
@@ -411,6 +425,7 @@ static int read_trace(const char *name, const void *data, size_t len,
 		             (long long)c.too_many);
 	if (!rc && !c.failed) {
 		traceprof_kernels_finish(&c);
+		traceprof_unknown_finish(&c);
 		traceprof_counters_finish(&c);
 		procs_finish(&c);
 		if (c.rank_conflict)

@@ -19,10 +19,13 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/tasktype.h"
 #include "core/vocab.h"
 #include "util/idmap.h"
 #include "util/strbuf.h"
 #include "util/strtab.h"
+
+#define TRACEPROF_UNKNOWN_PROCS 8 /* processes with a tally of their own */
 
 struct kernel_table;
 struct traceprof;
@@ -92,6 +95,15 @@ struct traceprof_ctx {
 	 * charged to tp->charged (kernels to kt->charged), the pending-flow
 	 * table and the type names to pend_charged and types_charged */
 	uint64_t pend_charged, types_charged, types_bytes;
+	/* task types not in the table (core/tasktype.h), per process until
+	 * its name says whether it is the Ascend Hardware's; processes past
+	 * TRACEPROF_UNKNOWN_PROCS share the last slot's proc SIZE_MAX (kept
+	 * whatever their name) */
+	struct traceprof_unk {
+		size_t proc;
+		struct task_unknowns u;
+	} unk[TRACEPROF_UNKNOWN_PROCS];
+	size_t nunk;
 	const char *failed;   /* what was refused or over a cap: the pass
 	                       * stops keeping things, the read fails */
 	uint64_t failed_need; /* bytes asked (a refusal), 0 for a cap */
@@ -145,6 +157,18 @@ int traceprof_bad_event(struct traceprof_proc *p, uint64_t at, const char *why);
 /* A runtime sub-task rather than a kernel (a task-type label, "Other",
  * "MemcopyAsync"), by its name of n bytes: 1 or 0. */
 int traceprof_is_subtask(const char *s, size_t n);
+/* The class of an Ascend Hardware event by its args["Task Type"]
+ * (core/tasktype.h), -1 when it has none; the type's raw text into *t,
+ * *tn. */
+int traceprof_task_class(const struct traceprof_members *m, const char *el_end,
+                         const char **t, size_t *tn);
+/* Tallies an event of process index proc whose task type (t, tn bytes) is
+ * not in the table. */
+void traceprof_unknown_add(struct traceprof_ctx *c, size_t proc,
+                           const struct traceprof_members *m, const char *t,
+                           size_t tn);
+/* After the pass: the tallies of the Ascend Hardware processes into tp. */
+void traceprof_unknown_finish(struct traceprof_ctx *c);
 /* An HCCL collective operation ("hcom_", any case): 1 or 0. */
 int traceprof_is_hcom(const char *s, size_t n);
 /* Reads the rank id from an HCCL sub-task's "src rank" (m: its members,

@@ -5,6 +5,7 @@
 #include "input/traceprof.h"
 #include "input/traceprof_int.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -43,6 +44,69 @@ int traceprof_is_subtask(const char *s, size_t n)
 {
 	return is_task_type(s, n) || traceprof_raw_eq(s, n, "Other") ||
 	       traceprof_raw_eq(s, n, "MemcopyAsync");
+}
+
+int traceprof_task_class(const struct traceprof_members *m, const char *el_end,
+                         const char **t, size_t *tn)
+{
+	struct trace_raw_el args;
+	struct trace_raw_it it;
+	struct trace_raw_member mb;
+
+	*t = NULL;
+	*tn = 0;
+	if (!m->v[TPM_ARGS])
+		return -1;
+	args.p = m->v[TPM_ARGS];
+	args.n = (size_t)(el_end - m->v[TPM_ARGS]);
+	args.d1 = NULL;
+	args.nd1 = 0;
+	trace_raw_it_init(&it, &args);
+	while (trace_raw_it_next(&it, &mb)) {
+		if (!traceprof_raw_eq(mb.key, mb.klen, "Task Type"))
+			continue;
+		/* a type that is no string names nothing: its raw bytes */
+		if (!trace_raw_text(mb.val, mb.vlen, t, tn)) {
+			*t = mb.val;
+			*tn = mb.vlen;
+		}
+		return (int)task_class_of(*t, *tn);
+	}
+	return -1;
+}
+
+void traceprof_unknown_add(struct traceprof_ctx *c, size_t proc,
+                           const struct traceprof_members *m, const char *t,
+                           size_t tn)
+{
+	const char *d;
+	size_t dn, i;
+	int64_t dur = 0;
+
+	if (!trace_raw_text(m->v[TPM_DUR], m->n[TPM_DUR], &d, &dn) ||
+	    decimal_us_to_ns_nearest(d, dn, &dur) || dur < 0)
+		dur = 0;
+	for (i = 0; i < c->nunk && c->unk[i].proc != proc; i++)
+		;
+	if (i == c->nunk && c->nunk < TRACEPROF_UNKNOWN_PROCS) {
+		/* the last slot is shared by every process past the others */
+		c->unk[i].proc =
+		    c->nunk == TRACEPROF_UNKNOWN_PROCS - 1 ? SIZE_MAX : proc;
+		c->nunk++;
+	}
+	if (i == c->nunk)
+		i = TRACEPROF_UNKNOWN_PROCS - 1;
+	task_unknown_add(&c->unk[i].u, t, tn, dur);
+}
+
+void traceprof_unknown_finish(struct traceprof_ctx *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nunk; i++)
+		if (c->unk[i].proc == SIZE_MAX ||
+		    c->procs[c->unk[i].proc].role == TPR_HW)
+			task_unknowns_merge(&c->tp->unknown, &c->unk[i].u);
 }
 
 int traceprof_is_hcom(const char *s, size_t n)

@@ -272,6 +272,68 @@ static void names_give_type_and_api(void **state)
 	kernel_table_release(&kt);
 }
 
+/* The Task Type decides where it says something (core/tasktype.h), the
+ * name where the event has none or "Other"; an unknown type is in no
+ * figure but tallied with its count and time, also when the process is
+ * named after its events; at every chunk size. Figures by hand: kernels
+ * ABC_DEF (AI_CORE, capitals), Other (AI_VECTOR_CORE), Mul1 (no type),
+ * Add2 ("Other"): 4; left out: Notify Wait, Write Value (communication
+ * tasks), EVENT_RECORD (runtime), EVENT_WAIT ("Other", by its name): 4;
+ * FOO_TASK twice, 1.5 + 2.25 us = 3750 ns. */
+static void task_types_decide_before_names(void **state)
+{
+	const char *json =
+	    "[{\"name\":\"ABC_DEF\",\"pid\":7,\"tid\":1,\"ts\":\"10\","
+	    "\"dur\":1,\"ph\":\"X\",\"args\":{\"Task "
+	    "Type\":\"AI_CORE\"}}," HW_META ","
+	    "{\"name\":\"Other\",\"pid\":7,\"tid\":1,\"ts\":\"20\",\"dur\":1,"
+	    "\"ph\":\"X\",\"args\":{\"Model Id\":1,\"Task Type\":"
+	    "\"AI_VECTOR_CORE\"}},"
+	    "{\"name\":\"Mul1\",\"pid\":7,\"tid\":1,\"ts\":\"30\",\"dur\":1,"
+	    "\"ph\":\"X\"},"
+	    "{\"name\":\"Add2\",\"pid\":7,\"tid\":1,\"ts\":\"40\",\"dur\":1,"
+	    "\"ph\":\"X\",\"args\":{\"Task Type\":\"Other\"}},"
+	    "{\"name\":\"Notify Wait\",\"pid\":7,\"tid\":3,\"ts\":\"50\","
+	    "\"dur\":100,\"ph\":\"X\",\"args\":{\"Task Type\":\"Notify "
+	    "Wait\"}},"
+	    "{\"name\":\"Notify Record\",\"pid\":7,\"tid\":3,\"ts\":\"150\","
+	    "\"dur\":1,\"ph\":\"X\",\"args\":{\"Task Type\":\"Write Value\"}},"
+	    "{\"name\":\"EVENT_RECORD\",\"pid\":7,\"tid\":1,\"ts\":\"160\","
+	    "\"dur\":1,\"ph\":\"X\",\"args\":{\"Task Type\":\"EVENT_RECORD\"}},"
+	    "{\"name\":\"EVENT_WAIT\",\"pid\":7,\"tid\":1,\"ts\":\"170\","
+	    "\"dur\":1,\"ph\":\"X\",\"args\":{\"Task Type\":\"Other\"}},"
+	    "{\"name\":\"Foo\",\"pid\":7,\"tid\":1,\"ts\":\"180\","
+	    "\"dur\":1.5,\"ph\":\"X\",\"args\":{\"Task Type\":\"FOO_TASK\"}},"
+	    "{\"name\":\"Foo\",\"pid\":7,\"tid\":1,\"ts\":\"190\","
+	    "\"dur\":2.25,\"ph\":\"X\",\"args\":{\"Task Type\":\"FOO_TASK\"}},"
+	    "{\"name\":\"Bar\",\"pid\":8,\"tid\":1,\"ts\":\"190\","
+	    "\"dur\":2.25,\"ph\":\"X\",\"args\":{\"Task Type\":\"BAR_TASK\"}},"
+	    "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":8,\"tid\":0,"
+	    "\"args\":{\"name\":\"Python\"}}]";
+	static const size_t chunks[] = {0, 7, 64};
+	struct kernel_table kt;
+	struct traceprof tp;
+	struct err e = ERR_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(chunks) / sizeof(chunks[0]); i++) {
+		assert_int_equal(read_str(json, chunks[i], &kt, &tp, &e), 0);
+		assert_int_equal(kt.n, 4);
+		assert_string_equal(kernel_key_type(&kt, kt.v[0].key),
+		                    "ABC_DEF");
+		assert_string_equal(kernel_key_type(&kt, kt.v[1].key), "Other");
+		assert_int_equal(tp.subtasks, 4);
+		/* BAR_TASK is the Python process's: no device task */
+		assert_int_equal(tp.unknown.n, 1);
+		assert_string_equal(tp.unknown.v[0].name, "FOO_TASK");
+		assert_int_equal(tp.unknown.v[0].count, 2);
+		assert_int_equal(tp.unknown.v[0].dur_ns, 3750);
+		traceprof_release(&tp);
+		kernel_table_release(&kt);
+	}
+}
+
 /* Process names after their events (as the Python process's in real
  * files); sub-tasks, HCCL sub-tasks and host events left out; an escaped
  * name decoded; the object form; the same at every chunk size. */
@@ -519,6 +581,7 @@ int main(void)
 	    cmocka_unit_test(bad_events_are_counted_garbage_is_an_error),
 	    cmocka_unit_test(malformed_events_are_errors),
 	    cmocka_unit_test(ranges_and_flows),
+	    cmocka_unit_test(task_types_decide_before_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

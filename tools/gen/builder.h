@@ -51,6 +51,8 @@ enum opid {
 	OP_BROADCAST,
 	OP_SCATTER,
 	OP_MEMSET,
+	OP_CAPS, /* --trace-generation 2025: an AI Core kernel named in
+	          * capitals */
 	OP_COUNT
 };
 

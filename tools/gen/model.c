@@ -98,6 +98,9 @@ static const struct optype OPTYPES[OP_COUNT] = {
     /* --memset: a clearing helper; its name is built from the kernel it
      * clears for (memset_helper) */
     [OP_MEMSET] = {"MemSet", NULL, CORE_AIV, CAT_VECTOR},
+    /* a kernel whose name reads like a runtime task type: only its Task
+     * Type (AI_CORE) tells it is a kernel */
+    [OP_CAPS] = {"TENSOR_INIT", NULL, CORE_AIC, CAT_OTHER},
 };
 
 enum cat model_cat_of_type(const char *type)

@@ -1,6 +1,7 @@
 /* opts.c: table-driven option parsing; every knob is one row below. */
 #include "opts.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,8 @@ static const struct keyword COMMS[] = {{"none", COMM_NONE},
 static const struct keyword PROLOGUES[] = {{"broadcast", PROLOGUE_BROADCAST},
                                            {"scatter", PROLOGUE_SCATTER},
                                            {NULL, 0}};
+static const struct keyword TRACE_GENS[] = {
+    {"2024", TRACE_GEN_2024}, {"2025", TRACE_GEN_2025}, {NULL, 0}};
 static const struct keyword FORMS[] = {{"array", 0}, {"object", 1}, {NULL, 0}};
 static const struct keyword STEPKEYS[] = {{"stepN", 0}, {"step", 1}, {NULL, 0}};
 static const struct keyword EXPORTS[] = {{"text", EXPORT_TEXT},
@@ -50,6 +53,19 @@ const char *opts_variant_name(enum variant v)
 		if (VARIANTS[i].value == (int)v)
 			return VARIANTS[i].word;
 	return "?";
+}
+
+/* A Task Type the trace can carry unescaped: 1 or 0. */
+static int task_type_ok(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (!n || n > 40)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != ' ')
+			return 0;
+	return 1;
 }
 
 static int lookup(const struct keyword *kw, const char *s, int *out)
@@ -208,6 +224,8 @@ enum optid {
 	O_CACHE,
 	O_MEMSET,
 	O_MEMORY,
+	O_TRACE_GEN,
+	O_UNKNOWN_TT,
 	O_HELP
 };
 
@@ -276,6 +294,12 @@ static const struct optdef OPTDEFS[] = {
     {"--npu-only", NULL, O_NPU_ONLY,
      "trace of ProfilerActivity.NPU alone: no host events, no "
      "ProfilerStep"},
+    {"--trace-generation", "GEN", O_TRACE_GEN,
+     "2024 (default) | 2025: every Ascend Hardware event with its Task "
+     "Type, HCCL's task level on the collective's stream"},
+    {"--unknown-task-type", "NAME", O_UNKNOWN_TT,
+     "one Ascend Hardware event a step with this Task Type (1 us; not a "
+     "kernel): [A-Za-z0-9_ ], at most 40 bytes"},
     {"--dit-prologue", "KIND", O_PROLOGUE,
      "broadcast | scatter: noise + concat after the VAE encode, the latents "
      "sent to the SP group, then the host's gap (needs --vae-encode)"},
@@ -396,6 +420,14 @@ static int apply_new(struct opts *o, enum optid id, const char *v)
 		break;
 	case O_CACHE:
 		rc = parse_cache(v, o);
+		break;
+	case O_TRACE_GEN:
+		rc = lookup(TRACE_GENS, v, &k);
+		o->trace_gen = k;
+		break;
+	case O_UNKNOWN_TT:
+		rc = task_type_ok(v) ? 0 : -1;
+		o->unknown_tt = v;
 		break;
 	default:
 		break;

@@ -61,7 +61,18 @@ struct opts {
 	int cache_period; /* with it: one full iteration in cache_period */
 	int memset;       /* a MemSet helper before each Conv and MatMul */
 	int memory;       /* memory_record.csv and the db's memory tables */
+	int trace_gen;    /* TRACE_GEN_*: which CANN generation's trace */
+	const char *unknown_tt; /* --unknown-task-type: one Ascend Hardware
+	                         * event a step with this Task Type, or NULL */
 };
+
+/* --trace-generation: 2024 (the 2024 AlexNet captures' trace: Task Type
+ * "Other" on the runtime sub-tasks, HCCL's tasks on the HCCL process
+ * only) or 2025 (newer CANN, Atlas A2 class: every Ascend Hardware event
+ * has its real Task Type, and each collective's task level (Notify
+ * Record, Memcpy, Reduce Inline, Notify Wait) is on the Ascend Hardware
+ * process, on the collective's stream, covering its time). */
+enum { TRACE_GEN_2024, TRACE_GEN_2025 };
 
 /* --dit-prologue: latent noise and concat right after the VAE encode, the
  * latents broadcast or scattered to the sequence-parallel group, then the

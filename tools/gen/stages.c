@@ -423,6 +423,9 @@ void build_dit(struct builder *b)
 		push_prologue(b, &g);
 	else
 		mb_push(b, mb_aicpu(b, OP_RANDN, ST_DIT, 2.0));
+	/* the newer generation: an AI Core kernel named in capitals */
+	if (b->o->trace_gen == TRACE_GEN_2025)
+		mb_push(b, mb_aicpu(b, OP_CAPS, ST_DIT, 0.5));
 	if (b->o->te == TE_NONE)
 		mb_push(b, mb_aicpu(b, OP_NONZERO, ST_DIT, 0.004));
 	for (it = 0; it < b->o->iters; it++) {

@@ -86,7 +86,8 @@ void trace_begin(struct outbuf *ob, const struct rankctx *rc)
 	}
 	process(ob, PID_HW(rc), "Ascend Hardware", "NPU", 13);
 	thread(ob, PID_HW(rc), STREAM, "Stream 2");
-	if (rc->o->subtasks && rc->m->sp)
+	if ((rc->o->subtasks || rc->o->trace_gen == TRACE_GEN_2025) &&
+	    rc->m->sp)
 		thread(ob, PID_HW(rc), COMM_STREAM, "Stream 3");
 	if (rc->m->sp) {
 		process(ob, PID_HCCL(rc), "HCCL", "NPU", 15);
@@ -209,14 +210,17 @@ static void comm_kernel(struct outbuf *ob, const struct rankctx *rc,
  * Plane sub-tasks with their "src rank" (not in Level0, as in the real
  * Level0 capture). None is a kernel: kernel_details.csv has none. */
 
-static void hw_subtask(struct outbuf *ob, const struct rankctx *rc,
-                       const char *name, int tid, int64_t ts, int64_t dur,
-                       uint64_t task)
+/* A task without an operator on Ascend Hardware; its Task Type is "Other"
+ * in the 2024 generation, tt (its own) in the 2025 one. */
+static void hw_task(struct outbuf *ob, const struct rankctx *rc,
+                    const char *name, const char *tt, int tid, int64_t ts,
+                    int64_t dur, uint64_t task)
 {
 	sep(ob, 0);
 	x_head(ob, name, strlen(name), PID_HW(rc), tid, ts, dur);
-	ob_str(ob, ", \"args\": {\"Model Id\": 4294967295, \"Task Type\": "
-	           "\"Other\", \"Physic Stream Id\": ");
+	ob_str(ob, ", \"args\": {\"Model Id\": 4294967295, \"Task Type\": \"");
+	ob_str(ob, rc->o->trace_gen == TRACE_GEN_2025 ? tt : "Other");
+	ob_str(ob, "\", \"Physic Stream Id\": ");
 	ob_i64(ob, tid);
 	ob_str(ob, ", \"Task Id\": ");
 	ob_u64(ob, task);
@@ -224,13 +228,22 @@ static void hw_subtask(struct outbuf *ob, const struct rankctx *rc,
 	           "\"connection_id\": -1}, \"ph\": \"X\"}");
 }
 
+static void hw_subtask(struct outbuf *ob, const struct rankctx *rc,
+                       const char *name, int tid, int64_t ts, int64_t dur,
+                       uint64_t task)
+{
+	hw_task(ob, rc, name, name, tid, ts, dur, task);
+}
+
 static void host_memcpy(struct outbuf *ob, const struct rankctx *rc, int64_t ts,
                         int64_t dur, uint64_t task)
 {
 	sep(ob, 0);
 	x_head(ob, "MemcopyAsync", 12, PID_HW(rc), STREAM, ts, dur);
-	ob_str(ob, ", \"args\": {\"Task Type\": \"other\", \"Stream Id\": 2, "
-	           "\"Task Id\": ");
+	ob_str(ob, ", \"args\": {\"Task Type\": \"");
+	ob_str(ob,
+	       rc->o->trace_gen == TRACE_GEN_2025 ? "MEMCPY_ASYNC" : "other");
+	ob_str(ob, "\", \"Stream Id\": 2, \"Task Id\": ");
 	ob_u64(ob, task);
 	ob_str(ob, ", \"Receive Time\": \"");
 	ob_us3(ob, ts - 9000);
@@ -266,17 +279,45 @@ static void comm_subtasks(struct outbuf *ob, const struct rankctx *rc,
 
 	hw_subtask(ob, rc, "EVENT_RECORD", STREAM, a, 20, t);
 	hw_subtask(ob, rc, "EVENT_WAIT", COMM_STREAM, a, 500, t + 1);
-	hw_subtask(ob, rc, "NOTIFY_RECORD", COMM_STREAM, a + 1000, 50, t + 2);
-	hw_subtask(ob, rc, "MEMCPY_ASYNC", COMM_STREAM, a + 2000, copy, t + 3);
-	hw_subtask(ob, rc, "NOTIFY_WAIT", COMM_STREAM, a + 2000 + copy,
-	           d - 3000 - copy > 0 ? d - 3000 - copy : 0, t + 4);
-	hw_subtask(ob, rc, "Other", COMM_STREAM, a + d - 10, 10, t + 5);
+	/* 2025: HCCL's task level is there instead (hccl_tasks) */
+	if (rc->o->trace_gen != TRACE_GEN_2025) {
+		hw_subtask(ob, rc, "NOTIFY_RECORD", COMM_STREAM, a + 1000, 50,
+		           t + 2);
+		hw_subtask(ob, rc, "MEMCPY_ASYNC", COMM_STREAM, a + 2000, copy,
+		           t + 3);
+		hw_subtask(ob, rc, "NOTIFY_WAIT", COMM_STREAM, a + 2000 + copy,
+		           d - 3000 - copy > 0 ? d - 3000 - copy : 0, t + 4);
+		hw_subtask(ob, rc, "Other", COMM_STREAM, a + d - 10, 10, t + 5);
+	}
 	if (rc->o->variant == V_L0 || rc->o->variant == V_L0_OLD)
 		return;
 	plane_subtask(ob, rc, "Notify_Record", a + 1000, 50, t + 2);
 	plane_subtask(ob, rc, "Memcpy", a + 2000, copy, t + 3);
 	plane_subtask(ob, rc, "Notify_Wait", a + 2000 + copy,
 	              d - 3000 - copy > 0 ? d - 3000 - copy : 0, t + 4);
+}
+
+/* --trace-generation 2025: the collective's task level on Ascend
+ * Hardware, on its stream, end to end over its span: the peer notified
+ * (Notify Record, a Write Value task), the data copied and reduced (SDMA
+ * tasks), the wait for the peer to the end (Notify Wait). The Task Types
+ * are those the 2025 AlexNet db gives the same tasks in TASK.taskType
+ * (COMMUNICATION_TASK_INFO's Notify_Record, Memcpy, Reduce_Inline,
+ * Notify_Wait). None is a kernel: the collective is. */
+static void hccl_tasks(struct outbuf *ob, const struct rankctx *rc,
+                       const struct kern *k)
+{
+	int64_t a = k->start, d = k->dur;
+	int64_t rec = d >= 200 ? 50 : d / 4, copy = d * 3 / 10, red = d / 10;
+	int64_t wait = d - rec - copy - red;
+	uint64_t t = (uint64_t)k->seq * 8 + 4;
+
+	hw_task(ob, rc, "Notify Record", "Write Value", COMM_STREAM, a, rec, t);
+	hw_task(ob, rc, "Memcpy", "SDMA", COMM_STREAM, a + rec, copy, t + 1);
+	hw_task(ob, rc, "Reduce Inline", "SDMA", COMM_STREAM, a + rec + copy,
+	        red, t + 2);
+	hw_task(ob, rc, "Notify Wait", "Notify Wait", COMM_STREAM,
+	        a + rec + copy + red, wait > 0 ? wait : 0, t + 3);
 }
 
 static void overlap_events(struct outbuf *ob, const struct rankctx *rc,
@@ -307,6 +348,9 @@ void trace_step(struct outbuf *ob, const struct rankctx *rc,
 	if (sub)
 		host_memcpy(ob, rc, s->first_start - 400000, 25000,
 		            (uint64_t)s->number);
+	if (rc->o->unknown_tt) /* a task type no table knows: 1 us */
+		hw_task(ob, rc, "InjectedTask", rc->o->unknown_tt, STREAM,
+		        s->first_start - 200000, 1000, (uint64_t)s->number);
 	for (i = 0; i < s->n; i++) {
 		const struct kern *k = &s->k[i];
 		const struct tmpl *t = &rc->m->t[k->tmpl];
@@ -319,6 +363,8 @@ void trace_step(struct outbuf *ob, const struct rankctx *rc,
 			device_kernel(ob, rc, k, t, conn);
 		if (hccl && sub)
 			comm_subtasks(ob, rc, k);
+		if (hccl && rc->o->trace_gen == TRACE_GEN_2025)
+			hccl_tasks(ob, rc, k);
 		if (!flows)
 			continue;
 		flow(ob, 0, conn, rc->host_pid, rc->host_pid, l->host[i]);

@@ -179,14 +179,19 @@ static void cpu_op_event(struct tscan *c, const struct tev *v)
 	mk->host_end = v->ts + v->dur;
 }
 
-/* The sub-tasks --subtasks writes (trace.c), by their exact names: on
+/* The sub-tasks --subtasks and --trace-generation 2025 write (trace.c),
+ * by their exact names: on
  * Ascend Hardware the runtime tasks and the host memory copy, on HCCL
  * every event off thread 0 (its Plane). */
 static int is_subtask(const struct tev *v, int hccl)
 {
 	static const char *const names[] = {
 	    "EVENT_RECORD", "EVENT_WAIT", "NOTIFY_RECORD", "NOTIFY_WAIT",
-	    "MEMCPY_ASYNC", "Other",      "MemcopyAsync"};
+	    "MEMCPY_ASYNC", "Other", "MemcopyAsync",
+	    /* --trace-generation 2025: HCCL's task level; and the event of
+	     * --unknown-task-type */
+	    "Notify Record", "Memcpy", "Reduce Inline", "Notify Wait",
+	    "InjectedTask"};
 	size_t i;
 
 	if (hccl)
