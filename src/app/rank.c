@@ -17,11 +17,13 @@
 #include "analysis/dbstages.h"
 #include "analysis/memory.h"
 #include "analysis/steps.h"
+#include "analysis/totals.h"
 #include "analysis/traceonly.h"
 #include "analysis/tracestages.h"
 #include "input/commjson.h"
 #include "input/db.h"
 #include "input/kernels.h"
+#include "input/opstat.h"
 #include "input/steptrace.h"
 #include "input/traceprof.h"
 #include "util/checked.h"
@@ -32,7 +34,6 @@
 
 /* Exposed-communication figures further apart than this (points of the
  * stage's wall time) are worth a warning. */
-#define OVERLAP_MISMATCH_POINTS 3.0
 
 static void describe(const struct disc_rank *dr, struct rank_result *rr)
 {
@@ -235,6 +236,7 @@ void rank_take_analysis(struct result *r, struct result *a)
 	r->seg_min_segment = a->seg_min_segment;
 	r->stage_method = a->stage_method;
 	r->unmatched = a->unmatched;
+	r->ktot = a->ktot;
 	r->iters = a->iters;
 	r->nunmatched = a->nunmatched;
 	r->rules_source = a->rules_source;
@@ -490,6 +492,7 @@ void rank_summarise(const struct result *r, struct rank_result *rr)
 		for (c = 0; c < FA_PART_COUNT; c++)
 			rr->stage[s].fa_part_ns[c] = st->fa_part[c].time_ns;
 	}
+	rr->ktot = r->ktot;
 	rr->compute_ns =
 	    checked_sub_sat(r->stages[STAGE_DIT].kernel_ns,
 	                    r->stages[STAGE_DIT].cat[CAT_COMM].time_ns);
@@ -498,7 +501,8 @@ void rank_summarise(const struct result *r, struct rank_result *rr)
 /* The two measures of exposed communication, per stage: kernel intervals
  * (Comm kernels covered by no other kernel of the stage) and the trace's
  * Overlap Analysis (Communication(Not Overlapped) inside the stage). */
-void rank_cross_check(struct result *r, const struct rank_result *rr)
+void rank_cross_check(struct result *r, struct rank_result *rr,
+                      const struct rules *ru)
 {
 	int s;
 
@@ -513,12 +517,16 @@ void rank_cross_check(struct result *r, const struct rank_result *rr)
 		k = 100.0 * (double)rr->stage[s].exposed_comm_ns / (double)wall;
 		o = 100.0 * (double)rr->ov_stage[s][OV_NOT_OVERLAPPED] /
 		    (double)wall;
-		if (k - o <= OVERLAP_MISMATCH_POINTS &&
-		    o - k <= OVERLAP_MISMATCH_POINTS)
+		totals_check_overlap(r, rr, ru, rr->stage[s].exposed_comm_ns,
+		                     rr->ov_stage[s][OV_NOT_OVERLAPPED], wall);
+		if (k - o <= ru->totals_tolerance[TOT_OVERLAP] &&
+		    o - k <= ru->totals_tolerance[TOT_OVERLAP])
 			continue;
 		msg = xstrfmt("rank %d, %s: exposed communication is %.1f%% of "
 		              "the stage from kernel intervals but %.1f%% from "
-		              "the trace's Overlap Analysis",
+		              "the trace's Overlap Analysis; the report's "
+		              "exposed-communication figures use the kernel "
+		              "intervals",
 		              (int)rr->id, stage_names[s], k, o);
 		w = result_warn(r, "overlap_mismatch",
 		                rr->db.used ? rr->db.path : rr->files[RF_TRACE],
@@ -591,7 +599,7 @@ static int rank_from_kernels(const struct disc_rank *dr, const struct rules *ru,
 	rank_keep_listed(r);
 	rank_summarise(r, rr);
 	rank_warn_truncated(r, rr);
-	rank_cross_check(r, rr);
+	rank_cross_check(r, rr, ru);
 	ret = 0;
 out:
 	kernels_info_release(&info);
@@ -625,6 +633,9 @@ int rank_analyse(const struct disc_rank *dr, const struct rules *ru,
 		warn_missing(r, rr); /* after the trace said what it gave */
 	if (dr->files[RF_STEPS] && read_steps(dr->files[RF_STEPS], ru, r, e))
 		return -1;
+	if (dr->files[RF_STEPS])
+		totals_check_steps(r, rr, ru, "step_trace_time",
+		                   dr->files[RF_STEPS]);
 	if (dr->files[RF_COMM] && read_comm(dr->files[RF_COMM], rr, e))
 		return -1;
 	return 0;
