@@ -57,6 +57,12 @@ static void describe(const struct disc_rank *dr, struct rank_result *rr)
 	                                            : NULL;
 	rr->free_share_ppm = -1;
 	rr->stage_source = "signatures";
+	rr->unused_total = dr->unused_total;
+	rr->nunused = dr->nunused;
+	rr->unused = dr->nunused ? xcalloc(dr->nunused, sizeof(*rr->unused))
+	                         : NULL;
+	for (f = 0; f < (int)dr->nunused; f++)
+		rr->unused[f] = xstrdup(dr->unused[f]);
 	collection_from_discovery(&rr->ev, dr);
 }
 
@@ -573,6 +579,50 @@ void rank_keep_listed(struct result *r)
 
 /* ---- a rank ------------------------------------------------------------ */
 
+/* op_statistic.csv's sums against the kernels' (kt, before it is freed):
+ * the kernel time and count per type. A file that cannot be read is a
+ * warning naming it, the line, the column and the value; the report goes
+ * on without the check. */
+void rank_check_opstat(const char *path, const struct kernel_table *kt,
+                       const struct rules *ru, struct result *r)
+{
+	struct rank_result *rr = &r->ranks[0];
+	uint32_t nkeys = kt->keys.n, k;
+	uint64_t cost = (uint64_t)(nkeys ? nkeys : 1) * sizeof(struct kernel_type_sum);
+	struct kernel_type_sum *t;
+	struct opstat os;
+	struct err e;
+	size_t i;
+
+	if (!path)
+		return;
+	memset(&e, 0, sizeof(e));
+	if (membudget_charge(cost)) {
+		membudget_fail(&e, cost, "%s: kernel types (%u)", path, nkeys);
+		goto fail;
+	}
+	if (opstat_read(path, &os, &e)) {
+		membudget_release(cost);
+		opstat_release(&os);
+		goto fail;
+	}
+	t = xcalloc(nkeys ? nkeys : 1, sizeof(*t));
+	for (k = 0; k < nkeys; k++)
+		t[k].type = kernel_key_type(kt, k);
+	for (i = 0; i < kt->n; i++) {
+		t[kt->v[i].key].count++;
+		checked_accumulate(&t[kt->v[i].key].time_ns, kt->v[i].dur_ns);
+	}
+	totals_check_opstat(r, rr, ru, &os, t, nkeys);
+	free(t);
+	membudget_release(cost);
+	opstat_release(&os);
+	return;
+fail:
+	result_warn(r, "opstat_unreadable", path, 0, e.msg)->args[0] =
+	    xstrdup(e.msg);
+}
+
 static int rank_from_kernels(const struct disc_rank *dr, const struct rules *ru,
                              const struct rank_opts *o, struct result *r,
                              struct err *e)
@@ -592,6 +642,7 @@ static int rank_from_kernels(const struct disc_rank *dr, const struct rules *ru,
 	result_add_kernels_input(r, &info, kt.n);
 	if (rank_analyse_src(&src, &kt, ru, r, e))
 		goto out;
+	rank_check_opstat(dr->opstat, &kt, ru, r);
 	/* the kernel table is the big one: free it before the small files */
 	kernel_table_release(&kt);
 	/* on the full timeline */

@@ -178,6 +178,7 @@ int rank_from_trace(const struct disc_rank *dr, const struct rules *ru,
 		goto out;
 	if (!dr->files[RF_STEPS] && tp.ov_found)
 		totals_check_steps(r, rr, ru, "overlap_analysis", trace);
+	rank_check_opstat(dr->opstat, &kt, ru, r);
 	ret = 0;
 out:
 	traceprof_release(&tp);
