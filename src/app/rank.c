@@ -59,8 +59,8 @@ static void describe(const struct disc_rank *dr, struct rank_result *rr)
 	rr->stage_source = "signatures";
 	rr->unused_total = dr->unused_total;
 	rr->nunused = dr->nunused;
-	rr->unused = dr->nunused ? xcalloc(dr->nunused, sizeof(*rr->unused))
-	                         : NULL;
+	rr->unused =
+	    dr->nunused ? xcalloc(dr->nunused, sizeof(*rr->unused)) : NULL;
 	for (f = 0; f < (int)dr->nunused; f++)
 		rr->unused[f] = xstrdup(dr->unused[f]);
 	collection_from_discovery(&rr->ev, dr);
@@ -588,7 +588,8 @@ void rank_check_opstat(const char *path, const struct kernel_table *kt,
 {
 	struct rank_result *rr = &r->ranks[0];
 	uint32_t nkeys = kt->keys.n, k;
-	uint64_t cost = (uint64_t)(nkeys ? nkeys : 1) * sizeof(struct kernel_type_sum);
+	uint64_t cost =
+	    (uint64_t)(nkeys ? nkeys : 1) * sizeof(struct kernel_type_sum);
 	struct kernel_type_sum *t;
 	struct opstat os;
 	struct err e;

@@ -297,8 +297,8 @@ static void scan_unused(struct disc_rank *r, const char *dir, size_t *alloc,
 		if (!reg)
 			continue;
 		r->unused_total++;
-		r->unused = xgrow(r->unused, sizeof(*r->unused),
-		                  r->nunused + 1, alloc);
+		r->unused =
+		    xgrow(r->unused, sizeof(*r->unused), r->nunused + 1, alloc);
 		r->unused[r->nunused++] = xstrdup(de->d_name);
 	}
 	if (dh)
