@@ -290,6 +290,15 @@ static const struct ft_field totals_f[] = {
 };
 static const struct ft_table totals_t = FT_TABLE(totals_f);
 
+static const struct ft_field link_row_f[] = {
+    FT_NUM(struct comm_link, src, FT_I32, 0, INT32_MAX),
+    FT_NUM(struct comm_link, dst, FT_I32, 0, INT32_MAX),
+    FT_CHARSF(struct comm_link, transport),
+    FT_DBLF(struct comm_link, size_mb),
+    I64(struct comm_link, time_ns),
+};
+static const struct ft_table link_row_t = FT_TABLE(link_row_f);
+
 static const struct ft_field name_f[] = {
     {NULL, FT_STR, 0, 1, 0, 0, NULL, 0, NULL, 0, 0, 0},
 };
@@ -344,6 +353,9 @@ static const struct ft_field rank_f[] = {
     FT_LISTF(struct rank_result, unused, nunused, name_t, char *,
              RESULT_MAX_UNUSED),
     SZ(struct rank_result, unused_total),
+    FT_LISTF(struct rank_result, links, nlinks, link_row_t, struct comm_link,
+             RESULT_MAX_LINKS),
+    SZ(struct rank_result, links_total),
 };
 static const struct ft_table rank_t = FT_TABLE(rank_f);
 

@@ -83,6 +83,7 @@ void rank_result_release(struct rank_result *rr)
 	for (i = 0; i < rr->nunused; i++)
 		free(rr->unused[i]);
 	free(rr->unused);
+	free(rr->links);
 	for (i = 0; i < rr->ninputs; i++)
 		free(rr->inputs[i].path);
 	free(rr->inputs);

@@ -9,6 +9,7 @@
 
 #include "core/vocab.h"
 #include "input/commjson.h"
+#include "input/commmatrix.h"
 #include "input/profile.h"
 #include "util/sha256.h"
 
@@ -403,6 +404,10 @@ struct totals_check {
 	                   * NULL */
 };
 
+/* communication_matrix.json's rank-to-rank links a rank keeps: the
+ * RESULT_MAX_LINKS with the most transit time (links_total counts all). */
+#define RESULT_MAX_LINKS 256
+
 /* The capture's files that sdperf does not read, listed by name. */
 #define RESULT_MAX_UNUSED 64
 
@@ -466,6 +471,10 @@ struct rank_result {
 	struct kernel_totals ktot;
 	struct totals_check totals[TOT_COUNT];
 	int totals_failed; /* checks beyond their tolerance */
+	/* communication_matrix.json summed over its steps (input/commmatrix.h),
+	 * by transit time, descending */
+	struct comm_link *links;
+	size_t nlinks, links_total;
 	/* files in its folders that nothing reads (names, the first
 	 * RESULT_MAX_UNUSED; unused_total counts them all) */
 	char **unused;

@@ -21,6 +21,7 @@
 #include "analysis/traceonly.h"
 #include "analysis/tracestages.h"
 #include "input/commjson.h"
+#include "input/commmatrix.h"
 #include "input/db.h"
 #include "input/kernels.h"
 #include "input/opstat.h"
@@ -467,6 +468,47 @@ void rank_keep_comm(const struct commstats *cs, struct rank_result *rr)
 		checked_accumulate(&rr->comm.wait_ns, cs->coll[k].wait_ns);
 }
 
+static int cmp_link(const void *a, const void *b)
+{
+	const struct comm_link *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return x->time_ns > y->time_ns ? -1 : 1;
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	if (x->dst != y->dst)
+		return x->dst < y->dst ? -1 : 1;
+	return strcmp(x->transport, y->transport);
+}
+
+/* communication_matrix.json's links into rr, the RESULT_MAX_LINKS with the
+ * most transit time; a file that cannot be read is a warning naming it
+ * and the bad value (the table is left out). */
+static void read_matrix(const char *path, struct result *r)
+{
+	struct rank_result *rr = &r->ranks[0];
+	struct commmatrix cm;
+	struct err e;
+
+	memset(&e, 0, sizeof(e));
+	if (commmatrix_read(path, &cm, &e)) {
+		result_warn(r, "matrix_unreadable", path, 0, e.msg)->args[0] =
+		    xstrdup(e.msg);
+		commmatrix_release(&cm);
+		return;
+	}
+	if (cm.nlinks > 1)
+		qsort(cm.links, cm.nlinks, sizeof(*cm.links), cmp_link);
+	rr->links_total = cm.nlinks;
+	rr->nlinks =
+	    cm.nlinks < RESULT_MAX_LINKS ? cm.nlinks : RESULT_MAX_LINKS;
+	if (rr->nlinks) {
+		rr->links = xcalloc(rr->nlinks, sizeof(*rr->links));
+		memcpy(rr->links, cm.links, rr->nlinks * sizeof(*rr->links));
+	}
+	commmatrix_release(&cm);
+}
+
 static int read_comm(const char *path, struct rank_result *rr, struct err *e)
 {
 	struct commstats cs;
@@ -690,5 +732,7 @@ int rank_analyse(const struct disc_rank *dr, const struct rules *ru,
 		                   dr->files[RF_STEPS]);
 	if (dr->files[RF_COMM] && read_comm(dr->files[RF_COMM], rr, e))
 		return -1;
+	if (dr->matrix)
+		read_matrix(dr->matrix, r);
 	return 0;
 }

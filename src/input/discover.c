@@ -207,6 +207,7 @@ static void disc_rank_free(struct disc_rank *r)
 	for (f = 0; f < DM_COUNT; f++)
 		free(r->memfiles[f]);
 	free(r->opstat);
+	free(r->matrix);
 	for (f = 0; f < (int)r->nunused; f++)
 		free(r->unused[f]);
 	free(r->unused);
@@ -260,6 +261,7 @@ static int read_by_sdperf(const char *name)
 	    "operator_memory.csv",
 	    "npu_module_mem.csv",
 	    "op_statistic.csv",
+	    "communication_matrix.json",
 	};
 	size_t n = strlen(name), i;
 
@@ -345,6 +347,7 @@ static int add_rank(struct walk *w, const char *dir, const char *out_dir,
 		r.files[f] = find_file(out_dir, rank_file_names[f]);
 	r.files[DF_DB] = find_db(out_dir);
 	r.opstat = find_file(out_dir, "op_statistic.csv");
+	r.matrix = find_file(out_dir, "communication_matrix.json");
 	unused_files(&r, dir, out_dir);
 	r.use = r.files[DF_DB] ? EXPORT_DB : EXPORT_TEXT;
 	if (given) {

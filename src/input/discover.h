@@ -51,6 +51,7 @@ struct disc_rank {
 	unsigned mem_files; /* 1u << enum disc_memfile for each one found */
 	char *memfiles[DM_COUNT]; /* the path of each one found, or NULL */
 	char *opstat; /* op_statistic.csv (or .gz) beside the data, or NULL */
+	char *matrix; /* communication_matrix.json (or .gz), or NULL */
 	/* the regular files in the rank's data folder (and its folder) that
 	 * sdperf reads in no export, by name, sorted: the first
 	 * DISCOVER_MAX_UNUSED (unused_total counts them all, of the first

@@ -474,6 +474,23 @@ static void rank_totals_json(cJSON *o, const struct rank_result *rr)
 			jsonw_add_str(x, "worst_type", c->worst_type);
 		cJSON_AddItemToArray(arr, x);
 	}
+	arr = cJSON_AddArrayToObject(o, "links");
+	for (i = 0; i < rr->nlinks; i++) {
+		const struct comm_link *k = &rr->links[i];
+		cJSON *x = cJSON_CreateObject();
+		jsonw_add_i64(x, "src", k->src);
+		jsonw_add_i64(x, "dst", k->dst);
+		jsonw_add_str(x, "transport", k->transport);
+		jsonw_add_fixed(x, "size_mb", k->size_mb, 1);
+		jsonw_add_us(x, "time_us", k->time_ns);
+		jsonw_add_fixed(x, "bandwidth_gbps",
+		                k->time_ns > 0
+		                    ? k->size_mb / ((double)k->time_ns / 1e6)
+		                    : 0,
+		                k->time_ns > 0);
+		cJSON_AddItemToArray(arr, x);
+	}
+	jsonw_add_u64(o, "links_total", rr->links_total);
 	arr = cJSON_AddArrayToObject(o, "unused_files");
 	for (i = 0; i < rr->nunused; i++)
 		cJSON_AddItemToArray(arr, cJSON_CreateString(rr->unused[i]));
