@@ -256,18 +256,18 @@ static void totals_lines(const struct result *r, struct strbuf *out)
 			                     ? "; see the warnings\n"
 			                     : "; passed\n");
 		if (r->nranks > 1 && rr->nlinks) { /* the most transit time */
-			const struct comm_link *k = &rr->links[0];
+			const struct comm_link *l = &rr->links[0];
 			strbuf_addf(
 			    out,
 			    "  rank %d links (communication_matrix.json): "
 			    "%zu; most time: %d -> %d ",
-			    (int)rr->id, rr->links_total, (int)k->src,
-			    (int)k->dst);
+			    (int)rr->id, rr->links_total, (int)l->src,
+			    (int)l->dst);
 			strbuf_add_sanitized(
-			    out, k->transport,
-			    strnlen(k->transport, sizeof(k->transport)));
-			strbuf_addf(out, " %.3f MB in %.3f ms\n", k->size_mb,
-			            (double)k->time_ns / 1e6);
+			    out, l->transport,
+			    strnlen(l->transport, sizeof(l->transport)));
+			strbuf_addf(out, " %.3f MB in %.3f ms\n", l->size_mb,
+			            (double)l->time_ns / 1e6);
 		}
 		if (!rr->nunused)
 			continue;
