@@ -196,6 +196,44 @@ else
 	bad "negative tolerance message" "$(cat neg.err)"
 fi
 
+# communication_matrix.json: the links against an independent reading
+# (tests/totals/matrix.py) on both layouts; bad values named
+for c in gpt3 alexnet; do
+	if python3 "$HERE/matrix.py" "$c/report.json"; then
+		ok "$c: rank-to-rank links as the raw files sum"
+	else
+		bad "$c: rank-to-rank links (see above)"
+	fi
+	if grep -q "Rank-to-rank links" "$c/report.md" &&
+		grep -q 'id="links"' "$c/report.html"; then
+		ok "$c: the link table in Markdown and HTML"
+	else
+		bad "$c: no link table"
+	fi
+done
+cp -r "$SAMPLES/msinsight-gpt3-testdata-2023" badmx
+m=badmx/test_rank_0/ASCEND_PROFILER_OUTPUT/communication_matrix.json
+sed -i '0,/"Transit Size(MB)": 20.97152/s//"Transit Size(MB)": "abc"/' "$m"
+m1=badmx/test_rank_1/ASCEND_PROFILER_OUTPUT/communication_matrix.json
+sed -i '0,/"1-9"/s//"1-x9"/' "$m1"
+report badmx badmx
+if python3 - badmx/report.json <<'PY'; then
+import json, sys
+r = json.load(open(sys.argv[1]))
+w = [w["message"] for w in r["warnings"] if w["code"] == "matrix_unreadable"]
+print(w)
+ok = (len(w) == 2 and
+      any("test_rank_0/ASCEND_PROFILER_OUTPUT/communication_matrix.json: "
+          "step2/p2p/hcom_send__822_0@13337953553061386822/0-0/Transit Size(MB): "
+          "expected a number, got '\"abc\"'" in m for m in w) and
+      any("/1-x9: not a link 'src-dst' of two rank ids" in m for m in w))
+sys.exit(0 if ok else 1)
+PY
+	ok "bad communication_matrix.json values named"
+else
+	bad "bad communication_matrix.json messages"
+fi
+
 for c in gpt3 paddle alexnet gen gencut gen2 gendb loose; do
 	[ -f "$c/report.json" ] && cases+=("$c")
 done
