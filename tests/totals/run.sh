@@ -168,6 +168,31 @@ check("loose: within the rules' tolerance",
       not [w for w in r["warnings"] if w["code"] == "totals_mismatch"])
 PY
 
+# the Overlap Analysis cross-check decides trust too: with no tolerance,
+# the ns the two measures differ by on AlexNet (Overlap Analysis spans
+# against kernel intervals) are a mismatch, and the warning says which
+# figure the report uses
+cat >strict.json <<'EOF2'
+{"extends": "builtin", "totals": {"overlap_analysis": 0}}
+EOF2
+report strictoa "$SAMPLES/msinsight-alexnet-2rank-2024/level1" --rules strict.json
+if python3 - strictoa/report.json <<'PY'; then
+import json, sys
+r = json.load(open(sys.argv[1]))
+w = [w["message"] for w in r["warnings"] if w["code"] == "overlap_mismatch"]
+oa = [c for k in r["ranks"] for c in k["totals_check"]
+      if c["figure"] == "overlap_analysis"]
+print(w[:1], r["summary"]["trust"])
+sys.exit(0 if (w and "use the kernel intervals" in w[0] and
+               r["summary"]["trust"]["level"] == "low" and
+               r["summary"]["trust"]["profiler_totals_agree"] is False and
+               any(not c["passed"] for c in oa)) else 1)
+PY
+	ok "Overlap Analysis mismatch: warned, trust low"
+else
+	bad "Overlap Analysis mismatch"
+fi
+
 # a bad op_statistic.csv: a warning naming file, line, column and value
 cp -r "$SAMPLES/paddleocrvl-910b-decode-2026" badop
 sed -i '3s/^6,\([^,]*\),\([^,]*\),[0-9]*,/6,\1,\2,abc,/' badop/op_statistic.csv
