@@ -9,6 +9,7 @@
 #include "analysis/iterations.h"
 #include "analysis/overlap.h"
 #include "analysis/stages.h"
+#include "analysis/totals.h"
 #include "util/membudget.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -385,6 +386,7 @@ int analyse_with(struct kernel_table *kt, const struct rules *ru,
 	breakdown_compute(kt, key_cat, key_part, so.stage, r->segs, r->nsegs,
 	                  r);
 	overlap_stage_comm(kt->v, kt->n, so.stage, key_cat, r);
+	totals_measure(kt->v, kt->n, key_cat, &r->ktot);
 	{
 		struct iter_input in = {kt->v,    kt->n,   so.stage, key_cat,
 		                        key_part, key_sig, nkeys};

@@ -265,6 +265,47 @@ static const struct ft_field infile_f[] = {
 };
 static const struct ft_table infile_t = FT_TABLE(infile_f);
 
+/* The checks against the profiler's own totals (analysis/totals.h). */
+static const struct ft_field ktot_f[] = {
+    FT_BOOL(struct kernel_totals, set),
+    I64(struct kernel_totals, compute_ns),
+    I64(struct kernel_totals, exposed_ns),
+    I64(struct kernel_totals, span_ns),
+    I64(struct kernel_totals, kernel_ns),
+    U64(struct kernel_totals, kernels),
+};
+static const struct ft_table ktot_t = FT_TABLE(ktot_f);
+
+static const char *const totals_sources[] = {
+    "step_trace_time", "db_step_time", "op_statistic", "overlap_analysis"};
+
+static const struct ft_field totals_f[] = {
+    FT_BOOL(struct totals_check, checked),
+    FT_BOOL(struct totals_check, passed),
+    FT_SYMF(struct totals_check, source, totals_sources),
+    I64(struct totals_check, ours),
+    I64(struct totals_check, theirs),
+    I64(struct totals_check, base),
+    FT_DBLF(struct totals_check, diff_points),
+    FT_DBLF(struct totals_check, tolerance),
+    FT_STRF(struct totals_check, worst_type),
+};
+static const struct ft_table totals_t = FT_TABLE(totals_f);
+
+static const struct ft_field link_row_f[] = {
+    FT_NUM(struct comm_link, src, FT_I32, 0, INT32_MAX),
+    FT_NUM(struct comm_link, dst, FT_I32, 0, INT32_MAX),
+    FT_CHARSF(struct comm_link, transport),
+    FT_DBLF(struct comm_link, size_mb),
+    I64(struct comm_link, time_ns),
+};
+static const struct ft_table link_row_t = FT_TABLE(link_row_f);
+
+static const struct ft_field name_f[] = {
+    {NULL, FT_STR, 0, 1, 0, 0, NULL, 0, NULL, 0, 0, 0},
+};
+static const struct ft_table name_t = FT_TABLE(name_f);
+
 static const struct ft_field rank_f[] = {
     FT_NUM(struct rank_result, id, FT_I32, 0, INT32_MAX),
     FT_SYMF(struct rank_result, id_source, id_sources),
@@ -307,6 +348,16 @@ static const struct ft_field rank_f[] = {
              64),
     FT_NUM(struct rank_result, captured_s, FT_I64, -1, FT_TIME_MAX),
     FT_SYMF(struct rank_result, captured_from, captured_froms),
+    FT_SUBF(struct rank_result, ktot, 1, ktot_t, struct kernel_totals),
+    FT_SUBF(struct rank_result, totals, TOT_COUNT, totals_t,
+            struct totals_check),
+    FT_NUM(struct rank_result, totals_failed, FT_INT, 0, TOT_COUNT),
+    FT_LISTF(struct rank_result, unused, nunused, name_t, char *,
+             RESULT_MAX_UNUSED),
+    SZ(struct rank_result, unused_total),
+    FT_LISTF(struct rank_result, links, nlinks, link_row_t, struct comm_link,
+             RESULT_MAX_LINKS),
+    SZ(struct rank_result, links_total),
 };
 static const struct ft_table rank_t = FT_TABLE(rank_f);
 

@@ -78,6 +78,12 @@ void rank_result_release(struct rank_result *rr)
 	free(rr->db.path);
 	free(rr->db.schema);
 	free(rr->chip);
+	for (i = 0; i < TOT_COUNT; i++)
+		free(rr->totals[i].worst_type);
+	for (i = 0; i < rr->nunused; i++)
+		free(rr->unused[i]);
+	free(rr->unused);
+	free(rr->links);
 	for (i = 0; i < rr->ninputs; i++)
 		free(rr->inputs[i].path);
 	free(rr->inputs);

@@ -10,6 +10,7 @@
 #include "core/tasktype.h"
 #include "core/vocab.h"
 #include "input/commjson.h"
+#include "input/commmatrix.h"
 #include "input/profile.h"
 #include "util/sha256.h"
 
@@ -144,7 +145,7 @@ struct verdict {
 	                    * gain (analysis/gain.h); 0 when not fired */
 };
 
-#define WARNING_ARGS 4
+#define WARNING_ARGS 5
 struct warning {
 	char *code;    /* stable machine-readable id, e.g. "skipped_rows" */
 	char *file;    /* NULL when not about one file */
@@ -379,6 +380,51 @@ struct input_file {
 	char sha256[SHA256_HEX]; /* lower-case hex */
 };
 
+/* ---- the profiler's own totals as a check (analysis/totals.h) ------- */
+
+/* What the kernels give over the steps, in one sweep: the compute union
+ * (time covered by a non-Comm kernel), exposed communication (covered by
+ * Comm and no other kernel), the steps' device span (per Step Id run,
+ * first start to last end) and the kernel time and count. */
+struct kernel_totals {
+	int set;
+	int64_t compute_ns, exposed_ns, span_ns, kernel_ns;
+	uint64_t kernels;
+};
+
+/* The figures compared, one check each. */
+enum totals_figure {
+	TOT_COMPUTING,    /* step_trace Computing / STEP_TIME split */
+	TOT_NOT_OVERLAP,  /* Communication(Not Overlapped) */
+	TOT_FREE,         /* Free */
+	TOT_OVERLAP,      /* the trace's Overlap Analysis, per stage */
+	TOT_OPSTAT_TIME,  /* op_statistic.csv's Total Time */
+	TOT_OPSTAT_COUNT, /* op_statistic.csv's Count */
+	TOT_COUNT
+};
+extern const char *const totals_figure_names[TOT_COUNT];
+
+/* One comparison. ours/theirs are ns (counts for TOT_OPSTAT_COUNT);
+ * diff and tolerance are in points of base (the steps' total time for
+ * the step figures, the profiler's figure for op_statistic and the
+ * stage's wall time for the Overlap Analysis). */
+struct totals_check {
+	int checked, passed;
+	const char *source; /* "step_trace_time", "db_step_time",
+	                     * "op_statistic", "overlap_analysis" (static) */
+	int64_t ours, theirs, base;
+	double diff_points, tolerance;
+	char *worst_type; /* op_statistic: the type that differs most, or
+	                   * NULL */
+};
+
+/* communication_matrix.json's rank-to-rank links a rank keeps: the
+ * RESULT_MAX_LINKS with the most transit time (links_total counts all). */
+#define RESULT_MAX_LINKS 256
+
+/* The capture's files that sdperf does not read, listed by name. */
+#define RESULT_MAX_UNUSED 64
+
 /* What one rank contributed. Times in ns. */
 struct rank_result {
 	int32_t id;
@@ -434,6 +480,19 @@ struct rank_result {
 	/* how it was collected: the evidence, and the check's decision */
 	struct coll_evidence ev;
 	struct rank_collection coll;
+
+	/* the kernels' totals against the profiler's (totals_check) */
+	struct kernel_totals ktot;
+	struct totals_check totals[TOT_COUNT];
+	int totals_failed; /* checks beyond their tolerance */
+	/* communication_matrix.json summed over its steps (input/commmatrix.h),
+	 * by transit time, descending */
+	struct comm_link *links;
+	size_t nlinks, links_total;
+	/* files in its folders that nothing reads (names, the first
+	 * RESULT_MAX_UNUSED; unused_total counts them all) */
+	char **unused;
+	size_t nunused, unused_total;
 
 	struct rank_memory mem; /* device memory samples */
 	char *chip;             /* chip model the profile names, or NULL */
@@ -647,6 +706,7 @@ struct result {
 	int seg_window, seg_min_segment; /* segmentation parameters used */
 	char *stage_method; /* how stages were found, for the Method section */
 
+	struct kernel_totals ktot;   /* analysis/totals.h */
 	struct type_stat *unmatched; /* Other-category types, by time */
 	size_t nunmatched;
 

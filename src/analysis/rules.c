@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -361,6 +362,29 @@ static int load_steps(struct loader *L, const cJSON *o, struct rules *r)
 	return 0;
 }
 
+/* "totals": {"computing": 5, ...}, each a number of points from 0 to
+ * 100 (analysis/totals.h). */
+static int load_totals(struct loader *L, const cJSON *o, struct rules *r)
+{
+	char path[64];
+	int f;
+
+	if (!cJSON_IsObject(o))
+		return bad(L, "totals", "expected an object");
+	for (f = 0; f < TOT_COUNT; f++) {
+		const cJSON *v = get(o, totals_figure_names[f]);
+		if (!v)
+			continue;
+		snprintf(path, sizeof(path), "totals.%s",
+		         totals_figure_names[f]);
+		if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0) ||
+		    v->valuedouble > 100)
+			return bad(L, path, "expected a number from 0 to 100");
+		r->totals_tolerance[f] = v->valuedouble;
+	}
+	return 0;
+}
+
 static int load_comm_cores(struct loader *L, const cJSON *arr, struct rules *r)
 {
 	const cJSON *it;
@@ -636,10 +660,10 @@ static void syntax_error(struct loader *L, const char *text, size_t len,
 static int check_keys(struct loader *L, const cJSON *root)
 {
 	static const char *const known[] = {
-	    "schema",       "about",      "comment",       "extends",
-	    "comm_cores",   "classify",   "classify_apis", "signatures",
-	    "segmentation", "thresholds", "markers",       "steps",
-	    "chips",        "speedups"};
+	    "schema",     "about",         "comment",    "extends",
+	    "comm_cores", "classify",      "classify_apis", "signatures",
+	    "segmentation", "thresholds",  "markers",    "steps",
+	    "chips",      "speedups",      "totals"};
 	const cJSON *it;
 	size_t i;
 
@@ -685,6 +709,8 @@ static int load_json(struct rules *r, struct loader *L, const cJSON *root,
 		return -1;
 	if ((v = get(root, "thresholds")) && load_thresholds(L, v, r))
 		return -1;
+	if ((v = get(root, "totals")) && load_totals(L, v, r))
+		return -1;
 	if ((v = get(root, "steps")) && load_steps(L, v, r))
 		return -1;
 	if ((v = get(root, "markers")) && load_markers(L, v, r))
@@ -710,6 +736,12 @@ static void set_defaults(struct rules *r)
 	r->loop_window = 16;
 	r->min_text_encoder = 8;
 	r->outlier_factor = 1.5;
+	r->totals_tolerance[TOT_COMPUTING] = 5;
+	r->totals_tolerance[TOT_NOT_OVERLAP] = 5;
+	r->totals_tolerance[TOT_FREE] = 10;
+	r->totals_tolerance[TOT_OVERLAP] = 3;
+	r->totals_tolerance[TOT_OPSTAT_TIME] = 1;
+	r->totals_tolerance[TOT_OPSTAT_COUNT] = 1;
 }
 
 static int load_builtin_into(struct rules *r, struct err *e);

@@ -90,6 +90,10 @@ struct rules {
 	double outlier_factor; /* a step this many times the median is an
 	                        * outlier (warm-up when it is the first) */
 	int window, min_segment, loop_window, min_text_encoder;
+	/* "totals": the tolerance of each comparison with the profiler's
+	 * own totals (analysis/totals.h), by enum totals_figure, in points
+	 * (percent of the comparison's base) */
+	double totals_tolerance[TOT_COUNT];
 	struct chip_rule *chips; /* "chips": the first match wins */
 	size_t nchips;
 	double device_memory_gb; /* --device-memory, 0 when not given: wins

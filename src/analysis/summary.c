@@ -2,6 +2,7 @@
 #include "analysis/summary.h"
 
 #include "analysis/collection.h"
+#include "analysis/totals.h"
 #include "util/banned.h"
 
 const char *const summary_trust_names[3] = {"good", "fair", "low"};
@@ -47,6 +48,9 @@ enum summary_trust summary_trust(const struct result *r)
 	const unsigned fair = 1u << GAP_FEW_STEPS | 1u << GAP_NO_WARMUP;
 
 	if (!r->collection.checked || (c->gaps & low))
+		return TRUST_LOW;
+	/* the kernels disagree with the profiler's own totals */
+	if (totals_failed(r))
 		return TRUST_LOW;
 	if ((c->gaps & fair) || c->level == LEVEL_UNKNOWN || r->nwarnings)
 		return TRUST_FAIR;

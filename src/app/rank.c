@@ -17,11 +17,14 @@
 #include "analysis/dbstages.h"
 #include "analysis/memory.h"
 #include "analysis/steps.h"
+#include "analysis/totals.h"
 #include "analysis/traceonly.h"
 #include "analysis/tracestages.h"
 #include "input/commjson.h"
+#include "input/commmatrix.h"
 #include "input/db.h"
 #include "input/kernels.h"
+#include "input/opstat.h"
 #include "input/steptrace.h"
 #include "input/traceprof.h"
 #include "util/checked.h"
@@ -32,7 +35,6 @@
 
 /* Exposed-communication figures further apart than this (points of the
  * stage's wall time) are worth a warning. */
-#define OVERLAP_MISMATCH_POINTS 3.0
 
 static void describe(const struct disc_rank *dr, struct rank_result *rr)
 {
@@ -56,6 +58,12 @@ static void describe(const struct disc_rank *dr, struct rank_result *rr)
 	                                            : NULL;
 	rr->free_share_ppm = -1;
 	rr->stage_source = "signatures";
+	rr->unused_total = dr->unused_total;
+	rr->nunused = dr->nunused;
+	rr->unused =
+	    dr->nunused ? xcalloc(dr->nunused, sizeof(*rr->unused)) : NULL;
+	for (f = 0; f < (int)dr->nunused; f++)
+		rr->unused[f] = xstrdup(dr->unused[f]);
 	collection_from_discovery(&rr->ev, dr);
 }
 
@@ -235,6 +243,7 @@ void rank_take_analysis(struct result *r, struct result *a)
 	r->seg_min_segment = a->seg_min_segment;
 	r->stage_method = a->stage_method;
 	r->unmatched = a->unmatched;
+	r->ktot = a->ktot;
 	r->iters = a->iters;
 	r->nunmatched = a->nunmatched;
 	r->rules_source = a->rules_source;
@@ -459,6 +468,47 @@ void rank_keep_comm(const struct commstats *cs, struct rank_result *rr)
 		checked_accumulate(&rr->comm.wait_ns, cs->coll[k].wait_ns);
 }
 
+static int cmp_link(const void *a, const void *b)
+{
+	const struct comm_link *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return x->time_ns > y->time_ns ? -1 : 1;
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	if (x->dst != y->dst)
+		return x->dst < y->dst ? -1 : 1;
+	return strcmp(x->transport, y->transport);
+}
+
+/* communication_matrix.json's links into rr, the RESULT_MAX_LINKS with the
+ * most transit time; a file that cannot be read is a warning naming it
+ * and the bad value (the table is left out). */
+static void read_matrix(const char *path, struct result *r)
+{
+	struct rank_result *rr = &r->ranks[0];
+	struct commmatrix cm;
+	struct err e;
+
+	memset(&e, 0, sizeof(e));
+	if (commmatrix_read(path, &cm, &e)) {
+		result_warn(r, "matrix_unreadable", path, 0, e.msg)->args[0] =
+		    xstrdup(e.msg);
+		commmatrix_release(&cm);
+		return;
+	}
+	if (cm.nlinks > 1)
+		qsort(cm.links, cm.nlinks, sizeof(*cm.links), cmp_link);
+	rr->links_total = cm.nlinks;
+	rr->nlinks =
+	    cm.nlinks < RESULT_MAX_LINKS ? cm.nlinks : RESULT_MAX_LINKS;
+	if (rr->nlinks) {
+		rr->links = xcalloc(rr->nlinks, sizeof(*rr->links));
+		memcpy(rr->links, cm.links, rr->nlinks * sizeof(*rr->links));
+	}
+	commmatrix_release(&cm);
+}
+
 static int read_comm(const char *path, struct rank_result *rr, struct err *e)
 {
 	struct commstats cs;
@@ -490,6 +540,7 @@ void rank_summarise(const struct result *r, struct rank_result *rr)
 		for (c = 0; c < FA_PART_COUNT; c++)
 			rr->stage[s].fa_part_ns[c] = st->fa_part[c].time_ns;
 	}
+	rr->ktot = r->ktot;
 	rr->compute_ns =
 	    checked_sub_sat(r->stages[STAGE_DIT].kernel_ns,
 	                    r->stages[STAGE_DIT].cat[CAT_COMM].time_ns);
@@ -498,7 +549,8 @@ void rank_summarise(const struct result *r, struct rank_result *rr)
 /* The two measures of exposed communication, per stage: kernel intervals
  * (Comm kernels covered by no other kernel of the stage) and the trace's
  * Overlap Analysis (Communication(Not Overlapped) inside the stage). */
-void rank_cross_check(struct result *r, const struct rank_result *rr)
+void rank_cross_check(struct result *r, struct rank_result *rr,
+                      const struct rules *ru)
 {
 	int s;
 
@@ -513,12 +565,16 @@ void rank_cross_check(struct result *r, const struct rank_result *rr)
 		k = 100.0 * (double)rr->stage[s].exposed_comm_ns / (double)wall;
 		o = 100.0 * (double)rr->ov_stage[s][OV_NOT_OVERLAPPED] /
 		    (double)wall;
-		if (k - o <= OVERLAP_MISMATCH_POINTS &&
-		    o - k <= OVERLAP_MISMATCH_POINTS)
+		totals_check_overlap(r, rr, ru, rr->stage[s].exposed_comm_ns,
+		                     rr->ov_stage[s][OV_NOT_OVERLAPPED], wall);
+		if (k - o <= ru->totals_tolerance[TOT_OVERLAP] &&
+		    o - k <= ru->totals_tolerance[TOT_OVERLAP])
 			continue;
 		msg = xstrfmt("rank %d, %s: exposed communication is %.1f%% of "
 		              "the stage from kernel intervals but %.1f%% from "
-		              "the trace's Overlap Analysis",
+		              "the trace's Overlap Analysis; the report's "
+		              "exposed-communication figures use the kernel "
+		              "intervals",
 		              (int)rr->id, stage_names[s], k, o);
 		w = result_warn(r, "overlap_mismatch",
 		                rr->db.used ? rr->db.path : rr->files[RF_TRACE],
@@ -565,6 +621,51 @@ void rank_keep_listed(struct result *r)
 
 /* ---- a rank ------------------------------------------------------------ */
 
+/* op_statistic.csv's sums against the kernels' (kt, before it is freed):
+ * the kernel time and count per type. A file that cannot be read is a
+ * warning naming it, the line, the column and the value; the report goes
+ * on without the check. */
+void rank_check_opstat(const char *path, const struct kernel_table *kt,
+                       const struct rules *ru, struct result *r)
+{
+	struct rank_result *rr = &r->ranks[0];
+	uint32_t nkeys = kt->keys.n, k;
+	uint64_t cost =
+	    (uint64_t)(nkeys ? nkeys : 1) * sizeof(struct kernel_type_sum);
+	struct kernel_type_sum *t;
+	struct opstat os;
+	struct err e;
+	size_t i;
+
+	if (!path)
+		return;
+	memset(&e, 0, sizeof(e));
+	if (membudget_charge(cost)) {
+		membudget_fail(&e, cost, "%s: kernel types (%u)", path, nkeys);
+		goto fail;
+	}
+	if (opstat_read(path, &os, &e)) {
+		membudget_release(cost);
+		opstat_release(&os);
+		goto fail;
+	}
+	t = xcalloc(nkeys ? nkeys : 1, sizeof(*t));
+	for (k = 0; k < nkeys; k++)
+		t[k].type = kernel_key_type(kt, k);
+	for (i = 0; i < kt->n; i++) {
+		t[kt->v[i].key].count++;
+		checked_accumulate(&t[kt->v[i].key].time_ns, kt->v[i].dur_ns);
+	}
+	totals_check_opstat(r, rr, ru, &os, t, nkeys);
+	free(t);
+	membudget_release(cost);
+	opstat_release(&os);
+	return;
+fail:
+	result_warn(r, "opstat_unreadable", path, 0, e.msg)->args[0] =
+	    xstrdup(e.msg);
+}
+
 static int rank_from_kernels(const struct disc_rank *dr, const struct rules *ru,
                              const struct rank_opts *o, struct result *r,
                              struct err *e)
@@ -584,6 +685,7 @@ static int rank_from_kernels(const struct disc_rank *dr, const struct rules *ru,
 	result_add_kernels_input(r, &info, kt.n);
 	if (rank_analyse_src(&src, &kt, ru, r, e))
 		goto out;
+	rank_check_opstat(dr->opstat, &kt, ru, r);
 	/* the kernel table is the big one: free it before the small files */
 	kernel_table_release(&kt);
 	/* on the full timeline */
@@ -591,7 +693,7 @@ static int rank_from_kernels(const struct disc_rank *dr, const struct rules *ru,
 	rank_keep_listed(r);
 	rank_summarise(r, rr);
 	rank_warn_truncated(r, rr);
-	rank_cross_check(r, rr);
+	rank_cross_check(r, rr, ru);
 	ret = 0;
 out:
 	kernels_info_release(&info);
@@ -625,7 +727,12 @@ int rank_analyse(const struct disc_rank *dr, const struct rules *ru,
 		warn_missing(r, rr); /* after the trace said what it gave */
 	if (dr->files[RF_STEPS] && read_steps(dr->files[RF_STEPS], ru, r, e))
 		return -1;
+	if (dr->files[RF_STEPS])
+		totals_check_steps(r, rr, ru, "step_trace_time",
+		                   dr->files[RF_STEPS]);
 	if (dr->files[RF_COMM] && read_comm(dr->files[RF_COMM], rr, e))
 		return -1;
+	if (dr->matrix)
+		read_matrix(dr->matrix, r);
 	return 0;
 }

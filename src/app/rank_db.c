@@ -9,6 +9,7 @@
 #include "analysis/analyse.h"
 #include "analysis/collection.h"
 #include "analysis/dbstages.h"
+#include "analysis/totals.h"
 #include "analysis/memory.h"
 #include "analysis/steps.h"
 #include "analysis/traceonly.h"
@@ -107,10 +108,11 @@ static void warn_gaps(struct result *r, const struct db *db)
 
 /* The steps (STEP_TIME, split by OVERLAP_ANALYSIS or the kernels). */
 static int db_steps(struct db *db, const struct kernel_table *kt,
-                    const struct rules *ru, struct result *r, struct err *e)
+                    const struct rules *ru, struct result *r,
+                    int *from_kernels_out, struct err *e)
 {
 	struct rank_result *rr = &r->ranks[0];
-	int from_kernels;
+	int from_kernels = 1;
 
 	if (dbstages_steps(db, kt, &rr->steps, &rr->nsteps, &from_kernels, e)) {
 		membudget_release((uint64_t)rr->nsteps * sizeof(*rr->steps));
@@ -120,6 +122,7 @@ static int db_steps(struct db *db, const struct kernel_table *kt,
 	                (uint64_t)rr->nsteps * sizeof(*rr->steps));
 	if (!rr->nsteps)
 		rr->db.gaps |= 1u << DBGAP_STEPS;
+	*from_kernels_out = from_kernels;
 	return 0;
 }
 
@@ -146,6 +149,7 @@ static int analyse_db(struct db *db, const struct rules *ru,
 	struct rank_result *rr = &r->ranks[0];
 	struct stage_src src = {db_about(db)->path, NULL, db, 0};
 	struct db_facts facts;
+	int from_kernels = 1;
 
 	rr->chip = db_about(db)->chip ? xstrdup(db_about(db)->chip) : NULL;
 	rr->db.schema = db_about(db)->schema_version
@@ -156,13 +160,16 @@ static int analyse_db(struct db *db, const struct rules *ru,
 		return -1;
 	collection_from_db(&rr->ev, info, &facts);
 	result_add_kernels_input(r, info, kt->n);
-	if (rank_analyse_src(&src, kt, ru, r, e) || db_steps(db, kt, ru, r, e))
+	if (rank_analyse_src(&src, kt, ru, r, e) ||
+	    db_steps(db, kt, ru, r, &from_kernels, e))
 		return -1;
 	kernel_table_release(kt);
 	memory_read_db(db, r); /* on the full timeline */
 	rank_keep_listed(r);
 	rank_summarise(r, rr);
-	rank_cross_check(r, rr);
+	rank_cross_check(r, rr, ru);
+	if (!from_kernels) /* split by OVERLAP_ANALYSIS: the profiler's */
+		totals_check_steps(r, rr, ru, "db_step_time", rr->db.path);
 	if (!db_has(db, DBT_OVERLAP_ANALYSIS))
 		rr->db.gaps |= 1u << DBGAP_OVERLAP;
 	if (!db_has(db, DBT_PYTORCH_API) && !db_has(db, DBT_MSTX_EVENTS))

@@ -68,7 +68,12 @@ void rank_keep_comm(const struct commstats *cs, struct rank_result *rr);
 void rank_summarise(const struct result *r, struct rank_result *rr);
 /* Compares the two measures of exposed communication per stage (kernel
  * intervals, the Overlap Analysis) and warns in r where they disagree. */
-void rank_cross_check(struct result *r, const struct rank_result *rr);
+void rank_cross_check(struct result *r, struct rank_result *rr,
+                      const struct rules *ru);
+/* op_statistic.csv at path (NULL: none) against kt's kernels, into r's
+ * first rank (analysis/totals.h); a file it cannot read is a warning. */
+void rank_check_opstat(const char *path, const struct kernel_table *kt,
+                       const struct rules *ru, struct result *r);
 /* A warning in r when rr's trace_view.json ends early. */
 void rank_warn_truncated(struct result *r, const struct rank_result *rr);
 /* Cuts r's segment list to RESULT_MAX_SEGMENTS for the report, with a

@@ -9,6 +9,7 @@
 #include "analysis/analyse.h"
 #include "analysis/collection.h"
 #include "analysis/dbstages.h"
+#include "analysis/totals.h"
 #include "analysis/memory.h"
 #include "analysis/steps.h"
 #include "analysis/traceonly.h"
@@ -173,9 +174,12 @@ int rank_from_trace(const struct disc_rank *dr, const struct rules *ru,
 	rank_keep_listed(r);
 	rank_summarise(r, rr);
 	rank_warn_truncated(r, rr);
-	rank_cross_check(r, rr);
+	rank_cross_check(r, rr, ru);
 	if (!dr->files[RF_STEPS] && trace_steps(&kt, &tp, trace, ru, r, e))
 		goto out;
+	if (!dr->files[RF_STEPS] && tp.ov_found)
+		totals_check_steps(r, rr, ru, "overlap_analysis", trace);
+	rank_check_opstat(dr->opstat, &kt, ru, r);
 	ret = 0;
 out:
 	traceprof_release(&tp);

@@ -265,6 +265,11 @@ static void disc_rank_free(struct disc_rank *r)
 	free(r->aic_metrics);
 	for (f = 0; f < DM_COUNT; f++)
 		free(r->memfiles[f]);
+	free(r->opstat);
+	free(r->matrix);
+	for (f = 0; f < (int)r->nunused; f++)
+		free(r->unused[f]);
+	free(r->unused);
 }
 
 /* Appends *r to the run (which then owns its strings) and returns 1, or
@@ -302,6 +307,86 @@ static unsigned memory_files(struct walk *w, const char *dir,
 	return bits;
 }
 
+static int cmp_str(const void *a, const void *b);
+
+/* The names sdperf reads in some export (without ".gz"): whatever else
+ * lies beside them is listed as not read. */
+static int read_by_sdperf(const char *name)
+{
+	static const char *const known[] = {
+	    KERNELS,
+	    TRACE,
+	    "step_trace_time.csv",
+	    "communication.json",
+	    "memory_record.csv",
+	    "operator_memory.csv",
+	    "npu_module_mem.csv",
+	    "op_statistic.csv",
+	    "communication_matrix.json",
+	};
+	size_t n = strlen(name), i;
+
+	if (n > 3 && !strcmp(name + n - 3, ".gz"))
+		n -= 3;
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (strlen(known[i]) == n && !strncmp(name, known[i], n))
+			return 1;
+	if (!strncmp(name, "profiler_info", 13) && n >= 18 &&
+	    !strncmp(name + n - 5, ".json", 5))
+		return 1;
+	return !strncmp(name, "ascend_pytorch_profiler", 23) && n > 26 &&
+	       !strncmp(name + n - 3, ".db", 3);
+}
+
+/* Adds the regular files of dir that sdperf does not read to r (by name;
+ * a link is not followed, nothing is opened); at most *budget entries
+ * are looked at. */
+static void scan_unused(struct disc_rank *r, const char *dir, size_t *alloc,
+                        size_t *budget)
+{
+	DIR *dh = opendir(dir);
+	struct dirent *de;
+	struct stat st;
+
+	while (dh && *budget && (de = readdir(dh))) {
+		char *p;
+		int reg;
+		(*budget)--;
+		if (de->d_name[0] == '.' || read_by_sdperf(de->d_name))
+			continue;
+		p = fileio_join(dir, de->d_name);
+		reg = lstat(p, &st) == 0 && S_ISREG(st.st_mode);
+		free(p);
+		if (!reg)
+			continue;
+		r->unused_total++;
+		r->unused =
+		    xgrow(r->unused, sizeof(*r->unused), r->nunused + 1, alloc);
+		r->unused[r->nunused++] = xstrdup(de->d_name);
+	}
+	if (dh)
+		closedir(dh);
+}
+
+/* The files beside the rank's data that nothing reads (disc_rank's
+ * unused): out_dir's, and dir's when it is another folder; sorted, the
+ * first DISCOVER_MAX_UNUSED kept. */
+static void unused_files(struct disc_rank *r, const char *dir,
+                         const char *out_dir)
+{
+	size_t alloc = 0, budget = DISCOVER_SCAN_ENTRIES, i;
+
+	scan_unused(r, out_dir, &alloc, &budget);
+	if (dir && strcmp(dir, out_dir) && fileio_kind(dir) == 1)
+		scan_unused(r, dir, &alloc, &budget);
+	if (r->nunused > 1)
+		qsort(r->unused, r->nunused, sizeof(*r->unused), cmp_str);
+	for (i = DISCOVER_MAX_UNUSED; i < r->nunused; i++)
+		free(r->unused[i]);
+	if (r->nunused > DISCOVER_MAX_UNUSED)
+		r->nunused = DISCOVER_MAX_UNUSED;
+}
+
 /* A rank whose data files are in out_dir and profiler_info in info_dir;
  * given, if not NULL, is the file given as PATH, read as role in export
  * use. Returns 1 when added, 0 when the same data was taken already. */
@@ -326,6 +411,11 @@ static int add_rank(struct walk *w, const char *dir, const char *out_dir,
 	}
 	r.files[DF_DB] = find_db(out_dir);
 	keep_inside(w, &r.files[DF_DB]);
+	r.opstat = find_file(out_dir, "op_statistic.csv");
+	keep_inside(w, &r.opstat);
+	r.matrix = find_file(out_dir, "communication_matrix.json");
+	keep_inside(w, &r.matrix);
+	unused_files(&r, dir, out_dir);
 	r.use = r.files[DF_DB] ? EXPORT_DB : EXPORT_TEXT;
 	if (given) {
 		free(r.files[role]);

@@ -50,7 +50,19 @@ struct disc_rank {
 	struct profinfo_setup setup;
 	unsigned mem_files; /* 1u << enum disc_memfile for each one found */
 	char *memfiles[DM_COUNT]; /* the path of each one found, or NULL */
+	char *opstat; /* op_statistic.csv (or .gz) beside the data, or NULL */
+	char *matrix; /* communication_matrix.json (or .gz), or NULL */
+	/* the regular files in the rank's data folder (and its folder) that
+	 * sdperf reads in no export, by name, sorted: the first
+	 * DISCOVER_MAX_UNUSED (unused_total counts them all, of the first
+	 * DISCOVER_SCAN_ENTRIES entries looked at); names only: none is
+	 * opened */
+	char **unused;
+	size_t nunused, unused_total;
 };
+
+#define DISCOVER_MAX_UNUSED   64
+#define DISCOVER_SCAN_ENTRIES 4096
 
 /* Something discovery noticed that the report should say: code
  * "duplicate_rank" (args: rank id, folder), "bad_profiler_info" (args:

@@ -481,7 +481,7 @@ static int warn_on_figures(const char *code)
 {
 	static const char *const codes[] = {
 	    "few_steps", "no_steps", "no_step_ranges", "unknown_task_type",
-	    "unknown_task_types_more"};
+	    "unknown_task_types_more", "totals_mismatch"};
 	size_t i;
 
 	for (i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
@@ -493,7 +493,7 @@ static int warn_on_figures(const char *code)
 static void warnings(struct model_ctx *c, struct tmpl_vars *v)
 {
 	const struct result *r = c->r;
-	const char *names[] = {"line", "1", "2", "3", "4"};
+	const char *names[] = {"line", "1", "2", "3", "4", "5"};
 	size_t i;
 
 	tmpl_define_loop(v, "sum_warnings");
@@ -501,13 +501,14 @@ static void warnings(struct model_ctx *c, struct tmpl_vars *v)
 		const struct warning *w = &r->warnings[i];
 		struct tmpl_vars *row = tmpl_add_row(v, "warnings");
 		char line[32], key[96];
-		const char *values[5];
+		const char *values[6];
 		snprintf(line, sizeof(line), "%" PRIu64, w->line);
 		values[0] = line;
 		values[1] = w->args[0];
 		values[2] = w->args[1];
 		values[3] = w->args[2];
 		values[4] = w->args[3];
+		values[5] = w->args[4];
 		/* a stage argument ("dit") in the report's language */
 		if (w->args[1] && stage_from_name(w->args[1]) >= 0)
 			values[2] = model_tk(c, "stage_", w->args[1]);
@@ -517,7 +518,7 @@ static void warnings(struct model_ctx *c, struct tmpl_vars *v)
 		else
 			snprintf(key, sizeof(key), "warn_%s", w->code);
 		if (i18n_find(c->o->cat, key))
-			model_set_msg(c, row, "text", key, names, values, 5);
+			model_set_msg(c, row, "text", key, names, values, 6);
 		else
 			tmpl_set(row, "text", w->message);
 		tmpl_set(row, "file", w->file ? w->file : "");

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/collection.h"
+#include "analysis/totals.h"
 #include "util/strbuf.h"
 #include "util/banned.h"
 
@@ -142,6 +143,108 @@ static void gaps(struct model_ctx *c, struct tmpl_vars *v)
 		tmpl_set(v, "coll_snippet", collection_snippet(col));
 }
 
+/* The labels of rr's checks of one outcome (passed or not), joined:
+ * "step_trace_time.csv (Computing, Free), op_statistic.csv". File and
+ * column names are the profiler's, the same in every language. */
+static void check_list(const struct rank_result *rr, int passed,
+                       struct strbuf *sb)
+{
+	static const char *const label[TOT_COUNT] = {
+	    "Computing",
+	    "Communication(Not Overlapped)",
+	    "Free",
+	    "Overlap Analysis",
+	    "op_statistic.csv (time)",
+	    "op_statistic.csv (count)"};
+	int f, n = 0;
+
+	for (f = 0; f < TOT_COUNT; f++) {
+		const struct totals_check *k = &rr->totals[f];
+		if (!k->checked || !k->passed != !passed)
+			continue;
+		strbuf_adds(sb, n++ ? ", " : "");
+		strbuf_adds(sb, label[f]);
+		if (f <= TOT_FREE)
+			strbuf_addf(sb, " (%s)",
+			            !strcmp(k->source, "db_step_time")
+			                ? "STEP_TIME"
+			            : !strcmp(k->source, "overlap_analysis")
+			                ? "Overlap Analysis"
+			                : "step_trace_time.csv");
+	}
+}
+
+/* One line per analysed rank with checks: the ones that passed, the ones
+ * that did not. */
+static void totals(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	const char *names[] = {"rank", "checks"};
+	const char *values[2];
+	char id[16];
+	size_t i;
+
+	tmpl_define_loop(v, "coll_totals");
+	for (i = 0; i < r->nranks; i++) {
+		const struct rank_result *rr = &r->ranks[i];
+		struct strbuf sb = STRBUF_INIT;
+		int bad;
+		if (!rr->analysed)
+			continue;
+		bad = rr->totals_failed > 0;
+		check_list(rr, !bad, &sb);
+		if (!sb.len) {
+			strbuf_release(&sb);
+			continue;
+		}
+		snprintf(id, sizeof(id), "%" PRId32, rr->id);
+		values[0] = id;
+		values[1] = sb.buf;
+		{
+			struct tmpl_vars *row = tmpl_add_row(v, "coll_totals");
+			model_set_msg(c, row, "text",
+			              bad ? "coll_totals_bad"
+			                  : "coll_totals_ok",
+			              names, values, 2);
+			tmpl_set(row, "ok", bad ? "" : "1");
+		}
+		strbuf_release(&sb);
+	}
+}
+
+/* One line per rank with files that nothing reads. */
+static void unused(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	const char *names[] = {"rank", "files", "n"};
+	const char *values[3];
+	char id[16], n[24];
+	size_t i, k;
+
+	tmpl_define_loop(v, "coll_unused");
+	for (i = 0; i < r->nranks; i++) {
+		const struct rank_result *rr = &r->ranks[i];
+		struct strbuf sb = STRBUF_INIT;
+		if (!rr->nunused)
+			continue;
+		for (k = 0; k < rr->nunused; k++) {
+			strbuf_adds(&sb, k ? ", " : "");
+			strbuf_adds(&sb, rr->unused[k]);
+		}
+		snprintf(id, sizeof(id), "%" PRId32, rr->id);
+		snprintf(n, sizeof(n), "%zu", rr->unused_total - rr->nunused);
+		values[0] = id;
+		values[1] = sb.buf;
+		values[2] = n;
+		model_set_msg(c, tmpl_add_row(v, "coll_unused"), "text",
+		              rr->unused_total > rr->nunused
+		                  ? "coll_unused_more"
+		                  : "coll_unused",
+		              names, values, 3);
+		strbuf_release(&sb);
+	}
+}
+
 void model_collection(struct model_ctx *c, struct tmpl_vars *v)
 {
 	const struct result *r = c->r;
@@ -149,6 +252,8 @@ void model_collection(struct model_ctx *c, struct tmpl_vars *v)
 
 	tmpl_set(v, "collection", "");
 	tmpl_define_loop(v, "coll_gaps");
+	totals(c, v);
+	unused(c, v);
 	if (!r->collection.checked)
 		return;
 	tmpl_set(v, "collection", "1");

@@ -712,6 +712,78 @@ static void boundaries(struct model_ctx *c, struct tmpl_vars *v)
 	}
 }
 
+/* ---- communication_matrix.json: rank-to-rank links --------------------- */
+
+#define LINKS_SHOWN 50
+
+struct link_ref {
+	int32_t rank;
+	const struct comm_link *k;
+};
+
+static int cmp_link_ref(const void *a, const void *b)
+{
+	const struct link_ref *x = a, *y = b;
+
+	if (x->k->time_ns != y->k->time_ns)
+		return x->k->time_ns > y->k->time_ns ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (x->k->src != y->k->src)
+		return x->k->src < y->k->src ? -1 : 1;
+	return x->k->dst < y->k->dst ? -1 : x->k->dst > y->k->dst;
+}
+
+/* With several ranks: every rank's links, the LINKS_SHOWN with the most
+ * transit time (report.json has each rank's). */
+static void links(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct result *r = c->r;
+	struct link_ref *refs;
+	size_t i, j, n = 0, total = 0;
+	const char *names[] = {"shown", "n"};
+	const char *values[2];
+	char shown[24], all[24];
+
+	tmpl_define_loop(v, "links");
+	tmpl_set(v, "links_note", "");
+	for (i = 0; i < r->nranks; i++)
+		n += r->ranks[i].nlinks;
+	if (r->nranks < 2 || !n)
+		return;
+	refs = xcalloc(n, sizeof(*refs));
+	for (i = n = 0; i < r->nranks; i++) {
+		total += r->ranks[i].links_total;
+		for (j = 0; j < r->ranks[i].nlinks; j++) {
+			refs[n].rank = r->ranks[i].id;
+			refs[n++].k = &r->ranks[i].links[j];
+		}
+	}
+	qsort(refs, n, sizeof(*refs), cmp_link_ref);
+	for (i = 0; i < n && i < LINKS_SHOWN; i++) {
+		const struct comm_link *k = refs[i].k;
+		struct tmpl_vars *row = tmpl_add_row(v, "links");
+		tmpl_setf(row, "rank", "%" PRId32, refs[i].rank);
+		tmpl_setf(row, "link", "%" PRId32 " → %" PRId32, k->src,
+		          k->dst);
+		tmpl_set(row, "transport", k->transport);
+		tmpl_setf(row, "size_mb", "%.3f", k->size_mb);
+		model_set_ns(row, "time_ns", k->time_ns);
+		if (k->time_ns > 0) /* MB per ms is GB per s */
+			tmpl_setf(row, "bandwidth", "%.3f",
+			          k->size_mb / ((double)k->time_ns / 1e6));
+	}
+	if (total > LINKS_SHOWN) {
+		snprintf(shown, sizeof(shown), "%d", LINKS_SHOWN);
+		snprintf(all, sizeof(all), "%zu", total);
+		values[0] = shown;
+		values[1] = all;
+		model_set_msg(c, v, "links_note", "links_more", names, values,
+		              2);
+	}
+	free(refs);
+}
+
 void model_ranks(struct model_ctx *c, struct tmpl_vars *v)
 {
 	header(c, v);
@@ -719,6 +791,7 @@ void model_ranks(struct model_ctx *c, struct tmpl_vars *v)
 	ranks_table(c, v);
 	steps(c, v);
 	collectives(c, v);
+	links(c, v);
 	overlap(c, v);
 	boundaries(c, v);
 }

@@ -6,6 +6,7 @@
 
 #include "analysis/e2e.h"
 #include "analysis/summary.h"
+#include "analysis/totals.h"
 #include "view/model_gain.h"
 #include "util/banned.h"
 #include "util/numfmt.h"
@@ -142,6 +143,15 @@ static void trust(struct model_ctx *c, struct tmpl_vars *v)
 	              col->steps ? "summary_trust_detail"
 	                         : "summary_trust_nosteps",
 	              names, values, 4);
+	/* the check against the profiler's own totals, passed or not */
+	if (totals_checked(r)) {
+		strbuf_reset(&c->sb);
+		strbuf_adds(&c->sb, tmpl_get(v, "sum_trust_detail"));
+		strbuf_adds(&c->sb,
+		            model_t(c, totals_failed(r) ? "summary_totals_bad"
+		                                        : "summary_totals_ok"));
+		tmpl_set(v, "sum_trust_detail", c->sb.buf);
+	}
 }
 
 void model_summary(struct model_ctx *c, struct tmpl_vars *v)

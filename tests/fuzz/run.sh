@@ -37,7 +37,12 @@ printf '%s' '<TMPL_VAR title fmt=md><TMPL_VAR n fmt=md>' >"$work/template/md-fir
 
 # profiler files: communication.json, step_trace_time.csv, trace_view.json
 # (the first 60 KB of real traces: the scanner takes a cut trace as valid)
-mkdir -p "$work/comm" "$work/steptrace" "$work/trace"
+mkdir -p "$work/comm" "$work/steptrace" "$work/trace" "$work/opstat" \
+	"$work/matrix"
+find "$root/tests/data" -name 'op_statistic.csv' \
+	-exec cp --backup=numbered {} "$work/opstat/" \;
+find "$root/tests/data" -name 'communication_matrix.json' -size -64k \
+	-exec cp --backup=numbered {} "$work/matrix/" \;
 find "$root/tests/data" -name 'communication.json' -size -64k \
 	-exec cp --backup=numbered {} "$work/comm/" \;
 find "$root/tests/data" -name 'step_trace_time.csv' \

@@ -140,7 +140,8 @@ static void example_summary_in_every_format(void **state)
 	assert_true(at(html, "id=\"verdict-fa_quant_sparse\">") <
 	            at(html, "id=\"verdict-text_encoder\">"));
 	at(html, "<strong>fair</strong> — <a href=\"#warnings\">Level1, 2 "
-	         "timed steps after 3 warm-up, 2 warnings</a>");
+	         "timed steps after 3 warm-up, 2 warnings; the profiler&#39;s own "
+	         "totals agree with the kernels</a>");
 	/* the warning that undermines the figures, beside the trust line
 	 * (issue 14); the other one (a missing file) only in Warnings */
 	assert_true(at(html, "class=\"sum-trust") <
@@ -182,7 +183,8 @@ static void example_summary_in_every_format(void **state)
 	assert_true(at(txt, "[FIRE] vae_parallel") <
 	            at(txt, "[FIRE] fa_quant_sparse"));
 	at(txt, "  trust        fair - Level1, 2 timed steps after 3 warm-up, "
-	        "2 warnings\n");
+	        "2 warnings; the profiler's own totals agree with the "
+	        "kernels\n");
 	json = text(&r, 1);
 	at(json,
 	   "\"summary\":\t{\n\t\t\"e2e_known\":\ttrue,\n\t\t\"e2e_per\":\t"
@@ -208,7 +210,7 @@ static void example_summary_in_every_format(void **state)
 	at(zh, "<strong class=\"sum-big\">3 项发现</strong>");
 	at(zh,
 	   "<strong>中</strong> — <a href=\"#warnings\">Level1，3 个预热步之后 "
-	   "2 个计时步，2 条警告</a>");
+	   "2 个计时步，2 条警告；与性能工具自身的汇总一致</a>");
 	at(zh, "预计收益（估算）：<strong class=\"sum-gain\">端到端每步 154.2 "
 	       "ms → 124.5–134.4 ms（减少 12.9–19.3%）</strong>");
 	at(zh,
@@ -323,7 +325,8 @@ static void top_action_and_trust(void **state)
 	html = render(&r, REPORT_HTML, "en");
 	at(html, "<p class=\"sum-trust trust-good\"><span class=\"sum-k\">"
 	         "Trust</span> <strong>good</strong> — <a href=\"#warnings\">"
-	         "Level1, 5 timed steps after 2 warm-up, 0 warnings</a></p>");
+	         "Level1, 5 timed steps after 2 warm-up, 0 warnings; the "
+	         "profiler&#39;s own totals agree with the kernels</a></p>");
 	assert_null(strstr(html, "class=\"sum-warn\""));
 	free(html);
 	/* low: Level0 */
@@ -332,7 +335,8 @@ static void top_action_and_trust(void **state)
 	assert_int_equal(summary_trust(&r), TRUST_LOW);
 	txt = text(&r, 0);
 	at(txt, "  trust        low - Level0, 5 timed steps after 2 warm-up, "
-	        "0 warnings\n");
+	        "0 warnings; the profiler's own totals agree with the "
+	        "kernels\n");
 	free(txt);
 	/* no step boundaries: the whole profile, low */
 	r.collection.sum.gaps = 1u << GAP_NO_STEPS;

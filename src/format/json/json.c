@@ -441,6 +441,62 @@ static void rank_export_json(cJSON *o, const struct rank_result *rr)
 			    gaps, cJSON_CreateString(db_gap_keys[g]));
 }
 
+/* The comparisons with the profiler's own totals (analysis/totals.h),
+ * and the files of the rank that nothing reads. */
+static void rank_totals_json(cJSON *o, const struct rank_result *rr)
+{
+	cJSON *arr = cJSON_AddArrayToObject(o, "totals_check");
+	size_t i;
+	int f;
+
+	for (f = 0; f < TOT_COUNT; f++) {
+		const struct totals_check *c = &rr->totals[f];
+		cJSON *x;
+		if (!c->checked)
+			continue;
+		x = cJSON_CreateObject();
+		jsonw_add_str(x, "figure", totals_figure_names[f]);
+		jsonw_add_str(x, "source", c->source);
+		if (f == TOT_OPSTAT_COUNT) {
+			jsonw_add_i64(x, "kernels", c->ours);
+			jsonw_add_i64(x, "profiler", c->theirs);
+			jsonw_add_i64(x, "base", c->base);
+		} else {
+			jsonw_add_us(x, "kernels_us", c->ours);
+			jsonw_add_us(x, "profiler_us", c->theirs);
+			jsonw_add_us(x, "base_us", c->base);
+		}
+		jsonw_add_fixed(x, "diff_points", c->diff_points, 1);
+		jsonw_add_fixed(x, "tolerance_points", c->tolerance, 1);
+		cJSON_AddBoolToObject(x, "passed", c->passed);
+		jsonw_add_str(x, "uses", "kernels");
+		if (c->worst_type)
+			jsonw_add_str(x, "worst_type", c->worst_type);
+		cJSON_AddItemToArray(arr, x);
+	}
+	arr = cJSON_AddArrayToObject(o, "links");
+	for (i = 0; i < rr->nlinks; i++) {
+		const struct comm_link *k = &rr->links[i];
+		cJSON *x = cJSON_CreateObject();
+		jsonw_add_i64(x, "src", k->src);
+		jsonw_add_i64(x, "dst", k->dst);
+		jsonw_add_str(x, "transport", k->transport);
+		jsonw_add_fixed(x, "size_mb", k->size_mb, 1);
+		jsonw_add_us(x, "time_us", k->time_ns);
+		jsonw_add_fixed(x, "bandwidth_gbps",
+		                k->time_ns > 0
+		                    ? k->size_mb / ((double)k->time_ns / 1e6)
+		                    : 0,
+		                k->time_ns > 0);
+		cJSON_AddItemToArray(arr, x);
+	}
+	jsonw_add_u64(o, "links_total", rr->links_total);
+	arr = cJSON_AddArrayToObject(o, "unused_files");
+	for (i = 0; i < rr->nunused; i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateString(rr->unused[i]));
+	jsonw_add_u64(o, "unused_files_total", rr->unused_total);
+}
+
 static void ranks_json(cJSON *root, const struct result *r)
 {
 	cJSON *arr = cJSON_AddArrayToObject(root, "ranks");
@@ -466,6 +522,7 @@ static void ranks_json(cJSON *root, const struct result *r)
 		rank_trace_json(o, rr);
 		rank_comm_json(o, rr);
 		json_rank_memory(o, rr);
+		rank_totals_json(o, rr);
 		jsonw_add_str(o, "chip", rr->chip);
 		cJSON_AddItemToArray(arr, o);
 	}

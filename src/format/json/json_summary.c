@@ -5,6 +5,7 @@
 
 #include "analysis/e2e.h"
 #include "analysis/summary.h"
+#include "analysis/totals.h"
 #include "format/json/jsonw.h"
 #include "util/banned.h"
 
@@ -49,6 +50,13 @@ static void trust_json(cJSON *o, const struct result *r)
 	jsonw_add_u64(t, "timed_steps", c->timed);
 	jsonw_add_u64(t, "warmup_steps", summary_warmup(r));
 	jsonw_add_u64(t, "warnings", r->nwarnings);
+	/* the kernels against the profiler's own totals: null when no rank
+	 * had any to compare with */
+	if (totals_checked(r))
+		cJSON_AddBoolToObject(t, "profiler_totals_agree",
+		                      !totals_failed(r));
+	else
+		cJSON_AddNullToObject(t, "profiler_totals_agree");
 }
 
 /* A time of the estimate, null when there is none. */

@@ -45,6 +45,27 @@ static void gap(struct pdf_ctx *c, const struct tmpl_vars *r)
 	c->d.y -= 8.0f;
 }
 
+/* The checks against the profiler's own totals and the files nothing
+ * reads, as the HTML report shows them. */
+static void totals(struct pdf_ctx *c)
+{
+	size_t i, n = tmpl_nrows(c->m, "coll_totals");
+
+	if (n)
+		pdf_subheading(c, pdf_v(c, "t_coll_totals_title"));
+	for (i = 0; i < n; i++) {
+		const struct tmpl_vars *r = tmpl_row(c->m, "coll_totals", i);
+		if (*tmpl_get(r, "ok"))
+			pdf_strong(c, tmpl_get(r, "text"), PDF_OK);
+		else
+			pdf_strong(c, tmpl_get(r, "text"), PDF_FIRED);
+	}
+	n = tmpl_nrows(c->m, "coll_unused");
+	for (i = 0; i < n; i++)
+		pdf_small(c,
+		          tmpl_get(tmpl_row(c->m, "coll_unused", i), "text"));
+}
+
 void pdf_collection_section(struct pdf_ctx *c)
 {
 	size_t i, n = tmpl_nrows(c->m, "coll_gaps");
@@ -54,6 +75,7 @@ void pdf_collection_section(struct pdf_ctx *c)
 	pdf_section(c, "t_sec_collection");
 	pdf_para(c, pdf_v(c, "t_sec_collection_intro"));
 	facts(c);
+	totals(c);
 	if (*pdf_v(c, "coll_complete")) {
 		pdf_strong(c, pdf_v(c, "t_coll_complete"), PDF_OK);
 		return;

@@ -137,6 +137,28 @@ static void collectives(struct pdf_ctx *c)
 		pdf_small(c, pdf_v(c, "transports_note"));
 }
 
+/* communication_matrix.json's rank-to-rank links (several ranks). */
+static void links(struct pdf_ctx *c)
+{
+	static const struct pdf_col spec[] = {
+	    {"t_col_reported_by", 0.14f, 1}, {"t_col_link", 0.14f, 0},
+	    {"t_col_transport", 0.16f, 0},   {"t_col_size_mb", 0.18f, 1},
+	    {"t_col_time", 0.18f, 1},        {"t_col_bandwidth", 0.2f, 1}};
+	static const char *const vars[] = {"rank",    "link",    "transport",
+	                                   "size_mb", "time_ns", "bandwidth"};
+	tmpl_fmt_fn fmts[] = {NULL, NULL, NULL, c->ff1, c->fdur, c->ff2};
+
+	if (!tmpl_nrows(c->m, "links"))
+		return;
+	pdf_section(c, "t_sec_links");
+	pdf_para(c, pdf_v(c, "t_sec_links_intro"));
+	pdf_table(c,
+	          &(struct pdf_table){PDF_TABLE(spec, c->m, "links"),
+	                              .vars = vars, .fmts = fmts, .dash = 1});
+	if (*pdf_v(c, "links_note"))
+		pdf_small(c, pdf_v(c, "links_note"));
+}
+
 static void overlap(struct pdf_ctx *c)
 {
 	static const struct pdf_col spec[] = {
@@ -228,6 +250,7 @@ static void boundaries(struct pdf_ctx *c)
 void pdf_cluster_sections(struct pdf_ctx *c)
 {
 	collectives(c);
+	links(c);
 	overlap(c);
 	boundaries(c);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/collection.h"
+#include "analysis/totals.h"
 #include "format/text/text_summary.h"
 #include "util/checked.h"
 #include "util/banned.h"
@@ -227,6 +228,62 @@ static const char *tri_word(int v, const char *yes, const char *no)
 	return v == TRI_YES ? yes : v == TRI_NO ? no : "unknown";
 }
 
+/* Per rank: the checks against the profiler's own totals, and the files
+ * nothing reads (names sanitised: they come from the capture). */
+static void totals_lines(const struct result *r, struct strbuf *out)
+{
+	size_t i, k;
+	int f;
+
+	for (i = 0; i < r->nranks; i++) {
+		const struct rank_result *rr = &r->ranks[i];
+		int n = 0;
+		for (f = 0; rr->analysed && f < TOT_COUNT; f++) {
+			const struct totals_check *c = &rr->totals[f];
+			if (!c->checked)
+				continue;
+			if (!n++)
+				strbuf_addf(out,
+				            "  rank %d profiler totals check:",
+				            (int)rr->id);
+			strbuf_addf(out, " %s %s (%.1f of %.1f points)",
+			            totals_figure_names[f],
+			            c->passed ? "ok" : "MISMATCH",
+			            c->diff_points, c->tolerance);
+		}
+		if (n)
+			strbuf_adds(out, rr->totals_failed
+			                     ? "; see the warnings\n"
+			                     : "; passed\n");
+		if (r->nranks > 1 && rr->nlinks) { /* the most transit time */
+			const struct comm_link *l = &rr->links[0];
+			strbuf_addf(
+			    out,
+			    "  rank %d links (communication_matrix.json): "
+			    "%zu; most time: %d -> %d ",
+			    (int)rr->id, rr->links_total, (int)l->src,
+			    (int)l->dst);
+			strbuf_add_sanitized(
+			    out, l->transport,
+			    strnlen(l->transport, sizeof(l->transport)));
+			strbuf_addf(out, " %.3f MB in %.3f ms\n", l->size_mb,
+			            (double)l->time_ns / 1e6);
+		}
+		if (!rr->nunused)
+			continue;
+		strbuf_addf(out, "  rank %d files not read:", (int)rr->id);
+		for (k = 0; k < rr->nunused; k++) {
+			strbuf_adds(out, k ? ", " : " ");
+			strbuf_add_sanitized(out, rr->unused[k],
+			                     strlen(rr->unused[k]));
+		}
+		if (rr->unused_total > rr->nunused)
+			strbuf_addf(out, " and %zu more",
+			            rr->unused_total - rr->nunused);
+		strbuf_adds(out, "\n");
+	}
+}
+
 /* Two lines: the run's collection facts, then its gaps (or that it is
  * complete). */
 static void collection(const struct result *r, struct strbuf *out)
@@ -249,6 +306,7 @@ static void collection(const struct result *r, struct strbuf *out)
 	            s->timed == 1 ? "" : "s", tri_word(s->shapes, "yes", "no"),
 	            tri_word(s->memory, "yes", "no"),
 	            tri_word(s->aic, "yes", "no"));
+	totals_lines(r, out);
 	if (!s->gaps) {
 		strbuf_adds(out,
 		            "  complete: nothing to add to the collection\n");

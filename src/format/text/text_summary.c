@@ -6,6 +6,7 @@
 
 #include "analysis/e2e.h"
 #include "analysis/summary.h"
+#include "analysis/totals.h"
 #include "util/banned.h"
 #include "util/numfmt.h"
 
@@ -197,6 +198,14 @@ void text_summary(const struct result *r, struct strbuf *out)
 		    c->timed, summary_warmup(r));
 	else
 		strbuf_adds(out, "no step boundaries, ");
-	strbuf_addf(out, "%zu warning%s\n\n", r->nwarnings,
+	strbuf_addf(out, "%zu warning%s", r->nwarnings,
 	            r->nwarnings == 1 ? "" : "s");
+	if (totals_checked(r))
+		strbuf_adds(out,
+		            totals_failed(r)
+		                ? "; the kernels disagree with the "
+		                  "profiler's own totals (see the warnings)"
+		                : "; the profiler's own totals agree with "
+		                  "the kernels");
+	strbuf_adds(out, "\n\n");
 }
