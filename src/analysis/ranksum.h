@@ -21,7 +21,7 @@
 /* The format version ("sdperf_summary"): bumped whenever the tables
  * change, so that a summary of another sdperf is refused by name instead
  * of misread. */
-#define RANKSUM_VERSION 1
+#define RANKSUM_VERSION 2
 
 /* A summary larger than this is refused (a rank's result at its caps is
  * a few MiB). */

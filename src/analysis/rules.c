@@ -77,6 +77,15 @@ enum sig rules_signature(const struct rules *r, const char *type)
 	return SIG_NONE;
 }
 
+enum workload_kind rules_workload(const struct rules *r, const char *type)
+{
+	size_t i;
+	for (i = 0; i < r->nwl; i++)
+		if (rules_glob(r->wl[i].glob, type))
+			return (enum workload_kind)r->wl[i].target;
+	return WORKLOAD_UNKNOWN;
+}
+
 /* ---- loading ----------------------------------------------------------- */
 
 struct loader {
@@ -250,6 +259,40 @@ static int load_signatures(struct loader *L, const cJSON *arr,
 			break;
 		}
 		if ((ret = add_patterns(L, it, p.buf, s, v, n)))
+			break;
+	}
+	strbuf_release(&p);
+	return ret;
+}
+
+/* "workloads": [{"kind": "training" or "llm_inference", "types": [...]}]:
+ * kernel types that only that kind of run launches (analysis/workload.h).
+ */
+static int load_workloads(struct loader *L, const cJSON *arr, struct rules *r)
+{
+	const cJSON *it;
+	struct strbuf p = STRBUF_INIT;
+	int i = 0, ret = 0, k;
+	char *name = NULL;
+
+	if (!cJSON_IsArray(arr))
+		return bad(L, "workloads", "expected an array");
+	cJSON_ArrayForEach (it, arr) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "workloads[%d]", i++);
+		if ((ret = get_string(L, it, "kind", p.buf, &name)))
+			break;
+		k = !strcmp(name, "training")        ? WORKLOAD_TRAINING
+		    : !strcmp(name, "llm_inference") ? WORKLOAD_LLM
+		                                     : -1;
+		free(name);
+		if (k < 0) {
+			strbuf_adds(&p, ".kind");
+			ret = bad(L, p.buf,
+			          "expected 'training' or 'llm_inference'");
+			break;
+		}
+		if ((ret = add_patterns(L, it, p.buf, k, &r->wl, &r->nwl)))
 			break;
 	}
 	strbuf_release(&p);
@@ -579,7 +622,7 @@ static int check_keys(struct loader *L, const cJSON *root)
 	    "schema",     "about",    "comment",    "extends",
 	    "comm_cores", "classify", "signatures", "segmentation",
 	    "thresholds", "markers",  "steps",      "chips",
-	    "speedups"};
+	    "speedups",   "workloads"};
 	const cJSON *it;
 	size_t i;
 
@@ -596,7 +639,8 @@ static int check_keys(struct loader *L, const cJSON *root)
 static int load_json(struct rules *r, struct loader *L, const cJSON *root,
                      int extending)
 {
-	size_t ncls = r->ncls, nsig = r->nsig, nmark = r->nmarkers;
+	size_t ncls = r->ncls, nsig = r->nsig, nmark = r->nmarkers,
+	       nwl = r->nwl;
 	const cJSON *v;
 
 	if (!cJSON_IsObject(root))
@@ -625,6 +669,8 @@ static int load_json(struct rules *r, struct loader *L, const cJSON *root,
 		return -1;
 	if ((v = get(root, "markers")) && load_markers(L, v, r))
 		return -1;
+	if ((v = get(root, "workloads")) && load_workloads(L, v, r))
+		return -1;
 	if ((v = get(root, "chips")) && rules_load_chips(L->name, v, r, L->e))
 		return -1;
 	if ((v = get(root, "speedups")) &&
@@ -634,6 +680,7 @@ static int load_json(struct rules *r, struct loader *L, const cJSON *root,
 	/* a user's additions are tried before the built-in patterns */
 	move_to_front(r->cls, r->ncls, r->ncls - ncls);
 	move_to_front(r->sig, r->nsig, r->nsig - nsig);
+	move_to_front(r->wl, r->nwl, r->nwl - nwl);
 	return 0;
 }
 
@@ -814,6 +861,9 @@ void rules_release(struct rules *r)
 	for (i = 0; i < r->nsig; i++)
 		free(r->sig[i].glob);
 	free(r->sig);
+	for (i = 0; i < r->nwl; i++)
+		free(r->wl[i].glob);
+	free(r->wl);
 	for (i = 0; i < r->ncomm; i++)
 		free(r->comm_cores[i]);
 	free(r->comm_cores);
