@@ -116,6 +116,9 @@ struct gain {
 /* Frees g and its strings (NULL is fine). */
 void gain_free(struct gain *g);
 
+/* What a DiT measure taken over the whole profile measures. */
+enum verdict_whole { VW_NONE, VW_CATEGORY, VW_EXPOSED_COMM, VW_IMBALANCE };
+
 struct verdict {
 	char *id, *title, *metric, *recommendation;
 	char *check;      /* neutral name of what is checked (English): the
@@ -135,6 +138,11 @@ struct verdict {
 	double value;          /* percent */
 	double threshold;
 	int fired; /* value > threshold */
+	int whole_profile; /* a DiT measure taken over the whole profile,
+	                    * which is one stage (struct workload): the
+	                    * guide's threshold is meant for a DiT, and no
+	                    * gain is estimated; enum verdict_whole */
+	int whole_cat;     /* VW_CATEGORY: its enum category */
 	char **docs;
 	size_t ndocs;
 	struct gain *gain; /* a fired finding's expected gain, when the rules

@@ -46,7 +46,8 @@ enum summary_trust summary_trust(const struct result *r)
 	    1u << GAP_LEVEL0 | 1u << GAP_NO_STEPS | 1u << GAP_TRACE_ONLY;
 	const unsigned fair = 1u << GAP_FEW_STEPS | 1u << GAP_NO_WARMUP;
 
-	if (!r->collection.checked || (c->gaps & low))
+	if (!r->collection.checked || (c->gaps & low) ||
+	    r->workload.kind != WORKLOAD_DIFFUSION)
 		return TRUST_LOW;
 	if ((c->gaps & fair) || c->level == LEVEL_UNKNOWN || r->nwarnings)
 		return TRUST_FAIR;
