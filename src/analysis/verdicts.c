@@ -288,6 +288,21 @@ static const char *one_stage_na(const struct result *r)
 	}
 }
 
+/* The same as a code for catalogues. */
+static const char *one_stage_code(const struct result *r)
+{
+	switch (r->workload.kind) {
+	case WORKLOAD_TRAINING:
+		return "one_stage_training";
+	case WORKLOAD_LLM:
+		return "one_stage_llm_inference";
+	case WORKLOAD_PARTIAL:
+		return "one_stage_partial";
+	default:
+		return "one_stage_unknown";
+	}
+}
+
 /* In a profile of one stage: a stage finding (a stage's share, the loop,
  * any measure of the VAE or the text encoder) has no value (1); a DiT
  * category, communication or compute measure is taken over the whole
@@ -370,7 +385,7 @@ void verdicts_evaluate(const struct rules *ru, struct result *r)
 		    m.applicable ? NULL : na_reason(t->metric, r, &v->na_code);
 		if (na) {
 			v->na_reason = one_stage_na(r);
-			v->na_code = "one_stage";
+			v->na_code = one_stage_code(r);
 		}
 		v->rank = m.rank;
 		v->how = m.how ? xstrdup(m.how) : NULL;
