@@ -294,6 +294,7 @@ static int run_rank(const struct opts *o, const struct model *m, int rank,
 	t->iters = o->iters;
 	t->cache = o->cache;
 	t->cache_period = o->cache_period;
+	t->workload = o->workload;
 	rank_ctx(&rc, o, m, rank);
 	tl_init(&tl, m, o, rank);
 	launch_init(&ro->ln, o, rank);

@@ -95,6 +95,23 @@ static const struct optype OPTYPES[OP_COUNT] = {
     [OP_ALLGATHER] = {"hcom_allGather_", NULL, CORE_HCCL, CAT_COMM},
     [OP_BROADCAST] = {"hcom_broadcast_", NULL, CORE_HCCL, CAT_COMM},
     [OP_SCATTER] = {"hcom_scatter_", NULL, CORE_HCCL, CAT_COMM},
+    [OP_FAGRAD] = {"FlashAttentionScoreGrad",
+                   "aclnnFlashAttentionScoreGrad_FlashAttentionScoreGrad_"
+                   "FlashAttentionScoreGrad",
+                   CORE_MIX_AIC, CAT_FA},
+    [OP_LNGRAD] = {"LayerNormGradV3",
+                   "aclnnLayerNormBackward_LayerNormGradV3_LayerNormGradV3",
+                   CORE_AIV, CAT_VECTOR},
+    [OP_GELUGRAD] = {"FastGeluGrad",
+                     "aclnnFastGeluBackward_FastGeluGrad_FastGeluGrad",
+                     CORE_AIV, CAT_VECTOR},
+    [OP_ADAMW] = {"ApplyAdamW", "aclnnApplyAdamW_ApplyAdamW_ApplyAdamW",
+                  CORE_AIV, CAT_VECTOR},
+    [OP_FOREACH] = {"ForeachMulScalar",
+                    "aclnnForeachMulScalar_ForeachMulScalar_"
+                    "ForeachMulScalar",
+                    CORE_AIV, CAT_VECTOR},
+    [OP_ALLREDUCE] = {"hcom_allReduce_", NULL, CORE_HCCL, CAT_COMM},
 };
 
 enum cat model_cat_of_type(const char *type)
@@ -433,14 +450,22 @@ int model_build(struct model *m, const struct opts *o)
 	b.in_hit = 0;
 	rng_seed(&b.rng, o->seed, 0x6d6f64656cULL);
 	m->sp = o->ranks > 1 && o->comm != COMM_NONE;
-	if (o->te == TE_T5)
+	if (o->workload == WORKLOAD_VAE_ONLY) {
+		build_vae_decode(&b);
+		set_shares(m, o);
+		return 0;
+	}
+	if (o->te == TE_T5 && o->workload == WORKLOAD_DIFFUSION)
 		build_t5(&b);
-	else if (o->te == TE_CLIP)
+	else if (o->te == TE_CLIP && o->workload == WORKLOAD_DIFFUSION)
 		build_clip(&b);
-	if (o->vae_encode)
+	if (o->vae_encode && o->workload == WORKLOAD_DIFFUSION)
 		build_vae_encode(&b);
 	build_dit(&b);
-	build_vae_decode(&b);
+	if (o->workload == WORKLOAD_TRAINING)
+		build_backward(&b);
+	if (o->workload == WORKLOAD_DIFFUSION)
+		build_vae_decode(&b);
 	set_shares(m, o);
 	return 0;
 }

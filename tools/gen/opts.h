@@ -59,7 +59,23 @@ struct opts {
 	int prologue;     /* PROLOGUE_*: the DiT's prologue after the encode */
 	int cache;        /* CACHE_*: a cache active in the denoising loop */
 	int cache_period; /* with it: one full iteration in cache_period */
+	int workload;     /* WORKLOAD_*: what one step holds */
 };
+
+/* --workload: a whole diffusion pipeline call per step (the default), a
+ * training step (the DiT's forward, its backward with *Grad kernels, the
+ * gradients' allReduce over the ranks, the AdamW update), a VAE decode
+ * alone, or the denoising iterations alone (no text encoder, no VAE): the
+ * last two are captures that hold part of a pipeline. */
+enum {
+	WORKLOAD_DIFFUSION,
+	WORKLOAD_TRAINING,
+	WORKLOAD_VAE_ONLY,
+	WORKLOAD_ITERATIONS
+};
+/* The truth's spelling of each: the kind, then the part it holds. */
+extern const char *const WORKLOAD_KINDS[4];
+extern const char *const WORKLOAD_PARTS[4];
 
 /* --dit-prologue: latent noise and concat right after the VAE encode, the
  * latents broadcast or scattered to the sequence-parallel group, then the
