@@ -357,8 +357,8 @@ static void classify_keys(const struct kernel_table *kt, const struct rules *ru,
  * stage and the loop's iterations are dropped (a training run's layer
  * stack is no denoising loop). Markers count when they labelled some
  * kernel. */
-static void decide_workload(const struct kernel_table *kt,
-                            unsigned char *stage, const struct rules *ru,
+static void decide_workload(const struct kernel_table *kt, unsigned char *stage,
+                            const struct rules *ru,
                             const struct stage_override *ov, size_t nov,
                             struct result *r)
 {

@@ -199,8 +199,8 @@ void gain_evaluate(const struct rules *ru, struct result *r)
 		gain_free(v->gain);
 		/* the guide's speed-ups are measured on DiTs: none for a
 		 * measure taken over a profile of another kind */
-		v->gain = v->fired && s && !v->whole_profile ? estimate(s, r)
-		                                             : NULL;
+		v->gain =
+		    v->fired && s && !v->whole_profile ? estimate(s, r) : NULL;
 	}
 	order(r);
 }

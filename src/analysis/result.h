@@ -137,7 +137,7 @@ struct verdict {
 	                        * ("step_totals", ...), or NULL */
 	double value;          /* percent */
 	double threshold;
-	int fired; /* value > threshold */
+	int fired;         /* value > threshold */
 	int whole_profile; /* a DiT measure taken over the whole profile,
 	                    * which is one stage (struct workload): the
 	                    * guide's threshold is meant for a DiT, and no
@@ -596,7 +596,7 @@ struct workload {
 	int one_stage; /* no DiT/VAE/text-encoder split: every kernel is in
 	                * one stage, "other" (0: the split stands; so a
 	                * result that was never decided keeps it) */
-	int markers; /* user stage markers decided the stages: kept */
+	int markers;   /* user stage markers decided the stages: kept */
 	/* the evidence: the denoising loop (analysis/iterations.h) */
 	uint64_t loop_iterations, loop_blocks, loop_calls;
 	/* kernels matching the rules' "workloads" patterns */

@@ -372,9 +372,10 @@ void verdicts_evaluate(const struct rules *ru, struct result *r)
 		v->id = xstrdup(t->id);
 		v->title = whole ? whole_title(t, whole) : xstrdup(t->title);
 		v->recommendation = xstrdup(t->recommendation);
-		v->metric = whole ? whole_metric_text(t, whole) : metric_text(t);
-		v->check = t->check && !whole ? xstrdup(t->check)
-		                              : xstrdup(v->metric);
+		v->metric =
+		    whole ? whole_metric_text(t, whole) : metric_text(t);
+		v->check =
+		    t->check && !whole ? xstrdup(t->check) : xstrdup(v->metric);
 		v->stage = t->stage;
 		v->whole_profile = whole;
 		v->whole_cat = whole == VW_CATEGORY ? (int)t->cat : 0;

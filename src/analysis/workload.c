@@ -21,8 +21,8 @@ static void count(const struct kernel_table *kt, const unsigned char *stage,
 	size_t i;
 
 	for (key = 0; key < nkeys; key++)
-		kind[key] = (unsigned char)rules_workload(
-		    ru, kernel_key_type(kt, key));
+		kind[key] =
+		    (unsigned char)rules_workload(ru, kernel_key_type(kt, key));
 	for (i = 0; i < kt->n; i++) {
 		unsigned char k = kind[kt->v[i].key];
 		out->training_kernels += k == WORKLOAD_TRAINING;
@@ -62,8 +62,9 @@ void workload_decide(const struct kernel_table *kt, const unsigned char *stage,
 		out->part = WORKLOAD_PART_LOOP_ONLY;
 	} else if (has_loop(it))
 		out->kind = WORKLOAD_DIFFUSION;
-	else if (out->kernels && out->vae_kernels * 1000 >=
-	                             out->kernels * WORKLOAD_VAE_ONLY_PERMILLE) {
+	else if (out->kernels &&
+	         out->vae_kernels * 1000 >=
+	             out->kernels * WORKLOAD_VAE_ONLY_PERMILLE) {
 		out->kind = WORKLOAD_PARTIAL;
 		out->part = WORKLOAD_PART_VAE_ONLY;
 	} else
@@ -95,7 +96,8 @@ char *workload_evidence(const struct workload *w)
 	else
 		strbuf_adds(&sb, "no denoising loop");
 	if (w->kind == WORKLOAD_TRAINING)
-		strbuf_addf(&sb, "; %llu backward, optimizer or dropout kernels",
+		strbuf_addf(&sb,
+		            "; %llu backward, optimizer or dropout kernels",
 		            (unsigned long long)w->training_kernels);
 	else if (w->kind == WORKLOAD_LLM)
 		strbuf_addf(&sb,
@@ -103,8 +105,9 @@ char *workload_evidence(const struct workload *w)
 		            "kernels",
 		            (unsigned long long)w->llm_kernels);
 	else if (w->part == WORKLOAD_PART_VAE_ONLY)
-		strbuf_addf(&sb, "; %llu of %llu kernels carry the VAE's "
-		                 "signature",
+		strbuf_addf(&sb,
+		            "; %llu of %llu kernels carry the VAE's "
+		            "signature",
 		            (unsigned long long)w->vae_kernels,
 		            (unsigned long long)w->kernels);
 	else if (w->part == WORKLOAD_PART_LOOP_ONLY)

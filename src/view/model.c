@@ -166,8 +166,7 @@ static void verdict_how(struct model_ctx *c, struct tmpl_vars *row,
 	const char *values[1];
 	char rank[24], key[64];
 
-	tmpl_set(row, "stage_label",
-	         model_stage_label(c, vd->stage));
+	tmpl_set(row, "stage_label", model_stage_label(c, vd->stage));
 	if (!vd->how || !vd->applicable) {
 		tmpl_set(row, "how", "");
 		return;

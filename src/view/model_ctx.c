@@ -90,8 +90,7 @@ void model_set_msg(struct model_ctx *c, struct tmpl_vars *v, const char *name,
 static void whole_text(struct model_ctx *c, struct tmpl_vars *row,
                        const struct verdict *vd)
 {
-	static const char *const what[] = {"", "category", "comm",
-	                                   "imbalance"};
+	static const char *const what[] = {"", "category", "comm", "imbalance"};
 	const char *names[] = {"category"};
 	const char *values[1];
 	char key[96], rec[160];

@@ -626,8 +626,7 @@ static void overlap(struct model_ctx *c, struct tmpl_vars *v)
 			row = tmpl_add_row(v, "overlap_rows");
 			set_i(row, "rank", rr->id);
 			tmpl_set(row, "stage", stage_names[s]);
-			tmpl_set(row, "stage_label",
-			         model_stage_label(c, s));
+			tmpl_set(row, "stage_label", model_stage_label(c, s));
 			model_set_ns(row, "wall_ns", wall);
 			model_set_pct(row, "kernel_share",
 			              rr->stage[s].exposed_comm_ns, wall);
@@ -669,8 +668,7 @@ static void marker_row(struct model_ctx *c, struct tmpl_vars *row,
 	set_i(row, "rank", rr->id);
 	tmpl_set(row, "name", m->name ? m->name : "");
 	tmpl_set(row, "stage", stage_names[m->stage]);
-	tmpl_set(row, "stage_label",
-	         model_stage_label(c, m->stage));
+	tmpl_set(row, "stage_label", model_stage_label(c, m->stage));
 	model_set_ns(row, "host_start_ns",
 	             checked_sub_sat(m->host_start_ns, t0));
 	model_set_ns(row, "host_end_ns", checked_sub_sat(m->host_end_ns, t0));

@@ -323,15 +323,13 @@ static void set_defaults(struct opts *o)
 /* "dit:N" or "attention:N", 2 <= N <= 1000. */
 const char *const WORKLOAD_KINDS[4] = {"diffusion_inference", "training",
                                        "partial", "partial"};
-const char *const WORKLOAD_PARTS[4] = {"none", "none", "vae_only",
-                                       "loop_only"};
+const char *const WORKLOAD_PARTS[4] = {"none", "none", "vae_only", "loop_only"};
 
-static const struct keyword WORKLOADS[] = {
-    {"diffusion", WORKLOAD_DIFFUSION},
-    {"training", WORKLOAD_TRAINING},
-    {"vae-only", WORKLOAD_VAE_ONLY},
-    {"iterations", WORKLOAD_ITERATIONS},
-    {NULL, 0}};
+static const struct keyword WORKLOADS[] = {{"diffusion", WORKLOAD_DIFFUSION},
+                                           {"training", WORKLOAD_TRAINING},
+                                           {"vae-only", WORKLOAD_VAE_ONLY},
+                                           {"iterations", WORKLOAD_ITERATIONS},
+                                           {NULL, 0}};
 
 static int parse_cache(const char *v, struct opts *o)
 {

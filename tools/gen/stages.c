@@ -475,8 +475,8 @@ void build_backward(struct builder *b)
 		mb_push(b, mb_vec(b, OP_GELUGRAD, ST_DIT, g.T, g.F, 2));
 		push_linear_grad(b, g.T, g.H, g.F);
 		mb_push(b, mb_vec(b, OP_LNGRAD, ST_DIT, g.T, g.H, 3));
-		mb_push(b, mb_attention(b, OP_FAGRAD, ST_DIT, g.hq, g.lq,
-		                        g.lkv, hd));
+		mb_push(b, mb_attention(b, OP_FAGRAD, ST_DIT, g.hq, g.lq, g.lkv,
+		                        hd));
 		push_linear_grad(b, g.T, g.H, 3 * g.H);
 	}
 	if (b->o->ranks > 1)
