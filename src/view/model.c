@@ -565,7 +565,8 @@ static void method(struct model_ctx *c, struct tmpl_vars *v)
 	model_set_msg(c, v, "method_stages", "method_stages", names, values, 4);
 	model_set_msg(c, v, "method_steps", "method_steps", names, values, 4);
 	tmpl_set(v, "method_text_encoder",
-	         model_t(c, r->text_encoder_detected
+	         model_t(c, r->workload.one_stage ? "method_one_stage"
+	                    : r->text_encoder_detected
 	                        ? "method_text_encoder_found"
 	                    : r->loop_found ? "method_text_encoder_none"
 	                                    : "method_text_encoder_unknown"));

@@ -163,8 +163,8 @@ PY
 	"$SDPERF" report mix/rank-0.json noinfo -q -f json -o mixr >mix.out 2>&1
 	[ $? -eq 2 ] && grep -q 'give summaries or profiles, not both' mix.out &&
 		ok "summaries and profiles mixed: usage error" || bad "summaries mixed" "$(cat mix.out)"
-	sed 's/^{"sdperf_summary":1,/{"sdperf_summary":99,/' straggler.s/rank-0.json >v99.json
-	error "another format version" 'v99.json: a summary of format version 99; this sdperf reads version 1' \
+	sed 's/^{"sdperf_summary":2,/{"sdperf_summary":99,/' straggler.s/rank-0.json >v99.json
+	error "another format version" 'v99.json: a summary of format version 99; this sdperf reads version 2' \
 		"$SDPERF" report v99.json -q -f json -o v99r
 	sed 's/"id":0,"id_source"/"id":"x","id_source"/' straggler.s/rank-0.json >badid.json
 	error "a bad value: file, key, value" "badid.json: part.ranks.0.id: not an integer from 0 to 2147483647, got '\"x\"'" \
@@ -180,7 +180,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 d["part"]["ranks"][0]["markers"] = [d["part"]["ranks"][0]["markers"][0]] * 201
 s = json.dumps(d, separators=(",", ":"))
-open(sys.argv[2], "w").write('{"sdperf_summary":1,' + s[1:].replace('"sdperf_summary":1,', ""))
+open(sys.argv[2], "w").write('{"sdperf_summary":2,' + s[1:].replace('"sdperf_summary":2,', ""))
 PY
 	error "a list over its cap" 'big.json: part.ranks.0.markers: 201 elements, more than 200' \
 		"$SDPERF" report big.json -q -f json -o bigr

@@ -224,7 +224,7 @@ static void sumread_refuses_what_is_no_summary(void **state)
 
 static void ranksum_holds_exactly_one_rank(void **state)
 {
-	const char *doc = "{\"sdperf_summary\":1,\"tool_version\":\"0\","
+	const char *doc = "{\"sdperf_summary\":2,\"tool_version\":\"0\","
 	                  "\"rules\":\"r\",\"notes\":[],\"part\":{}}";
 	struct ranksum s;
 	struct err e = ERR_INIT;
