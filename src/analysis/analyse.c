@@ -358,7 +358,7 @@ static void classify_keys(const struct kernel_table *kt, const struct rules *ru,
  * stack is no denoising loop). Markers count when they labelled some
  * kernel. */
 static void decide_workload(const struct kernel_table *kt, unsigned char *stage,
-                            const struct rules *ru,
+                            int stage_loop, const struct rules *ru,
                             const struct stage_override *ov, size_t nov,
                             struct result *r)
 {
@@ -366,7 +366,8 @@ static void decide_workload(const struct kernel_table *kt, unsigned char *stage,
 
 	for (i = 0; i < nov; i++)
 		marked += ov[i].kernels;
-	workload_decide(kt, stage, &r->iters, ru, marked > 0, &r->workload);
+	workload_decide(kt, stage, &r->iters, stage_loop, ru, marked > 0,
+	                &r->workload);
 	workload_apply(&r->workload, stage, kt->n);
 	if (r->workload.one_stage)
 		iter_summary_release(&r->iters);
@@ -404,7 +405,7 @@ int analyse_with(struct kernel_table *kt, const struct rules *ru,
 		if (iterations_find(&in, ru, &r->iters, e))
 			goto out;
 	}
-	decide_workload(kt, so.stage, ru, ov, nov, r);
+	decide_workload(kt, so.stage, so.loop_found, ru, ov, nov, r);
 	r->text_encoder_detected =
 	    so.text_encoder_detected && !r->workload.one_stage;
 	r->loop_found = so.loop_found && !r->workload.one_stage;

@@ -363,7 +363,9 @@ static const struct ft_field workload_f[] = {
     U64(struct workload, training_kernels),
     U64(struct workload, llm_kernels),
     U64(struct workload, vae_kernels),
+    U64(struct workload, dit_kernels),
     U64(struct workload, kernels),
+    FT_BOOL(struct workload, stage_loop),
 };
 static const struct ft_table workload_t = FT_TABLE(workload_f);
 

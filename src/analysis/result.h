@@ -601,9 +601,12 @@ struct workload {
 	uint64_t loop_iterations, loop_blocks, loop_calls;
 	/* kernels matching the rules' "workloads" patterns */
 	uint64_t training_kernels, llm_kernels;
-	/* kernels labelled VAE by their signatures, of all kernels, before
-	 * the decision (a VAE-only capture) */
-	uint64_t vae_kernels, kernels;
+	/* kernels labelled VAE and DiT by their signatures, of all kernels,
+	 * before the decision (a VAE-only capture; a pipeline whose loop ran
+	 * once) */
+	uint64_t vae_kernels, dit_kernels, kernels;
+	int stage_loop; /* the stage signatures saw a repeating loop (its
+	                 * iterations perhaps not told apart) */
 };
 
 /* ---- redaction (analysis/redact.h) ---------------------------------- */

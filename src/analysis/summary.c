@@ -47,7 +47,9 @@ enum summary_trust summary_trust(const struct result *r)
 	const unsigned fair = 1u << GAP_FEW_STEPS | 1u << GAP_NO_WARMUP;
 
 	if (!r->collection.checked || (c->gaps & low) ||
-	    r->workload.kind != WORKLOAD_DIFFUSION)
+	    r->workload.kind != WORKLOAD_DIFFUSION ||
+	    (!r->workload.loop_calls && !r->workload.stage_loop &&
+	     !r->workload.markers))
 		return TRUST_LOW;
 	if ((c->gaps & fair) || c->level == LEVEL_UNKNOWN || r->nwarnings)
 		return TRUST_FAIR;

@@ -28,6 +28,7 @@ static void count(const struct kernel_table *kt, const unsigned char *stage,
 		out->training_kernels += k == WORKLOAD_TRAINING;
 		out->llm_kernels += k == WORKLOAD_LLM;
 		out->vae_kernels += stage[i] == STAGE_VAE;
+		out->dit_kernels += stage[i] == STAGE_DIT;
 	}
 	out->kernels = kt->n;
 	free(kind);
@@ -39,9 +40,44 @@ static int has_loop(const struct iter_summary *it)
 	return it->found && it->calls > 0 && it->total >= 2 * it->calls;
 }
 
+/* Kernels of part are at least permille of the whole. */
+static int share_at_least(uint64_t part, uint64_t whole, uint64_t permille)
+{
+	return whole && part * 1000 >= whole * permille;
+}
+
+/* The kind, in the order workload.h gives. */
+static void decide(const struct iter_summary *it, struct workload *out)
+{
+	int loop = has_loop(it) || out->stage_loop;
+
+	if (out->markers)
+		out->kind = WORKLOAD_DIFFUSION;
+	else if (out->training_kernels >= WORKLOAD_MIN_TRAINING)
+		out->kind = WORKLOAD_TRAINING;
+	else if (out->llm_kernels >= WORKLOAD_MIN_LLM)
+		out->kind = WORKLOAD_LLM;
+	else if (loop && !out->vae_kernels) {
+		out->kind = WORKLOAD_PARTIAL;
+		out->part = WORKLOAD_PART_LOOP_ONLY;
+	} else if (loop)
+		out->kind = WORKLOAD_DIFFUSION;
+	else if (share_at_least(out->vae_kernels, out->kernels,
+	                        WORKLOAD_VAE_ONLY_PERMILLE)) {
+		out->kind = WORKLOAD_PARTIAL;
+		out->part = WORKLOAD_PART_VAE_ONLY;
+	} else if (share_at_least(out->vae_kernels, out->kernels,
+	                          WORKLOAD_PIPELINE_PERMILLE) &&
+	           share_at_least(out->dit_kernels, out->kernels,
+	                          WORKLOAD_PIPELINE_PERMILLE))
+		out->kind = WORKLOAD_DIFFUSION;
+	else
+		out->kind = WORKLOAD_UNKNOWN;
+}
+
 void workload_decide(const struct kernel_table *kt, const unsigned char *stage,
-                     const struct iter_summary *it, const struct rules *ru,
-                     int markers, struct workload *out)
+                     const struct iter_summary *it, int stage_loop,
+                     const struct rules *ru, int markers, struct workload *out)
 {
 	memset(out, 0, sizeof(*out));
 	count(kt, stage, ru, out);
@@ -50,25 +86,9 @@ void workload_decide(const struct kernel_table *kt, const unsigned char *stage,
 		out->loop_blocks = it->blocks;
 		out->loop_calls = it->calls;
 	}
+	out->stage_loop = stage_loop;
 	out->markers = markers;
-	if (markers)
-		out->kind = WORKLOAD_DIFFUSION;
-	else if (out->training_kernels >= WORKLOAD_MIN_TRAINING)
-		out->kind = WORKLOAD_TRAINING;
-	else if (out->llm_kernels >= WORKLOAD_MIN_LLM)
-		out->kind = WORKLOAD_LLM;
-	else if (has_loop(it) && !out->vae_kernels) {
-		out->kind = WORKLOAD_PARTIAL;
-		out->part = WORKLOAD_PART_LOOP_ONLY;
-	} else if (has_loop(it))
-		out->kind = WORKLOAD_DIFFUSION;
-	else if (out->kernels &&
-	         out->vae_kernels * 1000 >=
-	             out->kernels * WORKLOAD_VAE_ONLY_PERMILLE) {
-		out->kind = WORKLOAD_PARTIAL;
-		out->part = WORKLOAD_PART_VAE_ONLY;
-	} else
-		out->kind = WORKLOAD_UNKNOWN;
+	decide(it, out);
 	out->one_stage = out->kind != WORKLOAD_DIFFUSION &&
 	                 out->part != WORKLOAD_PART_LOOP_ONLY;
 }
@@ -93,6 +113,9 @@ char *workload_evidence(const struct workload *w)
 		            (unsigned long long)w->loop_blocks,
 		            (unsigned long long)w->loop_calls,
 		            w->loop_calls == 1 ? "" : "s");
+	else if (w->stage_loop)
+		strbuf_adds(&sb, "denoising loop: a repeating block stack, its "
+		                 "iterations not told apart");
 	else
 		strbuf_adds(&sb, "no denoising loop");
 	if (w->kind == WORKLOAD_TRAINING)
@@ -113,5 +136,12 @@ char *workload_evidence(const struct workload *w)
 	else if (w->part == WORKLOAD_PART_LOOP_ONLY)
 		strbuf_adds(&sb, "; no VAE kernel: the capture holds the loop "
 		                 "alone");
+	else if (w->kind == WORKLOAD_DIFFUSION && !w->loop_calls &&
+	         !w->stage_loop && !w->markers)
+		strbuf_addf(&sb,
+		            "; %llu DiT and %llu VAE kernels by their "
+		            "signatures: a pipeline whose loop ran once",
+		            (unsigned long long)w->dit_kernels,
+		            (unsigned long long)w->vae_kernels);
 	return strbuf_detach(&sb, NULL);
 }

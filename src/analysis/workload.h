@@ -22,6 +22,10 @@
 /* A profile without a loop whose kernels carry the VAE's signature this
  * share of the time or more (per mille, by count) is a VAE alone. */
 #define WORKLOAD_VAE_ONLY_PERMILLE 900
+/* A profile without a loop in which both the DiT and the VAE hold this
+ * share of the kernels or more (per mille) is a pipeline whose loop ran
+ * once: its split stands. */
+#define WORKLOAD_PIPELINE_PERMILLE 50
 
 /* Decides out from the n kernels of kt (sorted by start), their stage
  * labels as the signatures and the markers left them (stage[i]: enum
@@ -33,17 +37,21 @@
  *    the user's own split);
  * 2. >= WORKLOAD_MIN_TRAINING training kernels: a training step;
  * 3. >= WORKLOAD_MIN_LLM LLM kernels: LLM inference;
- * 4. a denoising loop (>= 2 iterations per call): diffusion inference,
- *    or, with no kernel left to the VAE, a partial capture of the loop
- *    alone (the split stands: it is all DiT);
+ * 4. a denoising loop (>= 2 iterations per call, or the repeating
+ *    window the stage signatures found, stage_loop): diffusion
+ *    inference, or, with no kernel left to the VAE, a partial capture of
+ *    the loop alone (the split stands: it is all DiT);
  * 5. no loop, and WORKLOAD_VAE_ONLY_PERMILLE of the kernels VAE: a
  *    partial capture of a VAE alone;
- * 6. otherwise unknown.
+ * 6. no loop, but a DiT and a VAE each with WORKLOAD_PIPELINE_PERMILLE
+ *    of the kernels: diffusion inference whose loop ran once (the split
+ *    stands, trust is low: no loop confirms it);
+ * 7. otherwise unknown.
  * out->one_stage is 1 when the stage split does not stand. Allocates a byte per
  * kernel key while it works (within the kernel table's charge). */
 void workload_decide(const struct kernel_table *kt, const unsigned char *stage,
-                     const struct iter_summary *it, const struct rules *ru,
-                     int markers, struct workload *out);
+                     const struct iter_summary *it, int stage_loop,
+                     const struct rules *ru, int markers, struct workload *out);
 
 /* When w->one_stage is set, puts every one of the n kernels in the one stage
  * of the whole profile, STAGE_OTHER (report.json keeps its stage ids:

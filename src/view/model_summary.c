@@ -169,15 +169,18 @@ static void evidence(struct model_ctx *c, const struct workload *w,
 	snprintf(num[1], sizeof(num[1]), "%" PRIu64, w->loop_blocks);
 	snprintf(num[2], sizeof(num[2]), "%" PRIu64, w->loop_calls);
 	snprintf(num[3], sizeof(num[3]), "%" PRIu64,
-	         w->kind == WORKLOAD_TRAINING ? w->training_kernels
-	         : w->kind == WORKLOAD_LLM    ? w->llm_kernels
-	                                      : w->vae_kernels);
-	snprintf(num[4], sizeof(num[4]), "%" PRIu64, w->kernels);
+	         w->kind == WORKLOAD_TRAINING    ? w->training_kernels
+	         : w->kind == WORKLOAD_LLM       ? w->llm_kernels
+	         : w->kind == WORKLOAD_DIFFUSION ? w->dit_kernels
+	                                         : w->vae_kernels);
+	snprintf(num[4], sizeof(num[4]), "%" PRIu64,
+	         w->kind == WORKLOAD_DIFFUSION ? w->vae_kernels : w->kernels);
 	for (i = 0; i < 5; i++)
 		values[i] = num[i];
 	i18n_format(c->o->cat,
 	            w->markers      ? "workload_ev_markers"
 	            : w->loop_calls ? "workload_ev_loop"
+	            : w->stage_loop ? "workload_ev_stage_loop"
 	                            : "workload_ev_noloop",
 	            out, names, values, 5);
 	if (w->kind == WORKLOAD_TRAINING)
@@ -188,6 +191,9 @@ static void evidence(struct model_ctx *c, const struct workload *w,
 		key = "workload_ev_vae_only";
 	else if (w->part == WORKLOAD_PART_LOOP_ONLY)
 		key = "workload_ev_loop_only";
+	else if (w->kind == WORKLOAD_DIFFUSION && !w->loop_calls &&
+	         !w->stage_loop && !w->markers)
+		key = "workload_ev_once";
 	if (!key)
 		return;
 	strbuf_adds(out, model_t(c, "workload_ev_sep"));

@@ -166,13 +166,16 @@ static void workload_json(cJSON *root, const struct workload *w)
 	cJSON_AddBoolToObject(o, "stage_split", !w->one_stage);
 	cJSON_AddBoolToObject(o, "from_markers", w->markers);
 	ev = cJSON_AddObjectToObject(o, "evidence");
-	cJSON_AddBoolToObject(ev, "denoising_loop", w->loop_calls > 0);
+	cJSON_AddBoolToObject(ev, "denoising_loop",
+	                      w->loop_calls > 0 || w->stage_loop);
+	cJSON_AddBoolToObject(ev, "iterations_split", w->loop_calls > 0);
 	jsonw_add_u64(ev, "loop_iterations", w->loop_iterations);
 	jsonw_add_u64(ev, "loop_blocks", w->loop_blocks);
 	jsonw_add_u64(ev, "loop_calls", w->loop_calls);
 	jsonw_add_u64(ev, "training_kernels", w->training_kernels);
 	jsonw_add_u64(ev, "llm_kernels", w->llm_kernels);
 	jsonw_add_u64(ev, "vae_kernels", w->vae_kernels);
+	jsonw_add_u64(ev, "dit_kernels", w->dit_kernels);
 	jsonw_add_u64(ev, "kernels", w->kernels);
 }
 
