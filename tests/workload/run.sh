@@ -118,6 +118,13 @@ report "$SAMPLES/msinsight-gpt3-testdata-2023" gpt3 &&
 	check gpt3_training gpt3 training none 0
 report "$SAMPLES/paddleocrvl-910b-decode-2026" paddle &&
 	check paddleocr_llm_inference paddle llm_inference none 0
+# Several ranks of one stage: the ranks table measures the whole profile
+# and says so (Markdown and the terminal's rank lines)
+"$SDPERF" report "$SAMPLES/msinsight-alexnet-2rank-2024/level1" -o a24md -q \
+	-f md 2>/dev/null && grep -q "| Rank | Kernel time (whole profile) |" a24md/report.md &&
+	"$SDPERF" report "$SAMPLES/msinsight-alexnet-2rank-2024/level1" -o a24t \
+		-f json 2>/dev/null | grep -q "^  rank 0    other " &&
+	ok ranks_whole_profile || bad ranks_whole_profile
 # The two AlexNet captures share their one stage, so diff compares them.
 if "$SDPERF" diff "$SAMPLES/msinsight-alexnet-2rank-2024/level1" \
 	"$SAMPLES/msinsight-alexnet-2rank-2025-db/level1" -o adiff -q \
