@@ -79,6 +79,38 @@ PY
 gen pipe
 report pipe pipe_r && check diffusion_generated pipe_r diffusion_inference none 1 pipe
 
+# An LLM decode capture of several decode steps: its layers repeat like a
+# denoising loop (the stage signatures see one), the incremental attention
+# makes it LLM inference; the same kernels with a fused attention stay a
+# loop (a control: the loop is seen, so the order of the tests decides).
+python3 - <<'PY'
+hdr = "Step Id,Name,Type,Accelerator Core,Start Time(us),Duration(us),Wait Time(us),Block Dim"
+layer = [("RmsNorm", "AI_VECTOR_CORE", 5), ("MatMulV2", "AI_CORE", 20),
+         ("ApplyRotaryPosEmb", "AI_VECTOR_CORE", 4), ("ATTN", "MIX_AIC", 15),
+         ("MatMulV2", "AI_CORE", 12), ("Add", "AI_VECTOR_CORE", 3),
+         ("RmsNorm", "AI_VECTOR_CORE", 5), ("MatMulV2", "AI_CORE", 30),
+         ("Swish", "AI_VECTOR_CORE", 4), ("MatMulV2", "AI_CORE", 25),
+         ("Add", "AI_VECTOR_CORE", 3)]
+for attn, out in (("IncreFlashAttention", "decode.csv"), ("FlashAttentionScore", "fused.csv")):
+    t, rows = 1767225600000000.0, [hdr]
+    for step in range(3, 7):
+        for _ in range(24):
+            for n, c, d in layer:
+                n = attn if n == "ATTN" else n
+                rows.append("%d,%s,%s,%s,%.3f,%d,0,1" % (step, n, n, c, t, d))
+                t += d + 2
+        t += 500
+    open(out, "w").write("\n".join(rows) + "\n")
+PY
+report decode.csv decode_r -f json && check llm_decode_steps decode_r llm_inference none 0 &&
+	report fused.csv fused_r -f json && python3 - decode_r/report.json fused_r/report.json <<'PY' &&
+import json, sys
+d, f = (json.load(open(p))["workload"] for p in sys.argv[1:3])
+assert d["evidence"]["denoising_loop"] and d["evidence"]["llm_kernels"] == 96, d
+assert f["evidence"]["denoising_loop"] and f["kind"] != "llm_inference", f
+PY
+	ok llm_wins_over_loop || bad llm_wins_over_loop
+
 # The summary says it first, in every format, en and zh.
 report train train_zh --lang zh -f html,md,pdf
 "$SDPERF" report train -o train_txt -j 2 -f json 2>/dev/null >train.txt
