@@ -14,8 +14,8 @@ GEN=$(realpath "$2")
 SAMPLES=$(realpath "$(dirname "$0")/../data/samples")
 # shellcheck source=../testlib.sh
 . "$(dirname "$0")/../testlib.sh"
-gen() { "$GEN" -o "$1" --seed 5 --steps 2 --iters 4 --blocks 4 "${@:2}" \
-	2>/dev/null || bad "$1" "sdperf-gen ${*:2} failed"; }
+gen() { "$GEN" -o "$1" --seed 5 --steps 2 --iters 4 --blocks 4 --self-check \
+	"${@:2}" 2>/dev/null || bad "$1" "sdperf-gen ${*:2} failed"; }
 report() { # PROFILE OUT ARGS...
 	"$SDPERF" report "$1" -o "$2" -j 2 -q "${@:3}" 2>"$2.err" ||
 		{ bad "$2" "sdperf report failed: $(head -3 "$2.err")"; return 1; }

@@ -428,8 +428,9 @@ static void set_shares(struct model *m, const struct opts *o)
 	m->share[CAT_MATMUL] = o->mix[1];
 	m->share[CAT_VECTOR] = o->mix[2];
 	/* The rest goes to what the DiT has besides FA/MatMul/Vector: mostly
-	 * comm when sequence parallel, else the patch-embedding conv. */
-	if (m->sp) {
+	 * comm when collectives run (sequence parallel, or a training step's
+	 * gradient allReduce), else the patch-embedding conv. */
+	if (m->hccl) {
 		m->share[CAT_COMM] = rest * 0.90;
 		m->share[CAT_CONV] = rest * 0.075;
 		m->share[CAT_OTHER] = rest * 0.025;
@@ -450,6 +451,7 @@ int model_build(struct model *m, const struct opts *o)
 	b.in_hit = 0;
 	rng_seed(&b.rng, o->seed, 0x6d6f64656cULL);
 	m->sp = o->ranks > 1 && o->comm != COMM_NONE;
+	m->hccl = m->sp || (o->ranks > 1 && o->workload == WORKLOAD_TRAINING);
 	if (o->workload == WORKLOAD_VAE_ONLY) {
 		build_vae_decode(&b);
 		set_shares(m, o);

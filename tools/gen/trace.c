@@ -88,7 +88,7 @@ void trace_begin(struct outbuf *ob, const struct rankctx *rc)
 	thread(ob, PID_HW(rc), STREAM, "Stream 2");
 	if (rc->o->subtasks && rc->m->sp)
 		thread(ob, PID_HW(rc), COMM_STREAM, "Stream 3");
-	if (rc->m->sp) {
+	if (rc->m->hccl) {
 		process(ob, PID_HCCL(rc), "HCCL", "NPU", 15);
 		thread(ob, PID_HCCL(rc), 0, "Group 0 Communication");
 		thread(ob, PID_HCCL(rc), 1, "Plane 0");
