@@ -168,6 +168,10 @@ st = d["stages"]
 other = st["other"] if isinstance(st, dict) else [s for s in st if s.get("stage", s.get("id")) == "other"][0]
 assert other, st
 PY
+	"$SDPERF" diff "$SAMPLES/msinsight-alexnet-2rank-2024/level1" \
+		"$SAMPLES/msinsight-alexnet-2rank-2025-db/level1" -o adiffmd -q -f md \
+		2>/dev/null && grep -q "^| Training step | " adiffmd/diff.md &&
+		ok alexnet_diff_named || bad alexnet_diff_named
 else
 	bad alexnet_diff "$(head -3 adiff.err)"
 fi
