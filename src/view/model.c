@@ -187,7 +187,9 @@ static void verdicts(struct model_ctx *c, struct tmpl_vars *v)
 	const char *names[] = {"stage"};
 	const char *values[1];
 
-	values[0] = model_stage_label(c, STAGE_DIT);
+	/* a profile of one stage: the rules are applied to it whole */
+	values[0] = model_stage_label(c, r->workload.one_stage ? STAGE_OTHER
+	                                                       : STAGE_DIT);
 	model_set_msg(c, v, "verdicts_intro", "sec_verdicts_intro", names,
 	              values, 1);
 	/* fired verdicts first (r->verdicts: by expected gain), then the
