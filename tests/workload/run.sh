@@ -143,6 +143,10 @@ t = open(txt).read()
 assert t.index("  workload     training step: ") < t.index("  end to end"), t[:600]
 assert "stage split  per step: training step " in t
 PY
+# the Chinese wording passes the house's typography check
+python3 "$(dirname "$0")/../zh/check_zh.py" train_zh/report.html \
+	train_zh/report.md >zh.out 2>&1 && ok workload_zh_typography ||
+	bad workload_zh_typography "$(tail -3 zh.out)"
 if command -v pdftotext >/dev/null; then
 	pdftotext train_zh/report.pdf train_zh.txt 2>/dev/null &&
 		grep -q "训练步" train_zh.txt && ok pdf_workload || bad pdf_workload
