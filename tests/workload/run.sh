@@ -13,6 +13,7 @@ SDPERF=$(realpath "$1")
 GEN=$(realpath "$2")
 SAMPLES=$(realpath "$(dirname "$0")/../data/samples")
 EXAMPLES=$(realpath "$(dirname "$0")/../../examples")
+CHECK_ZH=$(realpath "$(dirname "$0")/../zh/check_zh.py")
 # shellcheck source=../testlib.sh
 . "$(dirname "$0")/../testlib.sh"
 gen() { "$GEN" -o "$1" --seed 5 --steps 2 --iters 4 --blocks 4 --self-check \
@@ -144,7 +145,7 @@ assert t.index("  workload     training step: ") < t.index("  end to end"), t[:6
 assert "stage split  per step: training step " in t
 PY
 # the Chinese wording passes the house's typography check
-python3 "$(dirname "$0")/../zh/check_zh.py" train_zh/report.html \
+python3 "$CHECK_ZH" train_zh/report.html \
 	train_zh/report.md >zh.out 2>&1 && ok workload_zh_typography ||
 	bad workload_zh_typography "$(tail -3 zh.out)"
 if command -v pdftotext >/dev/null; then
