@@ -10,6 +10,7 @@
 #include "analysis/overlap.h"
 #include "analysis/stages.h"
 #include "analysis/totals.h"
+#include "analysis/workload.h"
 #include "util/membudget.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -195,9 +196,21 @@ static void step_warnings(struct result *r)
 	strbuf_release(&sb);
 }
 
-static char *method_text(const struct stages_out *so, const struct rules *ru)
+static char *method_text(const struct stages_out *so, const struct rules *ru,
+                         const struct workload *w)
 {
 	struct strbuf sb = STRBUF_INIT;
+	char *ev;
+
+	if (w->one_stage) {
+		ev = workload_evidence(w);
+		strbuf_addf(&sb,
+		            "the profile is %s (%s): every kernel is in one "
+		            "stage, no DiT/VAE/text-encoder split",
+		            workload_kind_names[w->kind], ev);
+		free(ev);
+		return strbuf_detach(&sb, NULL);
+	}
 
 	strbuf_addf(&sb,
 	            "stage signatures vote along the device timeline "
@@ -341,6 +354,27 @@ static void classify_keys(const struct kernel_table *kt, const struct rules *ru,
 	}
 }
 
+/* What the profile is (analysis/workload.h), with the stages and the
+ * denoising loop found so far; without a loop every kernel goes to one
+ * stage and the loop's iterations are dropped (a training run's layer
+ * stack is no denoising loop). Markers count when they labelled some
+ * kernel. */
+static void decide_workload(const struct kernel_table *kt, unsigned char *stage,
+                            int stage_loop, const struct rules *ru,
+                            const struct stage_override *ov, size_t nov,
+                            struct result *r)
+{
+	size_t i, marked = 0;
+
+	for (i = 0; i < nov; i++)
+		marked += ov[i].kernels;
+	workload_decide(kt, stage, &r->iters, stage_loop, ru, marked > 0,
+	                &r->workload);
+	workload_apply(&r->workload, stage, kt->n);
+	if (r->workload.one_stage)
+		iter_summary_release(&r->iters);
+}
+
 int analyse_with(struct kernel_table *kt, const struct rules *ru,
                  struct stage_override *ov, size_t nov, struct result *r,
                  unsigned char **stage_out, struct err *e)
@@ -367,11 +401,19 @@ int analyse_with(struct kernel_table *kt, const struct rules *ru,
 	if (stages_assign(kt->v, kt->n, key_sig, key_cat, ru, &so, e) ||
 	    apply_overrides(kt, ov, nov, so.stage, e))
 		goto out;
-	r->text_encoder_detected = so.text_encoder_detected;
-	r->loop_found = so.loop_found;
+	{
+		struct iter_input in = {kt->v,    kt->n,   so.stage, key_cat,
+		                        key_part, key_sig, nkeys};
+		if (iterations_find(&in, ru, &r->iters, e))
+			goto out;
+	}
+	decide_workload(kt, so.stage, so.loop_found, ru, ov, nov, r);
+	r->text_encoder_detected =
+	    so.text_encoder_detected && !r->workload.one_stage;
+	r->loop_found = so.loop_found && !r->workload.one_stage;
 	r->seg_window = ru->window;
 	r->seg_min_segment = ru->min_segment;
-	r->stage_method = method_text(&so, ru);
+	r->stage_method = method_text(&so, ru, &r->workload);
 	if (stages_segments(kt->v, kt->n, so.stage, &r->segs, &r->nsegs,
 	                    &charged)) {
 		membudget_fail(e, (uint64_t)r->nsegs * sizeof(*r->segs),
@@ -387,12 +429,6 @@ int analyse_with(struct kernel_table *kt, const struct rules *ru,
 	                  r);
 	overlap_stage_comm(kt->v, kt->n, so.stage, key_cat, r);
 	totals_measure(kt->v, kt->n, key_cat, &r->ktot);
-	{
-		struct iter_input in = {kt->v,    kt->n,   so.stage, key_cat,
-		                        key_part, key_sig, nkeys};
-		if (iterations_find(&in, ru, &r->iters, e))
-			goto out;
-	}
 	step_warnings(r);
 	r->rules_source = xstrdup(ru->source ? ru->source : "built-in");
 	ret = 0;

@@ -305,6 +305,7 @@ static void take_lead(struct result *lead, struct result *out)
 	lead->rank_dir = NULL;
 	out->iters = lead->iters;
 	memset(&lead->iters, 0, sizeof(lead->iters));
+	out->workload = lead->workload;
 }
 
 /* The slowest and the (lower) median rank by DiT compute time, among the

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/result.h"
 #include "util/checked.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
@@ -529,6 +530,22 @@ static void compare_shape(const struct snapshot *b, const struct snapshot *n,
 /* ---- the comparison -------------------------------------------------------
  */
 
+/* The kind both sides share when each is one stage, as the analysis
+ * names it (a report's text is matched against the names, never kept). */
+static const char *one_stage_kind(const struct snapshot *b,
+                                  const struct snapshot *n)
+{
+	int k;
+
+	if (!b->one_stage_kind || !n->one_stage_kind ||
+	    strcmp(b->one_stage_kind, n->one_stage_kind))
+		return NULL;
+	for (k = 0; k < WORKLOAD_KINDS; k++)
+		if (!strcmp(b->one_stage_kind, workload_kind_names[k]))
+			return workload_kind_names[k];
+	return NULL;
+}
+
 int compare_snapshots(const struct snapshot *base, const struct snapshot *new_,
                       int per_step, struct comparison *c, struct err *e)
 {
@@ -551,6 +568,7 @@ int compare_snapshots(const struct snapshot *base, const struct snapshot *new_,
 	}
 	if (!common)
 		return no_common_stage(base, new_, e);
+	c->one_stage_kind = one_stage_kind(base, new_);
 	compare_verdicts(base, new_, c);
 	c->e2e_known = base->has_e2e && new_->has_e2e;
 	c->e2e.base = c->e2e_known ? base->e2e_ns : 0;

@@ -91,6 +91,10 @@ struct cmp_warning {
 
 struct comparison {
 	char *base_source, *new_source;
+	/* both sides are one stage of the same workload kind (a
+	 * workload_kind_names entry, static): the "other" stage is named for
+	 * it; else NULL */
+	const char *one_stage_kind;
 	int per_step; /* times divided by each side's step count */
 	size_t base_steps, new_steps;
 	size_t base_ranks, new_ranks;

@@ -197,7 +197,10 @@ void gain_evaluate(const struct rules *ru, struct result *r)
 		struct verdict *v = &r->verdicts[i];
 		const struct speedup_rule *s = rules_speedup(ru, v->id);
 		gain_free(v->gain);
-		v->gain = v->fired && s ? estimate(s, r) : NULL;
+		/* the guide's speed-ups are measured on DiTs: none for a
+		 * measure taken over a profile of another kind */
+		v->gain =
+		    v->fired && s && !v->whole_profile ? estimate(s, r) : NULL;
 	}
 	order(r);
 }

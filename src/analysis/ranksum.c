@@ -405,6 +405,23 @@ static const struct ft_field iters_f[] = {
 };
 static const struct ft_table iters_t = FT_TABLE(iters_f);
 
+static const struct ft_field workload_f[] = {
+    ENUM(struct workload, kind, WORKLOAD_KINDS),
+    ENUM(struct workload, part, 3),
+    FT_BOOL(struct workload, one_stage),
+    FT_BOOL(struct workload, markers),
+    U64(struct workload, loop_iterations),
+    U64(struct workload, loop_blocks),
+    U64(struct workload, loop_calls),
+    U64(struct workload, training_kernels),
+    U64(struct workload, llm_kernels),
+    U64(struct workload, vae_kernels),
+    U64(struct workload, dit_kernels),
+    U64(struct workload, kernels),
+    FT_BOOL(struct workload, stage_loop),
+};
+static const struct ft_table workload_t = FT_TABLE(workload_f);
+
 /* ---- the result ---------------------------------------------------------- */
 
 static const struct ft_field result_f[] = {
@@ -431,6 +448,7 @@ static const struct ft_field result_f[] = {
              RANKSUM_MAX_WARNINGS),
     FT_LISTF(struct result, ranks, nranks, rank_t, struct rank_result, 1),
     FT_SUBF(struct result, iters, 1, iters_t, struct iter_summary),
+    FT_SUBF(struct result, workload, 1, workload_t, struct workload),
 };
 static const struct ft_table result_t = FT_TABLE(result_f);
 

@@ -118,6 +118,9 @@ struct gain {
 /* Frees g and its strings (NULL is fine). */
 void gain_free(struct gain *g);
 
+/* What a DiT measure taken over the whole profile measures. */
+enum verdict_whole { VW_NONE, VW_CATEGORY, VW_EXPOSED_COMM, VW_IMBALANCE };
+
 struct verdict {
 	char *id, *title, *metric, *recommendation;
 	char *check;      /* neutral name of what is checked (English): the
@@ -136,7 +139,12 @@ struct verdict {
 	                        * ("step_totals", ...), or NULL */
 	double value;          /* percent */
 	double threshold;
-	int fired; /* value > threshold */
+	int fired;         /* value > threshold */
+	int whole_profile; /* a DiT measure taken over the whole profile,
+	                    * which is one stage (struct workload): the
+	                    * guide's threshold is meant for a DiT, and no
+	                    * gain is estimated; enum verdict_whole */
+	int whole_cat;     /* VW_CATEGORY: its enum category */
 	char **docs;
 	size_t ndocs;
 	struct gain *gain; /* a fired finding's expected gain, when the rules
@@ -629,6 +637,51 @@ struct iter_summary {
 	uint64_t suggest_period, would_skip;
 };
 
+/* ---- the workload (analysis/workload.h) ---------------------------- */
+
+/* What the profile is, decided from the device kernels before the stage
+ * split is trusted: only diffusion inference (a denoising loop found) is
+ * split into DiT, VAE and text encoder. */
+enum workload_kind {
+	WORKLOAD_DIFFUSION, /* a denoising loop: >= 2 iterations per call */
+	WORKLOAD_TRAINING,  /* backward, optimizer or dropout kernels */
+	WORKLOAD_LLM,       /* incremental or paged attention, KV cache */
+	WORKLOAD_PARTIAL,   /* part of a diffusion pipeline (see part) */
+	WORKLOAD_UNKNOWN,   /* none of these */
+	WORKLOAD_KINDS
+};
+/* "diffusion_inference", "training", "llm_inference", "partial",
+ * "unknown" */
+extern const char *const workload_kind_names[WORKLOAD_KINDS];
+
+/* Which part of a pipeline a partial capture holds. */
+enum workload_part {
+	WORKLOAD_PART_NONE,     /* not a partial capture */
+	WORKLOAD_PART_VAE_ONLY, /* VAE kernels alone, no denoising loop */
+	WORKLOAD_PART_LOOP_ONLY /* denoising iterations, no VAE */
+};
+/* "none", "vae_only", "loop_only" */
+extern const char *const workload_part_names[3];
+
+struct workload {
+	enum workload_kind kind;
+	enum workload_part part;
+	int one_stage; /* no DiT/VAE/text-encoder split: every kernel is in
+	                * one stage, "other" (0: the split stands; so a
+	                * result that was never decided keeps it) */
+	int markers;   /* user stage markers decided the stages: kept */
+	/* the evidence: the denoising loop (analysis/iterations.h) */
+	uint64_t loop_iterations, loop_blocks, loop_calls;
+	/* kernels matching the rules' "workloads" patterns */
+	uint64_t training_kernels, llm_kernels;
+	/* kernels labelled VAE and DiT by their signatures, of all kernels,
+	 * before the decision (a VAE-only capture; a pipeline whose loop ran
+	 * once) */
+	uint64_t vae_kernels, dit_kernels, kernels;
+	int stage_loop; /* the stage signatures saw a repeating loop (its
+	                 * iterations perhaps not told apart) */
+};
+
 /* ---- redaction (analysis/redact.h) ---------------------------------- */
 
 /* What --redact replaces, each a class of originals numbered apart. */
@@ -738,6 +791,7 @@ struct result {
 	struct vae_split vae_split;     /* analysis/vaesplit.h */
 	struct memory_summary memory;   /* analysis/memory.h */
 	struct iter_summary iters;      /* analysis/iterations.h: lead's */
+	struct workload workload;       /* analysis/workload.h: lead's */
 	struct redaction redaction;     /* analysis/redact.h */
 	/* --redact: the map of originals to pseudonyms (borrowed: the
 	 * caller of redact_result frees it after the result), to rewrite

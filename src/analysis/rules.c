@@ -113,6 +113,15 @@ enum sig rules_signature(const struct rules *r, const char *type)
 	return SIG_NONE;
 }
 
+enum workload_kind rules_workload(const struct rules *r, const char *type)
+{
+	size_t i;
+	for (i = 0; i < r->nwl; i++)
+		if (rules_glob(r->wl[i].glob, type))
+			return (enum workload_kind)r->wl[i].target;
+	return WORKLOAD_UNKNOWN;
+}
+
 /* ---- loading ----------------------------------------------------------- */
 
 struct loader {
@@ -311,6 +320,40 @@ static int load_signatures(struct loader *L, const cJSON *arr,
 			break;
 		}
 		if ((ret = add_patterns(L, it, p.buf, s, v, n)))
+			break;
+	}
+	strbuf_release(&p);
+	return ret;
+}
+
+/* "workloads": [{"kind": "training" or "llm_inference", "types": [...]}]:
+ * kernel types that only that kind of run launches (analysis/workload.h).
+ */
+static int load_workloads(struct loader *L, const cJSON *arr, struct rules *r)
+{
+	const cJSON *it;
+	struct strbuf p = STRBUF_INIT;
+	int i = 0, ret = 0, k;
+	char *name = NULL;
+
+	if (!cJSON_IsArray(arr))
+		return bad(L, "workloads", "expected an array");
+	cJSON_ArrayForEach (it, arr) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "workloads[%d]", i++);
+		if ((ret = get_string(L, it, "kind", p.buf, &name)))
+			break;
+		k = !strcmp(name, "training")        ? WORKLOAD_TRAINING
+		    : !strcmp(name, "llm_inference") ? WORKLOAD_LLM
+		                                     : -1;
+		free(name);
+		if (k < 0) {
+			strbuf_adds(&p, ".kind");
+			ret = bad(L, p.buf,
+			          "expected 'training' or 'llm_inference'");
+			break;
+		}
+		if ((ret = add_patterns(L, it, p.buf, k, &r->wl, &r->nwl)))
 			break;
 	}
 	strbuf_release(&p);
@@ -660,10 +703,10 @@ static void syntax_error(struct loader *L, const char *text, size_t len,
 static int check_keys(struct loader *L, const cJSON *root)
 {
 	static const char *const known[] = {
-	    "schema",     "about",         "comment",    "extends",
-	    "comm_cores", "classify",      "classify_apis", "signatures",
-	    "segmentation", "thresholds",  "markers",    "steps",
-	    "chips",      "speedups",      "totals"};
+	    "schema",       "about",      "comment",       "extends",
+	    "comm_cores",   "classify",   "classify_apis", "signatures",
+	    "segmentation", "thresholds", "markers",       "steps",
+	    "chips",        "speedups",   "totals",        "workloads"};
 	const cJSON *it;
 	size_t i;
 
@@ -681,7 +724,7 @@ static int load_json(struct rules *r, struct loader *L, const cJSON *root,
                      int extending)
 {
 	size_t ncls = r->ncls, napi = r->napi, nsig = r->nsig;
-	size_t nmark = r->nmarkers;
+	size_t nmark = r->nmarkers, nwl = r->nwl;
 	const cJSON *v;
 
 	if (!cJSON_IsObject(root))
@@ -715,6 +758,8 @@ static int load_json(struct rules *r, struct loader *L, const cJSON *root,
 		return -1;
 	if ((v = get(root, "markers")) && load_markers(L, v, r))
 		return -1;
+	if ((v = get(root, "workloads")) && load_workloads(L, v, r))
+		return -1;
 	if ((v = get(root, "chips")) && rules_load_chips(L->name, v, r, L->e))
 		return -1;
 	if ((v = get(root, "speedups")) &&
@@ -725,6 +770,7 @@ static int load_json(struct rules *r, struct loader *L, const cJSON *root,
 	move_to_front(r->cls, r->ncls, r->ncls - ncls);
 	move_to_front(r->api, r->napi, r->napi - napi);
 	move_to_front(r->sig, r->nsig, r->nsig - nsig);
+	move_to_front(r->wl, r->nwl, r->nwl - nwl);
 	return 0;
 }
 
@@ -917,6 +963,9 @@ void rules_release(struct rules *r)
 	for (i = 0; i < r->nsig; i++)
 		free(r->sig[i].glob);
 	free(r->sig);
+	for (i = 0; i < r->nwl; i++)
+		free(r->wl[i].glob);
+	free(r->wl);
 	for (i = 0; i < r->ncomm; i++)
 		free(r->comm_cores[i]);
 	free(r->comm_cores);

@@ -81,6 +81,8 @@ struct rules {
 	int api_entries; /* entries numbered so far */
 	struct pattern_rule *sig;
 	size_t nsig;
+	struct pattern_rule *wl; /* "workloads": target = enum workload_kind */
+	size_t nwl;
 	char **comm_cores;
 	size_t ncomm;
 	struct threshold *th;
@@ -162,6 +164,9 @@ enum category rules_classify_kernel(const struct rules *r, const char *type,
                                     const char *core, const char *api,
                                     enum fa_part *part);
 enum sig rules_signature(const struct rules *r, const char *type);
+/* The workload kind a kernel type is evidence of (the first "workloads"
+ * pattern it matches), or WORKLOAD_UNKNOWN. */
+enum workload_kind rules_workload(const struct rules *r, const char *type);
 /* Case-insensitive glob match with '*' and '?' (util/glob.h: linear in s;
  * a pattern longer than GLOB_MAX_PATTERN bytes, which the loader rejects,
  * matches nothing). */

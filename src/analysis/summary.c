@@ -47,7 +47,10 @@ enum summary_trust summary_trust(const struct result *r)
 	    1u << GAP_LEVEL0 | 1u << GAP_NO_STEPS | 1u << GAP_TRACE_ONLY;
 	const unsigned fair = 1u << GAP_FEW_STEPS | 1u << GAP_NO_WARMUP;
 
-	if (!r->collection.checked || (c->gaps & low))
+	if (!r->collection.checked || (c->gaps & low) ||
+	    r->workload.kind != WORKLOAD_DIFFUSION ||
+	    (!r->workload.loop_calls && !r->workload.stage_loop &&
+	     !r->workload.markers))
 		return TRUST_LOW;
 	/* the kernels disagree with the profiler's own totals */
 	if (totals_failed(r))

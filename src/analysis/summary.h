@@ -10,10 +10,12 @@
 #include "analysis/result.h"
 
 /* How far the profile can be trusted: low when the profiler level is
- * below Level1, there are no step boundaries, or only the trace was
- * exported; fair when there are fewer than COLL_MIN_TIMED timed steps,
- * warm-up is missing or profiled, the level is unknown or the analysis
- * left warnings; good otherwise. */
+ * below Level1, there are no step boundaries, only the trace was
+ * exported, or the profile is not whole diffusion inference, or no
+ * denoising loop nor user marker confirms that it is (struct workload:
+ * the guide's findings are meant for a DiT pipeline); fair when there are
+ * fewer than COLL_MIN_TIMED timed steps, warm-up is missing or profiled,
+ * the level is unknown or the analysis left warnings; good otherwise. */
 enum summary_trust { TRUST_GOOD, TRUST_FAIR, TRUST_LOW };
 /* "good", "fair", "low" */
 extern const char *const summary_trust_names[3];

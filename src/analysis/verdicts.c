@@ -269,28 +269,125 @@ static const char *na_reason(enum metric m, const struct result *r,
 	       "Communication(Not Overlapped) + Free is above 0";
 }
 
+/* Why a stage finding has no value in a profile of one stage. */
+static const char *one_stage_na(const struct result *r)
+{
+	switch (r->workload.kind) {
+	case WORKLOAD_TRAINING:
+		return "the profile is a training step, not diffusion "
+		       "inference: no DiT/VAE/text-encoder split";
+	case WORKLOAD_LLM:
+		return "the profile is LLM inference, not diffusion "
+		       "inference: no DiT/VAE/text-encoder split";
+	case WORKLOAD_PARTIAL:
+		return "the profile holds part of a pipeline (a VAE alone, no "
+		       "denoising loop): no DiT/VAE/text-encoder split";
+	default:
+		return "no denoising loop: the profile is not diffusion "
+		       "inference, so it has no DiT/VAE/text-encoder split";
+	}
+}
+
+/* The same as a code for catalogues. */
+static const char *one_stage_code(const struct result *r)
+{
+	switch (r->workload.kind) {
+	case WORKLOAD_TRAINING:
+		return "one_stage_training";
+	case WORKLOAD_LLM:
+		return "one_stage_llm_inference";
+	case WORKLOAD_PARTIAL:
+		return "one_stage_partial";
+	default:
+		return "one_stage_unknown";
+	}
+}
+
+/* In a profile of one stage: a stage finding (a stage's share, the loop,
+ * any measure of the VAE or the text encoder) has no value (1); a DiT
+ * category, communication or compute measure is taken over the whole
+ * profile (*t moved to STAGE_OTHER, *whole says which: the ranks' compute
+ * is already the whole profile's, app/rank.c). */
+static int one_stage(const struct result *r, struct threshold *t, int *whole)
+{
+	*whole = VW_NONE;
+	if (!r->workload.one_stage || t->stage == STAGE_ALL)
+		return 0;
+	if (t->metric == METRIC_STAGE_SHARE ||
+	    t->metric == METRIC_DIT_LOOP_SHARE || t->stage != STAGE_DIT)
+		return 1;
+	*whole = t->metric == METRIC_CATEGORY_SHARE       ? VW_CATEGORY
+	         : t->metric == METRIC_EXPOSED_COMM_SHARE ? VW_EXPOSED_COMM
+	         : t->metric == METRIC_RANK_IMBALANCE     ? VW_IMBALANCE
+	                                                  : VW_NONE;
+	if (*whole != VW_NONE)
+		t->stage = STAGE_OTHER;
+	return 0;
+}
+
+static char *whole_metric_text(const struct threshold *t, int whole)
+{
+	if (whole == VW_CATEGORY)
+		return xstrfmt("%s share of the whole profile's kernel time "
+		               "(the threshold is meant for a DiT)",
+		               category_names[t->cat]);
+	if (whole == VW_IMBALANCE)
+		return xstrdup("slowest rank's compute time above the median "
+		               "rank's, over the whole profile (the threshold "
+		               "is meant for a DiT)");
+	return xstrdup("exposed communication share of the whole profile's "
+	               "wall time (the threshold is meant for a DiT)");
+}
+
+static char *whole_title(const struct threshold *t, int whole)
+{
+	if (whole == VW_CATEGORY)
+		return xstrfmt("%s is a large share of the whole profile "
+		               "(above the guide's threshold for a DiT)",
+		               category_names[t->cat]);
+	if (whole == VW_IMBALANCE)
+		return xstrdup("One card computes much longer than the others "
+		               "(over the whole profile)");
+	return xstrdup("Communication is exposed in the whole profile "
+	               "(above the guide's threshold for a DiT)");
+}
+
 void verdicts_evaluate(const struct rules *ru, struct result *r)
 {
 	size_t i, d;
 	struct measure m;
+	struct threshold th;
+	int na, whole;
 
 	r->verdicts = xcalloc(ru->nth ? ru->nth : 1, sizeof(*r->verdicts));
 	r->nverdicts = ru->nth;
 	for (i = 0; i < ru->nth; i++) {
-		const struct threshold *t = &ru->th[i];
+		const struct threshold *t = &th;
 		struct verdict *v = &r->verdicts[i];
+		th = ru->th[i];
+		na = one_stage(r, &th, &whole);
 		measure(t, r, &m);
+		if (na)
+			m.applicable = 0;
 		v->id = xstrdup(t->id);
-		v->title = xstrdup(t->title);
+		v->title = whole ? whole_title(t, whole) : xstrdup(t->title);
 		v->recommendation = xstrdup(t->recommendation);
-		v->metric = metric_text(t);
-		v->check = t->check ? xstrdup(t->check) : xstrdup(v->metric);
+		v->metric =
+		    whole ? whole_metric_text(t, whole) : metric_text(t);
+		v->check =
+		    t->check && !whole ? xstrdup(t->check) : xstrdup(v->metric);
 		v->stage = t->stage;
+		v->whole_profile = whole;
+		v->whole_cat = whole == VW_CATEGORY ? (int)t->cat : 0;
 		v->threshold = t->above;
-		v->value = m.value;
+		v->value = m.applicable ? m.value : 0;
 		v->applicable = m.applicable;
 		v->na_reason =
 		    m.applicable ? NULL : na_reason(t->metric, r, &v->na_code);
+		if (na) {
+			v->na_reason = one_stage_na(r);
+			v->na_code = one_stage_code(r);
+		}
 		v->rank = m.rank;
 		v->how = m.how ? xstrdup(m.how) : NULL;
 		v->fired = v->applicable && v->value > t->above;

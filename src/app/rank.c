@@ -245,6 +245,7 @@ void rank_take_analysis(struct result *r, struct result *a)
 	r->unmatched = a->unmatched;
 	r->ktot = a->ktot;
 	r->iters = a->iters;
+	r->workload = a->workload;
 	r->nunmatched = a->nunmatched;
 	r->rules_source = a->rules_source;
 	r->warnings = xrealloc(r->warnings, (r->nwarnings + a->nwarnings + 1) *
@@ -541,9 +542,10 @@ void rank_summarise(const struct result *r, struct rank_result *rr)
 			rr->stage[s].fa_part_ns[c] = st->fa_part[c].time_ns;
 	}
 	rr->ktot = r->ktot;
-	rr->compute_ns =
-	    checked_sub_sat(r->stages[STAGE_DIT].kernel_ns,
-	                    r->stages[STAGE_DIT].cat[CAT_COMM].time_ns);
+	/* the denoiser's compute; the whole profile's when it is one stage */
+	s = r->workload.one_stage ? STAGE_OTHER : STAGE_DIT;
+	rr->compute_ns = checked_sub_sat(r->stages[s].kernel_ns,
+	                                 r->stages[s].cat[CAT_COMM].time_ns);
 }
 
 /* The two measures of exposed communication, per stage: kernel intervals

@@ -425,6 +425,23 @@ static int read_header(struct snapread *r, const struct snapread_val *root,
 	return read_profile(r, root, s);
 }
 
+/* The optional workload of a profile of one stage (reports before the
+ * workload have none). */
+static int read_one_stage(struct snapread *r, const struct snapread_val *sum,
+                          struct snapshot *s)
+{
+	struct snapread_val v;
+	int split = 1, rc;
+
+	if ((rc = snapread_find(r, sum, "stage_split", &v)) <= 0)
+		return rc < 0 ? -1 : 0;
+	if (snapread_get_bool(r, sum, "stage_split", &split))
+		return -1;
+	if (split)
+		return 0;
+	return snapread_get_str(r, sum, "workload", &s->one_stage_kind);
+}
+
 /* The optional summary's end-to-end time (reports before the summary
  * have none). */
 static int read_e2e(struct snapread *r, const struct snapread_val *root,
@@ -442,6 +459,8 @@ static int read_e2e(struct snapread *r, const struct snapread_val *root,
 	if (!ret && known)
 		ret = snapread_get_us(r, &sum, "e2e_time_us", &s->e2e_ns);
 	s->has_e2e = !ret && known && s->e2e_ns > 0;
+	if (!ret)
+		ret = read_one_stage(r, &sum, s);
 	jsonerr_pop(&r->j, old);
 	return ret ? -1 : 0;
 }
@@ -515,5 +534,6 @@ void snapshot_release(struct snapshot *s)
 	free(s->ranks);
 	free(s->source);
 	free(s->tool_version);
+	free(s->one_stage_kind);
 	memset(s, 0, sizeof(*s));
 }

@@ -76,6 +76,10 @@ struct snapshot {
 	 * end-to-end time per profiler step (of the profile without steps) */
 	int has_e2e;
 	int64_t e2e_ns;
+	/* summary.workload when summary.stage_split is false (a profile of
+	 * one stage, named for what it is: "training", ...), else NULL;
+	 * reports before the workload have neither */
+	char *one_stage_kind;
 };
 
 /* Reads a report.json text (schema_version 1) into s. name is used in

@@ -176,6 +176,15 @@ static void speedup(struct model_ctx *c, struct tmpl_vars *v, double x)
 	model_set_msg(c, v, "speedup_text", key, names, values, 1);
 }
 
+/* A stage's name; the one stage both profiles are, for what they are. */
+static const char *stage_label(struct model_ctx *c,
+                               const struct comparison *cmp, int s)
+{
+	if (s == STAGE_OTHER && cmp->one_stage_kind)
+		return model_tk(c, "workload_stage_", cmp->one_stage_kind);
+	return model_tk(c, "stage_", stage_names[s]);
+}
+
 static void summary(struct model_ctx *c, struct tmpl_vars *v,
                     const struct comparison *cmp)
 {
@@ -188,7 +197,7 @@ static void summary(struct model_ctx *c, struct tmpl_vars *v,
 			continue;
 		row = tmpl_add_row(v, "summary");
 		tmpl_set(row, "id", stage_names[s]);
-		tmpl_set(row, "label", model_tk(c, "stage_", stage_names[s]));
+		tmpl_set(row, "label", stage_label(c, cmp, s));
 		speedup(c, row, st->speedup);
 		model_set_ns(row, "wall_base_ns", st->wall.base);
 		model_set_ns(row, "wall_new_ns", st->wall.new_);
@@ -215,10 +224,12 @@ static void stage_cats(struct model_ctx *c, struct tmpl_vars *row,
 
 /* unit: of the wall, kernel and exposed delta columns */
 static void stage_row(struct model_ctx *c, struct tmpl_vars *row, int s,
-                      const struct cmp_stage *st, const int *unit)
+                      const struct comparison *cmp, const int *unit)
 {
+	const struct cmp_stage *st = &cmp->stages[s];
+
 	tmpl_set(row, "id", stage_names[s]);
-	tmpl_set(row, "label", model_tk(c, "stage_", stage_names[s]));
+	tmpl_set(row, "label", stage_label(c, cmp, s));
 	tmpl_set(row, "presence",
 	         !st->in_base  ? model_t(c, "diff_only_new")
 	         : !st->in_new ? model_t(c, "diff_only_base")
@@ -254,7 +265,7 @@ static void stages(struct model_ctx *c, struct tmpl_vars *v,
 		const struct cmp_stage *st = &cmp->stages[s];
 		if (!st->in_base && !st->in_new)
 			continue;
-		stage_row(c, tmpl_add_row(v, "stages"), s, st, unit);
+		stage_row(c, tmpl_add_row(v, "stages"), s, cmp, unit);
 		comm |= st->exposed.base > 0 || st->exposed.new_ > 0;
 	}
 	tmpl_set(v, "has_comm", comm ? "1" : "");

@@ -153,7 +153,7 @@ static void verdict_na(struct model_ctx *c, struct tmpl_vars *row,
 		tmpl_set(row, "no_stage", model_t(c, key));
 		return;
 	}
-	values[0] = model_tk(c, "stage_", stage_names[vd->stage]);
+	values[0] = model_stage_label(c, vd->stage);
 	model_set_msg(c, row, "no_stage", "verdict_no_stage", names, values, 1);
 }
 
@@ -166,8 +166,7 @@ static void verdict_how(struct model_ctx *c, struct tmpl_vars *row,
 	const char *values[1];
 	char rank[24], key[64];
 
-	tmpl_set(row, "stage_label",
-	         model_tk(c, "stage_", stage_names[vd->stage]));
+	tmpl_set(row, "stage_label", model_stage_label(c, vd->stage));
 	if (!vd->how || !vd->applicable) {
 		tmpl_set(row, "how", "");
 		return;
@@ -188,7 +187,9 @@ static void verdicts(struct model_ctx *c, struct tmpl_vars *v)
 	const char *names[] = {"stage"};
 	const char *values[1];
 
-	values[0] = model_tk(c, "stage_", stage_names[STAGE_DIT]);
+	/* a profile of one stage: the rules are applied to it whole */
+	values[0] = model_stage_label(c, r->workload.one_stage ? STAGE_OTHER
+	                                                       : STAGE_DIT);
 	model_set_msg(c, v, "verdicts_intro", "sec_verdicts_intro", names,
 	              values, 1);
 	/* fired verdicts first (r->verdicts: by expected gain), then the
@@ -371,7 +372,7 @@ static void stages(struct model_ctx *c, struct tmpl_vars *v)
 			continue;
 		row = tmpl_add_row(v, "stages");
 		tmpl_set(row, "id", stage_names[s]);
-		tmpl_set(row, "label", model_tk(c, "stage_", stage_names[s]));
+		tmpl_set(row, "label", model_stage_label(c, s));
 		model_set_u64(row, "kernels", st->kernels);
 		model_set_u64(row, "segments", st->segments);
 		model_set_ns(row, "kernel_ns", st->kernel_ns);
@@ -384,9 +385,9 @@ static void stages(struct model_ctx *c, struct tmpl_vars *v)
 		              st->wall_ns);
 		tmpl_set(row, "has_comm", st->comm_ns ? "1" : "");
 		comm |= st->comm_ns > 0;
-		categories(c, row, st, model_tk(c, "stage_", stage_names[s]));
+		categories(c, row, st, model_stage_label(c, s));
 		top_kernels(c, row, st);
-		top_chart(c, row, st, model_tk(c, "stage_", stage_names[s]));
+		top_chart(c, row, st, model_stage_label(c, s));
 		vae_split(c, row, s);
 	}
 	tmpl_set(v, "has_comm", comm ? "1" : "");
@@ -431,8 +432,7 @@ static void timeline(struct model_ctx *c, struct tmpl_vars *v)
 	tmpl_define_loop(v, "segments");
 	for (i = 0; i < r->nsegs; i++) { /* tooltips: "VAE 118.49 ms" */
 		offs[i] = labels.len;
-		strbuf_adds(&labels, model_tk(c, "stage_",
-		                              stage_names[r->segs[i].stage]));
+		strbuf_adds(&labels, model_stage_label(c, r->segs[i].stage));
 		strbuf_addch(&labels, ' ');
 		numfmt_duration(&labels, checked_sub_sat(r->segs[i].end_ns,
 		                                         r->segs[i].start_ns));
@@ -454,7 +454,7 @@ static void timeline(struct model_ctx *c, struct tmpl_vars *v)
 	for (s = 0; s < STAGE_COUNT; s++) {
 		if (!r->stages[s].kernels)
 			continue;
-		legend[nl].label = model_tk(c, "stage_", stage_names[s]);
+		legend[nl].label = model_stage_label(c, s);
 		legend[nl].css = stage_css[s];
 		legend[nl++].value = 0;
 	}
@@ -569,7 +569,8 @@ static void method(struct model_ctx *c, struct tmpl_vars *v)
 	model_set_msg(c, v, "method_stages", "method_stages", names, values, 4);
 	model_set_msg(c, v, "method_steps", "method_steps", names, values, 4);
 	tmpl_set(v, "method_text_encoder",
-	         model_t(c, r->text_encoder_detected
+	         model_t(c, r->workload.one_stage ? "method_one_stage"
+	                    : r->text_encoder_detected
 	                        ? "method_text_encoder_found"
 	                    : r->loop_found ? "method_text_encoder_none"
 	                                    : "method_text_encoder_unknown"));

@@ -47,6 +47,16 @@ const char *model_tk(const struct model_ctx *c, const char *prefix,
 	return i18n_get(c->o->cat, key);
 }
 
+const char *model_stage_label(const struct model_ctx *c, int s)
+{
+	const struct workload *w = &c->r->workload;
+
+	if (s == STAGE_OTHER && w->one_stage)
+		return model_tk(c, "workload_stage_",
+		                workload_kind_names[w->kind]);
+	return model_tk(c, "stage_", stage_names[s]);
+}
+
 void model_set_ns(struct tmpl_vars *v, const char *name, int64_t ns)
 {
 	tmpl_setf(v, name, "%" PRId64, ns);
@@ -73,6 +83,35 @@ void model_set_msg(struct model_ctx *c, struct tmpl_vars *v, const char *name,
 	tmpl_set(v, name, c->sb.buf);
 }
 
+/* A DiT measure taken over a whole profile of one stage (struct
+ * workload): its title, check and metric worded for the whole profile
+ * (verdict_whole_<what>_title, _metric; the check is the metric), the
+ * recommendation the finding's own. */
+static void whole_text(struct model_ctx *c, struct tmpl_vars *row,
+                       const struct verdict *vd)
+{
+	static const char *const what[] = {"", "category", "comm", "imbalance"};
+	const char *names[] = {"category"};
+	const char *values[1];
+	char key[96], rec[160];
+	const char *s;
+
+	values[0] = model_tk(c, "cat_", category_names[vd->whole_cat]);
+	snprintf(key, sizeof(key), "verdict_whole_%s_title",
+	         what[vd->whole_profile]);
+	model_set_msg(c, row, "title", key, names, values, 1);
+	snprintf(key, sizeof(key), "verdict_whole_%s_metric",
+	         what[vd->whole_profile]);
+	model_set_msg(c, row, "metric", key, names, values, 1);
+	tmpl_set(row, "check", tmpl_get(row, "metric"));
+	snprintf(rec, sizeof(rec), "verdict_%s_rec", vd->id);
+	s = i18n_find(c->o->cat, rec);
+	tmpl_set(row, "recommendation",
+	         s                    ? s
+	         : vd->recommendation ? vd->recommendation
+	                              : "");
+}
+
 void model_verdict_text(struct model_ctx *c, struct tmpl_vars *row,
                         const struct verdict *vd)
 {
@@ -87,6 +126,10 @@ void model_verdict_text(struct model_ctx *c, struct tmpl_vars *row,
 	char key[160];
 	size_t i;
 
+	if (vd->whole_profile != VW_NONE) {
+		whole_text(c, row, vd);
+		return;
+	}
 	for (i = 0; i < 4; i++) {
 		const char *s;
 		snprintf(key, sizeof(key), "verdict_%s%s", vd->id,

@@ -39,6 +39,11 @@ void model_set_common(struct model_ctx *c, struct tmpl_vars *v,
                       const char *title_key);
 const char *model_tk(const struct model_ctx *c, const char *prefix,
                      const char *name);
+/* A stage's name (enum stage s, STAGE_ALL included): the catalogue's
+ * stage_<id>, except the one stage of a profile that is not split
+ * (struct workload), named for what the profile is:
+ * workload_stage_<kind>. */
+const char *model_stage_label(const struct model_ctx *c, int s);
 void model_set_ns(struct tmpl_vars *v, const char *name, int64_t ns);
 void model_set_pct(struct tmpl_vars *v, const char *name, int64_t part,
                    int64_t whole);

@@ -57,8 +57,7 @@ static void stage_rows(struct model_ctx *c, struct tmpl_vars *v)
 			continue;
 		row = tmpl_add_row(v, "memory_stages");
 		tmpl_set(row, "stage", stage_names[s]);
-		tmpl_set(row, "stage_label",
-		         model_tk(c, "stage_", stage_names[s]));
+		tmpl_set(row, "stage_label", model_stage_label(c, s));
 		model_set_u64(row, "samples", p->samples);
 		gb(row, "allocated_gb", p->allocated_b);
 		gb(row, "reserved_gb", p->reserved_b);

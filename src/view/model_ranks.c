@@ -255,10 +255,18 @@ static void rank_inputs(struct model_ctx *c, struct tmpl_vars *v)
 
 /* ---- ranks table and chart --------------------------------------------- */
 
+/* The stage the ranks table measures: the DiT, or the whole profile when
+ * it is one stage (struct workload), as the ranks' compute is. */
+static int main_stage(const struct model_ctx *c)
+{
+	return c->r->workload.one_stage ? STAGE_OTHER : STAGE_DIT;
+}
+
 static void rank_row(struct model_ctx *c, struct tmpl_vars *row,
                      const struct rank_result *rr)
 {
-	int64_t kt = rr->stage[STAGE_DIT].kernel_ns;
+	const int ms = main_stage(c);
+	int64_t kt = rr->stage[ms].kernel_ns;
 	int k;
 
 	set_i(row, "id", rr->id);
@@ -266,16 +274,14 @@ static void rank_row(struct model_ctx *c, struct tmpl_vars *row,
 	tmpl_set(row, "analysed", rr->analysed ? "1" : "");
 	model_set_ns(row, "dit_ns", kt);
 	model_set_ns(row, "vae_ns", rr->stage[STAGE_VAE].kernel_ns);
-	model_set_pct(row, "fa_share", rr->stage[STAGE_DIT].cat_ns[CAT_FA], kt);
-	model_set_pct(row, "matmul_share",
-	              rr->stage[STAGE_DIT].cat_ns[CAT_MATMUL], kt);
-	model_set_pct(row, "vector_share",
-	              rr->stage[STAGE_DIT].cat_ns[CAT_VECTOR], kt);
-	model_set_pct(row, "comm_share", rr->stage[STAGE_DIT].cat_ns[CAT_COMM],
+	model_set_pct(row, "fa_share", rr->stage[ms].cat_ns[CAT_FA], kt);
+	model_set_pct(row, "matmul_share", rr->stage[ms].cat_ns[CAT_MATMUL],
 	              kt);
-	model_set_pct(row, "exposed_share",
-	              rr->stage[STAGE_DIT].exposed_comm_ns,
-	              rr->stage[STAGE_DIT].wall_ns);
+	model_set_pct(row, "vector_share", rr->stage[ms].cat_ns[CAT_VECTOR],
+	              kt);
+	model_set_pct(row, "comm_share", rr->stage[ms].cat_ns[CAT_COMM], kt);
+	model_set_pct(row, "exposed_share", rr->stage[ms].exposed_comm_ns,
+	              rr->stage[ms].wall_ns);
 	if (rr->comm_read)
 		model_set_ns(row, "wait_ns", rr->comm.wait_ns);
 	else
@@ -284,7 +290,7 @@ static void rank_row(struct model_ctx *c, struct tmpl_vars *row,
 	for (k = 0; k < CAT_COUNT; k++) {
 		char name[32];
 		snprintf(name, sizeof(name), "cat_%s_ns", category_names[k]);
-		model_set_ns(row, name, rr->stage[STAGE_DIT].cat_ns[k]);
+		model_set_ns(row, name, rr->stage[ms].cat_ns[k]);
 	}
 }
 
@@ -337,7 +343,7 @@ static void rank_chart(struct model_ctx *c, struct tmpl_vars *v)
 		strbuf_addch(&labels, '\0');
 		for (k = 0; k < CAT_COUNT; k++)
 			vals[i * CAT_COUNT + (size_t)k] =
-			    r->ranks[i].stage[STAGE_DIT].cat_ns[k];
+			    r->ranks[i].stage[main_stage(c)].cat_ns[k];
 	}
 	for (i = 0; i < r->nranks; i++)
 		rl[i] = labels.buf + offs[i];
@@ -371,6 +377,14 @@ static void ranks_table(struct model_ctx *c, struct tmpl_vars *v)
 	}
 	rank_marks(c, v, rows);
 	rank_chart(c, v);
+	if (r->workload.one_stage) {
+		/* the DiT columns hold the whole profile's figures: say so */
+		tmpl_set(v, "t_col_dit_time", model_t(c, "col_whole_time"));
+		tmpl_set(v, "t_col_dit_exposed",
+		         model_t(c, "col_whole_exposed"));
+		tmpl_set(v, "t_col_dit_compute",
+		         model_t(c, "col_whole_compute"));
+	}
 	tmpl_set(v, "ranks_how", model_t(c, "ranks_how"));
 	free(rows);
 }
@@ -626,8 +640,7 @@ static void overlap(struct model_ctx *c, struct tmpl_vars *v)
 			row = tmpl_add_row(v, "overlap_rows");
 			set_i(row, "rank", rr->id);
 			tmpl_set(row, "stage", stage_names[s]);
-			tmpl_set(row, "stage_label",
-			         model_tk(c, "stage_", stage_names[s]));
+			tmpl_set(row, "stage_label", model_stage_label(c, s));
 			model_set_ns(row, "wall_ns", wall);
 			model_set_pct(row, "kernel_share",
 			              rr->stage[s].exposed_comm_ns, wall);
@@ -669,8 +682,7 @@ static void marker_row(struct model_ctx *c, struct tmpl_vars *row,
 	set_i(row, "rank", rr->id);
 	tmpl_set(row, "name", m->name ? m->name : "");
 	tmpl_set(row, "stage", stage_names[m->stage]);
-	tmpl_set(row, "stage_label",
-	         model_tk(c, "stage_", stage_names[m->stage]));
+	tmpl_set(row, "stage_label", model_stage_label(c, m->stage));
 	model_set_ns(row, "host_start_ns",
 	             checked_sub_sat(m->host_start_ns, t0));
 	model_set_ns(row, "host_end_ns", checked_sub_sat(m->host_end_ns, t0));

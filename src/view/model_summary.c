@@ -68,7 +68,9 @@ static void stage_bar(struct model_ctx *c, struct tmpl_vars *v)
 		row = tmpl_add_row(v, "sum_bar");
 		tmpl_set(row, "id", stage_names[s]);
 		tmpl_set(row, "label",
-		         model_tk(c, "summary_stage_", stage_names[s]));
+		         c->r->workload.one_stage
+		             ? model_stage_label(c, s)
+		             : model_tk(c, "summary_stage_", stage_names[s]));
 		model_set_ns(row, "ns", e->stage_step_ns[s]);
 		tmpl_setf(row, "share", "%.3f", share);
 		tmpl_setf(row, "width", "%.2f", share);
@@ -154,8 +156,81 @@ static void trust(struct model_ctx *c, struct tmpl_vars *v)
 	}
 }
 
+/* The kind's name: partial captures by the part they hold. */
+static const char *kind_label(struct model_ctx *c, const struct workload *w)
+{
+	if (w->kind == WORKLOAD_PARTIAL)
+		return model_tk(c, "workload_partial_",
+		                workload_part_names[w->part]);
+	return model_tk(c, "workload_", workload_kind_names[w->kind]);
+}
+
+/* The evidence: the loop (or none), then what names the kind. */
+static void evidence(struct model_ctx *c, const struct workload *w,
+                     struct strbuf *out)
+{
+	const char *names[] = {"iterations", "blocks", "calls", "n", "total"};
+	const char *values[5];
+	char num[5][24];
+	const char *key = NULL;
+	size_t i;
+
+	snprintf(num[0], sizeof(num[0]), "%" PRIu64, w->loop_iterations);
+	snprintf(num[1], sizeof(num[1]), "%" PRIu64, w->loop_blocks);
+	snprintf(num[2], sizeof(num[2]), "%" PRIu64, w->loop_calls);
+	snprintf(num[3], sizeof(num[3]), "%" PRIu64,
+	         w->kind == WORKLOAD_TRAINING    ? w->training_kernels
+	         : w->kind == WORKLOAD_LLM       ? w->llm_kernels
+	         : w->kind == WORKLOAD_DIFFUSION ? w->dit_kernels
+	                                         : w->vae_kernels);
+	snprintf(num[4], sizeof(num[4]), "%" PRIu64,
+	         w->kind == WORKLOAD_DIFFUSION ? w->vae_kernels : w->kernels);
+	for (i = 0; i < 5; i++)
+		values[i] = num[i];
+	i18n_format(c->o->cat,
+	            w->markers      ? "workload_ev_markers"
+	            : w->loop_calls ? "workload_ev_loop"
+	            : w->stage_loop ? "workload_ev_stage_loop"
+	                            : "workload_ev_noloop",
+	            out, names, values, 5);
+	if (w->kind == WORKLOAD_TRAINING)
+		key = "workload_ev_training";
+	else if (w->kind == WORKLOAD_LLM)
+		key = "workload_ev_llm";
+	else if (w->part == WORKLOAD_PART_VAE_ONLY)
+		key = "workload_ev_vae_only";
+	else if (w->part == WORKLOAD_PART_LOOP_ONLY)
+		key = "workload_ev_loop_only";
+	else if (w->kind == WORKLOAD_DIFFUSION && !w->loop_calls &&
+	         !w->stage_loop && !w->markers)
+		key = "workload_ev_once";
+	if (!key)
+		return;
+	strbuf_adds(out, model_t(c, "workload_ev_sep"));
+	i18n_format(c->o->cat, key, out, names, values, 5);
+}
+
+/* What the profile is, first: its kind, the evidence, and for a profile
+ * of one stage what that means for the findings. */
+static void workload(struct model_ctx *c, struct tmpl_vars *v)
+{
+	const struct workload *w = &c->r->workload;
+
+	tmpl_set(v, "sum_workload_kind", workload_kind_names[w->kind]);
+	tmpl_set(v, "sum_workload", kind_label(c, w));
+	strbuf_reset(&c->sb);
+	evidence(c, w, &c->sb);
+	tmpl_set(v, "sum_workload_evidence", c->sb.buf);
+	tmpl_set(v, "sum_workload_note",
+	         w->one_stage ? model_t(c, "workload_one_stage_note")
+	         : w->kind == WORKLOAD_PARTIAL
+	             ? model_t(c, "workload_partial_note")
+	             : "");
+}
+
 void model_summary(struct model_ctx *c, struct tmpl_vars *v)
 {
+	workload(c, v);
 	e2e_time(c, v);
 	stage_bar(c, v);
 	findings(c, v);

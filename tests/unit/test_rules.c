@@ -497,6 +497,56 @@ static void rules_load_text_rejects_unknown_signature_stage(void **state)
 	           "'none'");
 }
 
+/* The built-in workload patterns: backward, optimizer and dropout kernels
+ * are training; incremental and paged attention LLM decoding; forward
+ * kernels (a fused inference attention included: diffusion transformers
+ * run it) neither. */
+static void rules_workload_builtin_table(void **state)
+{
+	static const struct {
+		const char *type;
+		enum workload_kind kind;
+	} t[] = {
+	    {"ReluGrad", WORKLOAD_TRAINING},
+	    {"MaxPoolGradWithArgmaxV1", WORKLOAD_TRAINING},
+	    {"FlashAttentionScoreGrad", WORKLOAD_TRAINING},
+	    {"Conv2DBackpropFilterD", WORKLOAD_TRAINING},
+	    {"ApplyAdamW", WORKLOAD_TRAINING},
+	    {"ForeachAddList", WORKLOAD_TRAINING},
+	    {"DropOutDoMask", WORKLOAD_TRAINING},
+	    {"DSAStatelessGenBitMask", WORKLOAD_TRAINING},
+	    {"IncreFlashAttention", WORKLOAD_LLM},
+	    {"PagedAttentionMaskNdKernel", WORKLOAD_LLM},
+	    {"ReshapeAndCacheNdKernel", WORKLOAD_LLM},
+	    {"FusedInferAttentionScore", WORKLOAD_UNKNOWN},
+	    {"FlashAttentionScore", WORKLOAD_UNKNOWN},
+	    {"ApplyRotaryPosEmb", WORKLOAD_UNKNOWN},
+	    {"Conv2D", WORKLOAD_UNKNOWN},
+	    {"MatMulV3", WORKLOAD_UNKNOWN},
+	};
+	struct rules r;
+	struct err e = ERR_INIT;
+	size_t i;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(rules_load_builtin(&r, &e), 0);
+	for (i = 0; i < ARRAY_LEN(t); i++)
+		if (rules_workload(&r, t[i].type) != t[i].kind)
+			fail_msg("workload of '%s': %d, expected %d", t[i].type,
+			         rules_workload(&r, t[i].type), t[i].kind);
+	rules_release(&r);
+}
+
+static void rules_load_text_rejects_unknown_workload_kind(void **state)
+{
+	load_fails(*state,
+	           "{\"extends\": \"builtin\", \"workloads\": [{\"kind\": "
+	           "\"diffusion\", \"types\": [\"x\"]}]}",
+	           "u.json: 'workloads[0].kind': expected 'training' or "
+	           "'llm_inference'");
+}
+
 static void rules_load_text_rejects_unknown_doc_key(void **state)
 {
 	load_fails(
@@ -819,6 +869,7 @@ int main(void)
 	    cmocka_unit_test(rules_classify_builtin_table),
 	    T(rules_classify_any_type_on_comm_core_is_comm),
 	    cmocka_unit_test(rules_signature_builtin_table),
+	    cmocka_unit_test(rules_workload_builtin_table),
 	    T(rules_load_text_complete_file_replaces_builtin),
 	    T(rules_load_text_extends_builtin_puts_user_patterns_first),
 	    T(rules_load_text_extends_names_both_sources),
@@ -832,6 +883,7 @@ int main(void)
 	    T(rules_load_text_rejects_empty_types),
 	    T(rules_load_text_rejects_non_string_pattern),
 	    T(rules_load_text_rejects_unknown_signature_stage),
+	    T(rules_load_text_rejects_unknown_workload_kind),
 	    T(rules_load_text_rejects_unknown_doc_key),
 	    T(rules_load_text_rejects_missing_classify_without_extends),
 	    T(rules_load_text_rejects_bad_extends_value),

@@ -169,6 +169,9 @@ static void example_summary_in_every_format(void **state)
 	at(md, "(source: sdperf assumption: MindIE-SD's parallelism doc");
 	txt = text(&r, 0);
 	assert_true(at(txt, "summary:\n") < at(txt, "stage           kernels"));
+	/* what the profile is, first: a whole pipeline, its loop's evidence */
+	assert_true(at(txt, "summary:\n  workload     diffusion inference: "
+	                    "denoising loop: ") < at(txt, "  end to end"));
 	at(txt, "  end to end   154.20 ms per profiler step (2 steps, 308.41 "
 	        "ms in all; 2 pipeline calls, 154.20 ms each)\n");
 	at(txt, "  stage split  per step: DiT 71.96 ms 47.4%, VAE 59.46 ms "
@@ -187,7 +190,9 @@ static void example_summary_in_every_format(void **state)
 	        "kernels\n");
 	json = text(&r, 1);
 	at(json,
-	   "\"summary\":\t{\n\t\t\"e2e_known\":\ttrue,\n\t\t\"e2e_per\":\t"
+	   "\"summary\":\t{\n\t\t\"workload\":\t\"diffusion_inference\",\n"
+	   "\t\t\"stage_split\":\ttrue,\n\t\t\"e2e_known\":\ttrue,\n\t\t"
+	   "\"e2e_per\":\t"
 	   "\"profiler_step\",\n\t\t\"e2e_time_us\":\t154203.684,\n\t\t\"span_"
 	   "us\":\t308407.369,");
 	at(json, "\"findings\":\t3,\n\t\t\"top_verdict\":\t\"vae_parallel\","

@@ -53,6 +53,12 @@ enum opid {
 	OP_MEMSET,
 	OP_CAPS, /* --trace-generation 2025: an AI Core kernel named in
 	          * capitals */
+	OP_FAGRAD,
+	OP_LNGRAD,
+	OP_GELUGRAD,
+	OP_ADAMW,
+	OP_FOREACH,
+	OP_ALLREDUCE,
 	OP_COUNT
 };
 
@@ -113,5 +119,7 @@ void build_clip(struct builder *b);
 void build_vae_encode(struct builder *b);
 void build_vae_decode(struct builder *b);
 void build_dit(struct builder *b);
+/* The DiT's backward and the optimizer (--workload training). */
+void build_backward(struct builder *b);
 
 #endif

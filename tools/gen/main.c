@@ -304,6 +304,7 @@ static int run_rank(const struct opts *o, const struct model *m, int rank,
 	t->cache_period = o->cache_period;
 	t->memory = o->memory;
 	memgen_peaks_init(&t->mem);
+	t->workload = o->workload;
 	rank_ctx(&rc, o, m, rank);
 	tl_init(&tl, m, o, rank);
 	launch_init(&ro->ln, o, rank);

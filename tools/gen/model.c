@@ -101,6 +101,23 @@ static const struct optype OPTYPES[OP_COUNT] = {
     /* a kernel whose name reads like a runtime task type: only its Task
      * Type (AI_CORE) tells it is a kernel */
     [OP_CAPS] = {"TENSOR_INIT", NULL, CORE_AIC, CAT_OTHER},
+    [OP_FAGRAD] = {"FlashAttentionScoreGrad",
+                   "aclnnFlashAttentionScoreGrad_FlashAttentionScoreGrad_"
+                   "FlashAttentionScoreGrad",
+                   CORE_MIX_AIC, CAT_FA},
+    [OP_LNGRAD] = {"LayerNormGradV3",
+                   "aclnnLayerNormBackward_LayerNormGradV3_LayerNormGradV3",
+                   CORE_AIV, CAT_VECTOR},
+    [OP_GELUGRAD] = {"FastGeluGrad",
+                     "aclnnFastGeluBackward_FastGeluGrad_FastGeluGrad",
+                     CORE_AIV, CAT_VECTOR},
+    [OP_ADAMW] = {"ApplyAdamW", "aclnnApplyAdamW_ApplyAdamW_ApplyAdamW",
+                  CORE_AIV, CAT_VECTOR},
+    [OP_FOREACH] = {"ForeachMulScalar",
+                    "aclnnForeachMulScalar_ForeachMulScalar_"
+                    "ForeachMulScalar",
+                    CORE_AIV, CAT_VECTOR},
+    [OP_ALLREDUCE] = {"hcom_allReduce_", NULL, CORE_HCCL, CAT_COMM},
 };
 
 enum cat model_cat_of_type(const char *type)
@@ -467,8 +484,9 @@ static void set_shares(struct model *m, const struct opts *o)
 	m->share[CAT_MATMUL] = o->mix[1];
 	m->share[CAT_VECTOR] = o->mix[2];
 	/* The rest goes to what the DiT has besides FA/MatMul/Vector: mostly
-	 * comm when sequence parallel, else the patch-embedding conv. */
-	if (m->sp) {
+	 * comm when collectives run (sequence parallel, or a training step's
+	 * gradient allReduce), else the patch-embedding conv. */
+	if (m->hccl) {
 		m->share[CAT_COMM] = rest * 0.90;
 		m->share[CAT_CONV] = rest * 0.075;
 		m->share[CAT_OTHER] = rest * 0.025;
@@ -491,14 +509,23 @@ int model_build(struct model *m, const struct opts *o)
 	b.caphelper = 0;
 	rng_seed(&b.rng, o->seed, 0x6d6f64656cULL);
 	m->sp = o->ranks > 1 && o->comm != COMM_NONE;
-	if (o->te == TE_T5)
+	m->hccl = m->sp || (o->ranks > 1 && o->workload == WORKLOAD_TRAINING);
+	if (o->workload == WORKLOAD_VAE_ONLY) {
+		build_vae_decode(&b);
+		set_shares(m, o);
+		return 0;
+	}
+	if (o->te == TE_T5 && o->workload == WORKLOAD_DIFFUSION)
 		build_t5(&b);
-	else if (o->te == TE_CLIP)
+	else if (o->te == TE_CLIP && o->workload == WORKLOAD_DIFFUSION)
 		build_clip(&b);
-	if (o->vae_encode)
+	if (o->vae_encode && o->workload == WORKLOAD_DIFFUSION)
 		build_vae_encode(&b);
 	build_dit(&b);
-	build_vae_decode(&b);
+	if (o->workload == WORKLOAD_TRAINING)
+		build_backward(&b);
+	if (o->workload == WORKLOAD_DIFFUSION)
+		build_vae_decode(&b);
 	set_shares(m, o);
 	free(b.helper);
 	return 0;

@@ -82,6 +82,8 @@ struct model {
 	size_t caph;
 	double share[CAT_COUNT]; /* DiT target shares in percent, sum 100 */
 	int sp;                  /* sequence parallel: comm kernels present */
+	int hccl; /* collectives present: sequence parallel, or a training
+	           * step's gradient allReduce over several ranks */
 };
 
 /* Build templates and the per-step program for the options. Returns 0, or

@@ -226,6 +226,7 @@ enum optid {
 	O_MEMORY,
 	O_TRACE_GEN,
 	O_UNKNOWN_TT,
+	O_WORKLOAD,
 	O_HELP
 };
 
@@ -306,6 +307,9 @@ static const struct optdef OPTDEFS[] = {
     {"--cache", "KIND:N", O_CACHE,
      "dit:N | attention:N: N-1 of every N denoising iterations hit a "
      "DiTCache / AttentionCache (N >= 2)"},
+    {"--workload", "KIND", O_WORKLOAD,
+     "diffusion (default) | training | vae-only | iterations: a pipeline "
+     "call, a training step, or part of a pipeline per step"},
     {"--help", NULL, O_HELP, "this text"},
 };
 
@@ -349,6 +353,16 @@ static void set_defaults(struct opts *o)
 }
 
 /* "dit:N" or "attention:N", 2 <= N <= 1000. */
+const char *const WORKLOAD_KINDS[4] = {"diffusion_inference", "training",
+                                       "partial", "partial"};
+const char *const WORKLOAD_PARTS[4] = {"none", "none", "vae_only", "loop_only"};
+
+static const struct keyword WORKLOADS[] = {{"diffusion", WORKLOAD_DIFFUSION},
+                                           {"training", WORKLOAD_TRAINING},
+                                           {"vae-only", WORKLOAD_VAE_ONLY},
+                                           {"iterations", WORKLOAD_ITERATIONS},
+                                           {NULL, 0}};
+
 static int parse_cache(const char *v, struct opts *o)
 {
 	static const struct keyword KINDS[] = {
@@ -428,6 +442,10 @@ static int apply_new(struct opts *o, enum optid id, const char *v)
 	case O_UNKNOWN_TT:
 		rc = task_type_ok(v) ? 0 : -1;
 		o->unknown_tt = v;
+		break;
+	case O_WORKLOAD:
+		rc = lookup(WORKLOADS, v, &k);
+		o->workload = k;
 		break;
 	default:
 		break;

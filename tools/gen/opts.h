@@ -64,6 +64,7 @@ struct opts {
 	int trace_gen;    /* TRACE_GEN_*: which CANN generation's trace */
 	const char *unknown_tt; /* --unknown-task-type: one Ascend Hardware
 	                         * event a step with this Task Type, or NULL */
+	int workload;     /* WORKLOAD_*: what one step holds */
 };
 
 /* --trace-generation: 2024 (the 2024 AlexNet captures' trace: Task Type
@@ -73,6 +74,21 @@ struct opts {
  * Record, Memcpy, Reduce Inline, Notify Wait) is on the Ascend Hardware
  * process, on the collective's stream, covering its time). */
 enum { TRACE_GEN_2024, TRACE_GEN_2025 };
+
+/* --workload: a whole diffusion pipeline call per step (the default), a
+ * training step (the DiT's forward, its backward with *Grad kernels, the
+ * gradients' allReduce over the ranks, the AdamW update), a VAE decode
+ * alone, or the denoising iterations alone (no text encoder, no VAE): the
+ * last two are captures that hold part of a pipeline. */
+enum {
+	WORKLOAD_DIFFUSION,
+	WORKLOAD_TRAINING,
+	WORKLOAD_VAE_ONLY,
+	WORKLOAD_ITERATIONS
+};
+/* The truth's spelling of each: the kind, then the part it holds. */
+extern const char *const WORKLOAD_KINDS[4];
+extern const char *const WORKLOAD_PARTS[4];
 
 /* --dit-prologue: latent noise and concat right after the VAE encode, the
  * latents broadcast or scattered to the sequence-parallel group, then the

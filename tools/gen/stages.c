@@ -454,3 +454,39 @@ void build_dit(struct builder *b)
 	}
 	b->in_hit = 0;
 }
+
+/* One linear's backward: the input's gradient and the weight's. */
+static void push_linear_grad(struct builder *b, long rows, long k, long n)
+{
+	mb_push(b, mb_linear(b, OP_MATMULV3, ST_DIT, rows, n, k));
+	mb_push(b, mb_linear(b, OP_MATMULV3, ST_DIT, k, rows, n));
+}
+
+/* The DiT's backward, block by block in reverse (norm, FFN, attention and
+ * QKV gradients), the gradients' allReduce over the data-parallel ranks,
+ * then the optimizer: a gradient-clipping scale over every tensor
+ * (ForeachMulScalar) and one AdamW update per block. */
+void build_backward(struct builder *b)
+{
+	struct dit_geom g = dit_geom(b);
+	long hd = g.H / g.heads;
+	int blk;
+
+	for (blk = 0; blk < b->o->blocks; blk++) {
+		mb_push(b, mb_vec(b, OP_LNGRAD, ST_DIT, g.T, g.H, 3));
+		push_linear_grad(b, g.T, g.F, g.H);
+		mb_push(b, mb_vec(b, OP_GELUGRAD, ST_DIT, g.T, g.F, 2));
+		push_linear_grad(b, g.T, g.H, g.F);
+		mb_push(b, mb_vec(b, OP_LNGRAD, ST_DIT, g.T, g.H, 3));
+		mb_push(b, mb_attention(b, OP_FAGRAD, ST_DIT, g.hq, g.lq, g.lkv,
+		                        hd));
+		push_linear_grad(b, g.T, g.H, 3 * g.H);
+	}
+	if (b->o->ranks > 1)
+		mb_push(b, mb_comm(b, OP_ALLREDUCE, ST_DIT,
+		                   (double)b->o->blocks * 12.0 *
+		                       (double)(g.H * g.H) * 2.0));
+	mb_push(b, mb_vec(b, OP_FOREACH, ST_DIT, g.H, g.H, 1));
+	for (blk = 0; blk < b->o->blocks; blk++)
+		mb_push(b, mb_vec(b, OP_ADAMW, ST_DIT, 12 * g.H, g.H, 4));
+}

@@ -89,7 +89,7 @@ void trace_begin(struct outbuf *ob, const struct rankctx *rc)
 	if ((rc->o->subtasks || rc->o->trace_gen == TRACE_GEN_2025) &&
 	    rc->m->sp)
 		thread(ob, PID_HW(rc), COMM_STREAM, "Stream 3");
-	if (rc->m->sp) {
+	if (rc->m->hccl) {
 		process(ob, PID_HCCL(rc), "HCCL", "NPU", 15);
 		thread(ob, PID_HCCL(rc), 0, "Group 0 Communication");
 		thread(ob, PID_HCCL(rc), 1, "Plane 0");

@@ -207,9 +207,11 @@ int truth_write_json(const char *path, const struct truth *t, int rank)
 	if (!fp)
 		return -1;
 	fprintf(fp,
-	        "{\"rank\": %d, \"kernels\": %" PRIu64
+	        "{\"rank\": %d, \"workload\": {\"kind\": \"%s\", \"part\": "
+	        "\"%s\"}, \"kernels\": %" PRIu64
 	        ", \"steps\": %d, \"straggler\": %s, \"compute_time_us\": ",
-	        rank, t->kernels, t->steps, t->straggler ? "true" : "false");
+	        rank, WORKLOAD_KINDS[t->workload], WORKLOAD_PARTS[t->workload],
+	        t->kernels, t->steps, t->straggler ? "true" : "false");
 	truth_print_us(fp, truth_compute_time(t));
 	fputs(", \"comm_sync_wait_us\": ", fp);
 	truth_print_us(fp, t->sync_wait);

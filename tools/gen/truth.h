@@ -37,6 +37,7 @@ struct truth {
 	/* the denoising loop per step: iterations, and --cache's kind
 	 * (opts.h CACHE_*) and period */
 	int iters, cache, cache_period;
+	int workload;     /* opts.h WORKLOAD_*: what each step holds */
 	struct titer *it; /* the first TRUTH_MAX_ITERS iterations */
 	size_t nit, capit;
 	struct marker *mk; /* every step's stage ranges (with --markers) */

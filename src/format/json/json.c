@@ -156,6 +156,29 @@ static void vae_split_json(cJSON *vae, const struct vae_split *v)
 	}
 }
 
+/* What the profile is (analysis/workload.h) and the evidence. */
+static void workload_json(cJSON *root, const struct workload *w)
+{
+	cJSON *o = cJSON_AddObjectToObject(root, "workload"), *ev;
+
+	jsonw_add_str(o, "kind", workload_kind_names[w->kind]);
+	jsonw_add_str(o, "part", workload_part_names[w->part]);
+	cJSON_AddBoolToObject(o, "stage_split", !w->one_stage);
+	cJSON_AddBoolToObject(o, "from_markers", w->markers);
+	ev = cJSON_AddObjectToObject(o, "evidence");
+	cJSON_AddBoolToObject(ev, "denoising_loop",
+	                      w->loop_calls > 0 || w->stage_loop);
+	cJSON_AddBoolToObject(ev, "iterations_split", w->loop_calls > 0);
+	jsonw_add_u64(ev, "loop_iterations", w->loop_iterations);
+	jsonw_add_u64(ev, "loop_blocks", w->loop_blocks);
+	jsonw_add_u64(ev, "loop_calls", w->loop_calls);
+	jsonw_add_u64(ev, "training_kernels", w->training_kernels);
+	jsonw_add_u64(ev, "llm_kernels", w->llm_kernels);
+	jsonw_add_u64(ev, "vae_kernels", w->vae_kernels);
+	jsonw_add_u64(ev, "dit_kernels", w->dit_kernels);
+	jsonw_add_u64(ev, "kernels", w->kernels);
+}
+
 static void stages_json(cJSON *root, const struct result *r)
 {
 	cJSON *st = cJSON_AddObjectToObject(root, "stages"), *det, *segs;
@@ -174,6 +197,7 @@ static void stages_json(cJSON *root, const struct result *r)
 	jsonw_add_str(det, "method", r->stage_method);
 	cJSON_AddBoolToObject(det, "text_encoder_detected",
 	                      r->text_encoder_detected);
+	workload_json(root, &r->workload);
 	segs = cJSON_AddArrayToObject(root, "segments");
 	for (i = 0; i < r->nsegs; i++) {
 		const struct segment *g = &r->segs[i];
@@ -210,6 +234,9 @@ static void verdicts_json(cJSON *root, const struct result *r)
 		jsonw_add_pct(o, "threshold_pct", v->threshold);
 		cJSON_AddBoolToObject(o, "applicable", v->applicable);
 		cJSON_AddBoolToObject(o, "fired", v->fired);
+		cJSON_AddBoolToObject(o, "whole_profile",
+		                      v->whole_profile != VW_NONE);
+		jsonw_add_str(o, "na_code", v->na_code);
 		jsonw_add_opt_i64(o, "rank", v->rank, v->rank >= 0);
 		jsonw_add_str(o, "how", v->how);
 		jsonw_add_str(o, "recommendation", v->recommendation);

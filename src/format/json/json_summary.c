@@ -110,6 +110,9 @@ void json_summary(cJSON *root, const struct result *r)
 	int top = summary_top(r);
 	size_t i;
 
+	/* what the profile is, first: the figures below depend on it */
+	jsonw_add_str(o, "workload", workload_kind_names[r->workload.kind]);
+	cJSON_AddBoolToObject(o, "stage_split", !r->workload.one_stage);
 	e2e_json(o, r);
 	jsonw_add_u64(o, "findings", summary_findings(r));
 	jsonw_add_str(o, "top_verdict", top >= 0 ? r->verdicts[top].id : NULL);

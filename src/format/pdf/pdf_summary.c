@@ -12,7 +12,7 @@
 
 /* The summary's texts, each in its own buffer. */
 struct sum_text {
-	struct strbuf e2e, findings, legend, top, trust;
+	struct strbuf workload, e2e, findings, legend, top, trust;
 };
 
 static void e2e_text(struct pdf_ctx *c, struct strbuf *b)
@@ -66,6 +66,12 @@ static void top_text(struct pdf_ctx *c, struct strbuf *b)
 static void build(struct pdf_ctx *c, struct sum_text *t)
 {
 	memset(t, 0, sizeof(*t));
+	strbuf_addf(&t->workload, "%s: %s \xE2\x80\x94 %s",
+	            pdf_v(c, "t_summary_workload"), pdf_v(c, "sum_workload"),
+	            pdf_v(c, "sum_workload_evidence"));
+	if (*pdf_v(c, "sum_workload_note"))
+		strbuf_addf(&t->workload, ". %s",
+		            pdf_v(c, "sum_workload_note"));
 	e2e_text(c, &t->e2e);
 	strbuf_addf(&t->findings, "%s: %s",
 	            pdf_v(c, "t_summary_findings_label"),
@@ -112,13 +118,15 @@ void pdf_summary_section(struct pdf_ctx *c)
 	h = 8 + 14 + 15.0f * (float)pt_nlines(&c->d, t.e2e.buf, &big, w) +
 	    15.0f * (float)pt_nlines(&c->d, t.findings.buf, &count, w) +
 	    (has_bar ? BAR_H + 8 : 0) +
-	    12.0f * (float)(pt_nlines(&c->d, t.legend.buf, &PDF_BODY, w) +
+	    12.0f * (float)(pt_nlines(&c->d, t.workload.buf, &PDF_BODY, w) +
+	                    pt_nlines(&c->d, t.legend.buf, &PDF_BODY, w) +
 	                    pt_nlines(&c->d, t.top.buf, &PDF_BODY, w) +
 	                    pt_nlines(&c->d, t.trust.buf, &PDF_BODY, w)) +
 	    8;
 	pdf_card(c, h, count.rgb);
 	c->d.y -= 8;
 	pt_para(&c->d, pdf_v(c, "t_sec_summary"), &PDF_H3, x, w, 14.0f);
+	pt_para(&c->d, t.workload.buf, &PDF_BODY, x, w, 12.0f);
 	pt_para(&c->d, t.e2e.buf, &big, x, w, 15.0f);
 	pdf_chart_state_mark(&c->d, x, c->d.y - 2,
 	                     *pdf_v(c, "sum_top") ? "fired" : "ok");
@@ -129,6 +137,7 @@ void pdf_summary_section(struct pdf_ctx *c)
 	pt_para(&c->d, t.top.buf, &PDF_BODY, x, w, 12.0f);
 	pt_para(&c->d, t.trust.buf, &PDF_BODY, x, w, 12.0f);
 	c->d.y -= 8 + 10;
+	strbuf_release(&t.workload);
 	strbuf_release(&t.e2e);
 	strbuf_release(&t.findings);
 	strbuf_release(&t.legend);

@@ -100,7 +100,9 @@ static void categories(const struct result *r, struct strbuf *out)
 
 	for (s = 0; s < STAGE_COUNT; s++) {
 		const struct stage_result *st = &r->stages[s];
-		if (!st->kernels || s == STAGE_OTHER)
+		/* the rest of a split, unless it is the whole profile */
+		if (!st->kernels ||
+		    (s == STAGE_OTHER && !r->workload.one_stage))
 			continue;
 		strbuf_addf(out, "%-13s", stage_names[s]);
 		for (c = 0; c < CAT_COUNT; c++) {
@@ -168,12 +170,13 @@ static void verdicts(const struct result *r, struct strbuf *out)
 	strbuf_release(&t);
 }
 
-/* One line per rank: DiT kernel and compute time, exposed communication,
- * communication wait, free share, and the files it lacked. */
+/* One line per rank: DiT kernel and compute time (the whole profile's
+ * when it is one stage), exposed communication, communication wait, free
+ * share, and the files it lacked. */
 static void ranks(const struct result *r, struct strbuf *out)
 {
 	size_t i;
-	int f;
+	int f, ms = r->workload.one_stage ? STAGE_OTHER : STAGE_DIT;
 
 	if (r->nranks < 2)
 		return;
@@ -184,14 +187,13 @@ static void ranks(const struct result *r, struct strbuf *out)
 		                 !strcmp(rr->kernel_source, "trace_view");
 		strbuf_addf(out, "  rank %-4" PRId32, rr->id);
 		if (rr->analysed) {
-			strbuf_adds(out, " dit ");
-			numfmt_duration(out, rr->stage[STAGE_DIT].kernel_ns);
+			strbuf_addf(out, " %s ", stage_names[ms]);
+			numfmt_duration(out, rr->stage[ms].kernel_ns);
 			strbuf_adds(out, ", compute ");
 			numfmt_duration(out, rr->compute_ns);
 			strbuf_adds(out, ", exposed comm ");
-			text_pct(out, numfmt_pct(
-			                  rr->stage[STAGE_DIT].exposed_comm_ns,
-			                  rr->stage[STAGE_DIT].wall_ns));
+			text_pct(out, numfmt_pct(rr->stage[ms].exposed_comm_ns,
+			                         rr->stage[ms].wall_ns));
 		} else {
 			strbuf_adds(out, " not analysed");
 		}

@@ -2,11 +2,13 @@
 #include "format/text/text_summary.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/e2e.h"
 #include "analysis/summary.h"
 #include "analysis/totals.h"
+#include "analysis/workload.h"
 #include "util/banned.h"
 #include "util/numfmt.h"
 
@@ -50,6 +52,42 @@ static void e2e_line(const struct result *r, struct strbuf *out)
 	strbuf_adds(out, ")\n");
 }
 
+/* The one stage of a profile that is not split, named for what it is. */
+static const char *stage_name(const struct result *r, int s)
+{
+	static const char *const one[WORKLOAD_KINDS] = {
+	    "whole profile", "training step", "LLM inference",
+	    "VAE alone (partial capture)", "whole profile"};
+
+	if (s == STAGE_OTHER && r->workload.one_stage)
+		return one[r->workload.kind];
+	return short_names[s];
+}
+
+/* "workload     training step: no denoising loop; 37 backward, ..." and,
+ * for a profile of one stage, what that means for the findings. */
+static void workload_line(const struct result *r, struct strbuf *out)
+{
+	static const char *const kinds[WORKLOAD_KINDS] = {
+	    "diffusion inference", "training step", "LLM inference",
+	    "partial capture", "unknown, not diffusion inference"};
+	const struct workload *w = &r->workload;
+	char *ev = workload_evidence(w);
+
+	strbuf_addf(out, "  workload     %s", kinds[w->kind]);
+	if (w->part == WORKLOAD_PART_VAE_ONLY)
+		strbuf_adds(out, " (a VAE alone)");
+	else if (w->part == WORKLOAD_PART_LOOP_ONLY)
+		strbuf_adds(out, " (denoising iterations alone)");
+	strbuf_addf(out, ": %s\n", ev);
+	if (w->one_stage)
+		strbuf_adds(out, "               one stage, no DiT/VAE/text-"
+		                 "encoder split: stage findings n/a, category "
+		                 "findings over the whole profile (the guide's "
+		                 "thresholds are meant for a DiT)\n");
+	free(ev);
+}
+
 /* "DiT 1.254 s 36.4%, VAE ..." and the bar under it, each stage's marks
  * rounded on the running sum so they add up to BAR_WIDTH. */
 static void split_lines(const struct result *r, struct strbuf *out)
@@ -66,7 +104,7 @@ static void split_lines(const struct result *r, struct strbuf *out)
 	for (s = 0; s < STAGE_COUNT; s++) {
 		if (e->stage_ns[s] <= 0)
 			continue;
-		strbuf_addf(out, "%s%s ", first ? "" : ", ", short_names[s]);
+		strbuf_addf(out, "%s%s ", first ? "" : ", ", stage_name(r, s));
 		numfmt_duration(out, e->stage_step_ns[s]);
 		strbuf_addch(out, ' ');
 		text_pct(out, e2e_share(r, e->stage_ns[s]));
@@ -163,6 +201,7 @@ void text_summary(const struct result *r, struct strbuf *out)
 	const struct rank_collection *c = &r->collection.sum;
 
 	strbuf_adds(out, "summary:\n");
+	workload_line(r, out);
 	e2e_line(r, out);
 	split_lines(r, out);
 	if (n)
