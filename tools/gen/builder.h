@@ -50,6 +50,10 @@ enum opid {
 	OP_ALLGATHER,
 	OP_BROADCAST,
 	OP_SCATTER,
+	OP_CONV3DV2,
+	OP_RANGE,
+	OP_SLICE,
+	OP_ZEROS,
 	OP_COUNT
 };
 
@@ -107,5 +111,7 @@ void build_clip(struct builder *b);
 void build_vae_encode(struct builder *b);
 void build_vae_decode(struct builder *b);
 void build_dit(struct builder *b);
+void build_clip_g(struct builder *b);
+void build_unet(struct builder *b);
 
 #endif

@@ -95,6 +95,13 @@ static const struct optype OPTYPES[OP_COUNT] = {
     [OP_ALLGATHER] = {"hcom_allGather_", NULL, CORE_HCCL, CAT_COMM},
     [OP_BROADCAST] = {"hcom_broadcast_", NULL, CORE_HCCL, CAT_COMM},
     [OP_SCATTER] = {"hcom_scatter_", NULL, CORE_HCCL, CAT_COMM},
+    [OP_CONV3DV2] = {"Conv3DV2", "aclnnConvolution_Conv3dv2_Conv3DV2", CORE_AIC,
+                     CAT_CONV},
+    [OP_RANGE] = {"Range", "aclnnArange_Range_Range", CORE_AIV, CAT_VECTOR},
+    [OP_SLICE] = {"StridedSliceD", "aclnnSlice_StridedSliceD_StridedSliceD",
+                  CORE_AIV, CAT_VECTOR},
+    [OP_ZEROS] = {"ZerosLike", "aclnnZero_ZerosLike_ZerosLike", CORE_AIV,
+                  CAT_VECTOR},
 };
 
 enum cat model_cat_of_type(const char *type)
@@ -437,9 +444,14 @@ int model_build(struct model *m, const struct opts *o)
 		build_t5(&b);
 	else if (o->te == TE_CLIP)
 		build_clip(&b);
+	if (o->te == TE_CLIP && o->denoiser == DEN_UNET)
+		build_clip_g(&b); /* SDXL's second text encoder */
 	if (o->vae_encode)
 		build_vae_encode(&b);
-	build_dit(&b);
+	if (o->denoiser == DEN_UNET)
+		build_unet(&b);
+	else
+		build_dit(&b);
 	build_vae_decode(&b);
 	set_shares(m, o);
 	return 0;

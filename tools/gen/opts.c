@@ -27,6 +27,8 @@ static const struct keyword COMMS[] = {{"none", COMM_NONE},
                                        {"alltoall", COMM_ALLTOALL},
                                        {"allgather", COMM_ALLGATHER},
                                        {NULL, 0}};
+static const struct keyword DENOISERS[] = {
+    {"dit", DEN_DIT}, {"unet", DEN_UNET}, {NULL, 0}};
 static const struct keyword PROLOGUES[] = {{"broadcast", PROLOGUE_BROADCAST},
                                            {"scatter", PROLOGUE_SCATTER},
                                            {NULL, 0}};
@@ -206,6 +208,7 @@ enum optid {
 	O_NPU_ONLY,
 	O_PROLOGUE,
 	O_CACHE,
+	O_DENOISER,
 	O_HELP
 };
 
@@ -274,6 +277,9 @@ static const struct optdef OPTDEFS[] = {
     {"--cache", "KIND:N", O_CACHE,
      "dit:N | attention:N: N-1 of every N denoising iterations hit a "
      "DiTCache / AttentionCache (N >= 2)"},
+    {"--denoiser", "KIND", O_DENOISER,
+     "dit (default) | unet: an SDXL-like UNet of Conv2D/GroupNorm ResBlocks "
+     "and attention blocks, two CLIP encoders with --text-encoder clip"},
     {"--help", NULL, O_HELP, "this text"},
 };
 
@@ -382,6 +388,10 @@ static int apply_new(struct opts *o, enum optid id, const char *v)
 		break;
 	case O_CACHE:
 		rc = parse_cache(v, o);
+		break;
+	case O_DENOISER:
+		rc = lookup(DENOISERS, v, &k);
+		o->denoiser = (enum denoiser_kind)k;
 		break;
 	default:
 		break;
@@ -522,6 +532,15 @@ static int validate(struct opts *o, char *err, size_t errlen)
 		snprintf(err, errlen,
 		         "--dit-prologue: the prologue follows a VAE encode: "
 		         "it needs --vae-encode");
+		return -1;
+	}
+	if (o->denoiser == DEN_UNET &&
+	    (o->video || o->comm != COMM_NONE || o->cache || o->quant ||
+	     o->prologue || o->attn != ATTN_FA)) {
+		snprintf(err, errlen,
+		         "--denoiser unet: an image UNet on one card: no "
+		         "--video, --comm, --cache, --quant, --dit-prologue "
+		         "or --attention");
 		return -1;
 	}
 	if (o->straggler >= o->ranks) {

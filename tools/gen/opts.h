@@ -10,6 +10,9 @@ enum variant { V_L1_2026, V_L1_2025, V_L1_2024, V_L0, V_L0_OLD };
 enum te_kind { TE_T5, TE_CLIP, TE_NONE };
 enum attn_kind { ATTN_FA, ATTN_FIA, ATTN_LASER, ATTN_SPARSE };
 enum comm_kind { COMM_NONE, COMM_ALLTOALL, COMM_ALLGATHER };
+/* --denoiser: the network the denoising loop runs (its stage is "dit" in
+ * the truth either way). */
+enum denoiser_kind { DEN_DIT, DEN_UNET };
 
 /* --export: which of torch_npu's exports are written (a mask). */
 enum { EXPORT_TEXT = 1, EXPORT_DB = 2 };
@@ -59,6 +62,7 @@ struct opts {
 	int prologue;     /* PROLOGUE_*: the DiT's prologue after the encode */
 	int cache;        /* CACHE_*: a cache active in the denoising loop */
 	int cache_period; /* with it: one full iteration in cache_period */
+	enum denoiser_kind denoiser; /* --denoiser dit | unet */
 };
 
 /* --dit-prologue: latent noise and concat right after the VAE encode, the
