@@ -471,8 +471,11 @@ static void find_text_encoder(const struct kernel *k, size_t n,
 		e = range_end(out->stage, n, s);
 		ls = loop_start(&c, s, e);
 		/* the encoder's output is its last norm/matmul; neutral kernels
-		 * after it (latent noise, timestep set-up) belong to the DiT */
-		while (ls > s && key_sig[k[ls - 1].key] == SIG_NONE)
+		 * after it (latent noise, timestep set-up) belong to the DiT
+		 * that follows in the range. A range without the loop (the
+		 * encoder before a VAE encode) is the encoder's to its end:
+		 * its output's masking, casts and padding included */
+		while (ls < e && ls > s && key_sig[k[ls - 1].key] == SIG_NONE)
 			ls--;
 		if (ls - s < (size_t)r->min_text_encoder)
 			continue;
@@ -481,6 +484,256 @@ static void find_text_encoder(const struct kernel *k, size_t n,
 		out->text_encoder_detected = 1;
 	}
 	free(c.win.slot);
+}
+
+/* ---- step 4a: the denoising loop by repetition --------------------------- */
+
+/* The loop repeats one iteration's kernel sequence back to back: a tandem
+ * repeat of period T (compute kernels; Comm kernels land wherever their
+ * stream puts them). Candidate periods are the distances between equal
+ * windows at the anchor kernels; the period whose tandem repeats (>= 2
+ * copies) cover the most kernel time is the iteration, and what those
+ * repeats cover is the denoiser, whatever its signature kernels vote: a
+ * UNet's Conv/GroupNorm ResBlocks are no VAE. */
+
+/* Candidate periods tried, at most. */
+#define REP_CANDIDATES 8
+
+struct rep {
+	uint32_t *key;  /* per compute kernel: its key */
+	uint32_t *idx;  /* per compute kernel: its index in k */
+	uint32_t *call; /* per compute kernel: its pipeline call */
+	size_t m;       /* compute kernels */
+};
+
+/* Between two pipeline calls the host idles the device far longer than
+ * between two iterations (the scheduler's step) or two stages: 1 ms. A
+ * call is also a profiler step where the profile has them. Repeats never
+ * span calls: the calls themselves repeat, and would cover every stage. */
+#define CALL_IDLE_NS 1000000
+
+/* The DiT-signature key with the most kernel time (the denoiser's
+ * attention or matmul: a video VAE's convolutions may take more time). */
+static uint32_t rep_anchor(const struct kernel *k, const struct rep *p,
+                           const unsigned char *key_sig, size_t nkeys)
+{
+	int64_t *t = xcalloc(nkeys ? nkeys : 1, sizeof(*t));
+	uint32_t best = UINT32_MAX;
+	size_t j;
+
+	for (j = 0; j < p->m; j++)
+		if (key_sig[p->key[j]] == SIG_DIT)
+			checked_accumulate(
+			    &t[p->key[j]],
+			    checked_add_sat(k[p->idx[j]].dur_ns, 1));
+	for (j = 0; j < nkeys; j++)
+		if (t[j] && (best == UINT32_MAX || t[j] > t[best]))
+			best = (uint32_t)j;
+	free(t);
+	return best;
+}
+
+static uint64_t rep_hash(const struct rep *p, size_t j, size_t w)
+{
+	uint64_t h = 1469598103934665603ull;
+	size_t e = j + w < p->m ? j + w : p->m, i;
+
+	for (i = j; i < e; i++) {
+		h ^= p->key[i] + 1;
+		h *= 1099511628211ull;
+	}
+	return h ^ (uint64_t)(e - j);
+}
+
+struct rep_pos {
+	uint64_t h;
+	uint32_t pos;
+};
+
+static int cmp_rep_pos(const void *pa, const void *pb)
+{
+	const struct rep_pos *a = pa, *b = pb;
+
+	if (a->h != b->h)
+		return a->h < b->h ? -1 : 1;
+	return (a->pos > b->pos) - (a->pos < b->pos);
+}
+
+static int cmp_u32(const void *pa, const void *pb)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	return (a > b) - (a < b);
+}
+
+/* The distances between consecutive equal anchor windows that recur most
+ * (count x distance: the kernels they would cover) into cand (at most
+ * REP_CANDIDATES); returns how many. a holds na anchor
+ * windows and is reordered. */
+static size_t rep_candidates(struct rep_pos *a, size_t na, uint32_t *cand)
+{
+	size_t i, j, nd = 0, nc = 0, c;
+	uint32_t *d;
+	uint64_t cnt[REP_CANDIDATES] = {0};
+
+	qsort(a, na, sizeof(*a), cmp_rep_pos);
+	d = xmalloc((na ? na : 1) * sizeof(*d));
+	for (i = 1; i < na; i++)
+		if (a[i].h == a[i - 1].h)
+			d[nd++] = a[i].pos - a[i - 1].pos;
+	qsort(d, nd, sizeof(*d), cmp_u32);
+	for (i = 0; i < nd; i = j) {
+		for (j = i; j < nd && d[j] == d[i]; j++)
+			;
+		/* keep the REP_CANDIDATES that would cover the most kernels
+		 * (count x distance), by insertion */
+		uint64_t sc = (uint64_t)(j - i) * d[i];
+		for (c = nc; c > 0 && cnt[c - 1] < sc; c--)
+			if (c < REP_CANDIDATES) {
+				cnt[c] = cnt[c - 1];
+				cand[c] = cand[c - 1];
+			}
+		if (c < REP_CANDIDATES) {
+			cnt[c] = sc;
+			cand[c] = d[i];
+			nc += nc < REP_CANDIDATES;
+		}
+	}
+	free(d);
+	return nc;
+}
+
+/* The tandem repeats of period t within a call: compute kernels [a, c)
+ * that each equal the one t later, at least t of them (2 copies), with
+ * the last copy [c, c + t). Returns the kernel time of those that hold
+ * DiT-signature kernels, and relabels their VAE kernels DiT when stage is
+ * given. */
+static int64_t rep_regions(const struct kernel *k, const struct rep *p,
+                           const unsigned char *key_sig, size_t t,
+                           unsigned char *stage)
+{
+	size_t j = 0, a, c, i, lo, hi, dit;
+	int64_t cover = 0, time;
+
+	while (j + t < p->m) {
+		if (p->key[j] != p->key[j + t] ||
+		    p->call[j] != p->call[j + t]) {
+			j++;
+			continue;
+		}
+		for (a = j; j + t < p->m && p->key[j] == p->key[j + t] &&
+		            p->call[j] == p->call[j + t];
+		     j++)
+			;
+		c = j;
+		if (c - a < t)
+			continue;
+		lo = p->idx[a];
+		hi = p->idx[c + t - 1];
+		for (i = lo, dit = 0, time = 0; i <= hi; i++) {
+			checked_accumulate(&time, k[i].dur_ns);
+			dit += key_sig[k[i].key] == SIG_DIT;
+		}
+		/* a denoiser's blocks hold attention and matmuls; a VAE's
+		 * repeated ResBlocks none */
+		if (dit < 2)
+			continue;
+		checked_accumulate(&cover, time);
+		if (!stage)
+			continue;
+		for (i = lo; i <= hi; i++)
+			if (stage[i] == STAGE_VAE)
+				stage[i] = STAGE_DIT;
+		/* what prepares the loop (latent noise, mask lengths) runs
+		 * right before its first iteration, after the last signature
+		 * kernel of what came before */
+		for (i = lo; i > 0 && k[i - 1].step == k[lo].step &&
+		             stage[i - 1] == STAGE_VAE &&
+		             key_sig[k[i - 1].key] == SIG_NONE;
+		     i--)
+			stage[i - 1] = STAGE_DIT;
+	}
+	return cover;
+}
+
+/* Relabels the loop's tandem repeats as DiT (the denoiser); *unet set when
+ * they hold a UNet's share of VAE-signature kernels (Conv, GroupNorm,
+ * up/down sampling: a tenth of their signature kernels or more, where a
+ * DiT has one patch embedding per iteration). 0, or -1 when the budget
+ * refuses the work lists. */
+static int loop_by_repetition(const struct kernel *k, size_t n,
+                              const unsigned char *key_sig,
+                              const unsigned char *key_cat, size_t nkeys,
+                              const struct rules *r, unsigned char *stage,
+                              int *unet, struct err *e)
+{
+	struct rep p = {NULL, NULL, NULL, 0};
+	int64_t end = INT64_MIN;
+	uint32_t call = 0;
+	struct rep_pos *a;
+	uint32_t anchor, cand[REP_CANDIDATES];
+	size_t i, j, na = 0, nc,
+	             w = r->loop_window > 0 ? (size_t)r->loop_window : 16,
+	             best_t = 0;
+	int64_t best = 0;
+	uint64_t cost, sig = 0, vae = 0;
+
+	*unet = 0;
+	for (i = 0; i < n; i++)
+		p.m += key_cat[k[i].key] != CAT_COMM;
+	if (p.m < 4 || n > UINT32_MAX)
+		return 0;
+	cost = (uint64_t)p.m * (3 * sizeof(uint32_t) + sizeof(*a));
+	if (membudget_charge(cost))
+		return membudget_fail(e, cost,
+		                      "denoising loop: %zu compute kernels to "
+		                      "match",
+		                      p.m);
+	p.key = xmalloc(p.m * sizeof(*p.key));
+	p.idx = xmalloc(p.m * sizeof(*p.idx));
+	p.call = xmalloc(p.m * sizeof(*p.call));
+	a = xmalloc(p.m * sizeof(*a));
+	for (i = 0, j = 0; i < n; i++) {
+		if (i > 0 && (k[i].step != k[i - 1].step ||
+		              k[i].start_ns - end >= CALL_IDLE_NS))
+			call++;
+		if (checked_add_sat(k[i].start_ns, k[i].dur_ns) > end)
+			end = checked_add_sat(k[i].start_ns, k[i].dur_ns);
+		if (key_cat[k[i].key] != CAT_COMM) {
+			p.key[j] = k[i].key;
+			p.call[j] = call;
+			p.idx[j++] = (uint32_t)i;
+		}
+	}
+	anchor = rep_anchor(k, &p, key_sig, nkeys);
+	for (j = 0; j < p.m; j++)
+		if (p.key[j] == anchor) {
+			a[na].h = rep_hash(&p, j, w);
+			a[na++].pos = (uint32_t)j;
+		}
+	nc = rep_candidates(a, na, cand);
+	for (i = 0; i < nc; i++) {
+		int64_t c = rep_regions(k, &p, key_sig, cand[i], NULL);
+		if (c > best || (c == best && c > 0 && cand[i] < best_t)) {
+			best = c;
+			best_t = cand[i];
+		}
+	}
+	if (best_t) {
+		rep_regions(k, &p, key_sig, best_t, stage);
+		for (i = 0; i < n; i++)
+			if (stage[i] == STAGE_DIT &&
+			    key_sig[k[i].key] != SIG_NONE) {
+				sig++;
+				vae += key_sig[k[i].key] == SIG_VAE;
+			}
+		*unet = vae * 10 >= sig && sig > 0;
+	}
+	free(a);
+	free(p.key);
+	free(p.idx);
+	free(p.call);
+	membudget_release(cost);
+	return 0;
 }
 
 /* ---- step 5: the DiT's prologue ----------------------------------------- */
@@ -564,6 +817,9 @@ int stages_assign(const struct kernel *k, size_t n,
 	runs_to_kernels(k, n, key_sig, runs, nr);
 	label_kernels(k, n, key_sig, runs, nr, out->stage);
 	free(runs);
+	if (loop_by_repetition(k, n, key_sig, key_cat, nkeys, r, out->stage,
+	                       &out->unet, e))
+		return -1;
 	find_text_encoder(k, n, key_sig, key_cat, nkeys, r, out);
 	give_prologues(k, n, key_sig, out->stage);
 	return 0;

@@ -16,6 +16,7 @@ struct stages_out {
 	unsigned char *stage; /* per kernel: enum stage (caller frees) */
 	int text_encoder_detected;
 	int loop_found; /* a repeating denoising loop was recognised */
+	int unet; /* the loop's network is a UNet (Conv/GroupNorm ResBlocks) */
 };
 
 /* Labels each of the n kernels (sorted by start time); after a VAE encode
