@@ -367,6 +367,7 @@ int analyse_with(struct kernel_table *kt, const struct rules *ru,
 		goto out;
 	r->text_encoder_detected = so.text_encoder_detected;
 	r->loop_found = so.loop_found;
+	r->denoiser_unet = so.unet;
 	r->seg_window = ru->window;
 	r->seg_min_segment = ru->min_segment;
 	r->stage_method = method_text(&so, ru);

@@ -174,6 +174,8 @@ static void stages_json(cJSON *root, const struct result *r)
 	jsonw_add_str(det, "method", r->stage_method);
 	cJSON_AddBoolToObject(det, "text_encoder_detected",
 	                      r->text_encoder_detected);
+	/* what the stage id "dit" is: the denoising network */
+	jsonw_add_str(det, "denoiser", r->denoiser_unet ? "UNet" : "DiT");
 	segs = cJSON_AddArrayToObject(root, "segments");
 	for (i = 0; i < r->nsegs; i++) {
 		const struct segment *g = &r->segs[i];

@@ -455,8 +455,9 @@ static void warnings(struct pdf_ctx *c)
 static void method(struct pdf_ctx *c)
 {
 	static const char *const paras[] = {
-	    "method_categories", "method_stages", "method_text_encoder",
-	    "t_method_times",    "t_method_comm", "method_steps"};
+	    "method_categories", "method_stages",  "method_text_encoder",
+	    "method_denoiser",   "t_method_times", "t_method_comm",
+	    "method_steps"};
 	size_t i, n = tmpl_nrows(c->m, "thresholds");
 
 	pdf_section(c, "t_sec_method");

@@ -15,6 +15,13 @@ static const char *const short_names[STAGE_COUNT] = {"DiT", "VAE",
                                                      "text encoder", "other"};
 static const char bar_marks[STAGE_COUNT] = {'D', 'V', 'T', 'o'};
 
+/* A stage's short name; the denoiser (stage id dit) named for what it
+ * is. */
+static const char *short_name(const struct result *r, int s)
+{
+	return s == STAGE_DIT && r->denoiser_unet ? "UNet" : short_names[s];
+}
+
 void text_pct(struct strbuf *out, double v)
 {
 	if (v == 0)
@@ -65,7 +72,7 @@ static void split_lines(const struct result *r, struct strbuf *out)
 	for (s = 0; s < STAGE_COUNT; s++) {
 		if (e->stage_ns[s] <= 0)
 			continue;
-		strbuf_addf(out, "%s%s ", first ? "" : ", ", short_names[s]);
+		strbuf_addf(out, "%s%s ", first ? "" : ", ", short_name(r, s));
 		numfmt_duration(out, e->stage_step_ns[s]);
 		strbuf_addch(out, ' ');
 		text_pct(out, e2e_share(r, e->stage_ns[s]));
@@ -134,7 +141,7 @@ void text_gain(const struct result *r, const struct gain *g, int full,
 		                 "the time it applies to");
 	if (g->estimated) {
 		if (full && g->stage != STAGE_ALL) {
-			strbuf_addf(out, "%s ", short_names[g->stage]);
+			strbuf_addf(out, "%s ", short_name(r, g->stage));
 			change(out, g->stage_before_ns, g->stage_after_high_ns,
 			       g->stage_after_low_ns);
 			strbuf_adds(out, "; ");
