@@ -208,8 +208,10 @@ int truth_write_json(const char *path, const struct truth *t, int rank)
 		return -1;
 	fprintf(fp,
 	        "{\"rank\": %d, \"kernels\": %" PRIu64
-	        ", \"steps\": %d, \"straggler\": %s, \"compute_time_us\": ",
-	        rank, t->kernels, t->steps, t->straggler ? "true" : "false");
+	        ", \"steps\": %d, \"straggler\": %s, \"denoiser\": \"%s\", "
+	        "\"compute_time_us\": ",
+	        rank, t->kernels, t->steps, t->straggler ? "true" : "false",
+	        t->unet ? "UNet" : "DiT");
 	truth_print_us(fp, truth_compute_time(t));
 	fputs(", \"comm_sync_wait_us\": ", fp);
 	truth_print_us(fp, t->sync_wait);
