@@ -438,8 +438,8 @@ static void push_prologue(struct builder *b, const struct dit_geom *g)
 	mb_push(b, mb_vec(b, OP_CONCAT, st, 32, lat, 2));
 	mb_push(b, mb_vec(b, OP_CAST, st, 32, lat, 1));
 	/* the latents, the encoded condition and the image context to the
-	 * group: a long collective (about 17 ms: the source rank's data,
-	 * 512 MiB, at the link's rate), no sibling kernel to overlap */
+	 * group: a long collective (512 MiB at the link's rate before the
+	 * DiT's Comm share is applied) */
 	if (b->m->sp)
 		mb_push(b, mb_comm(b,
 		                   b->o->prologue == PROLOGUE_SCATTER
