@@ -648,7 +648,10 @@ static int64_t rep_regions(const struct kernel *k, const struct rep *p,
 		 * kernel of what came before */
 		for (i = lo; i > 0 && k[i - 1].step == k[lo].step &&
 		             stage[i - 1] == STAGE_VAE &&
-		             key_sig[k[i - 1].key] == SIG_NONE;
+		             key_sig[k[i - 1].key] == SIG_NONE &&
+		             k[i].start_ns - checked_add_sat(k[i - 1].start_ns,
+		                                             k[i - 1].dur_ns) <
+		                 CALL_IDLE_NS;
 		     i--)
 			stage[i - 1] = STAGE_DIT;
 	}
@@ -712,7 +715,12 @@ static int loop_by_repetition(const struct kernel *k, size_t n,
 		}
 	nc = rep_candidates(a, na, cand);
 	for (i = 0; i < nc; i++) {
-		int64_t c = rep_regions(k, &p, key_sig, cand[i], NULL);
+		int64_t c;
+		/* an iteration runs at least a block and the timestep and
+		 * scheduler work around it: more than two windows */
+		if (cand[i] < 2 * w)
+			continue;
+		c = rep_regions(k, &p, key_sig, cand[i], NULL);
 		if (c > best || (c == best && c > 0 && cand[i] < best_t)) {
 			best = c;
 			best_t = cand[i];
