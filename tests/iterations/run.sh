@@ -113,7 +113,8 @@ assert "UNet (denoiser)" in md and "DiT (transformer)" not in md
 zh_html = open(zh + "/report.html").read()
 assert "UNet（去噪网络）" in zh_html and "DiT（Transformer）" not in zh_html
 assert "UNet（去噪网络）" in open(zh + "/report.md").read()
-assert "stage split  per step: UNet " in open(txt).read()
+t = open(txt).read()
+assert "stage split  per step: UNet " in t and "denoiser        UNet (stage dit)" in t, t
 PY
 
 # The section in every format, en and zh; the terminal line.
