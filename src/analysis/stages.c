@@ -9,11 +9,19 @@
  * 3. Neutral kernels (element-wise, comm, ...) between two runs go to the
  *    side of the largest idle gap between them: the host switches pipeline
  *    stage there.
+ * 4a. The denoising loop by repetition: the iteration's compute-kernel
+ *    sequence repeated back to back (>= 2 copies) within one pipeline
+ *    call, at the period whose repeats cover the most kernel time, is the
+ *    denoiser whatever its signature kernels voted (a UNet's ResBlocks are
+ *    Conv/GroupNorm); so are the neutral kernels just before it (latent
+ *    noise) back to the last signature kernel. A tenth or more of VAE
+ *    signatures among the denoiser's signature kernels make it a UNet.
  * 4. Text encoder: the denoising loop repeats the same kernel sequence every
  *    iteration and every block. DiT-labelled kernels before the first
  *    repetition of the loop's dominant window (less the iteration's own
  *    prologue, found by matching it against the next iteration's) are the
- *    text encoder.
+ *    text encoder; in a range without the loop (an encoder before a VAE
+ *    encode) it keeps its output's tail after the final norm.
  * 5. The DiT's prologue: after a VAE encode (a VAE range that no DiT kernel
  *    precedes within its profiler step and that the DiT follows), the
  *    kernels after the encode's last VAE-signature kernel (latent noise,

@@ -444,6 +444,29 @@ static void stages_unet_loop_is_the_denoiser(void **state)
 	assert_int_equal(s->out.text_encoder_detected, 1);
 }
 
+/* Matching the loop takes 28 bytes per compute kernel, charged to the
+ * memory budget: refused, the analysis fails with an input error that
+ * names the work, and gives back what it took. */
+static void stages_loop_matching_is_charged(void **state)
+{
+	struct tl *s = *state;
+	struct err e = ERR_INIT;
+
+	text_encoder(s);
+	dit_loop(s, 4, 4);
+	vae_decode(s);
+	membudget_set(2 << 10);
+	assert_int_equal(stages_assign(s->k, s->n, s->key_sig, s->key_cat,
+	                               &s->ru, &s->out, &e),
+	                 -1);
+	assert_int_equal(e.code, ERR_INPUT);
+	/* 41 text encoder + 4 x (4 + 4 x 11) loop + 85 VAE kernels */
+	if (!strstr(e.msg, "denoising loop: 318 compute kernels to match"))
+		fail_msg("%s", e.msg);
+	assert_int_equal(membudget_used(), 0);
+	membudget_set(MEMBUDGET_UNLIMITED);
+}
+
 /* The timeline of s as a kernel table, through the CSV reader. */
 static void tl_table(const struct tl *s, struct kernel_table *kt)
 {
@@ -923,6 +946,7 @@ int main(void)
 	    T(stages_no_prologue_after_a_decode),
 	    T(stages_text_encoder_before_encode_keeps_its_tail),
 	    T(stages_unet_loop_is_the_denoiser),
+	    T(stages_loop_matching_is_charged),
 	    T(stages_prologue_and_markers),
 	    T(stages_two_pipeline_calls),
 	    T(stages_dit_patch_embed_conv_stays_dit),
