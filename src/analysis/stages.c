@@ -581,7 +581,7 @@ static size_t rep_candidates(struct rep_pos *a, size_t na, uint32_t *cand)
 {
 	size_t i, j, nd = 0, nc = 0, c;
 	uint32_t *d;
-	uint64_t cnt[REP_CANDIDATES] = {0};
+	uint64_t cnt[REP_CANDIDATES] = {0}, sc;
 
 	qsort(a, na, sizeof(*a), cmp_rep_pos);
 	d = xmalloc((na ? na : 1) * sizeof(*d));
@@ -594,7 +594,7 @@ static size_t rep_candidates(struct rep_pos *a, size_t na, uint32_t *cand)
 			;
 		/* keep the REP_CANDIDATES that would cover the most kernels
 		 * (count x distance), by insertion */
-		uint64_t sc = (uint64_t)(j - i) * d[i];
+		sc = (uint64_t)(j - i) * d[i];
 		for (c = nc; c > 0 && cnt[c - 1] < sc; c--)
 			if (c < REP_CANDIDATES) {
 				cnt[c] = cnt[c - 1];
@@ -613,11 +613,11 @@ static size_t rep_candidates(struct rep_pos *a, size_t na, uint32_t *cand)
 /* The tandem repeats of period t within a call: compute kernels [a, c)
  * that each equal the one t later, at least t of them (2 copies), with
  * the last copy [c, c + t). Returns the kernel time of those that hold
- * DiT-signature kernels, and relabels their VAE kernels DiT when stage is
- * given. */
+ * DiT-signature kernels. When stage is given, relabels their VAE kernels
+ * DiT and counts their signature kernels into sig[SIG_DIT], sig[SIG_VAE]. */
 static int64_t rep_regions(const struct kernel *k, const struct rep *p,
                            const unsigned char *key_sig, size_t t,
-                           unsigned char *stage)
+                           unsigned char *stage, uint64_t *sig)
 {
 	size_t j = 0, a, c, i, lo, hi, dit;
 	int64_t cover = 0, time;
@@ -648,9 +648,11 @@ static int64_t rep_regions(const struct kernel *k, const struct rep *p,
 		checked_accumulate(&cover, time);
 		if (!stage)
 			continue;
-		for (i = lo; i <= hi; i++)
+		for (i = lo; i <= hi; i++) {
 			if (stage[i] == STAGE_VAE)
 				stage[i] = STAGE_DIT;
+			sig[key_sig[k[i].key]]++;
+		}
 		/* what prepares the loop (latent noise, mask lengths) runs
 		 * right before its first iteration, after the last signature
 		 * kernel of what came before */
@@ -686,7 +688,7 @@ static int loop_by_repetition(const struct kernel *k, size_t n,
 	             w = r->loop_window > 0 ? (size_t)r->loop_window : 16,
 	             best_t = 0;
 	int64_t best = 0;
-	uint64_t cost, sig = 0, vae = 0;
+	uint64_t cost, sig[3] = {0, 0, 0}; /* per enum sig */
 
 	*unet = 0;
 	for (i = 0; i < n; i++)
@@ -728,21 +730,16 @@ static int loop_by_repetition(const struct kernel *k, size_t n,
 		 * scheduler work around it: more than two windows */
 		if (cand[i] < 2 * w)
 			continue;
-		c = rep_regions(k, &p, key_sig, cand[i], NULL);
+		c = rep_regions(k, &p, key_sig, cand[i], NULL, NULL);
 		if (c > best || (c == best && c > 0 && cand[i] < best_t)) {
 			best = c;
 			best_t = cand[i];
 		}
 	}
 	if (best_t) {
-		rep_regions(k, &p, key_sig, best_t, stage);
-		for (i = 0; i < n; i++)
-			if (stage[i] == STAGE_DIT &&
-			    key_sig[k[i].key] != SIG_NONE) {
-				sig++;
-				vae += key_sig[k[i].key] == SIG_VAE;
-			}
-		*unet = vae * 10 >= sig && sig > 0;
+		rep_regions(k, &p, key_sig, best_t, stage, sig);
+		*unet = sig[SIG_VAE] * 10 >= sig[SIG_VAE] + sig[SIG_DIT] &&
+		        sig[SIG_VAE] > 0;
 	}
 	free(a);
 	free(p.key);
