@@ -631,7 +631,7 @@ struct result {
 	int text_encoder_detected;
 	int loop_found; /* a repeating denoising loop was recognised */
 	/* the loop's network (stage id "dit" either way) is a UNet: Conv /
-	 * GroupNorm ResBlocks, a tenth or more of its signature kernels */
+	 * GroupNorm ResBlocks, 8 or more VAE signatures per iteration */
 	int denoiser_unet;
 	int seg_window, seg_min_segment; /* segmentation parameters used */
 	char *stage_method; /* how stages were found, for the Method section */

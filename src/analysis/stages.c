@@ -14,14 +14,17 @@
  *    call, at the period whose repeats cover the most kernel time, is the
  *    denoiser whatever its signature kernels voted (a UNet's ResBlocks are
  *    Conv/GroupNorm); so are the neutral kernels just before it (latent
- *    noise) back to the last signature kernel. A tenth or more of VAE
- *    signatures among the denoiser's signature kernels make it a UNet.
+ *    noise) back to the last signature kernel. 8 or more VAE signatures
+ *    (Conv, GroupNorm, up/down sampling) per iteration make it a UNet.
  * 4. Text encoder: the denoising loop repeats the same kernel sequence every
  *    iteration and every block. DiT-labelled kernels before the first
  *    repetition of the loop's dominant window (less the iteration's own
  *    prologue, found by matching it against the next iteration's) are the
- *    text encoder; in a range without the loop (an encoder before a VAE
- *    encode) it keeps its output's tail after the final norm.
+ *    text encoder; where step 4a found the loop's repeats, the loop's
+ *    windows are those that occur inside them. In a range without the
+ *    loop (an encoder
+ *    before a VAE encode) it keeps its output's tail after the final
+ *    norm.
  * 5. The DiT's prologue: after a VAE encode (a VAE range that no DiT kernel
  *    precedes within its profiler step and that the DiT follows), the
  *    kernels after the encode's last VAE-signature kernel (latent noise,
@@ -180,6 +183,16 @@ static void label_kernels(const struct kernel *k, size_t n,
 	}
 }
 
+/* The loop's repeats (step 4a): kernels [lo, hi], ascending; at most
+ * SPANS_MAX (a fixed 256 KiB; a profile has one or a few per pipeline
+ * call, those past the cap are not used). */
+#define SPANS_MAX 16384
+
+struct spans {
+	size_t lo[SPANS_MAX], hi[SPANS_MAX];
+	size_t n;
+};
+
 /* ---- step 4: text encoder ---------------------------------------------- */
 
 /* Comm kernels run on their own stream and land between compute kernels
@@ -235,6 +248,10 @@ struct loop_ctx {
 	int64_t min_weight;  /* a loop window weighs at least this */
 	uint64_t loop_count; /* and occurs about this often */
 	size_t min_te;       /* fewest kernels that make a text encoder */
+	/* the windows inside the loop's repeats (step 4a), when found: a
+	 * loop window is one of them */
+	struct wtable span;
+	int use_span;
 };
 
 static uint64_t mix(uint64_t h)
@@ -333,6 +350,8 @@ static int is_loop_window(const struct loop_ctx *c, uint64_t h)
 	/* as heavy as the heaviest window, and repeated as often: a text
 	 * encoder's layer windows may weigh as much in a short loop, but
 	 * they repeat layers x calls times, not blocks x iterations x calls */
+	if (c->use_span && !wt_slot(&c->span, h)->count)
+		return 0;
 	return w && w->count >= 2 && w->weight_ns >= c->min_weight &&
 	       w->count * 10 >= c->loop_count * 9 &&
 	       w->count * 10 <= c->loop_count * 11;
@@ -446,15 +465,47 @@ static void collect_windows(struct loop_ctx *c, const unsigned char *stage,
 	}
 }
 
+/* The heaviest of the windows at the anchor kernels inside the loop's
+ * repeats: the loop's, where a text encoder's layers outweigh a short
+ * loop's blocks (they repeat too, but not as the loop does). */
+static int64_t span_max_window(struct loop_ctx *c, const struct spans *sp,
+                               const unsigned char *stage, size_t n)
+{
+	int64_t maxw = 0;
+	size_t q, i, e;
+
+	for (q = 0; q < sp->n; q++) {
+		if (stage[sp->lo[q]] != STAGE_DIT)
+			continue;
+		e = range_end(stage, n, sp->lo[q]);
+		for (i = sp->lo[q]; i <= sp->hi[q] && i < e; i++) {
+			const struct window *w;
+			uint64_t h;
+			if (c->k[i].key != c->anchor)
+				continue;
+			h = window_hash(c->k, c->cat, i, e, c->w);
+			wt_add(&c->span, h, 1);
+			w = find_window(c, h);
+			if (w && w->count >= 2 && w->weight_ns > maxw) {
+				maxw = w->weight_ns;
+				c->loop_count = w->count;
+			}
+		}
+	}
+	return maxw;
+}
+
 static void find_text_encoder(const struct kernel *k, size_t n,
                               const unsigned char *key_sig,
                               const unsigned char *key_cat, size_t nkeys,
-                              const struct rules *r, struct stages_out *out)
+                              const struct rules *r, const struct spans *sp,
+                              struct stages_out *out)
 {
-	struct loop_ctx c = {k, key_cat, (size_t)r->loop_window,     0, {0},
-	                     0, 0,       (size_t)r->min_text_encoder};
+	struct loop_ctx c = {k, key_cat, (size_t)r->loop_window,      0,   {0},
+	                     0, 0,       (size_t)r->min_text_encoder, {0}, 0};
 	size_t i, s, e, ls;
 	int64_t maxw = 0;
+	int from_spans;
 
 	c.anchor = pick_anchor(k, n, out->stage, key_sig, nkeys);
 	if (c.anchor == UINT32_MAX)
@@ -463,7 +514,10 @@ static void find_text_encoder(const struct kernel *k, size_t n,
 	/* The loop's windows repeat blocks x iterations times and carry most
 	 * of the time; a text encoder's layers repeat too, but its windows
 	 * weigh far less (its sequence is short and it runs once per call). */
-	for (i = 0; i < c.win.cap; i++)
+	wt_init(&c.span);
+	from_spans = sp->n && (maxw = span_max_window(&c, sp, out->stage, n));
+	c.use_span = from_spans;
+	for (i = 0; !from_spans && i < c.win.cap; i++)
 		if (c.win.slot[i].count >= 2 &&
 		    c.win.slot[i].weight_ns > maxw) {
 			maxw = c.win.slot[i].weight_ns;
@@ -492,6 +546,7 @@ static void find_text_encoder(const struct kernel *k, size_t n,
 		out->text_encoder_detected = 1;
 	}
 	free(c.win.slot);
+	free(c.span.slot);
 }
 
 /* ---- step 4a: the denoising loop by repetition --------------------------- */
@@ -504,8 +559,20 @@ static void find_text_encoder(const struct kernel *k, size_t n,
  * repeats cover is the denoiser, whatever its signature kernels vote: a
  * UNet's Conv/GroupNorm ResBlocks are no VAE. */
 
-/* Candidate periods tried, at most. */
-#define REP_CANDIDATES 8
+/* A DiT runs one or two convolutions per iteration (its patch embedding);
+ * a UNet's ResBlocks, samplers and attention blocks' group norms are dozens
+ * (SDXL: about 90): this many VAE-signature kernels per iteration or more
+ * make the denoiser a UNet. */
+#define UNET_MIN_VAE_SIG 8
+
+/* Candidate periods tried, at most: the 8 distances between consecutive
+ * equal windows that recur most, and 4 more to the 2nd to REP_NEXT-th
+ * next equal window. With a cache, the iterations it hits repeat among
+ * themselves, and the loop's period (a full iteration and its hits) is
+ * the distance to a later one; paired that way alone, multiples of the
+ * block would crowd out the iteration. */
+#define REP_CANDIDATES 12
+#define REP_NEXT       4
 
 struct rep {
 	uint32_t *key;  /* per compute kernel: its key */
@@ -573,51 +640,85 @@ static int cmp_u32(const void *pa, const void *pb)
 	return (a > b) - (a < b);
 }
 
-/* The distances between consecutive equal anchor windows that recur most
- * (count x distance: the kernels they would cover) into cand (at most
- * REP_CANDIDATES); returns how many. a holds na anchor
- * windows and is reordered. */
-static size_t rep_candidates(struct rep_pos *a, size_t na, uint32_t *cand)
+/* Adds to cand (nc of them, at most REP_CANDIDATES) the up to `slots`
+ * distances of at least dmin between an anchor window and its r-th next
+ * equal one in its call (r0 <= r <= r1) that recur most (count x
+ * distance: the kernels they would cover), leaving out those cand holds;
+ * returns the new count. a holds na anchor windows sorted by hash, then
+ * place; d has room for na x (r1 - r0 + 1) distances. */
+static size_t rep_candidates(const struct rep *p, const struct rep_pos *a,
+                             size_t na, size_t r0, size_t r1, size_t dmin,
+                             size_t slots, uint32_t *d, uint32_t *cand,
+                             size_t nc)
 {
-	size_t i, j, nd = 0, nc = 0, c;
-	uint32_t *d;
+	size_t i, j, r, nd = 0, ns = 0, c;
 	uint64_t cnt[REP_CANDIDATES] = {0}, sc;
+	uint32_t top[REP_CANDIDATES];
 
-	qsort(a, na, sizeof(*a), cmp_rep_pos);
-	d = xmalloc((na ? na : 1) * sizeof(*d));
-	for (i = 1; i < na; i++)
-		if (a[i].h == a[i - 1].h)
-			d[nd++] = a[i].pos - a[i - 1].pos;
+	for (i = 0; i < na; i++)
+		for (r = r0; r <= r1 && i + r < na && a[i + r].h == a[i].h &&
+		             p->call[a[i + r].pos] == p->call[a[i].pos];
+		     r++)
+			if (a[i + r].pos - a[i].pos >= dmin)
+				d[nd++] = a[i + r].pos - a[i].pos;
 	qsort(d, nd, sizeof(*d), cmp_u32);
 	for (i = 0; i < nd; i = j) {
 		for (j = i; j < nd && d[j] == d[i]; j++)
 			;
-		/* keep the REP_CANDIDATES that would cover the most kernels
-		 * (count x distance), by insertion */
+		for (c = 0; c < nc && cand[c] != d[i]; c++)
+			;
+		if (c < nc)
+			continue;
+		/* keep the `slots` that would cover the most kernels, by
+		 * insertion */
 		sc = (uint64_t)(j - i) * d[i];
-		for (c = nc; c > 0 && cnt[c - 1] < sc; c--)
-			if (c < REP_CANDIDATES) {
+		for (c = ns; c > 0 && cnt[c - 1] < sc; c--)
+			if (c < slots) {
 				cnt[c] = cnt[c - 1];
-				cand[c] = cand[c - 1];
+				top[c] = top[c - 1];
 			}
-		if (c < REP_CANDIDATES) {
+		if (c < slots) {
 			cnt[c] = sc;
-			cand[c] = d[i];
-			nc += nc < REP_CANDIDATES;
+			top[c] = d[i];
+			ns += ns < slots;
 		}
 	}
-	free(d);
+	for (i = 0; i < ns && nc < REP_CANDIDATES; i++)
+		cand[nc++] = top[i];
 	return nc;
+}
+
+/* Whether compute kernels [a, b) repeat a unit shorter than t that
+ * divides it (t/2, ..., t/8): a text encoder's layers repeated in threes
+ * are one layer repeated; an iteration (blocks with the timestep
+ * embedding before them and the scheduler after) is no repeat of a
+ * shorter unit. */
+static int rep_of_shorter(const struct rep *p, size_t a, size_t b, size_t t)
+{
+	size_t q, u, j;
+
+	for (q = 2; q <= 8; q++) {
+		if (t % q)
+			continue;
+		u = t / q;
+		for (j = a; j + u < b && p->key[j] == p->key[j + u]; j++)
+			;
+		if (j + u >= b)
+			return 1;
+	}
+	return 0;
 }
 
 /* The tandem repeats of period t within a call: compute kernels [a, c)
  * that each equal the one t later, at least t of them (2 copies), with
  * the last copy [c, c + t). Returns the kernel time of those that hold
  * DiT-signature kernels. When stage is given, relabels their VAE kernels
- * DiT and counts their signature kernels into sig[SIG_DIT], sig[SIG_VAE]. */
+ * DiT, counts their VAE-signature kernels into sig[0] and their
+ * iterations (whole periods) into sig[1]. */
 static int64_t rep_regions(const struct kernel *k, const struct rep *p,
                            const unsigned char *key_sig, size_t t,
-                           unsigned char *stage, uint64_t *sig)
+                           unsigned char *stage, uint64_t *sig,
+                           struct spans *sp)
 {
 	size_t j = 0, a, c, i, lo, hi, dit;
 	int64_t cover = 0, time;
@@ -633,7 +734,7 @@ static int64_t rep_regions(const struct kernel *k, const struct rep *p,
 		     j++)
 			;
 		c = j;
-		if (c - a < t)
+		if (c - a < t || rep_of_shorter(p, a, c + t, t))
 			continue;
 		lo = p->idx[a];
 		hi = p->idx[c + t - 1];
@@ -651,7 +752,12 @@ static int64_t rep_regions(const struct kernel *k, const struct rep *p,
 		for (i = lo; i <= hi; i++) {
 			if (stage[i] == STAGE_VAE)
 				stage[i] = STAGE_DIT;
-			sig[key_sig[k[i].key]]++;
+			sig[0] += key_sig[k[i].key] == SIG_VAE;
+		}
+		sig[1] += (c + t - a) / t;
+		if (sp->n < SPANS_MAX) {
+			sp->lo[sp->n] = lo;
+			sp->hi[sp->n++] = hi;
 		}
 		/* what prepares the loop (latent noise, mask lengths) runs
 		 * right before its first iteration, after the last signature
@@ -669,33 +775,32 @@ static int64_t rep_regions(const struct kernel *k, const struct rep *p,
 }
 
 /* Relabels the loop's tandem repeats as DiT (the denoiser); *unet set when
- * they hold a UNet's share of VAE-signature kernels (Conv, GroupNorm,
- * up/down sampling: a tenth of their signature kernels or more, where a
- * DiT has one patch embedding per iteration). 0, or -1 when the budget
- * refuses the work lists. */
+ * they hold a UNet's VAE-signature kernels (Conv, GroupNorm, up/down
+ * sampling: UNET_MIN_VAE_SIG per iteration or more, where a DiT has its
+ * patch embedding). 0, or -1 when the budget refuses the work lists. */
 static int loop_by_repetition(const struct kernel *k, size_t n,
                               const unsigned char *key_sig,
                               const unsigned char *key_cat, size_t nkeys,
                               const struct rules *r, unsigned char *stage,
-                              int *unet, struct err *e)
+                              int *unet, struct spans *sp, struct err *e)
 {
 	struct rep p = {NULL, NULL, NULL, 0};
 	int64_t end = INT64_MIN;
 	uint32_t call = 0;
 	struct rep_pos *a;
-	uint32_t anchor, cand[REP_CANDIDATES];
+	uint32_t anchor, cand[REP_CANDIDATES], *d;
 	size_t i, j, na = 0, nc,
 	             w = r->loop_window > 0 ? (size_t)r->loop_window : 16,
 	             best_t = 0;
 	int64_t best = 0;
-	uint64_t cost, sig[3] = {0, 0, 0}; /* per enum sig */
+	uint64_t cost, sig[2] = {0, 0}; /* VAE signatures, iterations */
 
 	*unet = 0;
 	for (i = 0; i < n; i++)
 		p.m += key_cat[k[i].key] != CAT_COMM;
 	if (p.m < 4 || n > UINT32_MAX)
 		return 0;
-	cost = (uint64_t)p.m * (3 * sizeof(uint32_t) + sizeof(*a));
+	cost = (uint64_t)p.m * ((3 + REP_NEXT) * sizeof(uint32_t) + sizeof(*a));
 	if (membudget_charge(cost))
 		return membudget_fail(e, cost,
 		                      "denoising loop: %zu compute kernels to "
@@ -705,6 +810,7 @@ static int loop_by_repetition(const struct kernel *k, size_t n,
 	p.idx = xmalloc(p.m * sizeof(*p.idx));
 	p.call = xmalloc(p.m * sizeof(*p.call));
 	a = xmalloc(p.m * sizeof(*a));
+	d = xmalloc(p.m * REP_NEXT * sizeof(*d));
 	for (i = 0, j = 0; i < n; i++) {
 		if (i > 0 && (k[i].step != k[i - 1].step ||
 		              k[i].start_ns - end >= CALL_IDLE_NS))
@@ -723,25 +829,25 @@ static int loop_by_repetition(const struct kernel *k, size_t n,
 			a[na].h = rep_hash(&p, j, w);
 			a[na++].pos = (uint32_t)j;
 		}
-	nc = rep_candidates(a, na, cand);
+	/* an iteration runs at least a block and the timestep and scheduler
+	 * work around it: more than two windows */
+	qsort(a, na, sizeof(*a), cmp_rep_pos);
+	nc = rep_candidates(&p, a, na, 1, 1, 2 * w, 8, d, cand, 0);
+	nc = rep_candidates(&p, a, na, 2, REP_NEXT, 2 * w, 4, d, cand, nc);
 	for (i = 0; i < nc; i++) {
-		int64_t c;
-		/* an iteration runs at least a block and the timestep and
-		 * scheduler work around it: more than two windows */
-		if (cand[i] < 2 * w)
-			continue;
-		c = rep_regions(k, &p, key_sig, cand[i], NULL, NULL);
+		int64_t c =
+		    rep_regions(k, &p, key_sig, cand[i], NULL, NULL, NULL);
 		if (c > best || (c == best && c > 0 && cand[i] < best_t)) {
 			best = c;
 			best_t = cand[i];
 		}
 	}
 	if (best_t) {
-		rep_regions(k, &p, key_sig, best_t, stage, sig);
-		*unet = sig[SIG_VAE] * 10 >= sig[SIG_VAE] + sig[SIG_DIT] &&
-		        sig[SIG_VAE] > 0;
+		rep_regions(k, &p, key_sig, best_t, stage, sig, sp);
+		*unet = sig[1] > 0 && sig[0] >= UNET_MIN_VAE_SIG * sig[1];
 	}
 	free(a);
+	free(d);
 	free(p.key);
 	free(p.idx);
 	free(p.call);
@@ -795,6 +901,7 @@ int stages_assign(const struct kernel *k, size_t n,
 	unsigned char *sig, *label;
 	uint32_t *runs;
 	uint64_t need;
+	struct spans *sp;
 
 	memset(out, 0, sizeof(*out));
 	out->stage = xmalloc(n ? n : 1);
@@ -830,10 +937,15 @@ int stages_assign(const struct kernel *k, size_t n,
 	runs_to_kernels(k, n, key_sig, runs, nr);
 	label_kernels(k, n, key_sig, runs, nr, out->stage);
 	free(runs);
+	sp = xmalloc(sizeof(*sp));
+	sp->n = 0;
 	if (loop_by_repetition(k, n, key_sig, key_cat, nkeys, r, out->stage,
-	                       &out->unet, e))
+	                       &out->unet, sp, e)) {
+		free(sp);
 		return -1;
-	find_text_encoder(k, n, key_sig, key_cat, nkeys, r, out);
+	}
+	find_text_encoder(k, n, key_sig, key_cat, nkeys, r, sp, out);
+	free(sp);
 	give_prologues(k, n, key_sig, out->stage);
 	return 0;
 }

@@ -61,6 +61,13 @@ g i2v-prologue-mark  --seed 38 --steps 2 --iters 3 --blocks 6 --video --vae-enco
 g unet-sdxl          --seed 51 --steps 2 --iters 4 --blocks 4 --denoiser unet --text-encoder clip
 g unet-t5-3calls     --seed 53 --steps 3 --iters 3 --blocks 3 --denoiser unet --text-encoder t5 --variant level1-2024
 g unet-no-te-npu     --seed 52 --steps 1 --iters 6 --blocks 2 --denoiser unet --text-encoder none --npu-only
+# SDXL's depth (10 attention layers at the lowest level) from names alone;
+# a 2-iteration UNet after a 24-layer T5 (whose layers outnumber it)
+g unet-deep-level0   --seed 63 --steps 1 --iters 10 --blocks 10 --denoiser unet --text-encoder clip --variant level0-old
+g unet-tiny-after-t5 --seed 62 --steps 2 --iters 2 --blocks 2 --denoiser unet --text-encoder t5 --markers
+# a DiT loop of 2 x 2 blocks after a 24-layer T5: the T5's windows outweigh
+# the loop's, its repetition tells them apart
+g dit-tiny-after-t5  --seed 71 --steps 2 --iters 2 --blocks 2 --text-encoder t5
 # image-to-video over 4 cards (Ulysses): the text encoder's output tail,
 # the VAE encode, then noise (Range, Cast), a long latent broadcast and the
 # Conv3DV2 patch embedding before the first DiT block
