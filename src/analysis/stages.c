@@ -765,8 +765,9 @@ static int64_t rep_regions(const struct kernel *k, const struct rep *p,
 		for (i = lo; i > 0 && k[i - 1].step == k[lo].step &&
 		             stage[i - 1] == STAGE_VAE &&
 		             key_sig[k[i - 1].key] == SIG_NONE &&
-		             k[i].start_ns - checked_add_sat(k[i - 1].start_ns,
-		                                             k[i - 1].dur_ns) <
+		             checked_sub_sat(k[i].start_ns,
+		                             checked_add_sat(k[i - 1].start_ns,
+		                                             k[i - 1].dur_ns)) <
 		                 CALL_IDLE_NS;
 		     i--)
 			stage[i - 1] = STAGE_DIT;
@@ -812,8 +813,9 @@ static int loop_by_repetition(const struct kernel *k, size_t n,
 	a = xmalloc(p.m * sizeof(*a));
 	d = xmalloc(p.m * REP_NEXT * sizeof(*d));
 	for (i = 0, j = 0; i < n; i++) {
-		if (i > 0 && (k[i].step != k[i - 1].step ||
-		              k[i].start_ns - end >= CALL_IDLE_NS))
+		if (i > 0 &&
+		    (k[i].step != k[i - 1].step ||
+		     checked_sub_sat(k[i].start_ns, end) >= CALL_IDLE_NS))
 			call++;
 		if (checked_add_sat(k[i].start_ns, k[i].dur_ns) > end)
 			end = checked_add_sat(k[i].start_ns, k[i].dur_ns);

@@ -31,7 +31,7 @@ struct stages_out {
  * -1 with an ERR_INPUT error when the memory budget refuses the work lists
  * of merging short runs (a linked list and a queue of the runs, charged as
  * they grow, beyond the 6 bytes a signature kernel takes within
- * KERNEL_COST_BYTES) or those of matching the loop (28 bytes per compute
+ * KERNEL_COST_BYTES) or those of matching the loop (44 bytes per compute
  * kernel); out->stage is set in either case (the caller frees it). */
 int stages_assign(const struct kernel *k, size_t n,
                   const unsigned char *key_sig, const unsigned char *key_cat,

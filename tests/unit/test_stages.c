@@ -444,7 +444,7 @@ static void stages_unet_loop_is_the_denoiser(void **state)
 	assert_int_equal(s->out.text_encoder_detected, 1);
 }
 
-/* Matching the loop takes 28 bytes per compute kernel, charged to the
+/* Matching the loop takes 44 bytes per compute kernel, charged to the
  * memory budget: refused, the analysis fails with an input error that
  * names the work, and gives back what it took. */
 static void stages_loop_matching_is_charged(void **state)
