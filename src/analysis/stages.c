@@ -26,8 +26,9 @@
  *    before a VAE encode) it keeps its output's tail after the final
  *    norm.
  * 5. The DiT's prologue: after a VAE encode (a VAE range that no DiT kernel
- *    precedes within its profiler step and that the DiT follows), the
- *    kernels after the encode's last VAE-signature kernel (latent noise,
+ *    precedes within its profiler step and that the DiT follows), less
+ *    what also precedes the loop's next iteration (its patch embedding),
+ *    the kernels after the encode's last VAE-signature kernel (latent noise,
  *    concatenation, broadcast or scatter to the sequence-parallel group)
  *    prepare the DiT and are its own, wherever the host's idle gap fell. */
 #include "analysis/stages.h"
@@ -859,20 +860,48 @@ static int loop_by_repetition(const struct kernel *k, size_t n,
 
 /* ---- step 5: the DiT's prologue ----------------------------------------- */
 
+/* Places of the DiT range's first window tried for its next iteration. */
+#define HEAD_TRIES 4096
+
+/* Where the loop's first iteration begins, at or before b (the first DiT
+ * kernel after an encode [a, b)): what ends the encode range and also
+ * precedes the same window at its next place in the DiT range (the next
+ * iteration's head: the patch embedding, a convolution the encode's
+ * neighbours outvoted) is the loop's. b when the window has no next
+ * place. */
+static size_t head_before(const struct kernel *k, size_t n,
+                          const unsigned char *key_cat, unsigned char *stage,
+                          size_t a, size_t b, size_t w)
+{
+	size_t e = range_end(stage, n, b), j, tries = 0;
+	uint64_t h = window_hash(k, key_cat, b, e, w);
+
+	for (j = b + 1; j < e && tries < HEAD_TRIES; j++) {
+		if (k[j].key != k[b].key)
+			continue;
+		tries++;
+		if (window_hash(k, key_cat, j, e, w) == h)
+			return common_start(k, key_cat, a, b, j);
+	}
+	return b;
+}
+
 /* The VAE range [a, b) of one profiler step: an encode when the DiT's loop
  * follows it in the same step and no DiT kernel precedes it there (a
  * decode follows the loop). Its kernels after its last VAE-signature
- * kernel go to the DiT. */
+ * kernel before the loop's first iteration go to the DiT. */
 static void prologue_to_dit(const struct kernel *k, size_t n,
-                            const unsigned char *key_sig, unsigned char *stage,
-                            size_t a, size_t b)
+                            const unsigned char *key_sig,
+                            const unsigned char *key_cat, size_t w,
+                            unsigned char *stage, size_t a, size_t b)
 {
-	size_t last = b;
+	size_t last;
 
 	if (b >= n || stage[b] != STAGE_DIT || k[b].step != k[a].step)
 		return;
 	if (a > 0 && k[a - 1].step == k[a].step && stage[a - 1] == STAGE_DIT)
 		return;
+	last = head_before(k, n, key_cat, stage, a, b, w);
 	while (last > a && key_sig[k[last - 1].key] != SIG_VAE)
 		last--;
 	if (last == a)
@@ -881,7 +910,9 @@ static void prologue_to_dit(const struct kernel *k, size_t n,
 }
 
 static void give_prologues(const struct kernel *k, size_t n,
-                           const unsigned char *key_sig, unsigned char *stage)
+                           const unsigned char *key_sig,
+                           const unsigned char *key_cat, size_t w,
+                           unsigned char *stage)
 {
 	size_t a, b;
 
@@ -891,7 +922,7 @@ static void give_prologues(const struct kernel *k, size_t n,
 			continue;
 		while (b < n && stage[b] == STAGE_VAE && k[b].step == k[a].step)
 			b++;
-		prologue_to_dit(k, n, key_sig, stage, a, b);
+		prologue_to_dit(k, n, key_sig, key_cat, w, stage, a, b);
 	}
 }
 
@@ -948,7 +979,9 @@ int stages_assign(const struct kernel *k, size_t n,
 	}
 	find_text_encoder(k, n, key_sig, key_cat, nkeys, r, sp, out);
 	free(sp);
-	give_prologues(k, n, key_sig, out->stage);
+	give_prologues(k, n, key_sig, key_cat,
+	               r->loop_window > 0 ? (size_t)r->loop_window : 16,
+	               out->stage);
 	return 0;
 }
 

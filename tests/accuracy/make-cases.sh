@@ -71,5 +71,9 @@ g dit-tiny-after-t5  --seed 71 --steps 2 --iters 2 --blocks 2 --text-encoder t5
 # image-to-video over 4 cards (Ulysses): the text encoder's output tail,
 # the VAE encode, then noise (Range, Cast), a long latent broadcast and the
 # Conv3DV2 patch embedding before the first DiT block
+# the same over 4 cards gathering K/V with a DiTCache and 3 iterations
+# (full, hit, full): no two iterations repeat back to back, so the patch
+# embedding is told from the encode by the next iteration's head
+g i2v-cache-short    --seed 85 --steps 2 --iters 3 --blocks 3 --video --vae-encode --ranks 4 --comm allgather --dit-prologue broadcast --cache dit:2 --text-encoder t5
 g i2v-4card-a2a      --seed 54 --steps 2 --iters 4 --blocks 6 --video --vae-encode --ranks 4 --comm alltoall --text-encoder t5 --dit-prologue broadcast
 g short-loop-t5      --seed 101 --steps 2 --iters 3 --blocks 4 --text-encoder t5 --mix fa=42,matmul=38,vector=15
