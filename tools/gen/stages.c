@@ -426,7 +426,7 @@ static void make_post(struct builder *b, const struct dit_geom *g,
  * at launch pace; with sequence parallelism the latents are broadcast or
  * scattered to the group; then the host sets up the scheduler (the idle
  * gap of a stage change) before the first iteration. All of it is DiT. */
-static void push_prologue(struct builder *b, const struct dit_geom *g)
+static void push_prologue(struct builder *b)
 {
 	const enum stage st = ST_DIT;
 	long lat = b->o->video ? 21L * 60 * 104 : 128L * 128;
@@ -446,7 +446,6 @@ static void push_prologue(struct builder *b, const struct dit_geom *g)
 		                       ? OP_SCATTER
 		                       : OP_BROADCAST,
 		                   st, (double)(1L << 29)));
-	(void)g;
 	mb_push(b, PROG_HOST_MARK);
 }
 
@@ -462,7 +461,7 @@ void build_dit(struct builder *b)
 	make_post(b, &g, post);
 	/* Initial latent noise is drawn on the AI_CPU. */
 	if (b->o->prologue)
-		push_prologue(b, &g);
+		push_prologue(b);
 	else
 		mb_push(b, mb_aicpu(b, OP_RANDN, ST_DIT, 2.0));
 	if (b->o->te == TE_NONE)
