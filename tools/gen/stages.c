@@ -1,6 +1,7 @@
 /* stages.c: the diffusion pipeline, stage by stage: text encoder (T5/CLIP),
- * VAE encode/decode (SD-style resnets, one attention block) and the DiT
- * denoising loop (timestep + patch embedding, transformer blocks, scheduler).
+ * VAE encode/decode (SD-style resnets, one attention block) and the
+ * denoising loop: the DiT (timestep + patch embedding, transformer blocks,
+ * scheduler) or an SDXL-like UNet (ResBlocks, attention blocks, samplers).
  */
 #include "builder.h"
 
