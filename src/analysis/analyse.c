@@ -411,6 +411,7 @@ int analyse_with(struct kernel_table *kt, const struct rules *ru,
 	r->text_encoder_detected =
 	    so.text_encoder_detected && !r->workload.one_stage;
 	r->loop_found = so.loop_found && !r->workload.one_stage;
+	r->denoiser_unet = so.unet && !r->workload.one_stage;
 	r->seg_window = ru->window;
 	r->seg_min_segment = ru->min_segment;
 	r->stage_method = method_text(&so, ru, &r->workload);

@@ -299,6 +299,7 @@ static void take_lead(struct result *lead, struct result *out)
 	lead->stage_method = NULL;
 	out->text_encoder_detected = lead->text_encoder_detected;
 	out->loop_found = lead->loop_found;
+	out->denoiser_unet = lead->denoiser_unet;
 	out->seg_window = lead->seg_window;
 	out->seg_min_segment = lead->seg_min_segment;
 	out->rank_dir = lead->rank_dir;

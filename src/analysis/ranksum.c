@@ -439,6 +439,7 @@ static const struct ft_field result_f[] = {
     SZ(struct result, segs_total),
     FT_BOOL(struct result, text_encoder_detected),
     FT_BOOL(struct result, loop_found),
+    FT_BOOL(struct result, denoiser_unet),
     FT_NUM(struct result, seg_window, FT_INT, 0, 0),
     FT_NUM(struct result, seg_min_segment, FT_INT, 0, 0),
     FT_STRF(struct result, stage_method),

@@ -756,6 +756,9 @@ struct result {
 	size_t segs_total; /* segments of the timeline, listed or not */
 	int text_encoder_detected;
 	int loop_found; /* a repeating denoising loop was recognised */
+	/* the loop's network (stage id "dit" either way) is a UNet: Conv /
+	 * GroupNorm ResBlocks, 8 or more VAE signatures per iteration */
+	int denoiser_unet;
 	int seg_window, seg_min_segment; /* segmentation parameters used */
 	char *stage_method; /* how stages were found, for the Method section */
 

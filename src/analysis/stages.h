@@ -16,9 +16,13 @@ struct stages_out {
 	unsigned char *stage; /* per kernel: enum stage (caller frees) */
 	int text_encoder_detected;
 	int loop_found; /* a repeating denoising loop was recognised */
+	int unet; /* the loop's network is a UNet (Conv/GroupNorm ResBlocks) */
 };
 
-/* Labels each of the n kernels (sorted by start time); after a VAE encode
+/* Labels each of the n kernels (sorted by start time); the denoising
+ * loop's repeated iterations (and the neutral kernels that prepare it)
+ * are DiT whatever their signatures, out->unet says whether that network
+ * is a UNet; after a VAE encode
  * (a VAE range that the DiT follows and no DiT kernel precedes in its
  * profiler step), the kernels after its last VAE-signature kernel are the
  * DiT's prologue and labelled DiT. key_sig[key] is the
@@ -27,8 +31,8 @@ struct stages_out {
  * -1 with an ERR_INPUT error when the memory budget refuses the work lists
  * of merging short runs (a linked list and a queue of the runs, charged as
  * they grow, beyond the 6 bytes a signature kernel takes within
- * KERNEL_COST_BYTES); out->stage is set in either case (the caller frees
- * it). */
+ * KERNEL_COST_BYTES) or those of matching the loop (44 bytes per compute
+ * kernel); out->stage is set in either case (the caller frees it). */
 int stages_assign(const struct kernel *k, size_t n,
                   const unsigned char *key_sig, const unsigned char *key_cat,
                   const struct rules *r, struct stages_out *out, struct err *e);

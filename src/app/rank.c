@@ -239,6 +239,7 @@ void rank_take_analysis(struct result *r, struct result *a)
 	r->charged += a->charged;
 	r->text_encoder_detected = a->text_encoder_detected;
 	r->loop_found = a->loop_found;
+	r->denoiser_unet = a->denoiser_unet;
 	r->seg_window = a->seg_window;
 	r->seg_min_segment = a->seg_min_segment;
 	r->stage_method = a->stage_method;

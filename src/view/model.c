@@ -574,6 +574,11 @@ static void method(struct model_ctx *c, struct tmpl_vars *v)
 	                        ? "method_text_encoder_found"
 	                    : r->loop_found ? "method_text_encoder_none"
 	                                    : "method_text_encoder_unknown"));
+	/* what the loop's network is, where there is a loop */
+	tmpl_set(v, "method_denoiser",
+	         !r->loop_found     ? ""
+	         : r->denoiser_unet ? model_t(c, "method_denoiser_unet")
+	                            : model_t(c, "method_denoiser_dit"));
 	for (i = 0; i < r->nverdicts; i++) {
 		struct tmpl_vars *row = tmpl_add_row(v, "thresholds");
 		tmpl_set(row, "id", r->verdicts[i].id);

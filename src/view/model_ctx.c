@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util/numfmt.h"
 #include "util/xalloc.h"
@@ -43,6 +44,12 @@ const char *model_tk(const struct model_ctx *c, const char *prefix,
                      const char *name)
 {
 	char key[128];
+	/* the denoising network's stage id is "dit" whatever it is; a UNet
+	 * is named for what it is */
+	if (c->r && c->r->denoiser_unet && strcmp(name, "dit") == 0 &&
+	    (strcmp(prefix, "stage_") == 0 ||
+	     strcmp(prefix, "summary_stage_") == 0))
+		name = "unet";
 	snprintf(key, sizeof(key), "%s%s", prefix, name);
 	return i18n_get(c->o->cat, key);
 }

@@ -12,7 +12,8 @@
 # CASE/trace-only/ (rank folders holding only trace_view.json), so the test
 # analyses every configuration a third time: from its trace alone. Two
 # cases have the guide's NPU-only trace (no host events, no steps), one has
-# stage markers and flows (two: one with the DiT's prologue).
+# stage markers and flows (two: one with the DiT's prologue). Three cases
+# run a UNet denoiser, one an image-to-video prologue over 4 cards.
 # Usage: tests/accuracy/make-cases.sh GEN_BINARY OUTDIR
 set -eu
 GEN=$1
@@ -58,4 +59,24 @@ g video-enc-a2a      --seed 34 --steps 2 --iters 4 --blocks 6 --video --vae-enco
 g v2v-prologue       --seed 36 --steps 3 --iters 4 --blocks 6 --video --vae-encode --text-encoder t5 --dit-prologue broadcast
 g i2v-prologue-sp    --seed 37 --steps 2 --iters 4 --blocks 6 --video --vae-encode --ranks 2 --comm alltoall --text-encoder clip --dit-prologue scatter
 g i2v-prologue-mark  --seed 38 --steps 2 --iters 3 --blocks 6 --video --vae-encode --ranks 2 --comm allgather --dit-prologue broadcast --markers
+# UNet denoisers (SDXL-like): Conv2D/GroupNorm ResBlocks in every iteration
+# are the denoiser, not a VAE; two CLIP encoders, a T5, none (NPU-only)
+g unet-sdxl          --seed 51 --steps 2 --iters 4 --blocks 4 --denoiser unet --text-encoder clip
+g unet-t5-3calls     --seed 53 --steps 3 --iters 3 --blocks 3 --denoiser unet --text-encoder t5 --variant level1-2024
+g unet-no-te-npu     --seed 52 --steps 1 --iters 6 --blocks 2 --denoiser unet --text-encoder none --npu-only
+# SDXL's depth (10 attention layers at the lowest level) from names alone;
+# a 2-iteration UNet after a 24-layer T5 (whose layers outnumber it)
+g unet-deep-level0   --seed 63 --steps 1 --iters 10 --blocks 10 --denoiser unet --text-encoder clip --variant level0-old
+g unet-tiny-after-t5 --seed 62 --steps 2 --iters 2 --blocks 2 --denoiser unet --text-encoder t5 --markers
+# a DiT loop of 2 x 2 blocks after a 24-layer T5: the T5's windows outweigh
+# the loop's, its repetition tells them apart
+g dit-tiny-after-t5  --seed 71 --steps 2 --iters 2 --blocks 2 --text-encoder t5
+# image-to-video over 4 cards (Ulysses): the text encoder's output tail,
+# the VAE encode, then noise (Range, Cast), a long latent broadcast and the
+# Conv3DV2 patch embedding before the first DiT block
+# the same over 4 cards gathering K/V with a DiTCache and 3 iterations
+# (full, hit, full): no two iterations repeat back to back, so the patch
+# embedding is told from the encode by the next iteration's head
+g i2v-cache-short    --seed 85 --steps 2 --iters 3 --blocks 3 --video --vae-encode --ranks 4 --comm allgather --dit-prologue broadcast --cache dit:2 --text-encoder t5
+g i2v-4card-a2a      --seed 54 --steps 2 --iters 4 --blocks 6 --video --vae-encode --ranks 4 --comm alltoall --text-encoder t5 --dit-prologue broadcast
 g short-loop-t5      --seed 101 --steps 2 --iters 3 --blocks 4 --text-encoder t5 --mix fa=42,matmul=38,vector=15

@@ -5,7 +5,10 @@
  * there is one, and category totals equal to the generator's to the
  * nanosecond (classification is independent of stage separation), and
  * the first kernels after each VAE -> DiT change (the DiT's prologue after
- * an encode) all DiT. Then
+ * an encode) all DiT; the DiT's and the VAE's kernel time within 1% of the
+ * truth's, no kernel of the text encoder labelled otherwise (nor the
+ * reverse), and the denoiser named as the truth names it (DiT or UNet:
+ * the UNet cases' Conv/GroupNorm ResBlocks are the denoiser's). Then
  * the same profiles from their SQLite db export, through the whole
  * pipeline: every stage's kernel time within 0.1% of the truth and of the
  * CSV run's, and every verdict as the CSV run's. Then every case from its
@@ -172,7 +175,36 @@ struct score {
 	int te_truth, te_found;
 	/* the first kernels of the DiT after a VAE encode: its prologue */
 	int64_t prologue_total, prologue_wrong;
+	/* kernels of the text encoder labelled otherwise, or the reverse */
+	int64_t te_wrong;
+	/* DiT / VAE kernel time, sdperf's and the truth's (its labels
+	 * summed over the kernel durations) */
+	int64_t st_got[2], st_truth[2];
+	int den_wrong; /* the denoiser named other than the truth's */
 };
+
+/* The truth's "denoiser" ("DiT" or "UNet") against sdperf's. */
+static int denoiser_wrong(const char *case_dir, size_t r,
+                          const struct result *res)
+{
+	struct strbuf p = STRBUF_INIT, text = STRBUF_INIT;
+	struct err e = ERR_INIT;
+	const cJSON *d;
+	cJSON *root;
+	int wrong;
+
+	strbuf_addf(&p, "%s/ground_truth/rank%zu.json", case_dir, r);
+	assert_int_equal(fileio_read_small(p.buf, 1 << 20, &text, &e), 0);
+	root = cJSON_Parse(text.buf);
+	assert_non_null(root);
+	d = cJSON_GetObjectItemCaseSensitive(root, "denoiser");
+	assert_true(cJSON_IsString(d));
+	wrong = (strcmp(d->valuestring, "UNet") == 0) != !!res->denoiser_unet;
+	cJSON_Delete(root);
+	strbuf_release(&p);
+	strbuf_release(&text);
+	return wrong;
+}
 
 /* Up to 8 kernels after each truth VAE -> DiT change (the DiT's prologue
  * after an encode, then the loop's first kernels) must be DiT: a few
@@ -234,9 +266,16 @@ static void check_rank(const char *case_dir, const char *rank, size_t r,
 			sc->dv_right += stage[i] == t.stage[i] ? d : 0;
 		}
 		sc->te_truth |= t.stage[i] == STAGE_TEXT_ENCODER;
+		sc->te_wrong += (t.stage[i] == STAGE_TEXT_ENCODER) !=
+		                (stage[i] == STAGE_TEXT_ENCODER);
+		for (s = 0; s < 2; s++) {
+			sc->st_got[s] += stage[i] == s ? d : 0;
+			sc->st_truth[s] += t.stage[i] == s ? d : 0;
+		}
 		cat_truth[t.cat[i]] += d;
 	}
 	sc->te_found |= res.text_encoder_detected;
+	sc->den_wrong |= denoiser_wrong(case_dir, r, &res);
 	check_prologues(stage, &t, sc);
 	if (sc->all_right == sc->all_total)
 		check_stage_totals(case_dir, r, &res);
@@ -265,15 +304,16 @@ static void stage_accuracy_on_generated_profiles(void **state)
 {
 	char **cases, **ranks;
 	size_t nc, nr, i, j;
-	double worst = 100.0;
+	double worst = 100.0, dev[2];
 	int failed = 0;
 
 	(void)state;
 	nc = list_dir(cases_dir, NULL, &cases);
 	assert_true(nc >= 5);
-	printf("%-22s %5s %12s %12s %s %s\n", "case", "ranks", "DiT-vs-VAE",
-	       "all stages", "text encoder (truth/found)",
-	       "DiT after encode (wrong/kernels)");
+	printf("%-22s %5s %12s %12s %s %s %s %s\n", "case", "ranks",
+	       "DiT-vs-VAE", "all stages", "text encoder (truth/found/wrong)",
+	       "DiT after encode (wrong/kernels)", "DiT/VAE time vs truth",
+	       "denoiser");
 	for (i = 0; i < nc; i++) {
 		struct score sc = {0};
 		char *dir = fileio_join(cases_dir, cases[i]);
@@ -284,13 +324,27 @@ static void stage_accuracy_on_generated_profiles(void **state)
 			check_rank(dir, ranks[j], j, &sc);
 		dv = 100.0 * (double)sc.dv_right / (double)sc.dv_total;
 		all = 100.0 * (double)sc.all_right / (double)sc.all_total;
-		printf("%-22s %5zu %11.3f%% %11.3f%% %d/%d %lld/%lld\n",
+		for (j = 0; j < 2; j++)
+			dev[j] = sc.st_truth[j]
+			             ? 100.0 *
+			                   fabs((double)(sc.st_got[j] -
+			                                 sc.st_truth[j])) /
+			                   (double)sc.st_truth[j]
+			             : 0.0;
+		printf("%-22s %5zu %11.3f%% %11.3f%% %d/%d/%lld %lld/%lld "
+		       "%.3f%%/%.3f%% %s\n",
 		       cases[i], nr, dv, all, sc.te_truth, sc.te_found,
-		       (long long)sc.prologue_wrong,
-		       (long long)sc.prologue_total);
+		       (long long)sc.te_wrong, (long long)sc.prologue_wrong,
+		       (long long)sc.prologue_total, dev[0], dev[1],
+		       sc.den_wrong ? "WRONG" : "right");
 		worst = dv < worst ? dv : worst;
+		/* a stage's kernel time within 1% of the truth; no kernel of
+		 * the text encoder elsewhere (its output's last kernels after
+		 * its final norm made a short DiT segment) */
 		failed |= dv < 99.0 || all < 98.0 ||
-		          sc.te_truth != sc.te_found || sc.prologue_wrong;
+		          sc.te_truth != sc.te_found || sc.prologue_wrong ||
+		          dev[0] > 1.0 || dev[1] > 1.0 || sc.te_wrong ||
+		          sc.den_wrong;
 		free_list(ranks, nr);
 		free(dir);
 	}

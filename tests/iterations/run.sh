@@ -4,7 +4,8 @@
 # kernel count, start and duration against the generator's own iterations,
 # the hits against the truth's hit indices, the period, the saved time
 # recomputed from the truth, the cache finding, and the section in every
-# format (en, zh).
+# format (en, zh); a UNet denoiser's iterations and its name in every
+# format.
 # Usage: tests/iterations/run.sh SDPERF SDPERF_GEN
 SDPERF=$(realpath "$1")
 GEN=$(realpath "$2")
@@ -89,6 +90,32 @@ report sparse sparse_r && check attention_cache_sparse_quant sparse sparse_r
 gen v2v --iters 6 --blocks 4 --cache dit:2 --video --vae-encode \
 	--dit-prologue broadcast --text-encoder clip
 report v2v v2v_r && check ditcache_after_encode v2v v2v_r
+
+# A UNet denoiser (SDXL-like): its iterations are found like a DiT's, and
+# every format names the denoiser a UNet (report.json keeps the stage id
+# dit and says stage_detection.denoiser "UNet", as the truth does).
+gen unet --iters 5 --blocks 3 --denoiser unet --text-encoder clip
+report unet unet_r -f json,html,md && check unet_iterations unet unet_r
+report unet unet_zh --lang zh -f html,md,pdf
+"$SDPERF" report unet -o unet_txt -j 2 -f json 2>/dev/null >unet.txt
+python3 - unet_r unet_zh unet.txt unet/ground_truth/rank0.json <<'PY' && ok unet_named_in_every_format || bad unet_named_in_every_format
+import json, sys
+en, zh, txt, truth = sys.argv[1:5]
+d = json.load(open(en + "/report.json"))
+assert json.load(open(truth))["denoiser"] == "UNet"
+assert d["stage_detection"]["denoiser"] == "UNet", d["stage_detection"]
+assert d["stages"]["dit"]["kernel_time_us"] > 0 and "unet" not in d["stages"]
+html = open(en + "/report.html").read()
+assert "UNet (denoiser)" in html and "DiT (transformer)" not in html
+assert "it is a UNet" in html
+md = open(en + "/report.md").read()
+assert "UNet (denoiser)" in md and "DiT (transformer)" not in md
+zh_html = open(zh + "/report.html").read()
+assert "UNet（去噪网络）" in zh_html and "DiT（Transformer）" not in zh_html
+assert "UNet（去噪网络）" in open(zh + "/report.md").read()
+t = open(txt).read()
+assert "stage split  per step: UNet " in t and "denoiser        UNet (stage dit)" in t, t
+PY
 
 # The section in every format, en and zh; the terminal line.
 report dit dit_zh --lang zh -f html,md,pdf

@@ -373,6 +373,100 @@ static void stages_prologue_after_vae_encode_is_dit(void **state)
 	assert_int_equal(s->out.text_encoder_detected, 1);
 }
 
+/* A text encoder before a VAE encode (image-to-video): its output's
+ * masking, casts and padding after the final norm are its own, not a
+ * short DiT segment; the DiT starts with the noise after the encode. */
+static void stages_text_encoder_before_encode_keeps_its_tail(void **state)
+{
+	static const enum key tail[] = {MUL, CAST, CONCAT, CONCAT, CAST};
+	static const enum key prologue[] = {RANDN, CAST, CONCAT, CAST, BCAST};
+	struct tl *s = *state;
+	int l;
+
+	for (l = 0; l < 4; l++)
+		PUSH(s, te_layer, STAGE_TEXT_ENCODER);
+	push(s, LN, STAGE_TEXT_ENCODER);
+	PUSH(s, tail, STAGE_TEXT_ENCODER);
+	idle(s, 3000000);
+	vae_encode_layers(s);
+	idle(s, 20000);
+	PUSH(s, prologue, STAGE_DIT);
+	idle(s, 3000000);
+	dit_loop(s, 4, 4);
+	vae_decode(s);
+	run(s);
+	assert_labels(s);
+	assert_int_equal(count(s->out.stage, s->n, STAGE_TEXT_ENCODER),
+	                 NTE + ARRAY_LEN(tail));
+	assert_int_equal(s->out.unet, 0);
+}
+
+/* A UNet: every iteration runs Conv/GroupNorm ResBlocks, down and up
+ * sampling and attention blocks. The repeated iterations are the
+ * denoiser (stage dit), named a UNet; the VAE is the decode after the
+ * loop. */
+static void stages_unet_loop_is_the_denoiser(void **state)
+{
+	static const enum key unet_attn[] = {GN, MM,  LN, MM, MM,   MM, FA,
+	                                     MM, ADD, LN, MM, GELU, MM, ADD};
+	struct tl *s = *state;
+	size_t loop;
+	int i, r;
+
+	text_encoder(s);
+	push(s, RANDN, STAGE_DIT);
+	idle(s, 3000000);
+	loop = s->n;
+	for (i = 0; i < 4; i++) {
+		PUSH(s, dit_prologue, STAGE_DIT);
+		push(s, CONV, STAGE_DIT); /* conv_in */
+		for (r = 0; r < 2; r++)
+			PUSH(s, vae_res, STAGE_DIT);
+		push(s, CONV, STAGE_DIT); /* downsample */
+		for (r = 0; r < 2; r++) {
+			PUSH(s, vae_res, STAGE_DIT);
+			PUSH(s, unet_attn, STAGE_DIT);
+		}
+		PUSH(s, vae_up, STAGE_DIT);
+		for (r = 0; r < 3; r++)
+			PUSH(s, vae_res, STAGE_DIT);
+		PUSH(s, vae_out, STAGE_DIT);
+		idle(s, 200000);
+	}
+	loop = s->n - loop;
+	idle(s, 3000000);
+	vae_decode(s);
+	run(s);
+	assert_labels(s);
+	assert_int_equal(count(s->out.stage, s->n, STAGE_DIT), loop + 1);
+	assert_int_equal(count(s->out.stage, s->n, STAGE_VAE), 85);
+	assert_int_equal(s->out.unet, 1);
+	assert_int_equal(s->out.text_encoder_detected, 1);
+}
+
+/* Matching the loop takes 44 bytes per compute kernel, charged to the
+ * memory budget: refused, the analysis fails with an input error that
+ * names the work, and gives back what it took. */
+static void stages_loop_matching_is_charged(void **state)
+{
+	struct tl *s = *state;
+	struct err e = ERR_INIT;
+
+	text_encoder(s);
+	dit_loop(s, 4, 4);
+	vae_decode(s);
+	membudget_set(2 << 10);
+	assert_int_equal(stages_assign(s->k, s->n, s->key_sig, s->key_cat,
+	                               &s->ru, &s->out, &e),
+	                 -1);
+	assert_int_equal(e.code, ERR_INPUT);
+	/* 41 text encoder + 4 x (4 + 4 x 11) loop + 85 VAE kernels */
+	if (!strstr(e.msg, "denoising loop: 318 compute kernels to match"))
+		fail_msg("%s", e.msg);
+	assert_int_equal(membudget_used(), 0);
+	membudget_set(MEMBUDGET_UNLIMITED);
+}
+
 /* The timeline of s as a kernel table, through the CSV reader. */
 static void tl_table(const struct tl *s, struct kernel_table *kt)
 {
@@ -850,6 +944,9 @@ int main(void)
 	    T(stages_vae_encode_dit_vae_decode),
 	    T(stages_prologue_after_vae_encode_is_dit),
 	    T(stages_no_prologue_after_a_decode),
+	    T(stages_text_encoder_before_encode_keeps_its_tail),
+	    T(stages_unet_loop_is_the_denoiser),
+	    T(stages_loop_matching_is_charged),
 	    T(stages_prologue_and_markers),
 	    T(stages_two_pipeline_calls),
 	    T(stages_dit_patch_embed_conv_stays_dit),

@@ -59,6 +59,10 @@ enum opid {
 	OP_ADAMW,
 	OP_FOREACH,
 	OP_ALLREDUCE,
+	OP_CONV3DV2,
+	OP_RANGE,
+	OP_SLICE,
+	OP_ZEROS,
 	OP_COUNT
 };
 
@@ -121,5 +125,7 @@ void build_vae_decode(struct builder *b);
 void build_dit(struct builder *b);
 /* The DiT's backward and the optimizer (--workload training). */
 void build_backward(struct builder *b);
+void build_clip_g(struct builder *b);
+void build_unet(struct builder *b);
 
 #endif

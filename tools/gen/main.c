@@ -299,6 +299,7 @@ static int run_rank(const struct opts *o, const struct model *m, int rank,
 	memset(&ov, 0, sizeof(ov));
 	memset(t, 0, sizeof(*t));
 	t->straggler = rank == o->straggler;
+	t->unet = o->denoiser == DEN_UNET;
 	t->iters = o->iters;
 	t->cache = o->cache;
 	t->cache_period = o->cache_period;

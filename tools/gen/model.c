@@ -118,6 +118,13 @@ static const struct optype OPTYPES[OP_COUNT] = {
                     "ForeachMulScalar",
                     CORE_AIV, CAT_VECTOR},
     [OP_ALLREDUCE] = {"hcom_allReduce_", NULL, CORE_HCCL, CAT_COMM},
+    [OP_CONV3DV2] = {"Conv3DV2", "aclnnConvolution_Conv3dv2_Conv3DV2", CORE_AIC,
+                     CAT_CONV},
+    [OP_RANGE] = {"Range", "aclnnArange_Range_Range", CORE_AIV, CAT_VECTOR},
+    [OP_SLICE] = {"StridedSliceD", "aclnnSlice_StridedSliceD_StridedSliceD",
+                  CORE_AIV, CAT_VECTOR},
+    [OP_ZEROS] = {"ZerosLike", "aclnnZero_ZerosLike_ZerosLike", CORE_AIV,
+                  CAT_VECTOR},
 };
 
 enum cat model_cat_of_type(const char *type)
@@ -519,9 +526,15 @@ int model_build(struct model *m, const struct opts *o)
 		build_t5(&b);
 	else if (o->te == TE_CLIP && o->workload == WORKLOAD_DIFFUSION)
 		build_clip(&b);
+	if (o->te == TE_CLIP && o->denoiser == DEN_UNET &&
+	    o->workload == WORKLOAD_DIFFUSION)
+		build_clip_g(&b); /* SDXL's second text encoder */
 	if (o->vae_encode && o->workload == WORKLOAD_DIFFUSION)
 		build_vae_encode(&b);
-	build_dit(&b);
+	if (o->denoiser == DEN_UNET)
+		build_unet(&b);
+	else
+		build_dit(&b);
 	if (o->workload == WORKLOAD_TRAINING)
 		build_backward(&b);
 	if (o->workload == WORKLOAD_DIFFUSION)

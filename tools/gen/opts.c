@@ -28,6 +28,8 @@ static const struct keyword COMMS[] = {{"none", COMM_NONE},
                                        {"alltoall", COMM_ALLTOALL},
                                        {"allgather", COMM_ALLGATHER},
                                        {NULL, 0}};
+static const struct keyword DENOISERS[] = {
+    {"dit", DEN_DIT}, {"unet", DEN_UNET}, {NULL, 0}};
 static const struct keyword PROLOGUES[] = {{"broadcast", PROLOGUE_BROADCAST},
                                            {"scatter", PROLOGUE_SCATTER},
                                            {NULL, 0}};
@@ -227,6 +229,7 @@ enum optid {
 	O_TRACE_GEN,
 	O_UNKNOWN_TT,
 	O_WORKLOAD,
+	O_DENOISER,
 	O_HELP
 };
 
@@ -310,6 +313,9 @@ static const struct optdef OPTDEFS[] = {
     {"--workload", "KIND", O_WORKLOAD,
      "diffusion (default) | training | vae-only | iterations: a pipeline "
      "call, a training step, or part of a pipeline per step"},
+    {"--denoiser", "KIND", O_DENOISER,
+     "dit (default) | unet: an SDXL-like UNet of Conv2D/GroupNorm ResBlocks "
+     "and attention blocks, two CLIP encoders with --text-encoder clip"},
     {"--help", NULL, O_HELP, "this text"},
 };
 
@@ -446,6 +452,10 @@ static int apply_new(struct opts *o, enum optid id, const char *v)
 	case O_WORKLOAD:
 		rc = lookup(WORKLOADS, v, &k);
 		o->workload = k;
+		break;
+	case O_DENOISER:
+		rc = lookup(DENOISERS, v, &k);
+		o->denoiser = (enum denoiser_kind)k;
 		break;
 	default:
 		break;
@@ -586,6 +596,15 @@ static int validate(struct opts *o, char *err, size_t errlen)
 		snprintf(err, errlen,
 		         "--dit-prologue: the prologue follows a VAE encode: "
 		         "it needs --vae-encode");
+		return -1;
+	}
+	if (o->denoiser == DEN_UNET &&
+	    (o->video || o->comm != COMM_NONE || o->cache || o->quant ||
+	     o->prologue || o->attn != ATTN_FA)) {
+		snprintf(err, errlen,
+		         "--denoiser unet: an image UNet on one card: no "
+		         "--video, --comm, --cache, --quant, --dit-prologue "
+		         "or --attention");
 		return -1;
 	}
 	if (o->straggler >= o->ranks) {

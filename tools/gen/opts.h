@@ -10,6 +10,9 @@ enum variant { V_L1_2026, V_L1_2025, V_L1_2024, V_L0, V_L0_OLD };
 enum te_kind { TE_T5, TE_CLIP, TE_NONE };
 enum attn_kind { ATTN_FA, ATTN_FIA, ATTN_LASER, ATTN_SPARSE };
 enum comm_kind { COMM_NONE, COMM_ALLTOALL, COMM_ALLGATHER };
+/* --denoiser: the network the denoising loop runs (its stage is "dit" in
+ * the truth either way). */
+enum denoiser_kind { DEN_DIT, DEN_UNET };
 
 /* --export: which of torch_npu's exports are written (a mask). */
 enum { EXPORT_TEXT = 1, EXPORT_DB = 2 };
@@ -65,6 +68,7 @@ struct opts {
 	const char *unknown_tt; /* --unknown-task-type: one Ascend Hardware
 	                         * event a step with this Task Type, or NULL */
 	int workload;     /* WORKLOAD_*: what one step holds */
+	enum denoiser_kind denoiser; /* --denoiser dit | unet */
 };
 
 /* --trace-generation: 2024 (the 2024 AlexNet captures' trace: Task Type

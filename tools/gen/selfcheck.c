@@ -341,7 +341,8 @@ static void check_mix(struct check *c, const struct opts *o,
 	double scale = strag ? 100.0 / (100.0 - m->share[CAT_COMM]) : 1.0;
 	int i;
 
-	for (i = 0; i < 3 && base > 0 && !o->cache; i++) {
+	for (i = 0; i < 3 && base > 0 && !o->cache && o->denoiser == DEN_DIT;
+	     i++) {
 		double share = 100.0 * (double)d->cat_time[main_cats[i]] / base;
 		double want = m->share[main_cats[i]] * scale;
 		if (share < want - 1.0 || share > want + 1.0) {

@@ -1,6 +1,7 @@
 /* stages.c: the diffusion pipeline, stage by stage: text encoder (T5/CLIP),
- * VAE encode/decode (SD-style resnets, one attention block) and the DiT
- * denoising loop (timestep + patch embedding, transformer blocks, scheduler).
+ * VAE encode/decode (SD-style resnets, one attention block) and the
+ * denoising loop: the DiT (timestep + patch embedding, transformer blocks,
+ * scheduler) or an SDXL-like UNet (ResBlocks, attention blocks, samplers).
  */
 #include "builder.h"
 
@@ -30,6 +31,29 @@ struct te_geom {
 	enum opid norm, act;
 };
 
+/* What an image-to-video pipeline does with the encoder's output after
+ * its final norm (--dit-prologue): the padding mask applied, the cast to
+ * bf16, then each prompt (positive, negative) cut to its length and padded
+ * back with zeros: 9 element-wise kernels of the text encoder that no
+ * norm or matmul follows. */
+static void push_te_tail(struct builder *b, const struct te_geom *g)
+{
+	const enum stage st = ST_TE;
+	uint16_t slice = mb_vec(b, OP_SLICE, st, g->seq / 4, g->dim, 1);
+	uint16_t zeros = mb_vec(b, OP_ZEROS, st, g->seq, g->dim, 1);
+	uint16_t pad = mb_vec(b, OP_CONCAT, st, g->seq, g->dim, 2);
+	int p;
+
+	mb_push(b, mb_vec(b, OP_MUL, st, g->seq, g->dim, 2));
+	mb_push(b, mb_vec(b, OP_CAST, st, g->seq, g->dim, 1));
+	for (p = 0; p < 2; p++) {
+		mb_push(b, slice);
+		mb_push(b, zeros);
+		mb_push(b, pad);
+	}
+	mb_push(b, mb_vec(b, OP_CAST, st, g->seq, g->dim, 1));
+}
+
 /* One encoder layer: pre-norm self-attention with explicit BMM/softmax
  * (no fused attention: that is what sets it apart from the DiT block). */
 static void build_te_layers(struct builder *b, const struct te_geom *g)
@@ -56,6 +80,8 @@ static void build_te_layers(struct builder *b, const struct te_geom *g)
 		for (i = 0; i < sizeof(layer) / sizeof(layer[0]); i++)
 			mb_push(b, layer[i]);
 	mb_push(b, norm);
+	if (b->o->prologue)
+		push_te_tail(b, g);
 }
 
 void build_t5(struct builder *b)
@@ -70,6 +96,15 @@ void build_clip(struct builder *b)
 {
 	const struct te_geom g = {77, 768,          12,         3072,
 	                          12, OP_LAYERNORM, OP_FASTGELU};
+
+	build_te_layers(b, &g);
+}
+
+/* SDXL's second text encoder, OpenCLIP ViT-bigG: 32 layers, d 1280. */
+void build_clip_g(struct builder *b)
+{
+	const struct te_geom g = {77, 1280,         20,     5120,
+	                          32, OP_LAYERNORM, OP_GELU};
 
 	build_te_layers(b, &g);
 }
@@ -227,7 +262,9 @@ static struct dit_geom dit_geom(const struct builder *b)
 static uint16_t patch_embed(struct builder *b, const struct dit_geom *g)
 {
 	int video = b->o->video;
-	struct spec s = {video ? OP_CONV3D : OP_CONV2D,
+	/* newer CANN runs the i2v DiT's patch embedding as Conv3DV2 */
+	struct spec s = {video ? (b->o->prologue ? OP_CONV3DV2 : OP_CONV3D)
+	                       : OP_CONV2D,
 	                 ST_DIT,
 	                 NULL,
 	                 NULL,
@@ -390,21 +427,26 @@ static void make_post(struct builder *b, const struct dit_geom *g,
  * at launch pace; with sequence parallelism the latents are broadcast or
  * scattered to the group; then the host sets up the scheduler (the idle
  * gap of a stage change) before the first iteration. All of it is DiT. */
-static void push_prologue(struct builder *b, const struct dit_geom *g)
+static void push_prologue(struct builder *b)
 {
 	const enum stage st = ST_DIT;
 	long lat = b->o->video ? 21L * 60 * 104 : 128L * 128;
 
 	mb_push(b, PROG_ATTACH_MARK);
 	mb_push(b, mb_aicpu(b, OP_RANDN, st, 2.0));
+	mb_push(b, mb_vec(b, OP_RANGE, st, 1, 1024, 1));
+	mb_push(b, mb_vec(b, OP_CAST, st, 16, lat, 1));
 	mb_push(b, mb_vec(b, OP_CONCAT, st, 32, lat, 2));
 	mb_push(b, mb_vec(b, OP_CAST, st, 32, lat, 1));
+	/* the latents, the encoded condition and the image context to the
+	 * group: a long collective (512 MiB at the link's rate before the
+	 * DiT's Comm share is applied) */
 	if (b->m->sp)
 		mb_push(b, mb_comm(b,
 		                   b->o->prologue == PROLOGUE_SCATTER
 		                       ? OP_SCATTER
 		                       : OP_BROADCAST,
-		                   st, (double)(g->L * 32) * 2.0));
+		                   st, (double)(1L << 29)));
 	mb_push(b, PROG_HOST_MARK);
 }
 
@@ -420,7 +462,7 @@ void build_dit(struct builder *b)
 	make_post(b, &g, post);
 	/* Initial latent noise is drawn on the AI_CPU. */
 	if (b->o->prologue)
-		push_prologue(b, &g);
+		push_prologue(b);
 	else
 		mb_push(b, mb_aicpu(b, OP_RANDN, ST_DIT, 2.0));
 	/* the newer generation: an AI Core kernel named in capitals */
@@ -432,8 +474,14 @@ void build_dit(struct builder *b)
 		int hit = b->o->cache && it % b->o->cache_period != 0;
 		b->in_hit = hit;
 		mb_push(b, PROG_ITER_MARK);
-		for (i = 0; i < 7; i++)
+		/* an i2v DiT (Wan-like) embeds the patches first, then the
+		 * timestep; the others the other way round */
+		if (b->o->prologue)
+			mb_push(b, pre[6]);
+		for (i = 0; i < 6; i++)
 			mb_push(b, pre[i]);
+		if (!b->o->prologue)
+			mb_push(b, pre[6]);
 		if (hit && b->o->cache == CACHE_DIT) {
 			/* the first block, then the other blocks' cached
 			 * residual added back */
@@ -489,4 +537,170 @@ void build_backward(struct builder *b)
 	mb_push(b, mb_vec(b, OP_FOREACH, ST_DIT, g.H, g.H, 1));
 	for (blk = 0; blk < b->o->blocks; blk++)
 		mb_push(b, mb_vec(b, OP_ADAMW, ST_DIT, 12 * g.H, g.H, 4));
+}
+
+/* ---- the UNet (--denoiser unet): SDXL-like, 1024x1024 <-> 128x128 ------ */
+
+/* Ids the UNet's ResBlocks and transformer blocks of one width share. */
+struct unet_ids {
+	uint16_t temb_silu, temb_mm[3];
+};
+
+/* A ResBlock: GroupNorm, SiLU, 3x3 conv, the timestep projection added,
+ * GroupNorm, SiLU, 3x3 conv, a 1x1 shortcut when the width changes, the
+ * residual. */
+static void unet_resnet(struct builder *b, const struct unet_ids *u, int lvl,
+                        long cin, long cout, struct vol v)
+{
+	const enum stage st = ST_DIT;
+
+	mb_push(b, mb_act(b, OP_GROUPNORM, st, cin, v, 1));
+	mb_push(b, mb_act(b, OP_SILU, st, cin, v, 1));
+	mb_push(b, mb_conv(b, st, cin, cout, v, 3, 1));
+	mb_push(b, u->temb_silu);
+	mb_push(b, u->temb_mm[lvl]);
+	mb_push(b, mb_act(b, OP_ADD, st, cout, v, 2));
+	mb_push(b, mb_act(b, OP_GROUPNORM, st, cout, v, 1));
+	mb_push(b, mb_act(b, OP_SILU, st, cout, v, 1));
+	mb_push(b, mb_conv(b, st, cout, cout, v, 3, 1));
+	if (cin != cout)
+		mb_push(b, mb_conv(b, st, cin, cout, v, 1, 1));
+	mb_push(b, mb_act(b, OP_ADD, st, cout, v, 2));
+}
+
+/* A Transformer2D block: GroupNorm, proj_in, `depth` layers of self
+ * attention, cross attention over the 77 text tokens and a GEGLU FFN,
+ * proj_out, the residual. */
+static void unet_transformer(struct builder *b, long c, struct vol v, int depth)
+{
+	const enum stage st = ST_DIT;
+	long t = v.h * v.w, heads = c / 64;
+	uint16_t proj = mb_linear(b, OP_MATMULV3, st, t, c, c);
+	uint16_t ln = mb_vec(b, OP_LAYERNORM, st, t, c, 3);
+	uint16_t kv = mb_linear(b, OP_MATMULV3, st, 77, 2048, c);
+	uint16_t self = mb_attention(b, OP_FA, st, heads, t, t, 64);
+	uint16_t cross = mb_attention(b, OP_FA, st, heads, t, 77, 64);
+	uint16_t add = mb_vec(b, OP_ADD, st, t, c, 2);
+	uint16_t ff1 = mb_linear(b, OP_MATMULV3, st, t, c, 8 * c);
+	uint16_t gelu = mb_vec(b, OP_GELU, st, t, 4 * c, 1);
+	uint16_t mul = mb_vec(b, OP_MUL, st, t, 4 * c, 2);
+	uint16_t ff2 = mb_linear(b, OP_MATMULV3, st, t, 4 * c, c);
+	int l;
+
+	mb_push(b, mb_act(b, OP_GROUPNORM, st, c, v, 1));
+	mb_push(b, proj);
+	for (l = 0; l < depth; l++) {
+		const uint16_t layer[] = {
+		    ln, proj,  proj, proj, self, proj, add,  ln,  proj, kv,
+		    kv, cross, proj, add,  ln,   ff1,  gelu, mul, ff2,  add};
+		size_t i;
+		for (i = 0; i < sizeof(layer) / sizeof(layer[0]); i++)
+			mb_push(b, layer[i]);
+	}
+	mb_push(b, proj);
+	mb_push(b, add);
+}
+
+/* One UNet forward: 3 levels (320, 640, 1280 channels at 128, 64, 32),
+ * attention on levels 2 and 3 (depth 2 and --blocks), 2 ResBlocks down
+ * and 3 up per level with the skip connections concatenated, strided conv
+ * down, nearest upsample + conv up. */
+static void unet_forward(struct builder *b, const struct unet_ids *u,
+                         const uint16_t pre[6])
+{
+	static const long ch[3] = {320, 640, 1280};
+	const enum stage st = ST_DIT;
+	const int depth[3] = {0, 2, b->o->blocks};
+	struct vol v = {1, 128, 128};
+	long c = 320, skip[9];
+	int lvl, r, ns = 0, i;
+
+	for (i = 0; i < 6; i++)
+		mb_push(b, pre[i]);
+	mb_push(b, mb_conv(b, st, 4, 320, v, 3, 1)); /* conv_in */
+	skip[ns++] = c;
+	for (lvl = 0; lvl < 3; lvl++) {
+		for (r = 0; r < 2; r++) {
+			unet_resnet(b, u, lvl, c, ch[lvl], v);
+			c = ch[lvl];
+			if (depth[lvl])
+				unet_transformer(b, c, v, depth[lvl]);
+			skip[ns++] = c;
+		}
+		if (lvl < 2) { /* downsample: strided conv */
+			mb_push(b, mb_conv(b, st, c, c, v, 3, 2));
+			v.h /= 2;
+			v.w /= 2;
+			skip[ns++] = c;
+		}
+	}
+	unet_resnet(b, u, 2, c, c, v); /* mid block */
+	unet_transformer(b, c, v, depth[2]);
+	unet_resnet(b, u, 2, c, c, v);
+	for (lvl = 2; lvl >= 0; lvl--) {
+		for (r = 0; r < 3; r++) {
+			long sc = skip[--ns];
+			mb_push(b, mb_act(b, OP_CONCAT, st, c + sc, v, 2));
+			unet_resnet(b, u, lvl, c + sc, ch[lvl], v);
+			c = ch[lvl];
+			if (depth[lvl])
+				unet_transformer(b, c, v, depth[lvl]);
+		}
+		if (lvl > 0) { /* upsample */
+			mb_push(b, mb_act(b, OP_RESIZE, st, c, v, 1));
+			v = scaled(v, 2);
+			mb_push(b, mb_conv(b, st, c, c, v, 3, 1));
+		}
+	}
+	mb_push(b, mb_act(b, OP_GROUPNORM, st, c, v, 1));
+	mb_push(b, mb_act(b, OP_SILU, st, c, v, 1));
+	mb_push(b, mb_conv(b, st, c, 4, v, 3, 1)); /* conv_out */
+}
+
+void build_unet(struct builder *b)
+{
+	const enum stage st = ST_DIT;
+	struct unet_ids u;
+	uint16_t pre[6], cfg[3], sched[4];
+	long lat = 4L * 128 * 128;
+	size_t first, end, j;
+	int it, i;
+
+	u.temb_silu = mb_vec(b, OP_SILU, st, 1, 1280, 1);
+	for (i = 0; i < 3; i++)
+		u.temb_mm[i] =
+		    mb_linear(b, OP_MATMULV2, st, 1, 1280, 320L << i);
+	/* timestep embedding: sinusoid, 2-layer MLP */
+	pre[0] = mb_vec(b, OP_SIN, st, 1, 160, 1);
+	pre[1] = mb_vec(b, OP_COS, st, 1, 160, 1);
+	pre[2] = mb_vec(b, OP_CONCAT, st, 1, 320, 2);
+	pre[3] = mb_linear(b, OP_MATMULV2, st, 1, 320, 1280);
+	pre[4] = mb_vec(b, OP_SILU, st, 1, 1280, 1);
+	pre[5] = mb_linear(b, OP_MATMULV2, st, 1, 1280, 1280);
+	/* classifier-free guidance, then the scheduler's update */
+	cfg[0] = mb_vec(b, OP_SUB, st, 1, lat, 2);
+	cfg[1] = mb_vec(b, OP_MUL, st, 1, lat, 2);
+	cfg[2] = mb_vec(b, OP_ADD, st, 1, lat, 2);
+	sched[0] = mb_vec(b, OP_MUL, st, 1, lat, 2);
+	sched[1] = mb_vec(b, OP_SUB, st, 1, lat, 2);
+	sched[2] = mb_vec(b, OP_ADD, st, 1, lat, 2);
+	sched[3] = mb_vec(b, OP_CAST, st, 1, lat, 1);
+	mb_push(b, mb_aicpu(b, OP_RANDN, st, 0.2)); /* initial latents */
+	if (b->o->te == TE_NONE)
+		mb_push(b, mb_aicpu(b, OP_NONZERO, st, 0.004));
+	/* the first iteration builds the templates, the others repeat its
+	 * program */
+	mb_push(b, PROG_ITER_MARK);
+	first = b->m->np;
+	unet_forward(b, &u, pre);
+	for (i = 0; i < 3; i++)
+		mb_push(b, cfg[i]);
+	for (i = 0; i < 4; i++)
+		mb_push(b, sched[i]);
+	end = b->m->np;
+	for (it = 1; it < b->o->iters; it++) {
+		mb_push(b, PROG_ITER_MARK);
+		for (j = first; j < end; j++)
+			mb_push(b, b->m->prog[j]);
+	}
 }

@@ -143,9 +143,11 @@ static void scale_dit(struct timeline *tl, struct step *s, double *raw,
 	main_share =
 	    m->share[CAT_FA] + m->share[CAT_MATMUL] + m->share[CAT_VECTOR];
 	total = main_sum * 100.0 / main_share;
+	/* a UNet keeps its roofline durations: the mix is a DiT's */
 	for (c = 0; c < CAT_COUNT; c++)
-		scale[c] =
-		    sum[c] > 0 ? m->share[c] / 100.0 * total / sum[c] : 1.0;
+		scale[c] = sum[c] > 0 && tl->o->denoiser == DEN_DIT
+		               ? m->share[c] / 100.0 * total / sum[c]
+		               : 1.0;
 	for (i = 0; i < s->n; i++) {
 		const struct tmpl *t = tmpl_of(tl, &s->k[i]);
 		double f = t->stage == ST_DIT ? scale[t->op->cat] : 1.0;

@@ -209,9 +209,11 @@ int truth_write_json(const char *path, const struct truth *t, int rank)
 	fprintf(fp,
 	        "{\"rank\": %d, \"workload\": {\"kind\": \"%s\", \"part\": "
 	        "\"%s\"}, \"kernels\": %" PRIu64
-	        ", \"steps\": %d, \"straggler\": %s, \"compute_time_us\": ",
+	        ", \"steps\": %d, \"straggler\": %s, \"denoiser\": \"%s\", "
+	        "\"compute_time_us\": ",
 	        rank, WORKLOAD_KINDS[t->workload], WORKLOAD_PARTS[t->workload],
-	        t->kernels, t->steps, t->straggler ? "true" : "false");
+	        t->kernels, t->steps, t->straggler ? "true" : "false",
+	        t->unet ? "UNet" : "DiT");
 	truth_print_us(fp, truth_compute_time(t));
 	fputs(", \"comm_sync_wait_us\": ", fp);
 	truth_print_us(fp, t->sync_wait);

@@ -33,6 +33,7 @@ struct truth {
 	uint64_t kernels;
 	int steps;
 	int straggler;     /* this rank is the --straggler */
+	int unet;          /* the denoiser (stage dit) is a UNet */
 	int64_t sync_wait; /* sum of the collectives' waits for peers */
 	/* the denoising loop per step: iterations, and --cache's kind
 	 * (opts.h CACHE_*) and period */

@@ -198,6 +198,8 @@ static void stages_json(cJSON *root, const struct result *r)
 	cJSON_AddBoolToObject(det, "text_encoder_detected",
 	                      r->text_encoder_detected);
 	workload_json(root, &r->workload);
+	/* what the stage id "dit" is: the denoising network */
+	jsonw_add_str(det, "denoiser", r->denoiser_unet ? "UNet" : "DiT");
 	segs = cJSON_AddArrayToObject(root, "segments");
 	for (i = 0; i < r->nsegs; i++) {
 		const struct segment *g = &r->segs[i];

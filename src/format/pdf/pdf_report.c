@@ -455,13 +455,17 @@ static void warnings(struct pdf_ctx *c)
 static void method(struct pdf_ctx *c)
 {
 	static const char *const paras[] = {
-	    "method_categories", "method_stages", "method_text_encoder",
-	    "t_method_times",    "t_method_comm", "method_steps"};
+	    "method_categories", "method_stages",  "method_text_encoder",
+	    "method_denoiser",   "t_method_times", "t_method_comm",
+	    "method_steps"};
 	size_t i, n = tmpl_nrows(c->m, "thresholds");
 
 	pdf_section(c, "t_sec_method");
-	for (i = 0; i < sizeof(paras) / sizeof(paras[0]); i++)
-		pdf_para(c, pdf_v(c, paras[i]));
+	for (i = 0; i < sizeof(paras) / sizeof(paras[0]); i++) {
+		const char *p = pdf_v(c, paras[i]);
+		if (p && *p) /* method_denoiser: where there is a loop */
+			pdf_para(c, p);
+	}
 	pdf_subheading(c, pdf_v(c, "t_method_thresholds"));
 	for (i = 0; i < n; i++) {
 		const struct tmpl_vars *r = tmpl_row(c->m, "thresholds", i);

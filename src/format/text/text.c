@@ -92,6 +92,9 @@ static void stage_table(const struct result *r, struct strbuf *out)
 		strbuf_addch(out, '\n');
 	}
 	strbuf_release(&t);
+	if (r->loop_found)
+		strbuf_addf(out, "denoiser        %s (stage dit)\n",
+		            r->denoiser_unet ? "UNet" : "DiT");
 }
 
 static void categories(const struct result *r, struct strbuf *out)

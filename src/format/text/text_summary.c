@@ -18,6 +18,13 @@ static const char *const short_names[STAGE_COUNT] = {"DiT", "VAE",
                                                      "text encoder", "other"};
 static const char bar_marks[STAGE_COUNT] = {'D', 'V', 'T', 'o'};
 
+/* A stage's short name; the denoiser (stage id dit) named for what it
+ * is. */
+static const char *short_name(const struct result *r, int s)
+{
+	return s == STAGE_DIT && r->denoiser_unet ? "UNet" : short_names[s];
+}
+
 void text_pct(struct strbuf *out, double v)
 {
 	if (v == 0)
@@ -61,7 +68,7 @@ static const char *stage_name(const struct result *r, int s)
 
 	if (s == STAGE_OTHER && r->workload.one_stage)
 		return one[r->workload.kind];
-	return short_names[s];
+	return short_name(r, s);
 }
 
 /* "workload     training step: no denoising loop; 37 backward, ..." and,
@@ -173,7 +180,7 @@ void text_gain(const struct result *r, const struct gain *g, int full,
 		                 "the time it applies to");
 	if (g->estimated) {
 		if (full && g->stage != STAGE_ALL) {
-			strbuf_addf(out, "%s ", short_names[g->stage]);
+			strbuf_addf(out, "%s ", short_name(r, g->stage));
 			change(out, g->stage_before_ns, g->stage_after_high_ns,
 			       g->stage_after_low_ns);
 			strbuf_adds(out, "; ");
