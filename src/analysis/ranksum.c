@@ -415,6 +415,7 @@ static const struct ft_field workload_f[] = {
     U64(struct workload, loop_calls),
     U64(struct workload, training_kernels),
     U64(struct workload, llm_kernels),
+    U64(struct workload, dropout_kernels),
     U64(struct workload, vae_kernels),
     U64(struct workload, dit_kernels),
     U64(struct workload, kernels),

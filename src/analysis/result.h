@@ -674,6 +674,9 @@ struct workload {
 	uint64_t loop_iterations, loop_blocks, loop_calls;
 	/* kernels matching the rules' "workloads" patterns */
 	uint64_t training_kernels, llm_kernels;
+	/* of training_kernels, the dropout masks: evidence of training only
+	 * where no denoising loop is found */
+	uint64_t dropout_kernels;
 	/* kernels labelled VAE and DiT by their signatures, of all kernels,
 	 * before the decision (a VAE-only capture; a pipeline whose loop ran
 	 * once) */

@@ -326,8 +326,10 @@ static int load_signatures(struct loader *L, const cJSON *arr,
 	return ret;
 }
 
-/* "workloads": [{"kind": "training" or "llm_inference", "types": [...]}]:
- * kernel types that only that kind of run launches (analysis/workload.h).
+/* "workloads": [{"kind": "training", "dropout" or "llm_inference",
+ * "types": [...]}]: kernel types that only that kind of run launches
+ * (analysis/workload.h); "dropout" is a training step's weaker evidence
+ * (a pipeline left in train mode launches it too).
  */
 static int load_workloads(struct loader *L, const cJSON *arr, struct rules *r)
 {
@@ -345,12 +347,14 @@ static int load_workloads(struct loader *L, const cJSON *arr, struct rules *r)
 			break;
 		k = !strcmp(name, "training")        ? WORKLOAD_TRAINING
 		    : !strcmp(name, "llm_inference") ? WORKLOAD_LLM
+		    : !strcmp(name, "dropout")       ? WORKLOAD_KINDS
 		                                     : -1;
 		free(name);
 		if (k < 0) {
 			strbuf_adds(&p, ".kind");
 			ret = bad(L, p.buf,
-			          "expected 'training' or 'llm_inference'");
+			          "expected 'training', 'dropout' or "
+			          "'llm_inference'");
 			break;
 		}
 		if ((ret = add_patterns(L, it, p.buf, k, &r->wl, &r->nwl)))

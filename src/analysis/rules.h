@@ -165,7 +165,9 @@ enum category rules_classify_kernel(const struct rules *r, const char *type,
                                     enum fa_part *part);
 enum sig rules_signature(const struct rules *r, const char *type);
 /* The workload kind a kernel type is evidence of (the first "workloads"
- * pattern it matches), or WORKLOAD_UNKNOWN. */
+ * pattern it matches), WORKLOAD_KINDS for a dropout mask (a training
+ * step's weak evidence: an inference pipeline left in train mode launches
+ * it too), or WORKLOAD_UNKNOWN. */
 enum workload_kind rules_workload(const struct rules *r, const char *type);
 /* Case-insensitive glob match with '*' and '?' (util/glob.h: linear in s;
  * a pattern longer than GLOB_MAX_PATTERN bytes, which the loader rejects,

@@ -25,7 +25,9 @@ static void count(const struct kernel_table *kt, const unsigned char *stage,
 		    (unsigned char)rules_workload(ru, kernel_key_type(kt, key));
 	for (i = 0; i < kt->n; i++) {
 		unsigned char k = kind[kt->v[i].key];
-		out->training_kernels += k == WORKLOAD_TRAINING;
+		out->training_kernels +=
+		    k == WORKLOAD_TRAINING || k == WORKLOAD_KINDS;
+		out->dropout_kernels += k == WORKLOAD_KINDS;
 		out->llm_kernels += k == WORKLOAD_LLM;
 		out->vae_kernels += stage[i] == STAGE_VAE;
 		out->dit_kernels += stage[i] == STAGE_DIT;
@@ -50,10 +52,11 @@ static int share_at_least(uint64_t part, uint64_t whole, uint64_t permille)
 static void decide(const struct iter_summary *it, struct workload *out)
 {
 	int loop = has_loop(it) || out->stage_loop;
+	uint64_t backward = out->training_kernels - out->dropout_kernels;
 
 	if (out->markers)
 		out->kind = WORKLOAD_DIFFUSION;
-	else if (out->training_kernels >= WORKLOAD_MIN_TRAINING)
+	else if (backward >= WORKLOAD_MIN_TRAINING)
 		out->kind = WORKLOAD_TRAINING;
 	else if (out->llm_kernels >= WORKLOAD_MIN_LLM)
 		out->kind = WORKLOAD_LLM;
@@ -62,7 +65,10 @@ static void decide(const struct iter_summary *it, struct workload *out)
 		out->part = WORKLOAD_PART_LOOP_ONLY;
 	} else if (loop)
 		out->kind = WORKLOAD_DIFFUSION;
-	else if (share_at_least(out->vae_kernels, out->kernels,
+	else if (out->training_kernels >= WORKLOAD_MIN_TRAINING)
+		out->kind = WORKLOAD_TRAINING;
+	else if (out->vae_kernels >= WORKLOAD_VAE_ONLY_MIN &&
+	         share_at_least(out->vae_kernels, out->kernels,
 	                        WORKLOAD_VAE_ONLY_PERMILLE)) {
 		out->kind = WORKLOAD_PARTIAL;
 		out->part = WORKLOAD_PART_VAE_ONLY;

@@ -22,6 +22,10 @@
 /* A profile without a loop whose kernels carry the VAE's signature this
  * share of the time or more (per mille, by count) is a VAE alone. */
 #define WORKLOAD_VAE_ONLY_PERMILLE 900
+/* ... and at least this many of them: a VAE decode launches hundreds
+ * (a handful of convolutions is no evidence of a VAE: mstt's 8-kernel
+ * Conv2D file) */
+#define WORKLOAD_VAE_ONLY_MIN 32
 /* A profile without a loop in which both the DiT and the VAE hold this
  * share of the kernels or more (per mille) is a pipeline whose loop ran
  * once: its split stands. */
@@ -35,14 +39,18 @@
  * for a denoising loop:
  * 1. user stage markers decided the stages: kept (diffusion inference,
  *    the user's own split);
- * 2. >= WORKLOAD_MIN_TRAINING training kernels: a training step;
+ * 2. >= WORKLOAD_MIN_TRAINING backward or optimizer kernels: a training
+ *    step;
  * 3. >= WORKLOAD_MIN_LLM LLM kernels: LLM inference;
  * 4. a denoising loop (>= 2 iterations per call, or the repeating
  *    window the stage signatures found, stage_loop): diffusion
  *    inference, or, with no kernel left to the VAE, a partial capture of
  *    the loop alone (the split stands: it is all DiT);
- * 5. no loop, and WORKLOAD_VAE_ONLY_PERMILLE of the kernels VAE: a
- *    partial capture of a VAE alone;
+ * 4b. no loop, and >= WORKLOAD_MIN_TRAINING training kernels with the
+ *    dropout masks (weak evidence: a pipeline left in train mode runs
+ *    them, so only where no loop is found): a training step;
+ * 5. no loop, and WORKLOAD_VAE_ONLY_PERMILLE of the kernels VAE, at least
+ *    WORKLOAD_VAE_ONLY_MIN of them: a partial capture of a VAE alone;
  * 6. no loop, but a DiT and a VAE each with WORKLOAD_PIPELINE_PERMILLE
  *    of the kernels: diffusion inference whose loop ran once (the split
  *    stands, trust is low: no loop confirms it);

@@ -513,8 +513,8 @@ static void rules_workload_builtin_table(void **state)
 	    {"Conv2DBackpropFilterD", WORKLOAD_TRAINING},
 	    {"ApplyAdamW", WORKLOAD_TRAINING},
 	    {"ForeachAddList", WORKLOAD_TRAINING},
-	    {"DropOutDoMask", WORKLOAD_TRAINING},
-	    {"DSAStatelessGenBitMask", WORKLOAD_TRAINING},
+	    {"DropOutDoMask", WORKLOAD_KINDS /* dropout */},
+	    {"DSAStatelessGenBitMask", WORKLOAD_KINDS},
 	    {"IncreFlashAttention", WORKLOAD_LLM},
 	    {"PagedAttentionMaskNdKernel", WORKLOAD_LLM},
 	    {"ReshapeAndCacheNdKernel", WORKLOAD_LLM},
@@ -543,8 +543,8 @@ static void rules_load_text_rejects_unknown_workload_kind(void **state)
 	load_fails(*state,
 	           "{\"extends\": \"builtin\", \"workloads\": [{\"kind\": "
 	           "\"diffusion\", \"types\": [\"x\"]}]}",
-	           "u.json: 'workloads[0].kind': expected 'training' or "
-	           "'llm_inference'");
+	           "u.json: 'workloads[0].kind': expected 'training', "
+	           "'dropout' or 'llm_inference'");
 }
 
 static void rules_load_text_rejects_unknown_doc_key(void **state)

@@ -174,6 +174,7 @@ static void workload_json(cJSON *root, const struct workload *w)
 	jsonw_add_u64(ev, "loop_calls", w->loop_calls);
 	jsonw_add_u64(ev, "training_kernels", w->training_kernels);
 	jsonw_add_u64(ev, "llm_kernels", w->llm_kernels);
+	jsonw_add_u64(ev, "dropout_kernels", w->dropout_kernels);
 	jsonw_add_u64(ev, "vae_kernels", w->vae_kernels);
 	jsonw_add_u64(ev, "dit_kernels", w->dit_kernels);
 	jsonw_add_u64(ev, "kernels", w->kernels);
