@@ -79,7 +79,7 @@ static void stage_table(const struct result *r, struct strbuf *out)
 		const struct stage_result *st = &r->stages[s];
 		if (!st->kernels)
 			continue;
-		strbuf_adds(&t, stage_names[s]);
+		strbuf_adds(&t, text_stage_label(r, s));
 		cell(out, &t, 13, 0);
 		numfmt_count(&t, st->kernels);
 		cell(out, &t, 10, 1);
@@ -107,7 +107,7 @@ static void categories(const struct result *r, struct strbuf *out)
 		if (!st->kernels ||
 		    (s == STAGE_OTHER && !r->workload.one_stage))
 			continue;
-		strbuf_addf(out, "%-13s", stage_names[s]);
+		strbuf_addf(out, "%-13s", text_stage_label(r, s));
 		for (c = 0; c < CAT_COUNT; c++) {
 			strbuf_addf(out, "  %s ", category_names[c]);
 			text_pct(out,
@@ -190,7 +190,7 @@ static void ranks(const struct result *r, struct strbuf *out)
 		                 !strcmp(rr->kernel_source, "trace_view");
 		strbuf_addf(out, "  rank %-4" PRId32, rr->id);
 		if (rr->analysed) {
-			strbuf_addf(out, " %s ", stage_names[ms]);
+			strbuf_addf(out, " %s ", text_stage_label(r, ms));
 			numfmt_duration(out, rr->stage[ms].kernel_ns);
 			strbuf_adds(out, ", compute ");
 			numfmt_duration(out, rr->compute_ns);
@@ -251,9 +251,9 @@ static void totals_lines(const struct result *r, struct strbuf *out)
 				strbuf_addf(out,
 				            "  rank %d profiler totals check:",
 				            (int)rr->id);
-			strbuf_addf(out, " %s %s (%.1f of %.1f points)",
-			            totals_figure_names[f],
-			            c->passed ? "ok" : "MISMATCH",
+			strbuf_addf(out, "%s %s %s (off by %.1f points, %.1f allowed)",
+			            n > 1 ? "," : "", totals_figure_names[f],
+			            c->passed ? "agrees" : "DISAGREES",
 			            c->diff_points, c->tolerance);
 		}
 		if (n)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/memory.h"
+#include "format/text/text_summary.h"
 #include "util/banned.h"
 
 static void gb(struct strbuf *out, int64_t b)
@@ -77,7 +78,7 @@ void render_text_memory(const struct result *r, struct strbuf *out)
 	for (s = 0; s < STAGE_COUNT; s++) {
 		if (memory_top(&ms->stage[s]) < 0)
 			continue;
-		strbuf_addf(out, ", %s ", stage_names[s]);
+		strbuf_addf(out, ", %s ", text_stage_label(r, s));
 		gb(out, memory_top(&ms->stage[s]));
 	}
 	card(ms, out);

@@ -71,6 +71,17 @@ static const char *stage_name(const struct result *r, int s)
 	return short_name(r, s);
 }
 
+const char *text_stage_label(const struct result *r, int s)
+{
+	static const char *const one[WORKLOAD_KINDS] = {
+	    "whole profile", "training step", "LLM inference", "VAE alone",
+	    "whole profile"};
+
+	if (s == STAGE_OTHER && r->workload.one_stage)
+		return one[r->workload.kind];
+	return stage_names[s];
+}
+
 /* "workload     training step: no denoising loop; 37 backward, ..." and,
  * for a profile of one stage, what that means for the findings. */
 static void workload_line(const struct result *r, struct strbuf *out)

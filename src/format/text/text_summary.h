@@ -21,4 +21,10 @@ void text_gain(const struct result *r, const struct gain *g, int full,
  * when small (a significant digit kept), "0%" when exactly zero. */
 void text_pct(struct strbuf *out, double v);
 
+/* A stage as the terminal's tables name it: its report.json id ("dit",
+ * "vae", ...), but the one stage of a profile that is not split named
+ * for what it is ("training step", "LLM inference", "VAE alone", "whole
+ * profile"), 13 characters at most. */
+const char *text_stage_label(const struct result *r, int s);
+
 #endif
