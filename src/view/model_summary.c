@@ -193,7 +193,10 @@ static void evidence(struct model_ctx *c, const struct workload *w,
 	            : w->stage_loop ? "workload_ev_stage_loop"
 	                            : "workload_ev_noloop",
 	            out, names, values, 5);
-	if (w->kind == WORKLOAD_TRAINING)
+	if (w->kind == WORKLOAD_TRAINING &&
+	    w->training_kernels == w->dropout_kernels)
+		key = "workload_ev_dropout";
+	else if (w->kind == WORKLOAD_TRAINING)
 		key = "workload_ev_training";
 	else if (w->kind == WORKLOAD_LLM)
 		key = "workload_ev_llm";
