@@ -40,7 +40,7 @@ struct mreader {
 	size_t ntransports;
 };
 
-static void table_release(struct table *t)
+static void mx_table_release(struct table *t)
 {
 	free(t->v);
 	idmap_release(&t->map);
@@ -49,8 +49,8 @@ static void table_release(struct table *t)
 
 /* The row of (src, dst, transport ti) in t, added when new; NULL past the
  * cap (error set). */
-static struct comm_link *row(struct mreader *r, struct table *t, int32_t src,
-                             int32_t dst, size_t ti)
+static struct comm_link *mx_row(struct mreader *r, struct table *t, int32_t src,
+                                int32_t dst, size_t ti)
 {
 	uint64_t a = (uint64_t)(uint32_t)src << 32 | (uint32_t)dst, old;
 
@@ -73,7 +73,7 @@ static struct comm_link *row(struct mreader *r, struct table *t, int32_t src,
 }
 
 /* "0-8" into src, dst: -1 when not two decimal ranks. */
-static int parse_link(const char *s, int32_t *src, int32_t *dst)
+static int mx_parse_link(const char *s, int32_t *src, int32_t *dst)
 {
 	int64_t v[2] = {0, 0};
 	int k = 0, digits = 0;
@@ -96,8 +96,8 @@ static int parse_link(const char *s, int32_t *src, int32_t *dst)
 	return 0;
 }
 
-static int number(struct mreader *r, const cJSON *o, const char *key,
-                  double *out)
+static int mx_number(struct mreader *r, const cJSON *o, const char *key,
+                     double *out)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
 	size_t old;
@@ -119,7 +119,7 @@ static int number(struct mreader *r, const cJSON *o, const char *key,
 }
 
 /* The transport's index among those seen (added when new). */
-static int transport(struct mreader *r, const cJSON *o, size_t *ti)
+static int mx_transport(struct mreader *r, const cJSON *o, size_t *ti)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, "Transport Type");
 	const char *s = "unknown";
@@ -150,7 +150,7 @@ static int transport(struct mreader *r, const cJSON *o, size_t *ti)
 }
 
 /* One operation's links {"0-1": {...}, ...} into table t. */
-static int read_op(struct mreader *r, const cJSON *op, struct table *t)
+static int mx_read_op(struct mreader *r, const cJSON *op, struct table *t)
 {
 	const cJSON *l;
 	int ret = 0;
@@ -162,17 +162,17 @@ static int read_op(struct mreader *r, const cJSON *op, struct table *t)
 		double mb, ms;
 		size_t ti = 0, old = jsonerr_push(&r->j, l->string);
 		struct comm_link *k;
-		if (parse_link(l->string, &src, &dst))
+		if (mx_parse_link(l->string, &src, &dst))
 			ret = jsonerr_bad(
 			    &r->j, "not a link 'src-dst' of two rank ids",
 			    NULL);
 		else if (!cJSON_IsObject(l))
 			ret = jsonerr_bad(&r->j, "expected an object", l);
-		else if (transport(r, l, &ti) ||
-		         number(r, l, "Transit Size(MB)", &mb) ||
-		         number(r, l, "Transit Time(ms)", &ms))
+		else if (mx_transport(r, l, &ti) ||
+		         mx_number(r, l, "Transit Size(MB)", &mb) ||
+		         mx_number(r, l, "Transit Time(ms)", &ms))
 			ret = -1;
-		else if (!(k = row(r, t, src, dst, ti)))
+		else if (!(k = mx_row(r, t, src, dst, ti)))
 			ret = -1;
 		else {
 			k->size_mb += mb;
@@ -186,7 +186,7 @@ static int read_op(struct mreader *r, const cJSON *op, struct table *t)
 }
 
 /* Adds the rows of t into all (a section's chosen sum). */
-static int merge(struct mreader *r, const struct table *t)
+static int mx_merge(struct mreader *r, const struct table *t)
 {
 	size_t i, ti;
 
@@ -194,7 +194,7 @@ static int merge(struct mreader *r, const struct table *t)
 		struct comm_link *k;
 		for (ti = 0; strcmp(r->transports[ti], t->v[i].transport); ti++)
 			;
-		if (!(k = row(r, &r->all, t->v[i].src, t->v[i].dst, ti)))
+		if (!(k = mx_row(r, &r->all, t->v[i].src, t->v[i].dst, ti)))
 			return -1;
 		k->size_mb += t->v[i].size_mb;
 		checked_accumulate(&k->time_ns, t->v[i].time_ns);
@@ -202,7 +202,7 @@ static int merge(struct mreader *r, const struct table *t)
 	return 0;
 }
 
-static int read_section(struct mreader *r)
+static int mx_read_section(struct mreader *r)
 {
 	struct strbuf key = STRBUF_INIT;
 	int ret = 0, more, s;
@@ -238,23 +238,23 @@ static int read_section(struct mreader *r)
 			s = -1;
 		if (s >= 0) {
 			r->seen[s] = 1;
-			ret = read_op(r, op, &r->sec[s]);
+			ret = mx_read_op(r, op, &r->sec[s]);
 		}
 		jsonerr_pop(&r->j, old);
 		cJSON_Delete(op);
 	}
 	if (!ret)
-		ret =
-		    merge(r, r->seen[S_TOTAL_OP_INFO] ? &r->sec[S_TOTAL_OP_INFO]
-		             : r->seen[S_KIND_TOTAL]  ? &r->sec[S_KIND_TOTAL]
-		                                      : &r->sec[S_OPS]);
+		ret = mx_merge(
+		    r, r->seen[S_TOTAL_OP_INFO] ? &r->sec[S_TOTAL_OP_INFO]
+		       : r->seen[S_KIND_TOTAL]  ? &r->sec[S_KIND_TOTAL]
+		                                : &r->sec[S_OPS]);
 	for (s = 0; s < S_COUNT; s++)
-		table_release(&r->sec[s]);
+		mx_table_release(&r->sec[s]);
 	strbuf_release(&key);
 	return ret;
 }
 
-static int read_step(struct mreader *r)
+static int mx_read_step(struct mreader *r)
 {
 	struct strbuf key = STRBUF_INIT;
 	int ret = 0, more;
@@ -273,7 +273,7 @@ static int read_step(struct mreader *r)
 			ret = jp_skip(&r->p);
 		} else {
 			old = jsonerr_push(&r->j, key.buf);
-			ret = read_section(r);
+			ret = mx_read_section(r);
 			jsonerr_pop(&r->j, old);
 		}
 	}
@@ -281,7 +281,7 @@ static int read_step(struct mreader *r)
 	return ret;
 }
 
-static int walk(struct mreader *r)
+static int mx_walk(struct mreader *r)
 {
 	struct strbuf key = STRBUF_INIT;
 	enum jp_type t = jp_type(&r->p);
@@ -305,7 +305,7 @@ static int walk(struct mreader *r)
 			break;
 		}
 		old = jsonerr_push(&r->j, key.buf);
-		ret = read_step(r);
+		ret = mx_read_step(r);
 		jsonerr_pop(&r->j, old);
 		r->cm->nsteps += !ret;
 	}
@@ -313,15 +313,15 @@ static int walk(struct mreader *r)
 	return ret ? -1 : jp_end(&r->p);
 }
 
-static int read_all(const char *name, struct mreader *r, struct commmatrix *cm,
-                    struct err *e)
+static int mx_read_all(const char *name, struct mreader *r,
+                       struct commmatrix *cm, struct err *e)
 {
 	uint64_t cost;
 	int ret, s;
 
 	jsonerr_init(&r->j, name, '/', e);
 	r->cm = cm;
-	ret = walk(r);
+	ret = mx_walk(r);
 	if (!ret) {
 		cost = (uint64_t)r->all.n * sizeof(*cm->links);
 		if (membudget_charge(cost))
@@ -334,15 +334,15 @@ static int read_all(const char *name, struct mreader *r, struct commmatrix *cm,
 			r->all.v = NULL;
 		}
 	}
-	table_release(&r->all);
+	mx_table_release(&r->all);
 	for (s = 0; s < S_COUNT; s++)
-		table_release(&r->sec[s]);
+		mx_table_release(&r->sec[s]);
 	jsonerr_release(&r->j);
 	jp_close(&r->p);
 	return ret;
 }
 
-static void begin(struct mreader *r, struct commmatrix *cm, const char *name)
+static void mx_begin(struct mreader *r, struct commmatrix *cm, const char *name)
 {
 	memset(r, 0, sizeof(*r));
 	memset(cm, 0, sizeof(*cm));
@@ -354,27 +354,27 @@ int commmatrix_read_mem(const char *name, const void *data, size_t len,
 {
 	struct mreader r;
 
-	begin(&r, cm, name);
+	mx_begin(&r, cm, name);
 	if (len > COMMMATRIX_MAX_BYTES)
 		return err_set(e, ERR_INPUT,
 		               "%s: larger than %u MiB uncompressed (the limit "
 		               "for communication_matrix.json)",
 		               name, COMMMATRIX_MAX_BYTES >> 20);
 	jp_open_mem(&r.p, name, data, len, e);
-	return read_all(name, &r, cm, e);
+	return mx_read_all(name, &r, cm, e);
 }
 
 int commmatrix_read(const char *path, struct commmatrix *cm, struct err *e)
 {
 	struct mreader r;
 
-	begin(&r, cm, path);
+	mx_begin(&r, cm, path);
 	if (jp_open_file(&r.p, path, COMMMATRIX_MAX_BYTES,
 	                 "communication_matrix.json", e)) {
 		jp_close(&r.p);
 		return -1;
 	}
-	return read_all(path, &r, cm, e);
+	return mx_read_all(path, &r, cm, e);
 }
 
 void commmatrix_release(struct commmatrix *cm)
