@@ -48,7 +48,7 @@ python3 "$here/check_pdf.py" "$work/en/report.pdf" --max-kb 200 --pages-min 2 \
 	--text "Estimated gain: VAE 59.5 ms → 29.7–39.6 ms; end to end 154.2 ms → 124.5–134.4 ms per step (−12.9–19.3%); assuming the VAE runs" \
 	--text "Estimated gain: DiT 72.0 ms → 49.5–57.0 ms" --text "(source: MindIE-SD sparse doc (RainFusion2.0, arXiv 2512.24086)" \
 	--text "Each gain is an estimate, not a measurement" \
-	--upper-half "Trust: fair — Level1, 2 timed steps after 3 warm-up, 2 warnings" \
+	--upper-half "Trust: fair — Level1, 2 timed steps after 3 warm-up, 2 warnings; the profiler's own totals agree with the kernels" \
 	--text "Passing checks" --text "Exposed communication in the DiT: 0% ≤ 30.0% (Within threshold)" \
 	--no-text "Communication is exposed in the DiT" \
 	--section-text "$steps_en" "Warnings" "Rank 0" \

@@ -171,7 +171,7 @@ report "$SAMPLES/paddleocrvl-910b-decode-2026" paddle &&
 "$SDPERF" report "$SAMPLES/msinsight-alexnet-2rank-2024/level1" -o a24md -q \
 	-f md 2>/dev/null && grep -q "| Rank | Kernel time (whole profile) |" a24md/report.md &&
 	"$SDPERF" report "$SAMPLES/msinsight-alexnet-2rank-2024/level1" -o a24t \
-		-f json 2>/dev/null | grep -q "^  rank 0    other " &&
+		-f json 2>/dev/null | grep -q "^  rank 0    training step " &&
 	ok ranks_whole_profile || bad ranks_whole_profile
 # The two AlexNet captures share their one stage, so diff compares them.
 if "$SDPERF" diff "$SAMPLES/msinsight-alexnet-2rank-2024/level1" \
