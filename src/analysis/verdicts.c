@@ -269,6 +269,53 @@ static const char *na_reason(enum metric m, const struct result *r,
 	       "Communication(Not Overlapped) + Free is above 0";
 }
 
+/* A rank whose check f against the profiler's own totals failed, or -1.
+ * For the kernels' time, a Computing check where the kernels fall short
+ * (a truncated or filtered kernel file), or op_statistic.csv's time. */
+static int totals_rank(const struct result *r, int f)
+{
+	size_t i;
+
+	for (i = 0; i < r->nranks; i++) {
+		const struct rank_result *rr = &r->ranks[i];
+		const struct totals_check *c = &rr->totals[f];
+		if (rr->analysed && c->checked && !c->passed &&
+		    (f != TOT_COMPUTING || c->ours < c->theirs))
+			return (int)i;
+	}
+	return -1;
+}
+
+/* Why a finding measured from the kernels has no value when they
+ * disagree with the profiler's own totals (NULL when they agree, or
+ * were not checked): shares of kernels the file lacks are not the run's
+ * shares, and exposed communication of kernels that do not cover the
+ * profiler's Communication(Not Overlapped) is not the run's either. */
+static const char *totals_na(enum metric m, const struct result *r,
+                             const char **code)
+{
+	if (m == METRIC_CATEGORY_SHARE || m == METRIC_EXPOSED_COMM_SHARE ||
+	    m == METRIC_STAGE_SHARE || m == METRIC_RANK_IMBALANCE ||
+	    m == METRIC_DIT_LOOP_SHARE) {
+		if (totals_rank(r, TOT_COMPUTING) >= 0 ||
+		    totals_rank(r, TOT_OPSTAT_TIME) >= 0) {
+			*code = "totals_kernels";
+			return "the kernels fall short of the profiler's own "
+			       "totals (step_trace_time.csv's Computing or "
+			       "op_statistic.csv: see the warnings), so shares "
+			       "computed from them are not the run's";
+		}
+	}
+	if (m == METRIC_EXPOSED_COMM_SHARE &&
+	    totals_rank(r, TOT_NOT_OVERLAP) >= 0) {
+		*code = "totals_comm";
+		return "the kernels' exposed communication disagrees with the "
+		       "profiler's Communication(Not Overlapped) (see the "
+		       "warnings), so it is not the run's";
+	}
+	return NULL;
+}
+
 /* Why a stage finding has no value in a profile of one stage. */
 static const char *one_stage_na(const struct result *r)
 {
@@ -387,6 +434,15 @@ void verdicts_evaluate(const struct rules *ru, struct result *r)
 		if (na) {
 			v->na_reason = one_stage_na(r);
 			v->na_code = one_stage_code(r);
+		} else if (m.applicable) {
+			const char *code = NULL,
+			           *why = totals_na(t->metric, r, &code);
+			if (why) {
+				v->applicable = 0;
+				v->value = 0;
+				v->na_reason = why;
+				v->na_code = code;
+			}
 		}
 		v->rank = m.rank;
 		v->how = m.how ? xstrdup(m.how) : NULL;

@@ -348,12 +348,18 @@ static void scan_unused(struct disc_rank *r, const char *dir, size_t *alloc,
 	struct dirent *de;
 	struct stat st;
 
-	while (dh && *budget && (de = readdir(dh))) {
+	while (dh && (de = readdir(dh))) {
 		char *p;
 		int reg;
-		(*budget)--;
 		if (de->d_name[0] == '.' || read_by_sdperf(de->d_name))
 			continue;
+		if (!*budget) {
+			/* past the entries looked at one by one: counted
+			 * without a look (a folder among them counts too) */
+			r->unused_total++;
+			continue;
+		}
+		(*budget)--;
 		p = fileio_join(dir, de->d_name);
 		reg = lstat(p, &st) == 0 && S_ISREG(st.st_mode);
 		free(p);
@@ -368,6 +374,24 @@ static void scan_unused(struct disc_rank *r, const char *dir, size_t *alloc,
 		closedir(dh);
 }
 
+/* The file given as PATH is read, whatever its name: not unused. */
+static void drop_unused(struct disc_rank *r, const char *given)
+{
+	const char *base = strrchr(given, '/');
+	size_t i;
+
+	base = base ? base + 1 : given;
+	for (i = 0; i < r->nunused; i++)
+		if (!strcmp(r->unused[i], base)) {
+			free(r->unused[i]);
+			memmove(&r->unused[i], &r->unused[i + 1],
+			        (r->nunused - i - 1) * sizeof(*r->unused));
+			r->nunused--;
+			r->unused_total--;
+			return;
+		}
+}
+
 /* The files beside the rank's data that nothing reads (disc_rank's
  * unused): out_dir's, and dir's when it is another folder; sorted, the
  * first DISCOVER_MAX_UNUSED kept. */
@@ -377,6 +401,9 @@ static void unused_files(struct disc_rank *r, const char *dir,
 	size_t alloc = 0, budget = DISCOVER_SCAN_ENTRIES, i;
 
 	scan_unused(r, out_dir, &alloc, &budget);
+	/* the rank folder looked at one by one too: its output folder is no
+	 * file to count */
+	budget = DISCOVER_SCAN_ENTRIES;
 	if (dir && strcmp(dir, out_dir) && fileio_kind(dir) == 1)
 		scan_unused(r, dir, &alloc, &budget);
 	if (r->nunused > 1)
@@ -421,6 +448,7 @@ static int add_rank(struct walk *w, const char *dir, const char *out_dir,
 		free(r.files[role]);
 		r.files[role] = xstrdup(given);
 		r.use = use;
+		drop_unused(&r, given);
 	}
 	if (!take_rank(w, &r, out_dir))
 		return 0;
