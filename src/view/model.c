@@ -83,7 +83,10 @@ static void header(struct model_ctx *c, struct tmpl_vars *v)
 	const char *names[] = {"date", "version"};
 	const char *values[] = {c->o->date, c->o->version};
 
-	model_set_common(c, v, "title_default");
+	/* a profile that is not diffusion inference is not titled as one */
+	model_set_common(c, v,
+	                 r->workload.one_stage ? "title_default_other"
+	                                       : "title_default");
 	model_set_msg(c, v, "generated", "generated", names, values, 2);
 	tmpl_set(v, "profile", r->profile_path ? r->profile_path : "");
 	tmpl_set(v, "rank_dir", r->rank_dir ? r->rank_dir : "");

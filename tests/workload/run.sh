@@ -166,6 +166,10 @@ report "$SAMPLES/msinsight-gpt3-testdata-2023" gpt3 &&
 	check gpt3_training gpt3 training none 0
 report "$SAMPLES/paddleocrvl-910b-decode-2026" paddle &&
 	check paddleocr_llm_inference paddle llm_inference none 0
+# A profile that is not diffusion inference is not titled as one
+"$SDPERF" report "$SAMPLES/msinsight-gpt3-testdata-2023" -o gpt3md -q -f md \
+	2>/dev/null && [ "$(head -1 gpt3md/report.md)" = "# Ascend NPU performance report" ] &&
+	ok title_not_diffusion || bad title_not_diffusion "$(head -1 gpt3md/report.md)"
 # Several ranks of one stage: the ranks table measures the whole profile
 # and says so (Markdown and the terminal's rank lines)
 "$SDPERF" report "$SAMPLES/msinsight-alexnet-2rank-2024/level1" -o a24md -q \
