@@ -21,8 +21,9 @@
 /* The format version ("sdperf_summary"): bumped whenever the tables
  * change, so that a summary of another sdperf is refused by name instead
  * of misread. */
-#define RANKSUM_VERSION 2 /* 2: rank_memory framework_source, device_source;
-                          * totals checks, links, unused files; workload */
+#define RANKSUM_VERSION                                                        \
+	2 /* 2: rank_memory framework_source, device_source;                   \
+	   * totals checks, links, unused files; workload */
 
 /* A summary larger than this is refused (a rank's result at its caps is
  * a few MiB). */

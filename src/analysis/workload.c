@@ -126,10 +126,11 @@ char *workload_evidence(const struct workload *w)
 		strbuf_adds(&sb, "no denoising loop");
 	if (w->kind == WORKLOAD_TRAINING &&
 	    w->training_kernels == w->dropout_kernels)
-		strbuf_addf(&sb,
-		            "; %llu dropout-mask kernels and no backward kernel "
-		            "(dropout runs only when training: weak evidence)",
-		            (unsigned long long)w->dropout_kernels);
+		strbuf_addf(
+		    &sb,
+		    "; %llu dropout-mask kernels and no backward kernel "
+		    "(dropout runs only when training: weak evidence)",
+		    (unsigned long long)w->dropout_kernels);
 	else if (w->kind == WORKLOAD_TRAINING)
 		strbuf_addf(&sb,
 		            "; %llu backward, optimizer or dropout kernels",

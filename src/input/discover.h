@@ -55,9 +55,9 @@ struct disc_rank {
 	/* the regular files in the rank's data folder (and its folder) that
 	 * sdperf reads in no export, by name, sorted: the first
 	 * DISCOVER_MAX_UNUSED of the first DISCOVER_SCAN_ENTRIES entries of
-	 * each folder looked at one by one (unused_total counts them all, the rest
-	 * unlooked-at, so a folder among them counts too); names only: none is opened; a file
-	 * given as PATH is not among them */
+	 * each folder looked at one by one (unused_total counts them all, the
+	 * rest unlooked-at, so a folder among them counts too); names only:
+	 * none is opened; a file given as PATH is not among them */
 	char **unused;
 	size_t nunused, unused_total;
 };

@@ -482,9 +482,12 @@ static void timeline(struct model_ctx *c, struct tmpl_vars *v)
  * apart, make every time in the report noisy or mixed with warm-up. */
 static int warn_on_figures(const char *code)
 {
-	static const char *const codes[] = {
-	    "few_steps", "no_steps", "no_step_ranges", "unknown_task_type",
-	    "unknown_task_types_more", "totals_mismatch"};
+	static const char *const codes[] = {"few_steps",
+	                                    "no_steps",
+	                                    "no_step_ranges",
+	                                    "unknown_task_type",
+	                                    "unknown_task_types_more",
+	                                    "totals_mismatch"};
 	size_t i;
 
 	for (i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)

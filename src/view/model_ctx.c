@@ -113,10 +113,13 @@ static void whole_text(struct model_ctx *c, struct tmpl_vars *row,
 	tmpl_set(row, "check", tmpl_get(row, "metric"));
 	snprintf(rec, sizeof(rec), "verdict_%s_rec", vd->id);
 	s = i18n_find(c->o->cat, rec);
-	tmpl_set(row, "recommendation",
-	         s                    ? s
-	         : vd->recommendation ? vd->recommendation
-	                              : "");
+	/* the advice is MindIE-SD's, for DiT pipelines: said so first */
+	strbuf_reset(&c->sb);
+	strbuf_adds(&c->sb, model_t(c, "verdict_whole_rec_note"));
+	strbuf_adds(&c->sb, s                    ? s
+	                    : vd->recommendation ? vd->recommendation
+	                                         : "");
+	tmpl_set(row, "recommendation", c->sb.buf);
 }
 
 void model_verdict_text(struct model_ctx *c, struct tmpl_vars *row,

@@ -139,9 +139,10 @@ static void example_summary_in_every_format(void **state)
 	            at(html, "id=\"verdict-fa_quant_sparse\">"));
 	assert_true(at(html, "id=\"verdict-fa_quant_sparse\">") <
 	            at(html, "id=\"verdict-text_encoder\">"));
-	at(html, "<strong>fair</strong> — <a href=\"#warnings\">Level1, 2 "
-	         "timed steps after 3 warm-up, 2 warnings; the profiler&#39;s own "
-	         "totals agree with the kernels</a>");
+	at(html,
+	   "<strong>fair</strong> — <a href=\"#warnings\">Level1, 2 "
+	   "timed steps after 3 warm-up, 2 warnings; the profiler&#39;s own "
+	   "totals agree with the kernels</a>");
 	/* the warning that undermines the figures, beside the trust line
 	 * (issue 14); the other one (a missing file) only in Warnings */
 	assert_true(at(html, "class=\"sum-trust") <

@@ -65,9 +65,9 @@ struct opts {
 	int memset;       /* a MemSet helper before each Conv and MatMul */
 	int memory;       /* memory_record.csv and the db's memory tables */
 	int trace_gen;    /* TRACE_GEN_*: which CANN generation's trace */
-	const char *unknown_tt; /* --unknown-task-type: one Ascend Hardware
-	                         * event a step with this Task Type, or NULL */
-	int workload;     /* WORKLOAD_*: what one step holds */
+	const char *unknown_tt;      /* --unknown-task-type: one Ascend Hardware
+	                              * event a step with this Task Type, or NULL */
+	int workload;                /* WORKLOAD_*: what one step holds */
 	enum denoiser_kind denoiser; /* --denoiser dit | unet */
 };
 

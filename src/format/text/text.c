@@ -251,10 +251,11 @@ static void totals_lines(const struct result *r, struct strbuf *out)
 				strbuf_addf(out,
 				            "  rank %d profiler totals check:",
 				            (int)rr->id);
-			strbuf_addf(out, "%s %s %s (off by %.1f points, %.1f allowed)",
-			            n > 1 ? "," : "", totals_figure_names[f],
-			            c->passed ? "agrees" : "DISAGREES",
-			            c->diff_points, c->tolerance);
+			strbuf_addf(
+			    out, "%s %s %s (off by %.1f points, %.1f allowed)",
+			    n > 1 ? "," : "", totals_figure_names[f],
+			    c->passed ? "agrees" : "DISAGREES", c->diff_points,
+			    c->tolerance);
 		}
 		if (n)
 			strbuf_adds(out, rr->totals_failed
