@@ -107,26 +107,12 @@ static const cJSON *get(const cJSON *obj, const char *key)
 	return cJSON_GetObjectItemCaseSensitive(obj, key);
 }
 
-/* The number at obj[key] into *out (0 when absent); -1 if not a number. */
+/* The number at obj[key] into *out (0 when absent); -1 if not a finite
+ * number. */
 static int get_number(struct creader *r, const cJSON *obj, const char *key,
                       double *out)
 {
-	const cJSON *v = get(obj, key);
-	size_t old;
-	int ret = 0;
-
-	*out = 0;
-	if (!v)
-		return 0;
-	old = jsonerr_push(&r->j, key);
-	if (!cJSON_IsNumber(v))
-		ret = jsonerr_bad(&r->j, "expected a number", v);
-	else if (!isfinite(v->valuedouble))
-		ret = jsonerr_bad(&r->j, "out of range", v);
-	else
-		*out = v->valuedouble;
-	jsonerr_pop(&r->j, old);
-	return ret;
+	return jsonerr_number(&r->j, obj, key, -HUGE_VAL, HUGE_VAL, out);
 }
 
 /* Milliseconds at obj[key] as nanoseconds (0 when absent). */

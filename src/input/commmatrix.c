@@ -99,23 +99,7 @@ static int mx_parse_link(const char *s, int32_t *src, int32_t *dst)
 static int mx_number(struct mreader *r, const cJSON *o, const char *key,
                      double *out)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	size_t old;
-	int ret = 0;
-
-	*out = 0;
-	if (!v)
-		return 0;
-	old = jsonerr_push(&r->j, key);
-	if (!cJSON_IsNumber(v))
-		ret = jsonerr_bad(&r->j, "expected a number", v);
-	else if (!isfinite(v->valuedouble) || v->valuedouble < 0 ||
-	         v->valuedouble * 1e6 >= NS_LIMIT)
-		ret = jsonerr_bad(&r->j, "out of range", v);
-	else
-		*out = v->valuedouble;
-	jsonerr_pop(&r->j, old);
-	return ret;
+	return jsonerr_number(&r->j, o, key, 0, (double)NS_LIMIT / 1e6, out);
 }
 
 /* The transport's index among those seen (added when new). */

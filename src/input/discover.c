@@ -1,6 +1,9 @@
 /* Profile discovery: the folder shapes users point tools at (FORMATS.md,
  * "Folder layout"): rank folders, their output folders, single files,
  * parents of many rank folders; and each rank's id and files. */
+/* realpath(3) is XSI: declared with _XOPEN_SOURCE (with
+ * _POSIX_C_SOURCE alone only where _FORTIFY_SOURCE pulls it in) */
+#define _XOPEN_SOURCE 700
 #include "input/discover.h"
 
 #include <dirent.h>

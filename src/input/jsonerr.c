@@ -4,6 +4,7 @@
 
 #include <cjson/cJSON.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,28 @@ void jsonerr_pop(struct jsonerr *j, size_t old)
 {
 	j->path.len = old;
 	j->path.buf[old] = '\0';
+}
+
+int jsonerr_number(struct jsonerr *j, const struct cJSON *obj, const char *key,
+                   double lo, double hi, double *out)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	size_t old;
+	int ret = 0;
+
+	*out = 0;
+	if (!v)
+		return 0;
+	old = jsonerr_push(j, key);
+	if (!cJSON_IsNumber(v))
+		ret = jsonerr_bad(j, "expected a number", v);
+	else if (!isfinite(v->valuedouble) || v->valuedouble < lo ||
+	         v->valuedouble >= hi)
+		ret = jsonerr_bad(j, "out of range", v);
+	else
+		*out = v->valuedouble;
+	jsonerr_pop(j, old);
+	return ret;
 }
 
 int jsonerr_bad(struct jsonerr *j, const char *what, const struct cJSON *v)

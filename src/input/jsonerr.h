@@ -38,6 +38,13 @@ void jsonerr_pop(struct jsonerr *j, size_t old);
  * path is sanitized for the terminal. Returns -1. */
 int jsonerr_bad(struct jsonerr *j, const char *what, const struct cJSON *v);
 
+/* The number at obj[key], pushed on the path while it is checked, into
+ * *out (0 when the key is absent): 0, or jsonerr_bad's -1 when it is no
+ * number ("expected a number"), not finite, or outside [lo, hi) ("out of
+ * range"). */
+int jsonerr_number(struct jsonerr *j, const struct cJSON *obj, const char *key,
+                   double lo, double hi, double *out);
+
 /* The same with the value given as JSON text (a streamed reader's). */
 int jsonerr_bad_text(struct jsonerr *j, const char *what, const char *text,
                      size_t len);

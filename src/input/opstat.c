@@ -99,8 +99,13 @@ static void on_field(struct csvread *c, size_t i, const char *s, size_t len)
 			r->row.count = (uint64_t)v;
 		break;
 	case C_TOTAL:
-		if (decimal_us_to_ns(s, len, &v) || v < 0)
-			csvread_fail(c, i, "not a number", s, len);
+		if (decimal_us_to_ns(s, len, &v))
+			csvread_fail(c, i,
+			             "not a time in microseconds (a decimal "
+			             "number below 9.2e12)",
+			             s, len);
+		else if (v < 0)
+			csvread_fail(c, i, "a negative time", s, len);
 		else
 			r->row.total_ns = v;
 		break;
