@@ -175,7 +175,8 @@ report "$SAMPLES/paddleocrvl-910b-decode-2026" paddle &&
 "$SDPERF" report "$SAMPLES/msinsight-alexnet-2rank-2024/level1" -o a24md -q \
 	-f md 2>/dev/null && grep -q "| Rank | Kernel time (whole profile) |" a24md/report.md &&
 	"$SDPERF" report "$SAMPLES/msinsight-alexnet-2rank-2024/level1" -o a24t \
-		-f json 2>/dev/null | grep -q "^  rank 0    training step " &&
+		-f json >a24t.out 2>/dev/null &&
+	grep -q "^  rank 0    training step " a24t.out &&
 	ok ranks_whole_profile || bad ranks_whole_profile
 # MindIE-SD's advice on a whole-profile finding is said to be a DiT's
 grep -q "this profile is not one, so take it as a pointer only" a24md/report.md &&
