@@ -397,6 +397,9 @@ int csvread_finish(struct csvread *r)
 {
 	if (!r->failed && csv_fini(r->p, on_field, on_row, r) && !r->failed)
 		fail_in_field(r, "unterminated quoted field");
+	if (!r->failed && r->o->need_header && r->in_header)
+		csvread_failf(r, "%s: empty file (no header, no rows)",
+		              r->name);
 	return r->failed ? -1 : 0;
 }
 

@@ -45,6 +45,9 @@ struct csvread_opts {
 	int trim_header;    /* blanks around header names are dropped (a
 	                       quoted name keeps them in libcsv) */
 	int progress;       /* a progress line on stderr (tty only) */
+	int need_header;    /* csvread_finish fails on a file that never
+	                       ended its header: "NAME: empty file (no
+	                       header, no rows)" */
 };
 
 struct csvread {
@@ -93,8 +96,9 @@ int csvread_file(struct csvread *r);
 /* The same for bytes in memory; the whole buffer is one feed. */
 int csvread_mem(struct csvread *r, const void *data, size_t len);
 
-/* Ends the parse, flushing the last row (an open quote is an error).
- * Returns 0, or -1 when the read failed (now or before). */
+/* Ends the parse, flushing the last row (an open quote is an error; so
+ * is a file without a header when o->need_header is set). Returns 0, or
+ * -1 when the read failed (now or before). */
 int csvread_finish(struct csvread *r);
 
 /* Releases the parser and the header names (also after a failure). */

@@ -238,6 +238,7 @@ static const struct csvread_opts csv_opts = {
     .max_columns = MAX_COLUMNS,
     .max_bytes = MEMREC_MAX_BYTES,
     .trim_header = 1,
+    .need_header = 1,
 };
 
 static const struct csvread_opts module_opts = {
@@ -245,6 +246,7 @@ static const struct csvread_opts module_opts = {
     .max_columns = MAX_COLUMNS,
     .max_bytes = MEMREC_MAX_BYTES,
     .trim_header = 1,
+    .need_header = 1,
 };
 
 static void begin(struct mreader *r, const char *name, int module, memrec_fn fn,
@@ -266,9 +268,6 @@ static int end(struct mreader *r)
 	struct csvread *c = &r->csv;
 
 	csvread_finish(c);
-	if (!c->failed && c->in_header)
-		csvread_failf(c, "%s: empty file (no header, no rows)",
-		              c->name);
 	r->info->size = c->size;
 	csvread_release(c);
 	free(r->colmap);

@@ -203,6 +203,7 @@ static const struct csvread_opts csv_opts = {
     .max_columns = MAX_COLUMNS,
     .max_bytes = OPMEM_MAX_BYTES,
     .trim_header = 1,
+    .need_header = 1,
 };
 
 static void begin(struct oreader *r, const char *name, memrec_fn fn, void *ctx,
@@ -222,9 +223,6 @@ static int end(struct oreader *r)
 	struct csvread *c = &r->csv;
 
 	csvread_finish(c);
-	if (!c->failed && c->in_header)
-		csvread_failf(c, "%s: empty file (no header, no rows)",
-		              c->name);
 	r->info->size = c->size;
 	csvread_release(c);
 	free(r->colmap);

@@ -173,6 +173,7 @@ static const struct csvread_opts csv_opts = {
     .max_columns = MAX_COLUMNS,
     .max_bytes = OPSTAT_MAX_BYTES,
     .trim_header = 1,
+    .need_header = 1,
 };
 
 static void begin(struct osreader *r, const char *name, struct opstat *os,
@@ -190,9 +191,6 @@ static int end(struct osreader *r)
 	struct csvread *c = &r->csv;
 
 	csvread_finish(c);
-	if (!c->failed && c->in_header)
-		csvread_failf(c, "%s: empty file (no header, no rows)",
-		              c->name);
 	csvread_release(c);
 	free(r->colmap);
 	row_free(&r->row);

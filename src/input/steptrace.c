@@ -324,6 +324,7 @@ static const struct csvread_opts csv_opts = {
     .max_columns = MAX_COLUMNS,
     .max_bytes = STEPTRACE_MAX_BYTES,
     .trim_header = 1, /* a quoted header keeps its blanks in libcsv */
+    .need_header = 1,
 };
 
 static void reader_begin(struct streader *r, const char *name,
@@ -343,9 +344,6 @@ static int reader_end(struct streader *r)
 	struct csvread *c = &r->csv;
 
 	csvread_finish(c);
-	if (!c->failed && c->in_header)
-		csvread_failf(c, "%s: empty file (no header, no rows)",
-		              c->name);
 	r->st->size = c->size;
 	r->st->gz = c->gz;
 	csvread_release(c);

@@ -97,7 +97,7 @@ static void run_release(struct run *u)
 	strbuf_release(&u->x.log);
 }
 
-static const struct csvread_opts plain = {"test.csv", 8, 0, 0, 0, 0};
+static const struct csvread_opts plain = {"test.csv", 8, 0, 0, 0, 0, 0};
 
 static void csvread_reports_header_fields_and_rows_in_order(void **state)
 {
