@@ -59,16 +59,16 @@ static void e2e_line(const struct result *r, struct strbuf *out)
 	strbuf_adds(out, ")\n");
 }
 
-/* The one stage of a profile that is not split, named for what it is. */
+/* A stage as the summary names it: the denoiser for what it is, the one
+ * stage of a profile that is not split as the tables name it, a partial
+ * capture's in full. */
 static const char *stage_name(const struct result *r, int s)
 {
-	static const char *const one[WORKLOAD_KINDS] = {
-	    "whole profile", "training step", "LLM inference",
-	    "VAE alone (partial capture)", "whole profile"};
-
-	if (s == STAGE_OTHER && r->workload.one_stage)
-		return one[r->workload.kind];
-	return short_name(r, s);
+	if (s != STAGE_OTHER || !r->workload.one_stage)
+		return short_name(r, s);
+	return r->workload.kind == WORKLOAD_PARTIAL
+	           ? "VAE alone (partial capture)"
+	           : text_stage_label(r, s);
 }
 
 const char *text_stage_label(const struct result *r, int s)
