@@ -189,25 +189,13 @@ static void order(struct result *r)
 	free(t);
 }
 
-/* Some analysed rank's kernels disagree with the profiler's own totals
- * (analysis/totals.h). */
-static int kernels_disagree(const struct result *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->nranks; i++)
-		if (r->ranks[i].analysed && r->ranks[i].totals_failed)
-			return 1;
-	return 0;
-}
-
 void gain_evaluate(const struct rules *ru, struct result *r)
 {
 	size_t i;
 	/* the guide's speed-ups are measured on DiT pipelines: none for a
 	 * profile of another kind; and none where the kernels disagree with
 	 * the profiler's own totals, whose end to end is not the run's */
-	int none = r->workload.one_stage || kernels_disagree(r);
+	int none = r->workload.one_stage || totals_failed(r);
 
 	for (i = 0; i < r->nverdicts; i++) {
 		struct verdict *v = &r->verdicts[i];

@@ -60,6 +60,16 @@ void warning_release(struct warning *w)
 	memset(w, 0, sizeof(*w));
 }
 
+int totals_failed(const struct result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nranks; i++)
+		if (r->ranks[i].analysed && r->ranks[i].totals_failed)
+			return 1;
+	return 0;
+}
+
 void rank_result_release(struct rank_result *rr)
 {
 	size_t i;

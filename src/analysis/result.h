@@ -812,6 +812,9 @@ struct result {
 void result_init(struct result *r);
 void result_release(struct result *r);
 void rank_result_release(struct rank_result *rr);
+/* Whether any analysed rank has a check against the profiler's own totals
+ * beyond its tolerance (analysis/totals.h). */
+int totals_failed(const struct result *r);
 /* About what r holds in memory (its lists and strings), to charge a
  * rank's result to the memory budget while the ranks wait to be merged. */
 uint64_t result_bytes(const struct result *r);

@@ -344,16 +344,6 @@ void totals_check_opstat(struct result *r, struct rank_result *rr,
 	free(msg);
 }
 
-int totals_failed(const struct result *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->nranks; i++)
-		if (r->ranks[i].analysed && r->ranks[i].totals_failed)
-			return 1;
-	return 0;
-}
-
 int totals_checked(const struct result *r)
 {
 	size_t i;

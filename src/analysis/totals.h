@@ -46,8 +46,6 @@ void totals_check_opstat(struct result *r, struct rank_result *rr,
                          const struct rules *ru, const struct opstat *os,
                          const struct kernel_type_sum *types, size_t n);
 
-/* Whether any analysed rank has a check beyond its tolerance. */
-int totals_failed(const struct result *r);
 /* Whether any analysed rank had a total to compare with. */
 int totals_checked(const struct result *r);
 
