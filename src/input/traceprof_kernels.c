@@ -207,12 +207,13 @@ int traceprof_kernel_add(struct traceprof_ctx *c, size_t proc,
 	    checked_add(ts, dur, &end))
 		return traceprof_bad_event(p, at, "dur");
 	tl = kernels_type_from_name(c->tmp.buf, c->tmp.len, &type);
-	if (!tl || !utf8_is_text(type, tl, &bad))
-		return traceprof_bad_event(p, at, "name");
 	/* "Type\0Api": the aclnn API goes into the kernel's key */
 	kernels_make_key(&c->tkey, type, tl, "", 0, c->tmp.buf, c->tmp.len);
 	key = strtab_find(&c->types, c->tkey.buf, c->tkey.len);
 	if (key == UINT32_MAX) {
+		/* a key found was checked when it was new */
+		if (!tl || !utf8_is_text(type, tl, &bad))
+			return traceprof_bad_event(p, at, "name");
 		if (new_type(c, c->tkey.len))
 			return -1;
 		key = strtab_intern(&c->types, c->tkey.buf, c->tkey.len);
