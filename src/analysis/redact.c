@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/fieldtab.h"
 #include "util/strbuf.h"
 #include "util/strtab.h"
 #include "util/xalloc.h"
@@ -14,6 +15,10 @@
 const char *const redact_class_names[REDACT_CLASSES] = {
     "hosts",     "users",  "paths",  "rank_folders",
     "addresses", "groups", "kernels"};
+
+const char *const redact_field_names[REDACT_FIELDS] = {
+    "torch_npu_version", "cann_version", "profiler_level",
+    "aic_metrics",       "chip",         "db_schema_version"};
 
 /* A pseudonym is its class's prefix and a number from 1. */
 static const char *const pseudonym_prefix[REDACT_CLASSES] = {
@@ -29,6 +34,11 @@ enum lit_kind {
 	LIT_PATH, /* a path: not inside a longer name or path */
 	LIT_WORD  /* a name: not inside a longer name (may follow '/') */
 };
+
+/* A literal's id while it waits to be met: a name registered with
+ * redactor_add_name is numbered when first found, so a name that is in
+ * no string (the machine's own) takes no number from the others. */
+#define LIT_PENDING (UINT32_MAX - 1)
 
 /* A literal's pseudonym; the original is the key of its kind's table. */
 struct lit {
@@ -315,8 +325,11 @@ static void add_paths(struct redactor *rd)
 void redactor_add_name(struct redactor *rd, enum redact_class c,
                        const char *name)
 {
-	if (name && (c == REDACT_HOST || c == REDACT_USER))
-		add_lit(rd, c, name, strlen(name), LIT_WORD);
+	size_t n = name ? strlen(name) : 0;
+
+	/* numbered when first met (LIT_PENDING) */
+	if (n >= WORD_MIN && (c == REDACT_HOST || c == REDACT_USER))
+		push_lit(rd, c, name, n, LIT_WORD, LIT_PENDING);
 }
 
 void redactor_add_kernel(struct redactor *rd, const char *name)
@@ -366,6 +379,32 @@ static int is_name(int c)
 	       (unsigned char)c >= 0x80;
 }
 
+static int is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* 1 when a name may begin or end between a and b (a first; 0: the start
+ * or the end of the string): at any byte that is no letter or digit
+ * ('_', '-', '.', '/', ':', '@', '%', a space...), between letters and
+ * digits, and from a lower-case letter to an upper-case one
+ * (hcom_allReduce__zqhost_1, ZqhostAllReduce: camelCase). */
+static int word_boundary(int a, int b)
+{
+	if (!a || !b || !is_alnum(a) || !is_alnum(b))
+		return 1;
+	if (is_digit(a) != is_digit(b))
+		return 1;
+	return a >= 'a' && a <= 'z' && b >= 'A' && b <= 'Z';
+}
+
+/* A separator a name may be glued to another with (AllReduce_10.1.2.3,
+ * x-/home/u/y): an address or a path after one is looked for too. */
+static int glue(int c)
+{
+	return c == '_' || c == '-' || c == '@' || c == '%';
+}
+
 /* Where an absolute path may start: after one of these (or at the
  * start). */
 static int path_lead(int c)
@@ -385,11 +424,11 @@ static int path_stop(int c)
 }
 
 /* The longest literal of kind that s[i..n) starts with and that ends
- * where end_ok says one may: its length (0: none), *l its pseudonym. Each
- * candidate end is one hash lookup. */
-static size_t longest_lit(const struct redactor *rd, enum lit_kind kind,
-                          const char *s, size_t i, size_t n,
-                          const struct lit **l)
+ * where one may (a path: before '/' or what no name holds; a name: at a
+ * word boundary): its length (0: none), *l its pseudonym. Each candidate
+ * end is one hash lookup. */
+static size_t longest_lit(struct redactor *rd, enum lit_kind kind,
+                          const char *s, size_t i, size_t n, struct lit **l)
 {
 	size_t e, lim = rd->maxlen[kind] < n - i ? i + rd->maxlen[kind] : n;
 	size_t best = 0;
@@ -397,8 +436,9 @@ static size_t longest_lit(const struct redactor *rd, enum lit_kind kind,
 	for (e = i + 1; e <= lim; e++) {
 		int next = e < n ? (unsigned char)s[e] : 0;
 		uint32_t id;
-		if (kind == LIT_PATH ? next && next != '/' && is_name(next)
-		                     : next && is_word(next))
+		if (kind == LIT_PATH
+		        ? next && next != '/' && is_name(next)
+		        : !word_boundary((unsigned char)s[e - 1], next))
 			continue;
 		id = strtab_find(&rd->tab[kind], s + i, e - i);
 		if (id != UINT32_MAX) {
@@ -410,18 +450,20 @@ static size_t longest_lit(const struct redactor *rd, enum lit_kind kind,
 }
 
 /* The literal that s[i..n) starts with: a path (not inside a longer name
- * or path) or a name (not inside a longer name; it may follow '/'), the
- * longer of the two, a rank folder when they tie. Its length, or 0. */
-static size_t match_lit(const struct redactor *rd, const char *s, size_t i,
-                        size_t n, const struct lit **l)
+ * or path) or a name (at a word boundary: glued to what precedes it by
+ * any separator, or by a change from letters to digits or from lower to
+ * upper case), the longer of the two, a rank folder when they tie. Its
+ * length, or 0. */
+static size_t match_lit(struct redactor *rd, const char *s, size_t i, size_t n,
+                        struct lit **l)
 {
 	int prev = i ? (unsigned char)s[i - 1] : 0;
-	const struct lit *lp = NULL, *lw = NULL;
+	struct lit *lp = NULL, *lw = NULL;
 	size_t p = 0, w = 0;
 
 	if (rd->tab[LIT_PATH].n && !(i && (is_name(prev) || prev == '/')))
 		p = longest_lit(rd, LIT_PATH, s, i, n, &lp);
-	if (rd->tab[LIT_WORD].n && !(i && is_word(prev)))
+	if (rd->tab[LIT_WORD].n && word_boundary(prev, (unsigned char)s[i]))
 		w = longest_lit(rd, LIT_WORD, s, i, n, &lw);
 	if (!p && !w)
 		return 0;
@@ -455,8 +497,10 @@ static size_t ipv4_at(const char *s, size_t i, size_t n)
 		if (!d || d > 3 || v > 255)
 			return 0;
 	}
-	if (k < n && (is_alnum(s[k]) ||
-	              (s[k] == '.' && k + 1 < n && is_alnum(s[k + 1]))))
+	/* not part of a longer number or dotted run of numbers; a letter
+	 * may follow (glued: 10.1.2.3grp) */
+	if (k < n && (is_digit(s[k]) ||
+	              (s[k] == '.' && k + 1 < n && is_digit(s[k + 1]))))
 		return 0;
 	return k - i;
 }
@@ -500,36 +544,54 @@ static int ipv6_valid(const char *s, size_t n)
 	return groups && (groups == 8 ? !gap : gap && groups < 8);
 }
 
+/* 1 when s[0..n) holds a decimal digit. */
+static int has_digit(const char *s, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (is_digit(s[i]))
+			return 1;
+	return 0;
+}
+
 /* The length of an IPv6 address at s[i..n), or 0: the longest run of hex
  * digits, ':' and '.' that is one (a run ending a sentence loses its
- * '.'; "fe80::1:" loses its ':'). */
-static size_t ipv6_at(const char *s, size_t i, size_t n)
+ * '.'; "fe80::1:" loses its ':'). glued: it follows a name (glue()), or a
+ * name follows it: then it must hold a decimal digit, as every address
+ * in use does and no "Add::dead" of a name does. */
+static size_t ipv6_at(const char *s, size_t i, size_t n, int glued)
 {
-	size_t e = i, colons = 0;
+	size_t e = i, colons = 0, len = 0;
 
 	while (e < n && (is_hex(s[e]) || s[e] == ':' || s[e] == '.')) {
 		colons += s[e] == ':';
 		e++;
 	}
-	if (colons < 2 || (e < n && (is_alnum(s[e]) || s[e] == '_')))
+	if (colons < 2)
 		return 0;
+	if (e < n && (is_alnum(s[e]) || s[e] == '_' || s[e] == '-'))
+		glued = 1;
 	while (e > i && s[e - 1] == '.')
 		e--;
 	if (ipv6_valid(s + i, e - i))
-		return e - i;
-	if (e > i + 1 && s[e - 1] == ':' && s[e - 2] != ':' &&
-	    ipv6_valid(s + i, e - 1 - i))
-		return e - 1 - i;
-	return 0;
+		len = e - i;
+	else if (e > i + 1 && s[e - 1] == ':' && s[e - 2] != ':' &&
+	         ipv6_valid(s + i, e - 1 - i))
+		len = e - 1 - i;
+	if (len && glued && !has_digit(s + i, len))
+		return 0;
+	return len;
 }
 
-/* An address at s[i..n) (IPv4 or IPv6), with what follows it: an HCCL
- * group name (address%interface_NUMBER..., *cls REDACT_GROUP) or a zone
- * (address%interface). The length, or 0. */
-static size_t address_at(const char *s, size_t i, size_t n,
-                         enum redact_class *cls)
+/* An address at s[i..n) (IPv4 when v4, IPv6 when v6: where each may
+ * start), with what follows it: an HCCL group name
+ * (address%interface_NUMBER..., *cls REDACT_GROUP) or a zone
+ * (address%interface). glued: see ipv6_at. The length, or 0. */
+static size_t address_at(const char *s, size_t i, size_t n, int v4, int v6,
+                         int glued, enum redact_class *cls)
 {
-	size_t a = ipv4_at(s, i, n), b = ipv6_at(s, i, n), e, k;
+	size_t a = v4 ? ipv4_at(s, i, n) : 0;
+	size_t b = v6 ? ipv6_at(s, i, n, glued) : 0, e, k;
 
 	if (b > a)
 		a = b;
@@ -555,12 +617,15 @@ static size_t address_at(const char *s, size_t i, size_t n,
 	return e - i;
 }
 
-/* The length of an absolute (or ~/) path at s[i..n), or 0. */
+/* The length of an absolute (or ~/) path at s[i..n), or 0. One glued to
+ * a name (x_/home/u/y) needs two components: "GB/s" and "N/A" are
+ * none. */
 static size_t path_at(const char *s, size_t i, size_t n)
 {
-	size_t e = i;
+	size_t e = i, k, slashes = 0;
+	int glued = i && glue((unsigned char)s[i - 1]);
 
-	if (i && !path_lead((unsigned char)s[i - 1]))
+	if (i && !glued && !path_lead((unsigned char)s[i - 1]))
 		return 0;
 	if (s[i] == '~') {
 		if (i + 1 >= n || s[i + 1] != '/')
@@ -574,6 +639,10 @@ static size_t path_at(const char *s, size_t i, size_t n)
 		e++;
 	while (e > i + 2 && s[e - 1] == '.') /* the end of a sentence */
 		e--;
+	for (k = i; k < e; k++)
+		slashes += s[k] == '/';
+	if (glued && slashes < 2)
+		return 0;
 	return e - i;
 }
 
@@ -605,21 +674,27 @@ static void rewrite(struct redactor *rd, const char *s, size_t n,
 	if (!rd->paths_done)
 		add_paths(rd);
 	while (i < n) {
-		const struct lit *l = NULL;
+		struct lit *l = NULL;
 		enum redact_class cls;
 		uint32_t id;
 		size_t len;
 		int prev = i ? (unsigned char)s[i - 1] : 0;
+		/* an IPv4 address after anything but a digit or a '.'
+		 * (AllReduce_10.1.2.3_grp, grp10.1.2.3); an IPv6 one after
+		 * no letter, digit, '.' or ':' */
+		int v4 = is_digit(s[i]) && !is_digit(prev) && prev != '.';
+		int v6 = (is_hex(s[i]) || s[i] == ':') && !is_alnum(prev) &&
+		         prev != '.' && prev != ':';
 
 		if ((len = match_lit(rd, s, i, n, &l)) > 0) {
+			if (l->id == LIT_PENDING) /* met first here */
+				l->id = learn(rd, l->cls, s + i, len);
 			add_pseudonym(out, l->cls, l->id);
 			i += len;
 			continue;
 		}
-		if ((is_hex(s[i]) || s[i] == ':') &&
-		    !(i && (is_alnum(prev) || prev == '_' || prev == '.' ||
-		            prev == ':')) &&
-		    (len = address_at(s, i, n, &cls)) > 0) {
+		if ((v4 || v6) &&
+		    (len = address_at(s, i, n, v4, v6, glue(prev), &cls)) > 0) {
 			add_pseudonym(out, cls, learn(rd, cls, s + i, len));
 			i += len;
 			continue;
@@ -665,16 +740,14 @@ void redactor_rewrite_str(struct redactor *rd, char **s)
 
 /* ---- the pass over a result --------------------------------------------- */
 
-/* A kernel type: its pseudonym when registered (whatever characters the
- * name has), else rewritten like any string. */
+/* A kernel type registered with --redact-kernels: its pseudonym (whatever
+ * characters the name has); other types are left to the walk below. */
 static void redact_type(struct redactor *rd, char **type)
 {
-	const char *op = redactor_kernel(rd, *type);
+	const char *op = *type ? redactor_kernel(rd, *type) : NULL;
 
-	if (!op) {
-		redactor_rewrite_str(rd, type);
+	if (!op)
 		return;
-	}
 	free(*type);
 	*type = xstrdup(op);
 }
@@ -699,29 +772,417 @@ static void redact_types(struct redactor *rd, struct result *r)
 		redact_type(rd, &r->unmatched[i].type);
 }
 
-static void redact_rank(struct redactor *rd, struct rank_result *rr)
-{
-	size_t i;
+/* Every string member of the result, as tables of fields
+ * (util/fieldtab.h), walked by redact_walk: by construction, a string the
+ * tables list is rewritten wherever it sits in the result, and the test
+ * redact_fields (tests/redact/fields.py) fails when result.h (or a header
+ * it holds structs of) has a string member, or a struct holding one,
+ * that no row names. Rows:
+ *   FT_STR   rewritten (redactor_rewrite), n of them when n > 1; min > 0:
+ *            a metadata field (enum redact_field min - 1) kept only when
+ *            it has its kind's shape (meta_ok) and the rewrite leaves it
+ *            as it is, else dropped (NULL) and counted
+ *   FT_CHARS a string held in the struct (a transport name): rewritten,
+ *            "redacted" when the rewrite does not fit
+ *   FT_SYM   sdperf's own text, never from the input (static strings,
+ *            codes checked against sdperf's tables, hashes it computed):
+ *            listed so that the check sees it was decided, not rewritten
+ *   FT_SUB   an embedded struct (n of them)
+ *   FT_LIST  a pointer to count_off elements; count_off SIZE_MAX: to
+ *            one element or NULL */
+#define RSTR(T, M) FT_STRF(T, M)
+#define RSTRS(T, M, N)                                                         \
+	{                                                                      \
+#M, FT_STR, offsetof(T, M), N, 0, 0, NULL, 0, NULL, 0, 0, 0    \
+	}
+#define RMETA(T, M, F)                                                         \
+	{                                                                      \
+#M, FT_STR, offsetof(T, M), 1, (F) + 1, 0, NULL, 0, NULL, 0,   \
+		    0, 0                                                       \
+	}
+#define ROWN(T, M)                                                             \
+	{                                                                      \
+#M, FT_SYM, offsetof(T, M), 1, 0, 0, NULL, 0, NULL, 0, 0, 0    \
+	}
+#define RSUB(T, M, N, SUB, ET)    FT_SUBF(T, M, N, SUB, ET)
+#define RLIST(T, M, CNT, SUB, ET) FT_LISTF(T, M, CNT, SUB, ET, 0)
+#define RONE(T, M, SUB, ET)                                                    \
+	{                                                                      \
+#M, FT_LIST, offsetof(T, M), 1, 0, 0, NULL, 0, &(SUB),         \
+		    sizeof(ET), SIZE_MAX, 0                                    \
+	}
 
-	redactor_rewrite_str(rd, &rr->dir);
-	for (i = 0; i < RF_COUNT; i++)
-		redactor_rewrite_str(rd, &rr->files[i]);
-	redactor_rewrite_str(rd, &rr->db.path);
-	for (i = 0; i < rr->nmarkers; i++)
-		redactor_rewrite_str(rd, &rr->markers[i].name);
-	for (i = 0; i < rr->ninputs; i++) /* provenance: the files hashed */
-		redactor_rewrite_str(rd, &rr->inputs[i].path);
+static const struct ft_field str_f[] = {
+    {NULL, FT_STR, 0, 1, 0, 0, NULL, 0, NULL, 0, 0, 0}};
+static const struct ft_table str_t = FT_TABLE(str_f);
+static const struct ft_field own_f[] = {
+    {NULL, FT_SYM, 0, 1, 0, 0, NULL, 0, NULL, 0, 0, 0}};
+static const struct ft_table own_t = FT_TABLE(own_f);
+
+static const struct ft_field roww_f[] = {
+    RSTR(struct row_warning, reason),
+    ROWN(struct row_warning, code),
+    RSTRS(struct row_warning, args, 3),
+};
+static const struct ft_table roww_t = FT_TABLE(roww_f);
+
+static const struct ft_field kinfo_f[] = {
+    RSTR(struct kernels_info, path),
+    RSTR(struct kernels_info, variant),
+    ROWN(struct kernels_info, era),
+    RLIST(struct kernels_info, warn, nwarn, roww_t, struct row_warning),
+};
+static const struct ft_table kinfo_t = FT_TABLE(kinfo_f);
+
+static const struct ft_field input_f[] = {
+    ROWN(struct input_desc, role),
+    RSUB(struct input_desc, file, 1, kinfo_t, struct kernels_info),
+};
+static const struct ft_table input_t = FT_TABLE(input_f);
+
+static const struct ft_field type_f[] = {RSTR(struct type_stat, type)};
+static const struct ft_table type_t = FT_TABLE(type_f);
+
+static const struct ft_field stage_f[] = {
+    RLIST(struct stage_result, top, ntop, type_t, struct type_stat)};
+static const struct ft_table stage_t = FT_TABLE(stage_f);
+
+static const struct ft_field gain_f[] = {
+    RSTR(struct gain, assumption_en),
+    RSTR(struct gain, assumption_zh),
+    RSTR(struct gain, source),
+    RSTR(struct gain, source_zh),
+};
+static const struct ft_table gain_t = FT_TABLE(gain_f);
+
+static const struct ft_field verdict_f[] = {
+    ROWN(struct verdict, id), /* a rules id: the catalogues' key */
+    RSTR(struct verdict, title),
+    RSTR(struct verdict, metric),
+    RSTR(struct verdict, recommendation),
+    RSTR(struct verdict, check),
+    RSTR(struct verdict, how),
+    ROWN(struct verdict, na_reason),
+    ROWN(struct verdict, na_code),
+    /* feature doc keys, each checked against feature_doc_keys */
+    RLIST(struct verdict, docs, ndocs, own_t, char *),
+    RONE(struct verdict, gain, gain_t, struct gain),
+};
+static const struct ft_table verdict_t = FT_TABLE(verdict_f);
+
+static const struct ft_field warn_f[] = {
+    ROWN(struct warning, code),
+    RSTR(struct warning, file),
+    RSTR(struct warning, message),
+    ROWN(struct warning, reason), /* a code: "not_a_number", ... */
+    RSTRS(struct warning, args, WARNING_ARGS),
+};
+static const struct ft_table warn_t = FT_TABLE(warn_f);
+
+static const struct ft_field marker_f[] = {RSTR(struct stage_marker, name)};
+static const struct ft_table marker_t = FT_TABLE(marker_f);
+
+static const struct ft_field db_f[] = {
+    RSTR(struct rank_db, path),
+    RMETA(struct rank_db, schema, REDACT_F_DB_SCHEMA),
+};
+static const struct ft_table db_t = FT_TABLE(db_f);
+
+static const struct ft_field rcoll_f[] = {
+    ROWN(struct rank_collection, export_type),
+    ROWN(struct rank_collection, level_source),
+    ROWN(struct rank_collection, cpu_source),
+    ROWN(struct rank_collection, shapes_source),
+    ROWN(struct rank_collection, memory_source),
+    ROWN(struct rank_collection, aic_source),
+    ROWN(struct rank_collection, steps_source),
+};
+static const struct ft_table rcoll_t = FT_TABLE(rcoll_f);
+
+static const struct ft_field totals_f[] = {
+    ROWN(struct totals_check, source),
+    RSTR(struct totals_check, worst_type),
+};
+static const struct ft_table totals_t = FT_TABLE(totals_f);
+
+static const struct ft_field link_f[] = {
+    FT_CHARSF(struct comm_link, transport)};
+static const struct ft_table link_t = FT_TABLE(link_f);
+
+static const struct ft_field infile_f[] = {
+    ROWN(struct input_file, what),
+    RSTR(struct input_file, path),
+    ROWN(struct input_file, sha256),
+};
+static const struct ft_table infile_t = FT_TABLE(infile_f);
+
+static const struct ft_field rank_f[] = {
+    ROWN(struct rank_result, id_source),
+    RSTR(struct rank_result, dir),
+    RSTRS(struct rank_result, files, RF_COUNT),
+    RMETA(struct rank_result, torch_npu_version, REDACT_F_TORCH_NPU_VERSION),
+    RMETA(struct rank_result, cann_version, REDACT_F_CANN_VERSION),
+    RMETA(struct rank_result, profiler_level, REDACT_F_PROFILER_LEVEL),
+    RMETA(struct rank_result, aic_metrics, REDACT_F_AIC_METRICS),
+    ROWN(struct rank_result, kernel_source),
+    ROWN(struct rank_result, steps_source),
+    RLIST(struct rank_result, markers, nmarkers, marker_t, struct stage_marker),
+    ROWN(struct rank_result, stage_source),
+    RSUB(struct rank_result, db, 1, db_t, struct rank_db),
+    RSUB(struct rank_result, coll, 1, rcoll_t, struct rank_collection),
+    RSUB(struct rank_result, totals, TOT_COUNT, totals_t, struct totals_check),
+    RLIST(struct rank_result, links, nlinks, link_t, struct comm_link),
+    RLIST(struct rank_result, unused, nunused, str_t, char *),
+    RMETA(struct rank_result, chip, REDACT_F_CHIP),
+    RLIST(struct rank_result, inputs, ninputs, infile_t, struct input_file),
+    ROWN(struct rank_result, captured_from),
+};
+static const struct ft_table rank_t = FT_TABLE(rank_f);
+
+static const struct ft_field coll_f[] = {
+    RSUB(struct collection, sum, 1, rcoll_t, struct rank_collection),
+    ROWN(struct collection, export_type),
+    /* borrowed from a rank's (rewritten there; redact_result points
+     * them at the rank's again) */
+    ROWN(struct collection, torch_npu_version),
+    ROWN(struct collection, cann_version),
+};
+static const struct ft_table coll_t = FT_TABLE(coll_f);
+
+static const struct ft_field mem_f[] = {
+    RMETA(struct memory_summary, chip, REDACT_F_CHIP),
+    ROWN(struct memory_summary, card_source),
+};
+static const struct ft_table mem_t = FT_TABLE(mem_f);
+
+static const struct ft_field brand_f[] = {
+    RSTR(struct brand, org),       RSTR(struct brand, customer),
+    RSTR(struct brand, ticket),    RSTR(struct brand, confidential),
+    ROWN(struct brand, logo_mime), ROWN(struct brand, logo_sha256),
+};
+static const struct ft_table brand_t = FT_TABLE(brand_f);
+
+static const struct ft_field prov_f[] = {
+    RSTR(struct provenance, command_line),
+    ROWN(struct provenance, version),
+    ROWN(struct provenance, build),
+    RSTR(struct provenance, rules),
+    ROWN(struct provenance, rules_sha256),
+    ROWN(struct provenance, captured_from),
+};
+static const struct ft_table prov_t = FT_TABLE(prov_f);
+
+static const struct ft_field result_f[] = {
+    RSTR(struct result, profile_path),
+    RSTR(struct result, rank_dir),
+    RLIST(struct result, inputs, ninputs, input_t, struct input_desc),
+    RSUB(struct result, stages, STAGE_COUNT, stage_t, struct stage_result),
+    RSTR(struct result, stage_method),
+    RLIST(struct result, unmatched, nunmatched, type_t, struct type_stat),
+    RLIST(struct result, verdicts, nverdicts, verdict_t, struct verdict),
+    RSTR(struct result, rules_source),
+    RLIST(struct result, warnings, nwarnings, warn_t, struct warning),
+    RLIST(struct result, ranks, nranks, rank_t, struct rank_result),
+    RSUB(struct result, collection, 1, coll_t, struct collection),
+    RSUB(struct result, memory, 1, mem_t, struct memory_summary),
+    RSUB(struct result, brand, 1, brand_t, struct brand),
+    RSUB(struct result, prov, 1, prov_t, struct provenance),
+};
+static const struct ft_table result_t = FT_TABLE(result_f);
+
+/* ---- metadata: kept when it has its kind's shape ------------------------ */
+
+static int is_alpha(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-static void redact_warning(struct redactor *rd, struct warning *w)
+/* A word a release name holds (case aside): 2.5.1.dev20241207,
+ * 2.1.0.post10, 8.0.RC3.alpha001, 7.0.T3, 6.3.RC1.B010, 8.0.0.SPC001. */
+static int release_word(const char *s, size_t n)
 {
-	size_t k;
+	static const char *const words[] = {"rc",   "post", "dev", "alpha",
+	                                    "beta", "a",    "b",   "t",
+	                                    "spc",  "tr",   "hf"};
+	size_t i, k;
 
-	redactor_rewrite_str(rd, &w->file);
-	redactor_rewrite_str(rd, &w->message);
-	redactor_rewrite_str(rd, &w->reason);
-	for (k = 0; k < WARNING_ARGS; k++)
-		redactor_rewrite_str(rd, &w->args[k]);
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		if (strlen(words[i]) != n)
+			continue;
+		for (k = 0; k < n; k++)
+			if ((s[k] | 0x20) != words[i][k])
+				break;
+		if (k == n)
+			return 1;
+	}
+	return 0;
+}
+
+/* A version: at most 40 bytes, parts split by '.', '-', '+' or '_', the
+ * first starting with a digit, each digits, a release word, or digits, a
+ * release word and digits (0rc1, RC2, post10). */
+static int version_shape(const char *s)
+{
+	size_t n = strlen(s), i = 0;
+
+	if (!n || n > 40 || !is_digit(s[0]))
+		return 0;
+	while (i < n) {
+		size_t b = i, w;
+		while (i < n && is_digit(s[i]))
+			i++;
+		w = i;
+		while (i < n && is_alpha(s[i]))
+			i++;
+		if (i > w && !release_word(s + w, i - w))
+			return 0;
+		while (i < n && is_digit(s[i]))
+			i++;
+		if (i == b)
+			return 0; /* an empty part, or a byte of no part */
+		if (i < n) {
+			if (s[i] != '.' && s[i] != '-' && s[i] != '+' &&
+			    s[i] != '_')
+				return 0;
+			if (++i == n)
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/* s is prefix followed by 1..max bytes of [A-Za-z0-9_] (upper: capitals,
+ * digits and '_' only). */
+static int ident_shape(const char *s, const char *prefix, size_t max, int upper)
+{
+	size_t p = strlen(prefix), n = strlen(s), i;
+
+	if (n <= p || n - p > max || strncmp(s, prefix, p))
+		return 0;
+	for (i = p; i < n; i++)
+		if (!(is_digit(s[i]) || s[i] == '_' ||
+		      (s[i] >= 'A' && s[i] <= 'Z') ||
+		      (!upper && is_alpha(s[i]))))
+			return 0;
+	return 1;
+}
+
+/* 1 when s has the shape of metadata field f: a version (torch_npu, CANN,
+ * the db's schema), a profiler level (Level0, Level1, Level2,
+ * Level_none), an AI Core metrics name (ACL_AICORE_...), a chip model
+ * (Ascend...). */
+static int meta_shape(enum redact_field f, const char *s)
+{
+	switch (f) {
+	case REDACT_F_TORCH_NPU_VERSION:
+	case REDACT_F_CANN_VERSION:
+	case REDACT_F_DB_SCHEMA:
+		return version_shape(s);
+	case REDACT_F_PROFILER_LEVEL:
+		return !strcmp(s, "Level0") || !strcmp(s, "Level1") ||
+		       !strcmp(s, "Level2") || !strcmp(s, "Level_none");
+	case REDACT_F_AIC_METRICS:
+		return ident_shape(s, "ACL_AICORE_", 40, 1);
+	case REDACT_F_CHIP:
+		return ident_shape(s, "Ascend", 30, 0);
+	case REDACT_FIELDS:
+		break;
+	}
+	return 0;
+}
+
+/* A metadata value: kept when it has its field's shape and nothing in it
+ * is replaced, else dropped (a version holding a user name is no version
+ * to show, and no rewrite of it would be one) and counted. A value
+ * dropped becomes a literal of its own, "redacted" wherever another
+ * string quotes it (the db's schema in its input's description). */
+static void redact_meta(struct redactor *rd, struct result *r,
+                        enum redact_field f, char **s)
+{
+	char *t;
+	size_t n;
+	int keep;
+
+	if (!*s)
+		return;
+	t = redactor_rewrite(rd, *s); /* learns what it holds */
+	keep = meta_shape(f, *s) && !strcmp(t, *s);
+	free(t);
+	if (keep)
+		return;
+	n = strlen(*s);
+	if (n)
+		push_lit(rd, REDACT_PATH, *s, n, LIT_WORD, UINT32_MAX);
+	free(*s);
+	*s = NULL;
+	r->redaction.dropped[f]++;
+}
+
+/* A string held in the struct, of size bytes with its NUL. */
+static void redact_chars(struct redactor *rd, char *s, size_t size)
+{
+	char *t = redactor_rewrite(rd, s);
+
+	if (strlen(t) < size)
+		memcpy(s, t, strlen(t) + 1);
+	else
+		snprintf(s, size, "%s", "redacted");
+	free(t);
+}
+
+/* Rewrites every string of the n elements of table t at base (stride
+ * size), recursively: the metadata fields alone when meta, else all the
+ * others. */
+static void redact_walk(struct redactor *rd, struct result *r,
+                        const struct ft_table *t, void *base, size_t n,
+                        size_t size, int meta)
+{
+	size_t e, i, k;
+
+	for (e = 0; e < n; e++) {
+		char *el = (char *)base + e * size;
+		for (i = 0; i < t->n; i++) {
+			const struct ft_field *f = &t->f[i];
+			char *at = el + f->off;
+			switch (f->kind) {
+			case FT_STR:
+				if ((f->min > 0) != meta)
+					break;
+				for (k = 0; k < f->n; k++) {
+					char **p = (char **)at + k;
+					if (f->min > 0)
+						redact_meta(rd, r,
+						            (enum redact_field)(
+						                f->min - 1),
+						            p);
+					else
+						redactor_rewrite_str(rd, p);
+				}
+				break;
+			case FT_CHARS:
+				if (!meta)
+					redact_chars(rd, at, f->size);
+				break;
+			case FT_SUB:
+				redact_walk(rd, r, f->sub, at, f->n, f->size,
+				            meta);
+				break;
+			case FT_LIST: {
+				void *p = *(void **)at;
+				size_t cnt =
+				    f->count_off == SIZE_MAX
+				        ? (p != NULL)
+				        : *(size_t *)(el + f->count_off);
+				if (p)
+					redact_walk(rd, r, f->sub, p, cnt,
+					            f->size, meta);
+				break;
+			}
+			default: /* FT_SYM: sdperf's own */
+				break;
+			}
+		}
+	}
 }
 
 void redact_result_counts(struct result *r)
@@ -733,9 +1194,22 @@ void redact_result_counts(struct result *r)
 		    redactor_count(r->redactor, (enum redact_class)c);
 }
 
-void redact_result(struct result *r, struct redactor *rd)
+/* The rank whose string p is (collection's borrowed versions), or
+ * SIZE_MAX. */
+static size_t owner(const struct result *r, const char *p, int cann)
 {
 	size_t i;
+
+	for (i = 0; p && i < r->nranks; i++)
+		if ((cann ? r->ranks[i].cann_version
+		          : r->ranks[i].torch_npu_version) == p)
+			return i;
+	return SIZE_MAX;
+}
+
+void redact_result(struct result *r, struct redactor *rd)
+{
+	size_t i, tn, cn;
 
 	r->redactor = rd;
 	for (i = 0; i < r->nranks; i++)
@@ -744,19 +1218,17 @@ void redact_result(struct result *r, struct redactor *rd)
 	if (!r->nranks)
 		redactor_add_rank_dir(rd, r->rank_dir);
 	redact_types(rd, r);
-	redactor_rewrite_str(rd, &r->profile_path);
-	redactor_rewrite_str(rd, &r->rank_dir);
-	for (i = 0; i < r->ninputs; i++)
-		redactor_rewrite_str(rd, &r->inputs[i].file.path);
-	for (i = 0; i < r->nranks; i++)
-		redact_rank(rd, &r->ranks[i]);
-	for (i = 0; i < r->nwarnings; i++)
-		redact_warning(rd, &r->warnings[i]);
-	redactor_rewrite_str(rd, &r->rules_source);
-	redactor_rewrite_str(rd, &r->stage_method);
-	/* provenance: the command line and the rules file */
-	redactor_rewrite_str(rd, &r->prov.command_line);
-	redactor_rewrite_str(rd, &r->prov.rules);
+	tn = owner(r, r->collection.torch_npu_version, 0);
+	cn = owner(r, r->collection.cann_version, 1);
+	/* the metadata first: a value dropped is then replaced wherever
+	 * another string holds it */
+	redact_walk(rd, r, &result_t, r, 1, sizeof(*r), 1);
+	redact_walk(rd, r, &result_t, r, 1, sizeof(*r), 0);
+	/* the collection's versions are the ranks' (or gone with them) */
+	r->collection.torch_npu_version =
+	    tn == SIZE_MAX ? NULL : r->ranks[tn].torch_npu_version;
+	r->collection.cann_version =
+	    cn == SIZE_MAX ? NULL : r->ranks[cn].cann_version;
 	r->redaction.on = 1;
 	r->redaction.kernels = rd->kernels;
 	redact_result_counts(r);

@@ -702,12 +702,32 @@ enum redact_class {
  * "kernels" */
 extern const char *const redact_class_names[REDACT_CLASSES];
 
+/* The profile's metadata fields --redact keeps only when they have the
+ * shape of their kind (a version, a chip model, a profiler level...) and
+ * hold nothing the redactor would replace; any other value is dropped
+ * (analysis/redact.c says the rules). */
+enum redact_field {
+	REDACT_F_TORCH_NPU_VERSION, /* profiler_info torch_npu_version */
+	REDACT_F_CANN_VERSION,      /* profiler_info cann_version */
+	REDACT_F_PROFILER_LEVEL,    /* profiler_info _profiler_level */
+	REDACT_F_AIC_METRICS,       /* profiler_info _aic_metrics */
+	REDACT_F_CHIP,              /* the db's NPU_INFO name */
+	REDACT_F_DB_SCHEMA,         /* the db's META_DATA SCHEMA_VERSION */
+	REDACT_FIELDS
+};
+/* "torch_npu_version", "cann_version", "profiler_level", "aic_metrics",
+ * "chip", "db_schema_version" */
+extern const char *const redact_field_names[REDACT_FIELDS];
+
 /* The report says it was redacted and what was replaced. */
 struct redaction {
 	int on;      /* --redact: the strings below were rewritten */
 	int kernels; /* --redact-kernels: Other operator names too (else
 	              * kernel type names are kept) */
 	uint64_t replaced[REDACT_CLASSES]; /* distinct originals replaced */
+	/* values of each metadata field dropped (over the ranks), as they
+	 * could not be made safe */
+	uint64_t dropped[REDACT_FIELDS];
 };
 
 struct redactor; /* analysis/redact.h */

@@ -512,10 +512,10 @@ out:
 	return ret;
 }
 
-/* This machine's name and the user's, for the strings rewritten after
- * the result (the title, the output folder): learnt after the result's
- * pass, so the profile's own pseudonyms do not depend on where sdperf
- * runs. */
+/* This machine's name and the user's, looked for in every string (the
+ * profile's, the title, the output folder): each is numbered only when
+ * first met (redactor_add_name), so the profile's own pseudonyms do not
+ * depend on where sdperf runs. */
 static void redact_own_names(struct redactor *rd)
 {
 	char host[256];
@@ -550,10 +550,11 @@ int pipeline_report(struct options *o, struct err *e)
 	 * paths are rewritten too), before the view */
 	if (o->redact) {
 		rd = redactor_new(o->paths, o->npaths, o->redact_kernels);
-		redact_result(&r, rd);
 		redact_own_names(rd);
+		redact_result(&r, rd);
 		title = redactor_rewrite(rd, o->title);
 		ro.title = title;
+		redact_result_counts(&r); /* with what the title held */
 	}
 	w.r = &r;
 	ret = write_outputs(&ro, &w, e);

@@ -43,6 +43,59 @@ static const char *rules_name(const struct model_ctx *c)
 	return !s || !strcmp(s, "built-in") ? model_t(c, "rules_builtin") : s;
 }
 
+/* The redaction line's counts: how many distinct originals of each class
+ * this profile held ("redacted_found": 2 host names, 1 IP address...,
+ * or "redacted_found_none"), and the metadata fields dropped as they could
+ * not be made safe ("redacted_dropped": torch_npu_version (2), ...),
+ * appended to out. */
+static void redaction_found(struct model_ctx *c, const struct redaction *rd,
+                            struct strbuf *out)
+{
+	const char *names[] = {"n", "what"};
+	const char *values[2];
+	struct strbuf list = STRBUF_INIT, one = STRBUF_INIT;
+	char num[24];
+	int k;
+
+	for (k = 0; k < REDACT_CLASSES; k++) {
+		if (!rd->replaced[k])
+			continue;
+		snprintf(num, sizeof(num), "%" PRIu64, rd->replaced[k]);
+		values[0] = num;
+		values[1] = model_tk(c, "redact_class_", redact_class_names[k]);
+		if (list.len)
+			strbuf_adds(&list, model_t(c, "redacted_sep"));
+		strbuf_reset(&one);
+		i18n_format(c->o->cat, "redacted_count", &one, names, values,
+		            2);
+		strbuf_addbuf(&list, &one);
+	}
+	values[0] = list.buf;
+	strbuf_reset(&one);
+	i18n_format(c->o->cat,
+	            list.len ? "redacted_found" : "redacted_found_none", &one,
+	            names + 1, values, 1);
+	strbuf_addbuf(out, &one);
+	strbuf_reset(&list);
+	for (k = 0; k < REDACT_FIELDS; k++) {
+		if (!rd->dropped[k])
+			continue;
+		if (list.len)
+			strbuf_adds(&list, model_t(c, "redacted_sep"));
+		strbuf_addf(&list, "%s (%" PRIu64 ")", redact_field_names[k],
+		            rd->dropped[k]);
+	}
+	if (list.len) {
+		values[0] = list.buf;
+		strbuf_reset(&one);
+		i18n_format(c->o->cat, "redacted_dropped", &one, names + 1,
+		            values, 1);
+		strbuf_addbuf(out, &one);
+	}
+	strbuf_release(&list);
+	strbuf_release(&one);
+}
+
 /* The header's line saying the report was redacted (--redact) and what
  * was replaced: redacted and redaction_text, "" when it was not. The
  * classes listed are those --redact covers, found in this profile or
@@ -72,8 +125,12 @@ static void redaction(struct model_ctx *c, struct tmpl_vars *v)
 	values[0] = classes.buf;
 	values[1] = model_t(c, rd->kernels ? "redacted_kernels_replaced"
 	                                   : "redacted_kernels_kept");
-	model_set_msg(c, v, "redaction_text", "redacted_value", names, values,
-	              2);
+	strbuf_reset(&c->sb);
+	i18n_format(c->o->cat, "redacted_value", &c->sb, names, values, 2);
+	strbuf_reset(&classes);
+	strbuf_addbuf(&classes, &c->sb);
+	redaction_found(c, rd, &classes);
+	tmpl_set(v, "redaction_text", classes.buf);
 	strbuf_release(&classes);
 }
 

@@ -581,8 +581,8 @@ static void cluster_json(cJSON *root, const struct result *r)
 }
 
 /* "redaction", with --redact only: the classes replaced, whether kernel
- * type names were kept, and how many distinct originals of each class
- * were replaced. */
+ * type names were kept, how many distinct originals of each class were
+ * replaced, and the metadata fields dropped (name: values dropped). */
 static void redaction_json(cJSON *root, const struct result *r)
 {
 	const struct redaction *rd = &r->redaction;
@@ -602,6 +602,11 @@ static void redaction_json(cJSON *root, const struct result *r)
 		jsonw_add_u64(n, redact_class_names[k], rd->replaced[k]);
 	}
 	jsonw_add_str(o, "kernel_names", rd->kernels ? "replaced" : "kept");
+	/* the metadata fields dropped, each with how many values */
+	n = jsonw_add_object(o, "dropped");
+	for (k = 0; k < REDACT_FIELDS; k++)
+		if (rd->dropped[k])
+			jsonw_add_u64(n, redact_field_names[k], rd->dropped[k]);
 }
 
 void render_json(const struct result *r, const char *tool_version,

@@ -380,6 +380,41 @@ static void provenance(const struct result *r, struct strbuf *out)
 	}
 }
 
+/* The redaction line's second half: what this profile held of each class,
+ * and the metadata fields dropped (view/model.c's redaction_found says
+ * the same in the reports). */
+static void redaction_found(const struct redaction *rd, struct strbuf *out)
+{
+	static const char *const what[REDACT_CLASSES] = {
+	    "host names",        "user names",   "paths",
+	    "rank folder names", "IP addresses", "HCCL group names",
+	    "operator names"};
+	int k, any = 0;
+
+	strbuf_adds(out, "redacted: found in this profile and replaced: ");
+	for (k = 0; k < REDACT_CLASSES; k++) {
+		if (!rd->replaced[k])
+			continue;
+		strbuf_addf(out, "%s%" PRIu64 " %s", any ? ", " : "",
+		            rd->replaced[k], what[k]);
+		any = 1;
+	}
+	strbuf_adds(out, any ? "\n" : "none\n");
+	any = 0;
+	for (k = 0; k < REDACT_FIELDS; k++) {
+		if (!rd->dropped[k])
+			continue;
+		strbuf_addf(out, "%s%s (%" PRIu64 ")",
+		            any ? ", "
+		                : "redacted: dropped, as they could not "
+		                  "be made safe: ",
+		            redact_field_names[k], rd->dropped[k]);
+		any = 1;
+	}
+	if (any)
+		strbuf_addch(out, '\n');
+}
+
 void render_text(const struct result *r, const char *tool_version,
                  struct strbuf *out)
 {
@@ -398,6 +433,8 @@ void render_text(const struct result *r, const char *tool_version,
 		                ? "operator names outside the built-in "
 		                  "categories replaced too"
 		                : "kernel type names kept");
+	if (r->redaction.on)
+		redaction_found(&r->redaction, out);
 	branding(&r->brand, out);
 	numfmt_count(out, r->kernels);
 	strbuf_addf(out, " kernels, %zu profiler step%s, ", r->steps_total,
