@@ -60,7 +60,11 @@ struct redactor {
 	struct lit *lits[2];
 	size_t alloc[2];
 	size_t maxlen[2]; /* the longest literal of the kind */
-	char name[48];    /* redactor_kernel's answer */
+	/* haslen[kind][len]: a literal of the kind is len bytes long (0..
+	 * maxlen): a candidate of no such length costs no hash */
+	unsigned char *haslen[2];
+	size_t lenalloc[2];
+	char name[48]; /* redactor_kernel's answer */
 };
 
 struct redactor *redactor_new(const char *const *paths, size_t npaths,
@@ -97,6 +101,7 @@ void redactor_free(struct redactor *rd)
 	for (i = 0; i < 2; i++) {
 		strtab_release(&rd->tab[i]);
 		free(rd->lits[i]);
+		free(rd->haslen[i]);
 	}
 	free(rd);
 }
@@ -149,6 +154,13 @@ static void push_lit(struct redactor *rd, enum redact_class c, const char *s,
 	rd->lits[kind][k] = (struct lit){c, id};
 	if (len > rd->maxlen[kind])
 		rd->maxlen[kind] = len;
+	if (len >= rd->lenalloc[kind]) {
+		size_t old = rd->lenalloc[kind];
+		rd->haslen[kind] =
+		    xgrow(rd->haslen[kind], 1, len + 1, &rd->lenalloc[kind]);
+		memset(rd->haslen[kind] + old, 0, rd->lenalloc[kind] - old);
+	}
+	rd->haslen[kind][len] = 1;
 }
 
 /* Adds original s[0..len) of class c, numbered, as a literal; its id, or
@@ -436,9 +448,10 @@ static size_t longest_lit(struct redactor *rd, enum lit_kind kind,
 	for (e = i + 1; e <= lim; e++) {
 		int next = e < n ? (unsigned char)s[e] : 0;
 		uint32_t id;
-		if (kind == LIT_PATH
-		        ? next && next != '/' && is_name(next)
-		        : !word_boundary((unsigned char)s[e - 1], next))
+		if (!rd->haslen[kind][e - i] ||
+		    (kind == LIT_PATH
+		         ? next && next != '/' && is_name(next)
+		         : !word_boundary((unsigned char)s[e - 1], next)))
 			continue;
 		id = strtab_find(&rd->tab[kind], s + i, e - i);
 		if (id != UINT32_MAX) {
@@ -679,10 +692,12 @@ static void rewrite(struct redactor *rd, const char *s, size_t n,
 		uint32_t id;
 		size_t len;
 		int prev = i ? (unsigned char)s[i - 1] : 0;
-		/* an IPv4 address after anything but a digit or a '.'
-		 * (AllReduce_10.1.2.3_grp, grp10.1.2.3); an IPv6 one after
-		 * no letter, digit, '.' or ':' */
-		int v4 = is_digit(s[i]) && !is_digit(prev) && prev != '.';
+		/* an IPv4 address after anything but a digit or a '.' that
+		 * follows one (AllReduce_10.1.2.3_grp, grp10.1.2.3,
+		 * x.10.1.2.3; not 2 of 1.2.3.4.5); an IPv6 one after no
+		 * letter, digit, '.' or ':' */
+		int v4 = is_digit(s[i]) && !is_digit(prev) &&
+		         !(prev == '.' && (i < 2 || is_digit(s[i - 2])));
 		int v6 = (is_hex(s[i]) || s[i] == ':') && !is_alnum(prev) &&
 		         prev != '.' && prev != ':';
 

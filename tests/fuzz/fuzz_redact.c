@@ -1,7 +1,8 @@
 /* libFuzzer target: the redactor rewrites any bytes, with any PATH and
  * rank folder, without a fault, and two fresh maps fed the same input
  * give the same pseudonyms (they never depend on anything but the input).
- * Input: PATH '\n' rank dir '\n' text; the text is rewritten twice (the
+ * Input: PATH '\n' rank dir '\n' text; the rank dir's line is also a
+ * known host name (redactor_add_name); the text is rewritten twice (the
  * second time with what the map learnt the first). */
 #include <stddef.h>
 #include <stdint.h>
@@ -38,6 +39,8 @@ static char *run(const char *path, const char *dir, const char *text,
 	size_t la, lb;
 
 	redactor_add_rank_dir(rd, dir);
+	/* the rank dir's line as a known name too: numbered when met */
+	redactor_add_name(rd, REDACT_HOST, dir);
 	redactor_add_kernel(rd, text);
 	a = redactor_rewrite(rd, text);
 	b = redactor_rewrite(rd, text);

@@ -92,6 +92,10 @@ mkdir -p "$work/redact"
 printf '%s\n' /home/u/run /home/u/run/h1_7_1700000000000_ascend_pt \
 	'in /home/u/run/h1_7_1700000000000_ascend_pt/x.csv: 10.1.2.3 fe80::1%eth0 10.170.22.98%enp67s0f5_60000_0_1708 h1 ~/a' \
 	>"$work/redact/seed1"
+# names glued into kernel names (issue 23)
+printf '%s\n' run zqhost \
+	'AllReduce_10.1.2.3_grp hcom_allReduce__zqhost_1 x-fd12::42-y Bcast_10.1.2.3%eth0_1_2 v8.0.RC3 k_/home/zq/a/b MatMulV2' \
+	>"$work/redact/seed2"
 
 # the memory readers: the real memory_record, operator_memory and
 # npu_module_mem files

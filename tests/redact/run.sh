@@ -225,6 +225,95 @@ assert dirs == ["rank folder %d" % (i + 1) for i in range(len(dirs))], dirs
 assert len(dirs) == 3, dirs'
 fi
 
+# --- issue 23: secrets in every field of every input kind ----------------
+# plant23.py plants the host of the rank folders, the user of the /home
+# path, an IPv4 and an IPv6 address, an HCCL group name and an absolute
+# path into kernel names and types (at their start, middle and end, glued
+# by '_', '-' and '.'), profiler_info's versions, communication.json's
+# operator names, the db's STRING_IDS, SCHEMA_VERSION and NPU_INFO and a
+# lone trace's kernel names; then the rank summaries of the text export.
+# Found in every format without --redact; in no byte with it.
+i23="$T/home/$USERNAME/$PROJ/i23"
+H23=zqhostsecretgamma
+ABS="$T/home/$USERNAME/$PROJ/data/weights.bin"
+plant_secrets=("$H23" "$USERNAME" "$IPV4" "$IPV6" "$GROUP" "$ABS")
+mkdir -p "$i23"
+"$GEN" -o "$T/g23t" --ranks 2 --comm allgather --steps 2 --iters 3 \
+	--blocks 2 --no-truth >/dev/null 2>&1 || bad gen23 "sdperf-gen failed"
+"$GEN" -o "$T/g23d" --export db --steps 2 --iters 3 --blocks 2 \
+	--no-truth >/dev/null 2>&1 || bad gen23 "sdperf-gen failed"
+"$GEN" -o "$T/g23r" --files trace --markers --steps 2 --iters 3 \
+	--blocks 2 --no-truth >/dev/null 2>&1 || bad gen23 "sdperf-gen failed"
+for k in t d r; do
+	mkdir -p "$i23/$k"
+	for d in "$T"/g23$k/synth-node_*_ascend_pt; do
+		name=$(basename "$d")
+		mv "$d" "$i23/$k/${name/synth-node/$H23}"
+	done
+done
+python3 "$HERE/plant23.py" text "$i23/t" "${plant_secrets[@]}"
+python3 "$HERE/plant23.py" db "$i23/d" "${plant_secrets[@]}"
+python3 "$HERE/plant23.py" trace "$i23/r" "${plant_secrets[@]}"
+mkdir -p "$i23/s"
+n=0
+for d in "$i23"/t/*_ascend_pt; do
+	"$SDPERF" summarize "$d" -q -o "$i23/s/rank-$n.json" ||
+		bad summarize23 "sdperf summarize $d failed"
+	n=$((n + 1))
+done
+# what each report shows of them without --redact (the search can fail)
+shown_t=("$IPV4" "$IPV6" "$GROUP" "$ABS" "$USERNAME-FusedBlockE"
+	"FusedBlockC.$H23" "hcom_allReduce__${H23}_1" "2.1.0+$USERNAME@$IPV4")
+shown_r=("$IPV4" "$IPV6" "$GROUP" "$ABS" "$USERNAME-FusedBlockE"
+	"FusedBlockC.$H23")
+shown_d=("${shown_r[@]}")
+shown_s=("$IPV4" "$IPV6" "$GROUP" "$ABS" "$USERNAME-FusedBlockE"
+	"FusedBlockC.$H23")
+all23=("${secrets[@]}" "$H23" "$ABS" "weights.bin")
+for k in t d r s; do
+	declare -n shown="shown_$k"
+	if report "i23${k}_plain" "$i23/$k"; then
+		search "i23_${k}_found_without_redact" "i23${k}_plain" present \
+			"${shown[@]}"
+	fi
+	if report "i23${k}_red" "$i23/$k" --redact-kernels; then
+		search "i23_${k}_absent_with_redact" "i23${k}_red" absent \
+			"${all23[@]}"
+	fi
+	unset -n shown
+done
+# the db's metadata is in report.json without --redact
+json i23_db_metadata_found_without_redact i23d_plain '
+x = d["ranks"][0]
+assert x["chip"] == "Ascend910B-zqhostsecretgamma_fd12:3456:789a::42", x
+s = json.dumps(d)
+assert "1.0.0-zquserplant.10.171.23.99" in s, "schema"'
+# the metadata that could not be made safe is dropped, and said so
+json i23_text_dropped i23t_red '
+r = d["redaction"]
+assert r["dropped"] == {"torch_npu_version": 2, "cann_version": 2}, r
+assert all(x.get("torch_npu_version") is None for x in d["ranks"]), d["ranks"]'
+json i23_db_dropped i23d_red '
+r = d["redaction"]
+assert r["dropped"].get("db_schema_version") == 1, r
+assert r["dropped"].get("chip") >= 1, r'
+if grep -q "Dropped, as they could not be made safe" "$T/i23t_red/report.md" &&
+	grep -q "torch_npu_version (2)" "$T/i23t_red/report.md" &&
+	pdftotext "$T/i23t_red/report.pdf" - | tr -d '\n' | grep -q "Dropped" &&
+	grep -q "^redacted: dropped, as they could not be made safe: " \
+		"$T/i23t_red.log"; then
+	ok i23_dropped_said_in_every_format
+else
+	bad i23_dropped_said_in_every_format "no Dropped line"
+fi
+# what is glued into a communication kernel's type goes even where
+# --redact-kernels keeps the type; real kernel names are not over-redacted
+json i23_glued_replaced_names_kept i23t_red '
+types = {t["type"] for s in d["stages"].values() for t in s["top_kernels"]}
+for t in ("AllReduce_group-1_grp", "hcom_allReduce__host-1_1",
+          "FlashAttentionScore", "MatMulV2", "GroupNormSilu", "RmsNorm"):
+    assert t in types, (t, types)'
+
 # --- the real samples -----------------------------------------------------
 S="$ROOT/tests/data/samples"
 sample() { # LABEL PATH SECRET...: absolute PATH, secrets found, then gone

@@ -229,6 +229,165 @@ static void redact_result_rewrites_and_records(void **state)
 	}
 }
 
+/* Issue 23: an address, a group name, a known host or user, a path
+ * glued into a name by '_', '-', '.', '/', ':', '@', '%' or at a
+ * letter/digit or camelCase boundary. */
+static void redact_finds_what_is_glued_into_names(void **state)
+{
+	struct redactor *rd = redactor_new(NULL, 0, 0);
+
+	(void)state;
+	redactor_add_name(rd, REDACT_HOST, "zqhost");
+	redactor_add_name(rd, REDACT_USER, "zquser");
+	expect(rd, "AllReduce_10.1.2.3_grp", "AllReduce_ip-1_grp");
+	expect(rd, "grp10.1.2.3", "grpip-1");
+	expect(rd, "x.10.1.2.3.y", "x.ip-1.y");
+	expect(rd, "AllGather-fd12:3456:789a::42-g", "AllGather-ip-2-g");
+	expect(rd, "Bcast_fe80::1%eth0_x", "Bcast_ip-3_x");
+	expect(rd, "HcclBroadcast_10.170.22.98%enp67s0f5_60000_0_17_x",
+	       "HcclBroadcast_group-1_x");
+	expect(rd, "hcom_allReduce__zqhost_1", "hcom_allReduce__host-1_1");
+	expect(rd, "zqhost-7.zqhost:zqhost@zqhost%zqhost/a",
+	       "host-1-7.host-1:host-1@host-1%host-1/a");
+	expect(rd, "Kernel2zqhost", "Kernel2host-1");
+	expect(rd, "runByzquser", "runByzquser"); /* no boundary: kept */
+	expect(rd, "myZquser", "myZquser");       /* case differs: kept */
+	expect(rd, "op_zquser3", "op_user-13");
+	expect(rd, "Ascend910B_/home/zq/p/x.db", "Ascend910B_path-1");
+	expect(rd, "zqhostx zqhos", "zqhostx zqhos");
+	assert_int_equal(redactor_count(rd, REDACT_HOST), 1);
+	assert_int_equal(redactor_count(rd, REDACT_USER), 1); /* zq: short */
+	assert_int_equal(redactor_count(rd, REDACT_ADDRESS), 3);
+	assert_int_equal(redactor_count(rd, REDACT_GROUP), 1);
+	redactor_free(rd);
+}
+
+/* Ordinary kernel and operator names, versions and times are no
+ * addresses, paths or names (issue 23: the glued forms must not
+ * over-redact). */
+static void redact_leaves_kernel_names_alone(void **state)
+{
+	static const char *const same[] = {
+	    "MatMulV2",
+	    "MatMulV3",
+	    "FlashAttentionScore",
+	    "FlashAttentionScoreGrad",
+	    "aclnnAdd_AddAiCore_Add",
+	    "aclnnInplaceCopy_TensorMoveKernel",
+	    "TransData",
+	    "Conv2D",
+	    "Conv3DBackpropInput",
+	    "GroupNormSilu",
+	    "RmsNorm",
+	    "QuantBatchMatmulV3",
+	    "hcom_allReduce__586_0_1@17522688603477080586",
+	    "hcom_allGather__123_4_5@987",
+	    "allreduce-top1@17522688603477080586",
+	    "at_npu::native::NPUNativeFunctions::add",
+	    "std::vector",
+	    "AllReduce_dead::beef_x",
+	    "Foo_a::b",
+	    "Cast_fp16_to_fp32",
+	    "2.1.0.post10",
+	    "8.0.RC3.alpha001",
+	    "v2.5.1",
+	    "18:17:22.123",
+	    "GB/s",
+	    "N/A",
+	    "Conv2D7_MemSet",
+	    "aclnnMatmul_MatMulV3Common_MemSet",
+	    "ProfilerStep#3",
+	    "Memcpy_D2H_1.5",
+	    "x_/y",
+	    "1.2.3.4.5"};
+	struct redactor *rd = redactor_new(NULL, 0, 0);
+	size_t i;
+
+	(void)state;
+	redactor_add_name(rd, REDACT_HOST, "node17");
+	redactor_add_name(rd, REDACT_USER, "alice");
+	for (i = 0; i < ARRAY_LEN(same); i++)
+		expect(rd, same[i], same[i]);
+	for (i = 0; i < REDACT_CLASSES; i++)
+		assert_int_equal(redactor_count(rd, (enum redact_class)i), 0);
+	redactor_free(rd);
+}
+
+/* A name registered (the machine's own) takes a number only when met:
+ * the profile's pseudonyms do not depend on where sdperf runs. */
+static void redact_names_numbered_when_met(void **state)
+{
+	struct redactor *rd = redactor_new(NULL, 0, 0);
+
+	(void)state;
+	redactor_add_name(rd, REDACT_HOST, "thismachine");
+	redactor_add_name(rd, REDACT_HOST, "otherhost");
+	expect(rd, "on otherhost", "on host-1");
+	expect(rd, "thismachine", "host-2");
+	assert_int_equal(redactor_count(rd, REDACT_HOST), 2);
+	redactor_free(rd);
+}
+
+/* Metadata is kept in its field's shape, else dropped and counted; the
+ * collection's borrowed versions follow the ranks'. */
+static void redact_result_drops_unsafe_metadata(void **state)
+{
+	const char *paths[] = {"/data/p"};
+	struct result r;
+	struct redactor *rd = redactor_new(paths, 1, 0);
+
+	(void)state;
+	result_init(&r);
+	r.profile_path = xstrdup("/data/p");
+	r.nranks = 2;
+	r.ranks = xcalloc(2, sizeof(*r.ranks));
+	r.ranks[0].dir = xstrdup("/data/p/zqhost_1_1700000000001_ascend_pt");
+	r.ranks[1].dir = xstrdup("/data/p/zqhost_2_1700000000002_ascend_pt");
+	r.ranks[0].torch_npu_version = xstrdup("2.1.0.post10");
+	r.ranks[0].cann_version = xstrdup("8.0.RC3.alpha001");
+	r.ranks[0].profiler_level = xstrdup("Level1");
+	r.ranks[0].aic_metrics = xstrdup("ACL_AICORE_PIPE_UTILIZATION");
+	r.ranks[0].chip = xstrdup("Ascend910B4");
+	r.ranks[0].db.schema = xstrdup("1.0.0");
+	r.ranks[1].torch_npu_version = xstrdup("2.1.0+alice@10.1.2.3");
+	r.ranks[1].cann_version = xstrdup("8.0.RC3_zqhost");
+	r.ranks[1].profiler_level = xstrdup("Level1 by alice");
+	r.ranks[1].aic_metrics = xstrdup("ACL_AICORE_zqhost");
+	r.ranks[1].chip = xstrdup("Ascend910B_zqhost");
+	r.ranks[1].db.schema = xstrdup("1.0.0-alice");
+	r.memory.chip = xstrdup("Ascend910B_10.1.2.3");
+	r.collection.torch_npu_version = r.ranks[1].torch_npu_version;
+	r.collection.cann_version = r.ranks[0].cann_version;
+	result_warn(&r, "x", NULL, 0, "schema 1.0.0-alice, level1");
+	redact_result(&r, rd);
+	assert_string_equal(r.ranks[0].torch_npu_version, "2.1.0.post10");
+	assert_string_equal(r.ranks[0].cann_version, "8.0.RC3.alpha001");
+	assert_string_equal(r.ranks[0].profiler_level, "Level1");
+	assert_string_equal(r.ranks[0].aic_metrics,
+	                    "ACL_AICORE_PIPE_UTILIZATION");
+	assert_string_equal(r.ranks[0].chip, "Ascend910B4");
+	assert_string_equal(r.ranks[0].db.schema, "1.0.0");
+	assert_null(r.ranks[1].torch_npu_version);
+	assert_null(r.ranks[1].cann_version);
+	assert_null(r.ranks[1].profiler_level);
+	assert_null(r.ranks[1].aic_metrics);
+	assert_null(r.ranks[1].chip);
+	assert_null(r.ranks[1].db.schema);
+	assert_null(r.memory.chip);
+	assert_null(r.collection.torch_npu_version);
+	assert_ptr_equal(r.collection.cann_version, r.ranks[0].cann_version);
+	/* a dropped value quoted elsewhere goes too */
+	assert_string_equal(r.warnings[0].message, "schema redacted, level1");
+	assert_int_equal(r.redaction.dropped[REDACT_F_TORCH_NPU_VERSION], 1);
+	assert_int_equal(r.redaction.dropped[REDACT_F_CANN_VERSION], 1);
+	assert_int_equal(r.redaction.dropped[REDACT_F_PROFILER_LEVEL], 1);
+	assert_int_equal(r.redaction.dropped[REDACT_F_AIC_METRICS], 1);
+	assert_int_equal(r.redaction.dropped[REDACT_F_CHIP], 2);
+	assert_int_equal(r.redaction.dropped[REDACT_F_DB_SCHEMA], 1);
+	result_release(&r);
+	redactor_free(rd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -242,6 +401,10 @@ int main(void)
 	    cmocka_unit_test(redact_own_names_as_words),
 	    cmocka_unit_test(redact_kernels_only_when_asked),
 	    cmocka_unit_test(redact_result_rewrites_and_records),
+	    cmocka_unit_test(redact_finds_what_is_glued_into_names),
+	    cmocka_unit_test(redact_leaves_kernel_names_alone),
+	    cmocka_unit_test(redact_names_numbered_when_met),
+	    cmocka_unit_test(redact_result_drops_unsafe_metadata),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
