@@ -46,7 +46,8 @@ static const char *rules_name(const struct model_ctx *c)
 /* The redaction line's counts: how many distinct originals of each class
  * this profile held ("redacted_found": 2 host names, 1 IP address...,
  * or "redacted_found_none"), and the metadata fields dropped as they could
- * not be made safe ("redacted_dropped": torch_npu_version (2), ...),
+ * not be made safe ("redacted_dropped": "redacted_field" each:
+ * torch_npu_version (2), ...),
  * appended to out. */
 static void redaction_found(struct model_ctx *c, const struct redaction *rd,
                             struct strbuf *out)
@@ -80,10 +81,15 @@ static void redaction_found(struct model_ctx *c, const struct redaction *rd,
 	for (k = 0; k < REDACT_FIELDS; k++) {
 		if (!rd->dropped[k])
 			continue;
+		snprintf(num, sizeof(num), "%" PRIu64, rd->dropped[k]);
+		values[0] = num;
+		values[1] = redact_field_names[k];
 		if (list.len)
 			strbuf_adds(&list, model_t(c, "redacted_sep"));
-		strbuf_addf(&list, "%s (%" PRIu64 ")", redact_field_names[k],
-		            rd->dropped[k]);
+		strbuf_reset(&one);
+		i18n_format(c->o->cat, "redacted_field", &one, names, values,
+		            2);
+		strbuf_addbuf(&list, &one);
 	}
 	if (list.len) {
 		values[0] = list.buf;

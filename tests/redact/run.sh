@@ -297,14 +297,23 @@ json i23_db_dropped i23d_red '
 r = d["redaction"]
 assert r["dropped"].get("db_schema_version") == 1, r
 assert r["dropped"].get("chip") >= 1, r'
-if grep -q "Dropped, as they could not be made safe" "$T/i23t_red/report.md" &&
+if grep -q "dropped, as they could not be made safe" "$T/i23t_red/report.md" &&
 	grep -q "torch_npu_version (2)" "$T/i23t_red/report.md" &&
-	pdftotext "$T/i23t_red/report.pdf" - | tr -d '\n' | grep -q "Dropped" &&
+	pdftotext "$T/i23t_red/report.pdf" - | tr -d ' \n-' |
+	grep -q "dropped,astheycouldnotbemadesafe" &&
 	grep -q "^redacted: dropped, as they could not be made safe: " \
 		"$T/i23t_red.log"; then
 	ok i23_dropped_said_in_every_format
 else
 	bad i23_dropped_said_in_every_format "no Dropped line"
+fi
+if report i23t_zh "$i23/t" --redact -l zh &&
+	grep -q "无法安全保留" "$T/i23t_zh/report.md" &&
+	grep -q "无法安全保留" "$T/i23t_zh/report.html" &&
+	pdftotext "$T/i23t_zh/report.pdf" - | tr -d ' \n' | grep -q "无法安全保留"; then
+	ok i23_dropped_said_zh
+else
+	bad i23_dropped_said_zh "no 无法安全保留 line"
 fi
 # what is glued into a communication kernel's type goes even where
 # --redact-kernels keeps the type; real kernel names are not over-redacted

@@ -101,5 +101,5 @@ r = json.load(open(\"out_said/report.json\"))[\"redaction\"]
 d = r[\"dropped\"]
 assert d.get(\"chip\") and d.get(\"db_schema_version\"), r
 assert r[\"replaced\"][\"hosts\"] >= 1, r
-" && grep -q "Dropped, as they could not be made safe" out_said/report.md &&
+" && grep -q "dropped, as they could not be made safe" out_said/report.md &&
 	grep -q "db_schema_version" out_said.log'
