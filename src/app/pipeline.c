@@ -535,7 +535,7 @@ int pipeline_report(struct options *o, struct err *e)
 	struct options ro;
 	struct redactor *rd = NULL;
 	struct result r;
-	char *title = NULL;
+	char *title = NULL, *docs = NULL;
 	int ret = -1;
 
 	pipeline_set_budget(o);
@@ -554,12 +554,16 @@ int pipeline_report(struct options *o, struct err *e)
 		redact_result(&r, rd);
 		title = redactor_rewrite(rd, o->title);
 		ro.title = title;
-		redact_result_counts(&r); /* with what the title held */
+		/* --docs-base: the command line's too (its links) */
+		docs = redactor_rewrite(rd, o->docs_base);
+		ro.docs_base = docs;
+		redact_result_counts(&r); /* with what these held */
 	}
 	w.r = &r;
 	ret = write_outputs(&ro, &w, e);
 out:
 	free(title);
+	free(docs);
 	result_release(&r);
 	redactor_free(rd);
 	rules_release(&ru);

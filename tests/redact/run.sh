@@ -282,6 +282,16 @@ for k in t d r s; do
 	fi
 	unset -n shown
 done
+# the command line's --docs-base (its links) is rewritten too
+DOCS="https://10.55.66.77/$USERNAME/docs"
+if report i23docs_plain "$i23/t" --docs-base "$DOCS" -f html,md,pdf; then
+	search i23_docs_base_found_without_redact i23docs_plain present \
+		"10.55.66.77/$USERNAME/docs"
+fi
+if report i23docs_red "$i23/t" --redact --docs-base "$DOCS"; then
+	search i23_docs_base_absent_with_redact i23docs_red absent \
+		10.55.66.77 "$USERNAME"
+fi
 # the db's metadata is in report.json without --redact
 json i23_db_metadata_found_without_redact i23d_plain '
 x = d["ranks"][0]
