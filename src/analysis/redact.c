@@ -64,6 +64,8 @@ struct redactor {
 	 * maxlen): a candidate of no such length costs no hash */
 	unsigned char *haslen[2];
 	size_t lenalloc[2];
+	/* first[kind][c]: a literal of the kind starts with byte c */
+	unsigned char first[2][256];
 	char name[48]; /* redactor_kernel's answer */
 };
 
@@ -161,6 +163,7 @@ static void push_lit(struct redactor *rd, enum redact_class c, const char *s,
 		memset(rd->haslen[kind] + old, 0, rd->lenalloc[kind] - old);
 	}
 	rd->haslen[kind][len] = 1;
+	rd->first[kind][(unsigned char)s[0]] = 1;
 }
 
 /* Adds original s[0..len) of class c, numbered, as a literal; its id, or
@@ -445,6 +448,8 @@ static size_t longest_lit(struct redactor *rd, enum lit_kind kind,
 	size_t e, lim = rd->maxlen[kind] < n - i ? i + rd->maxlen[kind] : n;
 	size_t best = 0;
 
+	if (!rd->first[kind][(unsigned char)s[i]])
+		return 0;
 	for (e = i + 1; e <= lim; e++) {
 		int next = e < n ? (unsigned char)s[e] : 0;
 		uint32_t id;
