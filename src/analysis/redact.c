@@ -800,8 +800,10 @@ static void redact_types(struct redactor *rd, struct result *r)
  * that no row names. Rows:
  *   FT_STR   rewritten (redactor_rewrite), n of them when n > 1; min > 0:
  *            a metadata field (enum redact_field min - 1) kept only when
- *            it has its kind's shape (meta_ok) and the rewrite leaves it
- *            as it is, else dropped (NULL) and counted
+ *            it has its kind's shape (meta_shape) and the rewrite leaves
+ *            it as it is, else dropped (NULL) and counted; min < 0: a
+ *            name never shown (the db's host), of class -min - 1,
+ *            looked for in every string (redactor_add_name), then freed
  *   FT_CHARS a string held in the struct (a transport name): rewritten,
  *            "redacted" when the rewrite does not fit
  *   FT_SYM   sdperf's own text, never from the input (static strings,
@@ -819,6 +821,11 @@ static void redact_types(struct redactor *rd, struct result *r)
 	{                                                                      \
 #M, FT_STR, offsetof(T, M), 1, (F) + 1, 0, NULL, 0, NULL, 0,   \
 		    0, 0                                                       \
+	}
+#define RNAME(T, M, C)                                                         \
+	{                                                                      \
+#M, FT_STR, offsetof(T, M), 1, -(int64_t)(C)-1, 0, NULL, 0,    \
+		    NULL, 0, 0, 0                                              \
 	}
 #define ROWN(T, M)                                                             \
 	{                                                                      \
@@ -954,6 +961,7 @@ static const struct ft_field rank_f[] = {
     RLIST(struct rank_result, links, nlinks, link_t, struct comm_link),
     RLIST(struct rank_result, unused, nunused, str_t, char *),
     RMETA(struct rank_result, chip, REDACT_F_CHIP),
+    RNAME(struct rank_result, host, REDACT_HOST),
     RLIST(struct rank_result, inputs, ninputs, infile_t, struct input_file),
     ROWN(struct rank_result, captured_from),
 };
@@ -1150,12 +1158,15 @@ static void redact_chars(struct redactor *rd, char *s, size_t size)
 	free(t);
 }
 
+/* The walk's phases, in order: the names never shown (registered),
+ * the metadata (kept or dropped), then every other string. */
+enum { PHASE_REST, PHASE_META, PHASE_NAMES };
+
 /* Rewrites every string of the n elements of table t at base (stride
- * size), recursively: the metadata fields alone when meta, else all the
- * others. */
+ * size), recursively, in phase (the rows of that phase alone). */
 static void redact_walk(struct redactor *rd, struct result *r,
                         const struct ft_table *t, void *base, size_t n,
-                        size_t size, int meta)
+                        size_t size, int phase)
 {
 	size_t e, i, k;
 
@@ -1166,11 +1177,21 @@ static void redact_walk(struct redactor *rd, struct result *r,
 			char *at = el + f->off;
 			switch (f->kind) {
 			case FT_STR:
-				if ((f->min > 0) != meta)
+				if ((f->min < 0   ? PHASE_NAMES
+				     : f->min > 0 ? PHASE_META
+				                  : PHASE_REST) != phase)
 					break;
 				for (k = 0; k < f->n; k++) {
 					char **p = (char **)at + k;
-					if (f->min > 0)
+					if (f->min < 0) {
+						redactor_add_name(
+						    rd,
+						    (enum redact_class)(
+						        -f->min - 1),
+						    *p);
+						free(*p);
+						*p = NULL;
+					} else if (f->min > 0)
 						redact_meta(rd, r,
 						            (enum redact_field)(
 						                f->min - 1),
@@ -1180,12 +1201,12 @@ static void redact_walk(struct redactor *rd, struct result *r,
 				}
 				break;
 			case FT_CHARS:
-				if (!meta)
+				if (phase == PHASE_REST)
 					redact_chars(rd, at, f->size);
 				break;
 			case FT_SUB:
 				redact_walk(rd, r, f->sub, at, f->n, f->size,
-				            meta);
+				            phase);
 				break;
 			case FT_LIST: {
 				void *p = *(void **)at;
@@ -1195,7 +1216,7 @@ static void redact_walk(struct redactor *rd, struct result *r,
 				        : *(size_t *)(el + f->count_off);
 				if (p)
 					redact_walk(rd, r, f->sub, p, cnt,
-					            f->size, meta);
+					            f->size, phase);
 				break;
 			}
 			default: /* FT_SYM: sdperf's own */
@@ -1240,10 +1261,11 @@ void redact_result(struct result *r, struct redactor *rd)
 	redact_types(rd, r);
 	tn = owner(r, r->collection.torch_npu_version, 0);
 	cn = owner(r, r->collection.cann_version, 1);
-	/* the metadata first: a value dropped is then replaced wherever
-	 * another string holds it */
-	redact_walk(rd, r, &result_t, r, 1, sizeof(*r), 1);
-	redact_walk(rd, r, &result_t, r, 1, sizeof(*r), 0);
+	/* the names first, then the metadata: a value dropped is then
+	 * replaced wherever another string holds it */
+	redact_walk(rd, r, &result_t, r, 1, sizeof(*r), PHASE_NAMES);
+	redact_walk(rd, r, &result_t, r, 1, sizeof(*r), PHASE_META);
+	redact_walk(rd, r, &result_t, r, 1, sizeof(*r), PHASE_REST);
 	/* the collection's versions are the ranks' (or gone with them) */
 	r->collection.torch_npu_version =
 	    tn == SIZE_MAX ? NULL : r->ranks[tn].torch_npu_version;

@@ -88,6 +88,7 @@ void rank_result_release(struct rank_result *rr)
 	free(rr->db.path);
 	free(rr->db.schema);
 	free(rr->chip);
+	free(rr->host);
 	for (i = 0; i < TOT_COUNT; i++)
 		free(rr->totals[i].worst_type);
 	for (i = 0; i < rr->nunused; i++)

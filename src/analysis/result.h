@@ -504,6 +504,8 @@ struct rank_result {
 
 	struct rank_memory mem; /* device memory samples */
 	char *chip;             /* chip model the profile names, or NULL */
+	char *host; /* the host the db's HOST_INFO names, or NULL: never
+	             * shown; --redact looks for it in every string */
 
 	/* provenance: the files read, and when the profile was captured
 	 * (seconds since the epoch, -1 unknown) and how that is known:

@@ -152,6 +152,7 @@ static int analyse_db(struct db *db, const struct rules *ru,
 	int from_kernels = 1;
 
 	rr->chip = db_about(db)->chip ? xstrdup(db_about(db)->chip) : NULL;
+	rr->host = db_about(db)->host ? xstrdup(db_about(db)->host) : NULL;
 	rr->db.schema = db_about(db)->schema_version
 	                    ? xstrdup(db_about(db)->schema_version)
 	                    : NULL;

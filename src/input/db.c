@@ -43,6 +43,7 @@ static const char *const c_npu[] = {"name", NULL};
 static const char *const c_mem[] = {"component", "timestamp", "totalAllocated",
                                     "totalReserved", NULL};
 static const char *const c_npu_mem[] = {"type", "hbm", "timestampNs", NULL};
+static const char *const c_host[] = {"hostName", NULL};
 
 const char *const db_table_names[DBT_COUNT] = {"TASK",
                                                "COMPUTE_TASK_INFO",
@@ -61,12 +62,14 @@ const char *const db_table_names[DBT_COUNT] = {"TASK",
                                                "ENUM_API_TYPE",
                                                "NPU_INFO",
                                                "MEMORY_RECORD",
-                                               "NPU_MEM"};
+                                               "NPU_MEM",
+                                               "HOST_INFO"};
 
 static const char *const *const table_cols[DBT_COUNT] = {
-    c_task,    c_compute, c_comm_op, c_comm_task, c_id_value, c_step,
-    c_overlap, c_api,     c_conn,    c_mstx,      c_meta,     c_rank,
-    c_id_name, c_id_name, c_id_name, c_npu,       c_mem,      c_npu_mem};
+    c_task, c_compute, c_comm_op, c_comm_task, c_id_value,
+    c_step, c_overlap, c_api,     c_conn,      c_mstx,
+    c_meta, c_rank,    c_id_name, c_id_name,   c_id_name,
+    c_npu,  c_mem,     c_npu_mem, c_host};
 
 /* ---- errors -------------------------------------------------------------
  */
@@ -586,6 +589,31 @@ static int read_chip(struct db *db, struct err *e)
 	return dbi_done(db, rc, "NPU_INFO", e);
 }
 
+/* The host HOST_INFO names (its first row's, when text): a name for
+ * --redact to look for, never shown. */
+static int read_host(struct db *db, struct err *e)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (!db_has(db, DBT_HOST_INFO))
+		return 0;
+	st = dbi_prep(db, "SELECT hostName FROM HOST_INFO LIMIT 1", "HOST_INFO",
+	              e);
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char *v = sqlite3_column_text(st, 0);
+		size_t n = (size_t)sqlite3_column_bytes(st, 0), bad;
+		if (v && !db->host && n && n < 256 &&
+		    utf8_is_text((const char *)v, n, &bad))
+			db->host = xstrndup((const char *)v, n);
+	}
+	sqlite3_finalize(st);
+	db->about.host = db->host;
+	return dbi_done(db, rc, "HOST_INFO", e);
+}
+
 /* The one rank RANK_DEVICE_MAP names (several different: none). */
 static int read_rank(struct db *db, struct err *e)
 {
@@ -638,7 +666,8 @@ int db_open(const char *path, struct db **out, struct err *e)
 		strbuf_init(&db->cols[t]);
 	if (check_header(path, &db->about.size, e) || check_finished(path, e) ||
 	    open_conn(db, e) || probe(db, e) || require(db, e) ||
-	    read_meta(db, e) || read_rank(db, e) || read_chip(db, e)) {
+	    read_meta(db, e) || read_rank(db, e) || read_chip(db, e) ||
+	    read_host(db, e)) {
 		db_close(db);
 		return -1;
 	}
@@ -664,6 +693,7 @@ void db_close(struct db *db)
 	strbuf_release(&db->tmp);
 	free(db->schema);
 	free(db->chip);
+	free(db->host);
 	free(db->path);
 	free(db);
 }

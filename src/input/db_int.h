@@ -22,7 +22,7 @@ struct str_slot {
 struct db {
 	sqlite3 *h;
 	struct db_about about;
-	char *path, *schema, *chip;
+	char *path, *schema, *chip, *host;
 	/* "\ncol\ncol\n" per present table, for dbi_has_col() */
 	struct strbuf cols[DBT_COUNT];
 	unsigned present; /* tables found at all, usable or not */

@@ -28,6 +28,7 @@ enum db_table {
 	DBT_NPU_INFO,
 	DBT_MEMORY_RECORD,
 	DBT_NPU_MEM,
+	DBT_HOST_INFO, /* hostName: a known name for --redact, never shown */
 	DBT_COUNT
 };
 extern const char *const db_table_names[DBT_COUNT];
@@ -38,7 +39,9 @@ struct db_about {
 	int64_t size;               /* bytes */
 	const char *schema_version; /* META_DATA SCHEMA_VERSION, or NULL */
 	const char *chip;           /* NPU_INFO name ("Ascend910B"), or NULL */
-	const char *block_col;      /* "blockDim", "blockNum" or NULL */
+	const char *host;      /* HOST_INFO hostName, or NULL: never shown, a
+	                        * name --redact looks for in every string */
+	const char *block_col; /* "blockDim", "blockNum" or NULL */
 	int64_t rank_id, device_id; /* RANK_DEVICE_MAP, -1 when absent */
 	unsigned tables;            /* bit 1u << t for each usable table */
 	/* a table present but without a column the reader needs: that

@@ -11,7 +11,7 @@ read. Each member that holds a string (char *, const char *, char **,
 char NAME[N], char *NAME[N]), and each member whose struct type holds one
 (directly or further down), must be named by a row of redact.c's tables,
 `MACRO(struct S, member...)`: RSTR/RSTRS/RMETA (rewritten or kept by
-shape), ROWN (sdperf's own text, decided so), FT_CHARSF, RSUB/RLIST/RONE
+shape), RNAME (a name looked for, never shown), ROWN (sdperf's own text, decided so), FT_CHARSF, RSUB/RLIST/RONE
 (walked into). A member no row names fails the check, so a string field
 added to the result later cannot silently skip the redaction. Rows that
 name no member fail it too (the compiler's offsetof checks the rest)."""
@@ -124,7 +124,7 @@ def main():
         red = f.read()
     red = red[red.index("static const struct ft_field"):]
     rows = set(re.findall(
-        r"\b(?:RSTR|RSTRS|RMETA|ROWN|FT_CHARSF|RSUB|RLIST|RONE)\(\s*"
+        r"\b(?:RSTR|RSTRS|RMETA|RNAME|ROWN|FT_CHARSF|RSUB|RLIST|RONE)\(\s*"
         r"struct\s+(\w+)\s*,\s*(\w+)", red))
 
     missing, bad = [], []

@@ -8,7 +8,8 @@ Usage: plant23.py KIND FOLDER HOST USER IPV4 IPV6 GROUP ABSPATH
        profiler_info*.json (torch_npu_version, cann_version),
        communication.json (its operators' names);
   KIND db: the SQLite export's STRING_IDS (kernel names and types),
-       META_DATA SCHEMA_VERSION and NPU_INFO (made when missing);
+       META_DATA SCHEMA_VERSION, NPU_INFO and HOST_INFO (made when
+       missing; its host, zqdbhostdelta, also in a kernel type);
   KIND trace: trace_view.json's device kernels' names (a lone trace:
        their types come from their names).
 Each kernel planted is made the slowest of its file, so that the report's
@@ -69,8 +70,13 @@ def text(folder, host, user, ipv4, ipv6, group, path):
         json.dump(d, open(p, "w"))
 
 
+# the db's own host (HOST_INFO), named nowhere else but in a kernel type
+DB_HOST = "zqdbhostdelta"
+
+
 def db(folder, host, user, ipv4, ipv6, group, path):
-    types = names(host, user, ipv4, ipv6, group, path)
+    types = ["FusedBlockF_%s" % DB_HOST] + names(host, user, ipv4, ipv6,
+                                                  group, path)
     for p in glob.glob(os.path.join(folder, "**", "*.db"), recursive=True):
         c = sqlite3.connect(p)
         tables = {r[0] for r in c.execute(
@@ -95,6 +101,11 @@ def db(folder, host, user, ipv4, ipv6, group, path):
         c.execute("DELETE FROM NPU_INFO")
         c.execute("INSERT INTO NPU_INFO VALUES (0, ?)",
                   ("Ascend910B-%s_%s" % (host, ipv6),))
+        if "HOST_INFO" not in tables:
+            c.execute("CREATE TABLE HOST_INFO (hostUid TEXT, hostName TEXT)")
+        c.execute("DELETE FROM HOST_INFO")
+        c.execute("INSERT INTO HOST_INFO VALUES ('3538958389648580163', ?)",
+                  (DB_HOST,))
         c.commit()
         c.close()
 

@@ -266,10 +266,10 @@ shown_t=("$IPV4" "$IPV6" "$GROUP" "$ABS" "$USERNAME-FusedBlockE"
 	"FusedBlockC.$H23" "hcom_allReduce__${H23}_1" "2.1.0+$USERNAME@$IPV4")
 shown_r=("$IPV4" "$IPV6" "$GROUP" "$ABS" "$USERNAME-FusedBlockE"
 	"FusedBlockC.$H23")
-shown_d=("${shown_r[@]}")
+shown_d=("${shown_r[@]}" "FusedBlockF_zqdbhostdelta")
 shown_s=("$IPV4" "$IPV6" "$GROUP" "$ABS" "$USERNAME-FusedBlockE"
 	"FusedBlockC.$H23")
-all23=("${secrets[@]}" "$H23" "$ABS" "weights.bin")
+all23=("${secrets[@]}" "$H23" "$ABS" "weights.bin" zqdbhostdelta)
 for k in t d r s; do
 	declare -n shown="shown_$k"
 	if report "i23${k}_plain" "$i23/$k"; then
