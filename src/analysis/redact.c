@@ -61,9 +61,11 @@ struct redactor {
 	size_t alloc[2];
 	size_t maxlen[2]; /* the longest literal of the kind */
 	/* haslen[kind][len]: a literal of the kind is len bytes long (0..
-	 * maxlen): a candidate of no such length costs no hash */
+	 * maxlen); lens[kind]: those lengths, ascending (nlens of them):
+	 * each position tries these lengths alone */
 	unsigned char *haslen[2];
 	size_t lenalloc[2];
+	size_t *lens[2], nlens[2], lensalloc[2];
 	/* first[kind][c]: a literal of the kind starts with byte c */
 	unsigned char first[2][256];
 	char name[48]; /* redactor_kernel's answer */
@@ -104,6 +106,7 @@ void redactor_free(struct redactor *rd)
 		strtab_release(&rd->tab[i]);
 		free(rd->lits[i]);
 		free(rd->haslen[i]);
+		free(rd->lens[i]);
 	}
 	free(rd);
 }
@@ -139,6 +142,11 @@ static void add_pseudonym(struct strbuf *out, enum redact_class c, uint32_t id)
 		strbuf_addf(out, "%s%u", pseudonym_prefix[c], id + 1);
 }
 
+/* The longest name registered without a number of its own (a name met
+ * later, a metadata value dropped): longer ones are not looked for in
+ * other strings (no host name is; the value itself is dropped). */
+#define NAME_MAX_LEN 256
+
 /* Adds s[0..len) as a literal of class c looked for in every string,
  * with pseudonym number id. The first class and id given a text keep
  * it. */
@@ -162,7 +170,18 @@ static void push_lit(struct redactor *rd, enum redact_class c, const char *s,
 		    xgrow(rd->haslen[kind], 1, len + 1, &rd->lenalloc[kind]);
 		memset(rd->haslen[kind] + old, 0, rd->lenalloc[kind] - old);
 	}
-	rd->haslen[kind][len] = 1;
+	if (!rd->haslen[kind][len]) {
+		size_t j;
+		rd->haslen[kind][len] = 1;
+		rd->lens[kind] =
+		    xgrow(rd->lens[kind], sizeof(size_t), rd->nlens[kind] + 1,
+		          &rd->lensalloc[kind]);
+		for (j = rd->nlens[kind]; j > 0 && rd->lens[kind][j - 1] > len;
+		     j--)
+			rd->lens[kind][j] = rd->lens[kind][j - 1];
+		rd->lens[kind][j] = len;
+		rd->nlens[kind]++;
+	}
 	rd->first[kind][(unsigned char)s[0]] = 1;
 }
 
@@ -342,9 +361,13 @@ void redactor_add_name(struct redactor *rd, enum redact_class c,
 {
 	size_t n = name ? strlen(name) : 0;
 
-	/* numbered when first met (LIT_PENDING) */
-	if (n >= WORD_MIN && (c == REDACT_HOST || c == REDACT_USER))
+	/* numbered when first met (LIT_PENDING); counted in the map's cap */
+	if (n >= WORD_MIN && n <= NAME_MAX_LEN &&
+	    rd->entries < REDACT_MAX_ENTRIES &&
+	    (c == REDACT_HOST || c == REDACT_USER)) {
+		rd->entries++;
 		push_lit(rd, c, name, n, LIT_WORD, LIT_PENDING);
+	}
 }
 
 void redactor_add_kernel(struct redactor *rd, const char *name)
@@ -445,18 +468,18 @@ static int path_stop(int c)
 static size_t longest_lit(struct redactor *rd, enum lit_kind kind,
                           const char *s, size_t i, size_t n, struct lit **l)
 {
-	size_t e, lim = rd->maxlen[kind] < n - i ? i + rd->maxlen[kind] : n;
-	size_t best = 0;
+	size_t k, e, best = 0;
 
 	if (!rd->first[kind][(unsigned char)s[i]])
 		return 0;
-	for (e = i + 1; e <= lim; e++) {
-		int next = e < n ? (unsigned char)s[e] : 0;
+	for (k = 0; k < rd->nlens[kind] && rd->lens[kind][k] <= n - i; k++) {
+		int next;
 		uint32_t id;
-		if (!rd->haslen[kind][e - i] ||
-		    (kind == LIT_PATH
-		         ? next && next != '/' && is_name(next)
-		         : !word_boundary((unsigned char)s[e - 1], next)))
+		e = i + rd->lens[kind][k];
+		next = e < n ? (unsigned char)s[e] : 0;
+		if (kind == LIT_PATH
+		        ? next && next != '/' && is_name(next)
+		        : !word_boundary((unsigned char)s[e - 1], next))
 			continue;
 		id = strtab_find(&rd->tab[kind], s + i, e - i);
 		if (id != UINT32_MAX) {
@@ -1139,8 +1162,10 @@ static void redact_meta(struct redactor *rd, struct result *r,
 	if (keep)
 		return;
 	n = strlen(*s);
-	if (n)
+	if (n && n <= NAME_MAX_LEN && rd->entries < REDACT_MAX_ENTRIES) {
+		rd->entries++;
 		push_lit(rd, REDACT_PATH, *s, n, LIT_WORD, UINT32_MAX);
+	}
 	free(*s);
 	*s = NULL;
 	r->redaction.dropped[f]++;
