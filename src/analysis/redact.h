@@ -28,6 +28,23 @@
  * and rank-folder/ASCEND_PROFILER_OUTPUT/kernel_details.csv ->
  * rank folder 1/ASCEND_PROFILER_OUTPUT/kernel_details.csv.
  *
+ * Inside a name (issue 23): a known host, user or rank folder is found at
+ * a word boundary (any byte that is no letter or digit, '_', '-', '.',
+ * '/', ':', '@', '%' among them, a change between letters and digits, a
+ * lower-case letter before an upper-case one); an IPv4 address wherever
+ * it is no part of a longer dotted number (AllReduce_10.1.2.3_grp ->
+ * AllReduce_ip-1_grp); an IPv6 one after no letter or digit (glued to a
+ * name, with a decimal digit); an absolute path glued by '_', '-', '@'
+ * or '%' with two components or more. Names registered with
+ * redactor_add_name take their number when first met.
+ *
+ * redact_result walks every string member of the result by a table per
+ * struct (redact.c; tests/redact/fields.py checks the tables against
+ * result.h): each is rewritten, or (the profile's metadata: versions,
+ * profiler level, AI Core metrics, chip, db schema) kept only in the
+ * shape of its kind and unchanged by the rewrite, else dropped and
+ * counted in result.redaction.dropped.
+ *
  * The map holds at most REDACT_MAX_ENTRIES originals; past that an
  * original becomes "redacted" without a number (still replaced). */
 #ifndef SDPERF_REDACT_H
@@ -84,10 +101,12 @@ uint64_t redactor_count(const struct redactor *rd, enum redact_class c);
  * to rewrite strings added later; the caller frees rd after releasing r):
  * the rank folders are
  * registered in rank order, with --redact-kernels the Other-category
- * kernel types in the order the report lists them, then every string of
- * r that comes from the profile, the file system or the command line is
- * rewritten, and r->redaction filled. Strings sdperf writes itself (the
- * rules' texts, versions, codes) are left alone. */
+ * kernel types in the order the report lists them, then the names r
+ * holds but never shows (the db's host), then the metadata (kept or
+ * dropped), then every other string of r that comes from the profile,
+ * the file system or the command line is rewritten, and r->redaction
+ * filled. Strings sdperf writes itself (codes, its version, hashes) are
+ * left alone. */
 void redact_result(struct result *r, struct redactor *rd);
 
 /* r->redaction's counts again from r->redactor, after strings were
