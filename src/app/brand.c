@@ -3,11 +3,14 @@
 #include "app/brand.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "format/pdf/pdf.h"
 #include "util/fileio.h"
+#include "util/imgcheck.h"
+#include "util/membudget.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
@@ -178,44 +181,49 @@ static int check_text(const char *where, const char *s, struct err *e)
 
 const char *brand_image_mime(const unsigned char *d, size_t n)
 {
-	static const unsigned char png[8] = {0x89, 'P',  'N',  'G',
-	                                     '\r', '\n', 0x1a, '\n'};
+	enum img_kind k = img_sniff(d, n);
 
-	if (n >= 8 && !memcmp(d, png, 8))
-		return "image/png";
-	if (n >= 3 && d[0] == 0xff && d[1] == 0xd8 && d[2] == 0xff)
-		return "image/jpeg";
-	return NULL;
+	return k == IMG_PNG ? "image/png" : k == IMG_JPEG ? "image/jpeg" : NULL;
 }
 
+/* Reads and checks the logo: a regular file of at most BRAND_LOGO_MAX
+ * bytes, a PNG or JPEG whose structure and size (from its header, before
+ * anything decodes it) img_check accepts, its decoded size charged to the
+ * budget, then (a PNG) decoded once by libharu in a child process. */
 static int read_logo(struct options *o, const char *where, struct err *e)
 {
 	struct strbuf img = STRBUF_INIT;
 	struct strbuf why = STRBUF_INIT;
-	int64_t size = fileio_size(o->logo);
+	struct img_info info;
 	int ret = -1;
 
-	if (fileio_kind(o->logo) != 0)
-		strbuf_adds(&why, "no such file, or not a regular file");
-	else if (size > (int64_t)BRAND_LOGO_MAX)
-		strbuf_addf(&why, "%lld bytes, at most %u (1 MiB)",
-		            (long long)size, BRAND_LOGO_MAX);
+	if (fileio_kind(o->logo) < 0 && errno == ENOENT)
+		strbuf_adds(&why, "no such file");
 	else if (fileio_read_small(o->logo, BRAND_LOGO_MAX, &img, e))
 		strbuf_adds(&why, e->msg);
-	else if (!(o->logo_mime = brand_image_mime(
-	               (const unsigned char *)img.buf, img.len)))
-		strbuf_adds(&why, "not a PNG or JPEG image (by its first "
-		                  "bytes)");
-	else if (pdf_image_check(img.buf, img.len,
-	                         !strcmp(o->logo_mime, "image/png"), &why))
+	else if (img_check((const unsigned char *)img.buf, img.len, &info,
+	                   &why))
 		;
-	else
-		ret = 0;
+	else if (membudget_charge(info.decoded_bytes)) {
+		err_clear(e);
+		strbuf_release(&img);
+		strbuf_release(&why);
+		return membudget_fail(
+		    e, info.decoded_bytes, "%s '%s': %ux%u image", where,
+		    o->logo, (unsigned)info.width, (unsigned)info.height);
+	} else {
+		o->logo_charged = info.decoded_bytes;
+		if (!pdf_image_check(img.buf, img.len, info.kind == IMG_PNG,
+		                     &why))
+			ret = 0;
+	}
 	if (ret) {
 		err_clear(e);
 		err_set(e, ERR_USAGE, "%s '%s': %s", where, o->logo, why.buf);
 		strbuf_release(&img);
 	} else {
+		o->logo_mime =
+		    brand_image_mime((const unsigned char *)img.buf, img.len);
 		o->logo_len = img.len;
 		o->logo_data = (unsigned char *)strbuf_detach(&img, NULL);
 	}
@@ -223,9 +231,53 @@ static int read_logo(struct options *o, const char *where, struct err *e)
 	return ret;
 }
 
+/* The user's own config file: $XDG_CONFIG_HOME/sdperf/config.json (an
+ * absolute XDG_CONFIG_HOME, as the XDG base directory specification
+ * asks), else $HOME/.config/sdperf/config.json; NULL without either. */
+static char *user_config(void)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+
+	if (xdg && xdg[0] == '/')
+		return fileio_join(xdg, "sdperf/config.json");
+	if (home && home[0])
+		return fileio_join(home, ".config/sdperf/config.json");
+	return NULL;
+}
+
+/* 1 if something is at path (a broken symbolic link is nothing). */
+static int exists(const char *path)
+{
+	return fileio_kind(path) >= 0 || errno != ENOENT;
+}
+
+/* Which config file is read: --config, else the user's own when it
+ * exists. A ./sdperf.json or ./.sdperf.json (a received profile may hold
+ * one) is never read unless named; it is noted in o->config_ignored. */
+static int find_config(struct options *o, const unsigned char *given,
+                       struct err *e)
+{
+	static const char *const here[] = {"sdperf.json", ".sdperf.json"};
+	char *user = NULL;
+	size_t k;
+	int ret = 0;
+
+	if (!o->config)
+		for (k = 0; k < 2 && !o->config_ignored; k++)
+			if (exists(here[k]))
+				o->config_ignored = here[k];
+	if (o->config)
+		return read_config(o, o->config, given, e);
+	user = user_config();
+	if (user && exists(user))
+		ret = read_config(o, user, given, e);
+	free(user);
+	return ret;
+}
+
 int brand_resolve(struct options *o, struct err *e)
 {
-	static const char *const defaults[] = {"sdperf.json", ".sdperf.json"};
 	unsigned char given[NKEYS];
 	size_t k;
 	char *where;
@@ -233,16 +285,8 @@ int brand_resolve(struct options *o, struct err *e)
 
 	for (k = 0; k < NKEYS; k++)
 		given[k] = *field(o, k) != NULL;
-	if (o->config) {
-		if (read_config(o, o->config, given, e))
-			return -1;
-	} else
-		for (k = 0; k < 2; k++)
-			if (fileio_kind(defaults[k]) == 0) {
-				if (read_config(o, defaults[k], given, e))
-					return -1;
-				break;
-			}
+	if (find_config(o, given, e))
+		return -1;
 	for (k = 0; k < NKEYS; k++) {
 		const char *v = *field(o, k);
 		if (!v || k == 1)
@@ -262,4 +306,15 @@ int brand_resolve(struct options *o, struct err *e)
 	bad = read_logo(o, where, e);
 	free(where);
 	return bad;
+}
+
+void brand_note(const struct options *o, struct strbuf *out)
+{
+	if (!o->config_ignored)
+		return;
+	strbuf_addf(out,
+	            "sdperf: note: ./%s not read (a config file is read only "
+	            "from --config or ~/.config/sdperf/config.json); pass "
+	            "--config ./%s to use it\n",
+	            o->config_ignored, o->config_ignored);
 }
