@@ -45,9 +45,11 @@ int report_load_template(void *ctx, const char *name, struct strbuf *text,
 		    e, ERR_INPUT,
 		    "template name '%s': only a file name is allowed", name);
 	if (dir) {
-		/* the user's file wins; the built-in one fills any gap */
+		/* the user's file wins; the built-in one fills any gap. A
+		 * name that is there but no regular file (a FIFO, a
+		 * directory) is an error naming it, never waited on */
 		path = fileio_join(dir, name);
-		ret = fileio_kind(path) == 0
+		ret = fileio_kind(path) >= 0 || errno != ENOENT
 		          ? fileio_read_small(path, TEMPLATE_MAX_BYTES, text, e)
 		          : 1;
 		free(path);
