@@ -120,41 +120,47 @@ static int apply_object(struct options *o, const char *path, const cJSON *root,
 	return 0;
 }
 
-static int read_config(struct options *o, const char *path,
-                       const unsigned char *given, struct err *e)
+/* The config text[0..len) read from path, applied to o. */
+static int apply_text(struct options *o, const char *path, const char *text,
+                      size_t len, const unsigned char *given, struct err *e)
 {
-	struct strbuf text = STRBUF_INIT;
 	const char *end = NULL;
-	cJSON *root = NULL;
+	cJSON *root;
 	size_t line, col;
 	int ret = -1;
 
-	if (fileio_read_small(path, BRAND_CONFIG_MAX, &text, e)) {
-		e->code = ERR_USAGE;
-		goto out;
-	}
-	root = cJSON_ParseWithLengthOpts(text.buf ? text.buf : "", text.len,
-	                                 &end, 0);
+	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	/* one value, then nothing but white space */
 	if (root && end)
 		end += strspn(end, " \t\r\n");
-	if (root && end != text.buf + text.len) {
+	if (root && end != text + len) {
 		cJSON_Delete(root);
 		root = NULL;
 	}
 	if (!root) {
-		line_col(text.buf ? text.buf : "",
-		         end && text.buf ? (size_t)(end - text.buf) : 0, &line,
-		         &col);
-		err_set(e, ERR_USAGE, "%s:%zu:%zu: invalid JSON", path, line,
-		        col);
-		goto out;
+		line_col(text, end ? (size_t)(end - text) : 0, &line, &col);
+		return err_set(e, ERR_USAGE, "%s:%zu:%zu: invalid JSON", path,
+		               line, col);
 	}
 	ret = apply_object(o, path, root, given, e);
 	if (!ret)
 		o->config_used = own(o, xstrdup(path));
-out:
 	cJSON_Delete(root);
+	return ret;
+}
+
+static int read_config(struct options *o, const char *path,
+                       const unsigned char *given, struct err *e)
+{
+	struct strbuf text = STRBUF_INIT;
+	int ret;
+
+	if (fileio_read_small(path, BRAND_CONFIG_MAX, &text, e)) {
+		e->code = ERR_USAGE;
+		ret = -1;
+	} else
+		ret = apply_text(o, path, text.buf ? text.buf : "", text.len,
+		                 given, e);
 	strbuf_release(&text);
 	return ret;
 }
@@ -276,17 +282,13 @@ static int find_config(struct options *o, const unsigned char *given,
 	return ret;
 }
 
-int brand_resolve(struct options *o, struct err *e)
+/* Every branding text, from the command line or the config file. */
+static int check_texts(struct options *o, struct err *e)
 {
-	unsigned char given[NKEYS];
 	size_t k;
 	char *where;
 	int bad;
 
-	for (k = 0; k < NKEYS; k++)
-		given[k] = *field(o, k) != NULL;
-	if (find_config(o, given, e))
-		return -1;
 	for (k = 0; k < NKEYS; k++) {
 		const char *v = *field(o, k);
 		if (!v || k == 1)
@@ -299,6 +301,39 @@ int brand_resolve(struct options *o, struct err *e)
 		if (bad)
 			return -1;
 	}
+	return 0;
+}
+
+static void given_keys(struct options *o, unsigned char *given)
+{
+	size_t k;
+
+	for (k = 0; k < NKEYS; k++)
+		given[k] = *field(o, k) != NULL;
+}
+
+int brand_config_text(struct options *o, const char *path, const char *text,
+                      size_t len, struct err *e)
+{
+	unsigned char given[NKEYS];
+
+	given_keys(o, given);
+	if (len > BRAND_CONFIG_MAX)
+		return err_set(e, ERR_USAGE,
+		               "%s: file too large (limit %u bytes)", path,
+		               BRAND_CONFIG_MAX);
+	return apply_text(o, path, text, len, given, e) || check_texts(o, e);
+}
+
+int brand_resolve(struct options *o, struct err *e)
+{
+	unsigned char given[NKEYS];
+	char *where;
+	int bad;
+
+	given_keys(o, given);
+	if (find_config(o, given, e) || check_texts(o, e))
+		return -1;
 	if (!o->logo)
 		return 0;
 	where = o->from_config[1] ? xstrfmt("%s: key 'logo'", o->config_used)

@@ -33,6 +33,13 @@
  * option, and why. */
 int brand_resolve(struct options *o, struct err *e);
 
+/* As brand_resolve's reading of a config file, from its text[0..len)
+ * (named path in messages, the folder a "logo" is relative to): sets the
+ * branding options o does not hold yet and checks every branding text;
+ * the logo is not read. 0, or -1 with ERR_USAGE. For the fuzz target. */
+int brand_config_text(struct options *o, const char *path, const char *text,
+                      size_t len, struct err *e);
+
 /* Appends to out the one-line note (for stderr) that a ./sdperf.json or
  * ./.sdperf.json was found and not read, and how to use it; nothing when
  * there was none. */

@@ -224,7 +224,7 @@ static int png_check(const unsigned char *d, size_t n, struct img_info *in,
 /* ---- JPEG ------------------------------------------------------------ */
 
 struct jpeg_walk {
-	int sof, dqt, dht, scans;
+	int sof, dqt, dht, scans, progressive;
 };
 
 /* The frame header: the segment s[0..len) after its marker and length. */
@@ -310,6 +310,23 @@ static size_t jpeg_entropy(const unsigned char *d, size_t n, size_t i,
 	return n;
 }
 
+/* Whether a scan of ns components with Ss, Se, Ah/Al at p[0..3) is one a
+ * frame allows (T.81 B.2.3, G.1.1.1.1): sequential 0..63 without
+ * approximation; progressive, a DC scan 0..0 or an AC scan of one
+ * component within 1..63, with the point transform below 14. */
+static int jpeg_spectral(int progressive, unsigned ns, const unsigned char *p)
+{
+	unsigned ss = p[0], se = p[1], ah = p[2] >> 4, al = p[2] & 15;
+
+	if (!progressive)
+		return ss == 0 && se == 63 && ah == 0 && al == 0;
+	if (ah > 13 || al > 13)
+		return 0;
+	if (ss == 0)
+		return se == 0;
+	return ns == 1 && ss <= se && se <= 63;
+}
+
 /* The scan header s[0..len) and the data after it (from *i); *i moves
  * past the data. */
 static int jpeg_scan(struct jpeg_walk *w, const unsigned char *d, size_t n,
@@ -329,6 +346,16 @@ static int jpeg_scan(struct jpeg_walk *w, const unsigned char *d, size_t n,
 		strbuf_adds(why, "a scan header (SOS) of a bad length");
 		return -1;
 	}
+	if (!jpeg_spectral(w->progressive, s[0], s + 1 + 2 * s[0])) {
+		strbuf_addf(
+		    why,
+		    "a scan (SOS) with a spectral selection %u..%u and "
+		    "approximation %u/%u that a %s frame does not allow",
+		    s[1 + 2 * s[0]], s[2 + 2 * s[0]], s[3 + 2 * s[0]] >> 4,
+		    s[3 + 2 * s[0]] & 15,
+		    w->progressive ? "progressive" : "sequential");
+		return -1;
+	}
 	*i = jpeg_entropy(d, n, *i, &bytes);
 	if (!bytes) {
 		strbuf_adds(why, "a scan (SOS) with no data");
@@ -341,7 +368,7 @@ static int jpeg_scan(struct jpeg_walk *w, const unsigned char *d, size_t n,
 static int jpeg_check(const unsigned char *d, size_t n, struct img_info *in,
                       struct strbuf *why)
 {
-	struct jpeg_walk w = {0, 0, 0, 0};
+	struct jpeg_walk w = {0, 0, 0, 0, 0};
 	size_t i = 2;
 	unsigned m, len;
 
@@ -389,6 +416,7 @@ static int jpeg_check(const unsigned char *d, size_t n, struct img_info *in,
 			}
 			if (jpeg_frame(m, d + i - len, len, in, why))
 				return -1;
+			w.progressive = in->progressive;
 		} else if (m == 0xcc) {
 			strbuf_adds(why, "arithmetic coding (DAC)");
 			return -1;
