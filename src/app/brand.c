@@ -66,14 +66,15 @@ static char *logo_path(const char *cfg, const char *logo)
 	return p;
 }
 
-/* 1-based line and column of byte off in text. */
-static void line_col(const char *text, size_t off, size_t *line, size_t *col)
+/* 1-based line and column of byte off in text[0..len). */
+static void line_col(const char *text, size_t len, size_t off, size_t *line,
+                     size_t *col)
 {
 	size_t i;
 
 	*line = 1;
 	*col = 1;
-	for (i = 0; i < off && text[i]; i++) {
+	for (i = 0; i < off && i < len && text[i]; i++) {
 		if (text[i] == '\n') {
 			(*line)++;
 			*col = 1;
@@ -131,14 +132,16 @@ static int apply_text(struct options *o, const char *path, const char *text,
 
 	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	/* one value, then nothing but white space */
-	if (root && end)
-		end += strspn(end, " \t\r\n");
+	while (root && end && end < text + len && strchr(" \t\r\n", *end) &&
+	       *end)
+		end++;
 	if (root && end != text + len) {
 		cJSON_Delete(root);
 		root = NULL;
 	}
 	if (!root) {
-		line_col(text, end ? (size_t)(end - text) : 0, &line, &col);
+		line_col(text, len, end ? (size_t)(end - text) : 0, &line,
+		         &col);
 		return err_set(e, ERR_USAGE, "%s:%zu:%zu: invalid JSON", path,
 		               line, col);
 	}
@@ -201,10 +204,14 @@ static int read_logo(struct options *o, const char *where, struct err *e)
 	struct strbuf img = STRBUF_INIT;
 	struct strbuf why = STRBUF_INIT;
 	struct img_info info;
+	int64_t size = fileio_size(o->logo);
 	int ret = -1;
 
 	if (fileio_kind(o->logo) < 0 && errno == ENOENT)
 		strbuf_adds(&why, "no such file");
+	else if (size > (int64_t)BRAND_LOGO_MAX)
+		strbuf_addf(&why, "%lld bytes, at most %u (1 MiB)",
+		            (long long)size, BRAND_LOGO_MAX);
 	else if (fileio_read_small(o->logo, BRAND_LOGO_MAX, &img, e))
 		strbuf_adds(&why, e->msg);
 	else if (img_check((const unsigned char *)img.buf, img.len, &info,
