@@ -259,10 +259,12 @@ static char *user_config(void)
 	return NULL;
 }
 
-/* 1 if something is at path (a broken symbolic link is nothing). */
+/* 1 if something is at path: a file, a folder or anything else that
+ * stat sees (fileio_kind's EINVAL). A path that cannot be looked at (a
+ * HOME of somebody else's, a broken symbolic link) is nothing. */
 static int exists(const char *path)
 {
-	return fileio_kind(path) >= 0 || errno != ENOENT;
+	return fileio_kind(path) >= 0 || errno == EINVAL;
 }
 
 /* Which config file is read: --config, else the user's own when it
