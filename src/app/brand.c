@@ -132,8 +132,8 @@ static int apply_text(struct options *o, const char *path, const char *text,
 
 	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	/* one value, then nothing but white space */
-	while (root && end && end < text + len && strchr(" \t\r\n", *end) &&
-	       *end)
+	while (root && end && end < text + len && *end &&
+	       strchr(" \t\r\n", *end))
 		end++;
 	if (root && end != text + len) {
 		cJSON_Delete(root);
@@ -198,7 +198,10 @@ const char *brand_image_mime(const unsigned char *d, size_t n)
 /* Reads and checks the logo: a regular file of at most BRAND_LOGO_MAX
  * bytes, a PNG or JPEG whose structure and size (from its header, before
  * anything decodes it) img_check accepts, its decoded size charged to the
- * budget, then (a PNG) decoded once by libharu in a child process. */
+ * budget, then loaded by libharu in a throw-away child process
+ * (pdf_image_check: libpng aborts on some damage, so a PNG is decoded
+ * there first; the PDF decodes it again, the one decode in this process,
+ * which the charge covers). */
 static int read_logo(struct options *o, const char *where, struct err *e)
 {
 	struct strbuf img = STRBUF_INIT;
