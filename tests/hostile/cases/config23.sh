@@ -131,6 +131,9 @@ bounded fifo_logo 2 100 10 "--logo 'fifo': fifo: not a regular file (a FIFO)" --
 mkdir -p tdir && mkfifo tdir/report.html.tmpl
 bounded fifo_template 3 100 10 'report.html.tmpl: not a regular file (a FIFO)' -- \
 	timeout 20 "$SDPERF" report "$EX" -o f4 -f html -q --templates tdir
+mkdir -p cdir && mkfifo cdir/report.css
+bounded fifo_report_css 3 100 10 'report.css: not a regular file (a FIFO)' -- \
+	timeout 20 "$SDPERF" report "$EX" -o f6 -f fragment -q --templates cdir
 printf '{"logo": "fifo"}' >fifo_logo.json
 bounded fifo_config_logo 2 100 10 "key 'logo' 'fifo': fifo: not a regular file" -- \
 	timeout 20 "$SDPERF" report "$EX" -o f5 -f json -q --config fifo_logo.json
