@@ -26,8 +26,8 @@
  * bytes), and reads and checks the logo (a regular file of at most
  * BRAND_LOGO_MAX bytes, a PNG or JPEG util/imgcheck.h accepts, so of at
  * most IMG_MAX_SIDE / IMG_MAX_PIXELS pixels, its decoded size charged to
- * the memory budget (ERR_INPUT when it does not fit), decodable by the
- * PDF library).
+ * the memory budget (ERR_INPUT when it does not fit); img_check makes
+ * it decodable by the PDF library, which decodes it once, at render).
  * Strings it makes and the logo's bytes are owned by o (cli_release).
  * Returns 0, or -1 with ERR_USAGE naming the file and the key or the
  * option, and why. */

@@ -6,6 +6,7 @@
 #include "util/imgcheck.h"
 
 #include <string.h>
+#include <zlib.h>
 
 #include "util/banned.h"
 
@@ -109,6 +110,15 @@ static int png_header(const unsigned char *p, struct img_info *in,
 		strbuf_adds(why, "IHDR: a size past 2^31 - 1");
 		return -1;
 	}
+	/* libharu 2.3.0 reads an interlaced PNG after libpng's warning that
+	 * interlace handling is off, and takes every warning for an error:
+	 * it never loads one */
+	if (p[12]) {
+		strbuf_adds(why, "an interlaced (Adam7) PNG, which the PDF "
+		                 "writer cannot load: save it without "
+		                 "interlacing");
+		return -1;
+	}
 	in->channels = channels[type];
 	if (depth < 8)
 		in->depth = 8; /* decoders widen the samples to bytes */
@@ -117,9 +127,59 @@ static int png_header(const unsigned char *p, struct img_info *in,
 
 struct png_walk {
 	unsigned type, depth; /* IHDR's colour type and bit depth */
-	int plte, idat;       /* seen */
+	unsigned entries;     /* PLTE's */
+	int plte, idat, trns; /* seen */
 	int idat_done;        /* a chunk other than IDAT came after one */
+	size_t first_idat;    /* offset of the first IDAT chunk */
 };
+
+/* tRNS (len bytes at p): where and how large the specification allows
+ * it, each grey or colour sample within the bit depth (libpng warns of
+ * others, and libharu 2.3.0 takes a warning for an error). */
+static int png_trns(struct png_walk *w, const unsigned char *p, uint32_t len,
+                    struct strbuf *why)
+{
+	unsigned max = w->depth < 16 ? (1u << w->depth) - 1 : 0xffffu, k;
+
+	if (w->trns || w->idat || (w->type == 3 && !w->plte)) {
+		strbuf_adds(why, "tRNS: twice, after IDAT, or before PLTE");
+		return -1;
+	}
+	w->trns = 1;
+	if (w->type == 4 || w->type == 6) {
+		strbuf_adds(why, "tRNS in an image with an alpha channel");
+		return -1;
+	}
+	if (w->type == 3 && (len == 0 || len > w->entries)) {
+		strbuf_addf(why, "tRNS: %u entries for a palette of %u",
+		            (unsigned)len, w->entries);
+		return -1;
+	}
+	/* libharu 2.3.0 reads the indices of a palette image with
+	 * transparency a byte each, past the end of its rows when they are
+	 * packed */
+	if (w->type == 3 && w->depth < 8) {
+		strbuf_addf(why,
+		            "a %u-bit palette image with transparency (tRNS), "
+		            "which the PDF writer misreads: save it with an "
+		            "8-bit palette or as RGBA",
+		            w->depth);
+		return -1;
+	}
+	if (w->type != 3 && len != (w->type == 0 ? 2u : 6u)) {
+		strbuf_addf(why, "tRNS: %u bytes, not %u", (unsigned)len,
+		            w->type == 0 ? 2u : 6u);
+		return -1;
+	}
+	for (k = 0; w->type != 3 && k < len; k += 2)
+		if (be16(p + k) > max) {
+			strbuf_addf(why,
+			            "tRNS: a sample of %u in a %u-bit image",
+			            be16(p + k), w->depth);
+			return -1;
+		}
+	return 0;
+}
 
 /* One critical chunk t (4 letters) of length len after IHDR, in order. */
 static int png_critical(struct png_walk *w, const unsigned char *t,
@@ -134,6 +194,7 @@ static int png_critical(struct png_walk *w, const unsigned char *t,
 			return -1;
 		}
 		w->plte = 1;
+		w->entries = len / 3;
 	} else if (!memcmp(t, "IDAT", 4)) {
 		if (w->idat_done) {
 			strbuf_adds(why, "IDAT chunks not in one run");
@@ -154,10 +215,225 @@ static int png_critical(struct png_walk *w, const unsigned char *t,
 	return 0;
 }
 
+/* ---- PNG: the image data, inflated as libpng would ----------------- */
+
+/* The data of the IDAT run, read as one stream across its chunks (the
+ * chunks' lengths were checked by the walk). */
+struct idat_cur {
+	const unsigned char *d;
+	size_t chunk;    /* offset of the current chunk */
+	size_t pos, end; /* its data not yet read */
+};
+
+static void idat_open(struct idat_cur *c, const unsigned char *d, size_t at)
+{
+	c->d = d;
+	c->chunk = at;
+	c->pos = at + 8;
+	c->end = c->pos + be32(d + at);
+}
+
+/* 1 with the cursor at the next IDAT chunk, 0 past the last one. */
+static int idat_next(struct idat_cur *c)
+{
+	size_t next = c->end + 4;
+
+	if (memcmp(c->d + next + 4, "IDAT", 4))
+		return 0;
+	idat_open(c, c->d, next);
+	return 1;
+}
+
+/* The next byte of the stream, -1 at its end. */
+static int idat_byte(struct idat_cur *c)
+{
+	while (c->pos == c->end)
+		if (!idat_next(c))
+			return -1;
+	return c->d[c->pos++];
+}
+
+/* What libpng would make of the stream: the rows it inflates to. */
+struct rows {
+	struct idat_cur cur;
+	uint64_t stride;    /* bytes a row: its filter byte, then samples */
+	uint64_t want, got; /* bytes the header implies, and inflated */
+	uint64_t col;       /* position in the current row */
+	uint32_t adler;
+	int too_long, bad_filter;
+};
+
+static unsigned rows_in(void *desc, z_const unsigned char **buf)
+{
+	struct idat_cur *c = &((struct rows *)desc)->cur;
+	size_t len;
+
+	while (c->pos == c->end)
+		if (!idat_next(c))
+			return 0;
+	*buf = (z_const unsigned char *)(c->d + c->pos);
+	len = c->end - c->pos;
+	c->pos = c->end;
+	return (unsigned)len;
+}
+
+/* Each row's filter byte (0 to 4; libpng's error on others ends the
+ * process: libharu sets no recovery point), and no more than the header
+ * implies. Non-zero stops the inflation. */
+static int rows_out(void *desc, unsigned char *buf, unsigned len)
+{
+	struct rows *r = desc;
+	uint64_t step;
+
+	r->adler = (uint32_t)adler32(r->adler, buf, len);
+	if (len > r->want - r->got) {
+		r->too_long = 1;
+		return 1;
+	}
+	while (len) {
+		if (!r->col && *buf > 4) {
+			r->bad_filter = *buf;
+			return 1;
+		}
+		step = r->stride - r->col;
+		if (step > len)
+			step = len;
+		buf += step;
+		len -= (unsigned)step;
+		r->got += step;
+		r->col = (r->col + step) % r->stride;
+	}
+	return 0;
+}
+
+/* The zlib header's two bytes: deflate, a window of at most 32 KiB, the
+ * check bits, no preset dictionary; the window's log2, or -1 with why. */
+static int zlib_header(struct idat_cur *c, struct strbuf *why)
+{
+	int b0 = idat_byte(c), b1 = idat_byte(c);
+
+	if (b1 < 0) {
+		strbuf_adds(why, "IDAT: no zlib stream");
+		return -1;
+	}
+	if ((b0 & 15) != 8 || b0 >> 4 > 7 || (b0 << 8 | b1) % 31 || b1 & 0x20) {
+		strbuf_addf(why, "IDAT: a bad zlib header (0x%02X 0x%02X)", b0,
+		            b1);
+		return -1;
+	}
+	return (b0 >> 4) + 8;
+}
+
+/* After the deflate stream: its Adler-32, then nothing. */
+static int zlib_trailer(struct rows *r, struct strbuf *why)
+{
+	uint32_t a = 0;
+	int k, b;
+
+	for (k = 0; k < 4; k++) {
+		if ((b = idat_byte(&r->cur)) < 0) {
+			strbuf_adds(why, "IDAT: the zlib stream is cut short "
+			                 "(no Adler-32)");
+			return -1;
+		}
+		a = a << 8 | (uint32_t)b;
+	}
+	if (a != r->adler) {
+		strbuf_adds(why, "IDAT: the image data fails its Adler-32 "
+		                 "check");
+		return -1;
+	}
+	if (idat_byte(&r->cur) >= 0) {
+		strbuf_adds(why, "IDAT: data after the end of the zlib stream");
+		return -1;
+	}
+	return 0;
+}
+
+static void inflate_why(const struct rows *r, int ret, const z_stream *z,
+                        struct strbuf *why)
+{
+	if (r->bad_filter)
+		strbuf_addf(why,
+		            "IDAT: row %llu has filter type %d (the "
+		            "specification knows 0 to 4)",
+		            (unsigned long long)(r->got / r->stride + 1),
+		            r->bad_filter);
+	else if (r->too_long)
+		strbuf_addf(why,
+		            "IDAT: more image data than the %llu bytes its "
+		            "size implies",
+		            (unsigned long long)r->want);
+	else if (ret == Z_STREAM_END)
+		strbuf_addf(why,
+		            "IDAT: %llu bytes of image data, short of the "
+		            "%llu its size implies",
+		            (unsigned long long)r->got,
+		            (unsigned long long)r->want);
+	else if (ret == Z_BUF_ERROR && !z->next_in)
+		strbuf_addf(why,
+		            "IDAT: the zlib stream is cut short (%llu of %llu "
+		            "bytes of image data)",
+		            (unsigned long long)r->got,
+		            (unsigned long long)r->want);
+	else if (ret == Z_DATA_ERROR)
+		strbuf_addf(why, "IDAT: a broken deflate stream (zlib: %s)",
+		            z->msg ? z->msg : "data error");
+	else
+		strbuf_addf(why, "IDAT: cannot inflate (zlib error %d)", ret);
+}
+
+/* Inflates the IDAT run at offset first with zlib, a window at a time
+ * and keeping no pixels, to prove that libpng cannot fail on it (libharu
+ * 2.3.0 sets no recovery point, so a libpng error aborts the process):
+ * a sound zlib header, a deflate stream that zlib inflates, whose
+ * distances stay within the window the header declares (inflateBack
+ * enforces that for any split of the input, where inflate's check
+ * depends on how the output is cut), exactly the bytes the header
+ * implies, every row's filter byte 0 to 4, the Adler-32, nothing after. */
+static int png_idat(const unsigned char *d, size_t first,
+                    const struct img_info *in, unsigned bits,
+                    struct strbuf *why)
+{
+	unsigned char window[32768];
+	struct rows r;
+	z_stream z;
+	int wbits, ret, bad = -1;
+
+	memset(&r, 0, sizeof(r));
+	memset(&z, 0, sizeof(z));
+	idat_open(&r.cur, d, first);
+	r.stride = 1 + ((uint64_t)in->width * bits + 7) / 8;
+	r.want = r.stride * in->height;
+	r.adler = (uint32_t)adler32(0, NULL, 0);
+	if ((wbits = zlib_header(&r.cur, why)) < 0)
+		return -1;
+	if (inflateBackInit(&z, wbits, window) != Z_OK) {
+		strbuf_adds(why, "cannot check the image data: zlib");
+		return -1;
+	}
+	z.next_in = (z_const unsigned char *)(d + r.cur.pos);
+	z.avail_in = (unsigned)(r.cur.end - r.cur.pos);
+	r.cur.pos = r.cur.end;
+	if (!z.avail_in)
+		z.next_in = Z_NULL;
+	ret = inflateBack(&z, rows_in, &r, rows_out, &r);
+	/* the input the stream did not use goes back to the cursor */
+	if (ret == Z_STREAM_END)
+		r.cur.pos = r.cur.end - z.avail_in;
+	if (ret != Z_STREAM_END || r.got != r.want || r.bad_filter ||
+	    r.too_long)
+		inflate_why(&r, ret, &z, why);
+	else if (!zlib_trailer(&r, why))
+		bad = 0;
+	inflateBackEnd(&z);
+	return bad;
+}
+
 static int png_check(const unsigned char *d, size_t n, struct img_info *in,
                      struct strbuf *why)
 {
-	struct png_walk w = {0, 0, 0, 0, 0};
+	struct png_walk w = {0, 0, 0, 0, 0, 0, 0, 0};
 	size_t i = 8, k;
 	uint32_t len;
 	const unsigned char *t;
@@ -206,8 +482,13 @@ static int png_check(const unsigned char *d, size_t n, struct img_info *in,
 		} else {
 			if (w.idat && memcmp(t, "IDAT", 4))
 				w.idat_done = 1;
+			if (!w.idat && !memcmp(t, "IDAT", 4))
+				w.first_idat = i;
 			if (t[0] >= 'A' && t[0] <= 'Z' &&
 			    png_critical(&w, t, len, why))
+				return -1;
+			if (!memcmp(t, "tRNS", 4) &&
+			    png_trns(&w, t + 4, len, why))
 				return -1;
 			if (!memcmp(t, "IEND", 4))
 				break;
@@ -218,7 +499,29 @@ static int png_check(const unsigned char *d, size_t n, struct img_info *in,
 		strbuf_adds(why, "no image data (IDAT)");
 		return -1;
 	}
-	return 0;
+	return png_idat(d, w.first_idat, in, in->channels * w.depth, why);
+}
+
+void img_png_core(const unsigned char *d, size_t n, struct strbuf *out)
+{
+	size_t i = 8, len;
+	const unsigned char *t;
+	int palette = 0;
+
+	strbuf_add(out, d, 8);
+	while (n - i >= 12 && (len = be32(d + i)) <= n - i - 12) {
+		t = d + i + 4;
+		if (!memcmp(t, "IHDR", 4) && len == 13)
+			palette = t[4 + 9] == 3;
+		if (!memcmp(t, "IHDR", 4) || !memcmp(t, "IDAT", 4) ||
+		    !memcmp(t, "IEND", 4) ||
+		    (palette &&
+		     (!memcmp(t, "PLTE", 4) || !memcmp(t, "tRNS", 4))))
+			strbuf_add(out, d + i, 12 + len);
+		if (!memcmp(t, "IEND", 4))
+			break;
+		i += 12 + len;
+	}
 }
 
 /* ---- JPEG ------------------------------------------------------------ */

@@ -133,6 +133,30 @@ expect logo_too_big 2 "--logo 'big.png': " /nonexistent -o x --logo big.png
 grep -qF "at most 1048576" err.txt && ok logo_too_big_says_limit ||
 	bad logo_too_big_says_limit "$(cat err.txt)"
 expect logo_missing 2 "--logo 'nope.png': no such file" /nonexistent -o x --logo nope.png
+# image data libpng would abort on (libharu sets it no recovery point),
+# under sound CRCs: refused by the check, not decoded in a child process;
+# a colour profile that libpng warns of (libharu takes that for an
+# error) is left out of the PDF's copy
+python3 - <<'PY'
+import struct, zlib
+def chunk(t, d):
+    return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+def png(name, raw, extra=b""):
+    open(name, "wb").write(b"\x89PNG\r\n\x1a\n" +
+        chunk(b"IHDR", struct.pack(">IIBBBBB", 4, 3, 8, 2, 0, 0, 0)) + extra +
+        chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+row = bytes(12)
+png("filter.png", (b"\0" + row) * 2 + b"\7" + row)
+png("short.png", (b"\0" + row) * 2)
+png("iccp.png", (b"\0" + row) * 3, chunk(b"iCCP", b"x\0\0not a profile"))
+PY
+expect logo_bad_filter 2 "--logo 'filter.png': IDAT: row 3 has filter type 7" \
+	/nonexistent -o x --logo filter.png
+expect logo_short_data 2 "--logo 'short.png': IDAT: 26 bytes of image data, short of the 39" \
+	/nonexistent -o x --logo short.png
+"$sdperf" report "$img" -o iccp -q -f pdf --logo iccp.png 2>err.txt &&
+	[ "$(pdfimages -list iccp/report.pdf | grep -c ' image ')" -ge 1 ] &&
+	ok logo_iccp_left_out || bad logo_iccp_left_out "$(cat err.txt)"
 # a real JPEG (poppler renders one) is drawn too
 pdftoppm -jpeg -r 10 -f 1 -l 1 all/report.pdf page && mv page-*1.jpg logo.jpg
 "$sdperf" report "$img" -o jpeg -q -j 2 -f pdf,html --logo logo.jpg &&

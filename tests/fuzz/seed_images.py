@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Seeds for fuzz_image (issue 23): small valid PNGs (colour, 16-bit
-grey, palette with tRNS, RGBA with a text chunk) and JPEGs written by
+grey, an 8-bit palette with tRNS, a 2-bit one without, RGBA with a
+text chunk, one whose zlib stream is split over one-byte IDAT chunks) and JPEGs written by
 hand (a greyscale and a colour baseline frame of one 8x8 block, a restart
 interval, a progressive frame). Usage: seed_images.py DIR"""
 import os
@@ -42,7 +43,14 @@ def jpeg(name, sof, ncomp, data, se=0x3f):
 
 png("rgb.png", 4, 3, 8, 2)
 png("grey16.png", 3, 2, 16, 0)
-png("pal.png", 2, 2, 4, 3, chunk(b"PLTE", bytes(6)) + chunk(b"tRNS", b"\0"))
+png("pal.png", 2, 2, 8, 3, chunk(b"PLTE", bytes(6)) + chunk(b"tRNS", b"\0"))
+png("pal2.png", 5, 2, 2, 3, chunk(b"PLTE", bytes(6)))
+z = zlib.compress((b"\1" + bytes(8)) * 3)
+with open(os.path.join(out, "split.png"), "wb") as f:
+    f.write(b"\x89PNG\r\n\x1a\n" +
+            chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 3, 16, 4, 0, 0, 0)) +
+            b"".join(chunk(b"IDAT", z[i:i + 1]) for i in range(len(z))) +
+            chunk(b"IEND", b""))
 png("rgba.png", 2, 2, 8, 6, chunk(b"tEXt", b"k\0v"))
 jpeg("grey.jpg", 0xc0, 1, b"\x3f")
 jpeg("colour.jpg", 0xc0, 3, b"\x03\xff\xd0\x03")
