@@ -3,9 +3,15 @@
 #   T       the scratch folder, removed on exit
 #   ok NAME / bad NAME DETAIL...   count and print one check
 #   finish  prints "N passed, M failed"; the script's exit status
+# HOME and XDG_CONFIG_HOME are empty folders of the script's own, so that
+# a developer's ~/.config/sdperf/config.json changes no result; a test of
+# the user's config folder sets them itself.
 set -uo pipefail
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+TEST_HOME=$(mktemp -d)
+trap 'rm -rf "$T" "$TEST_HOME"' EXIT
+mkdir -p "$TEST_HOME/home" "$TEST_HOME/config"
+export HOME="$TEST_HOME/home" XDG_CONFIG_HOME="$TEST_HOME/config"
 cd "$T" || exit 2
 pass=0
 fail=0

@@ -3,11 +3,13 @@
 #include "app/brand.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "format/pdf/pdf.h"
 #include "util/fileio.h"
+#include "util/imgcheck.h"
+#include "util/membudget.h"
 #include "util/strbuf.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
@@ -63,14 +65,15 @@ static char *logo_path(const char *cfg, const char *logo)
 	return p;
 }
 
-/* 1-based line and column of byte off in text. */
-static void line_col(const char *text, size_t off, size_t *line, size_t *col)
+/* 1-based line and column of byte off in text[0..len). */
+static void line_col(const char *text, size_t len, size_t off, size_t *line,
+                     size_t *col)
 {
 	size_t i;
 
 	*line = 1;
 	*col = 1;
-	for (i = 0; i < off && text[i]; i++) {
+	for (i = 0; i < off && i < len && text[i]; i++) {
 		if (text[i] == '\n') {
 			(*line)++;
 			*col = 1;
@@ -117,41 +120,49 @@ static int apply_object(struct options *o, const char *path, const cJSON *root,
 	return 0;
 }
 
-static int read_config(struct options *o, const char *path,
-                       const unsigned char *given, struct err *e)
+/* The config text[0..len) read from path, applied to o. */
+static int apply_text(struct options *o, const char *path, const char *text,
+                      size_t len, const unsigned char *given, struct err *e)
 {
-	struct strbuf text = STRBUF_INIT;
 	const char *end = NULL;
-	cJSON *root = NULL;
+	cJSON *root;
 	size_t line, col;
 	int ret = -1;
 
-	if (fileio_read_small(path, BRAND_CONFIG_MAX, &text, e)) {
-		e->code = ERR_USAGE;
-		goto out;
-	}
-	root = cJSON_ParseWithLengthOpts(text.buf ? text.buf : "", text.len,
-	                                 &end, 0);
+	root = cJSON_ParseWithLengthOpts(text, len, &end, 0);
 	/* one value, then nothing but white space */
-	if (root && end)
-		end += strspn(end, " \t\r\n");
-	if (root && end != text.buf + text.len) {
+	while (root && end && end < text + len && *end &&
+	       strchr(" \t\r\n", *end))
+		end++;
+	if (root && end != text + len) {
 		cJSON_Delete(root);
 		root = NULL;
 	}
 	if (!root) {
-		line_col(text.buf ? text.buf : "",
-		         end && text.buf ? (size_t)(end - text.buf) : 0, &line,
+		line_col(text, len, end ? (size_t)(end - text) : 0, &line,
 		         &col);
-		err_set(e, ERR_USAGE, "%s:%zu:%zu: invalid JSON", path, line,
-		        col);
-		goto out;
+		return err_set(e, ERR_USAGE, "%s:%zu:%zu: invalid JSON", path,
+		               line, col);
 	}
 	ret = apply_object(o, path, root, given, e);
 	if (!ret)
 		o->config_used = own(o, xstrdup(path));
-out:
 	cJSON_Delete(root);
+	return ret;
+}
+
+static int read_config(struct options *o, const char *path,
+                       const unsigned char *given, struct err *e)
+{
+	struct strbuf text = STRBUF_INIT;
+	int ret;
+
+	if (fileio_read_small(path, BRAND_CONFIG_MAX, &text, e)) {
+		e->code = ERR_USAGE;
+		ret = -1;
+	} else
+		ret = apply_text(o, path, text.buf ? text.buf : "", text.len,
+		                 given, e);
 	strbuf_release(&text);
 	return ret;
 }
@@ -178,44 +189,54 @@ static int check_text(const char *where, const char *s, struct err *e)
 
 const char *brand_image_mime(const unsigned char *d, size_t n)
 {
-	static const unsigned char png[8] = {0x89, 'P',  'N',  'G',
-	                                     '\r', '\n', 0x1a, '\n'};
+	enum img_kind k = img_sniff(d, n);
 
-	if (n >= 8 && !memcmp(d, png, 8))
-		return "image/png";
-	if (n >= 3 && d[0] == 0xff && d[1] == 0xd8 && d[2] == 0xff)
-		return "image/jpeg";
-	return NULL;
+	return k == IMG_PNG ? "image/png" : k == IMG_JPEG ? "image/jpeg" : NULL;
 }
 
+/* Reads and checks the logo: a regular file of at most BRAND_LOGO_MAX
+ * bytes, a PNG or JPEG whose structure and size (from its header, before
+ * anything decodes it) img_check accepts (a PNG's image data inflated
+ * without keeping its pixels, so that libpng cannot fail on it), its
+ * decoded size charged to the budget. It is decoded once, by the PDF
+ * (format/pdf/pdf_logo.c), which the charge covers; the HTML embeds its
+ * bytes as they are. */
 static int read_logo(struct options *o, const char *where, struct err *e)
 {
 	struct strbuf img = STRBUF_INIT;
 	struct strbuf why = STRBUF_INIT;
+	struct img_info info;
 	int64_t size = fileio_size(o->logo);
 	int ret = -1;
 
-	if (fileio_kind(o->logo) != 0)
-		strbuf_adds(&why, "no such file, or not a regular file");
+	if (fileio_kind(o->logo) < 0 && errno == ENOENT)
+		strbuf_adds(&why, "no such file");
 	else if (size > (int64_t)BRAND_LOGO_MAX)
 		strbuf_addf(&why, "%lld bytes, at most %u (1 MiB)",
 		            (long long)size, BRAND_LOGO_MAX);
 	else if (fileio_read_small(o->logo, BRAND_LOGO_MAX, &img, e))
 		strbuf_adds(&why, e->msg);
-	else if (!(o->logo_mime = brand_image_mime(
-	               (const unsigned char *)img.buf, img.len)))
-		strbuf_adds(&why, "not a PNG or JPEG image (by its first "
-		                  "bytes)");
-	else if (pdf_image_check(img.buf, img.len,
-	                         !strcmp(o->logo_mime, "image/png"), &why))
+	else if (img_check((const unsigned char *)img.buf, img.len, &info,
+	                   &why))
 		;
-	else
+	else if (membudget_charge(info.decoded_bytes)) {
+		err_clear(e);
+		strbuf_release(&img);
+		strbuf_release(&why);
+		return membudget_fail(
+		    e, info.decoded_bytes, "%s '%s': %ux%u image", where,
+		    o->logo, (unsigned)info.width, (unsigned)info.height);
+	} else {
+		o->logo_charged = info.decoded_bytes;
 		ret = 0;
+	}
 	if (ret) {
 		err_clear(e);
 		err_set(e, ERR_USAGE, "%s '%s': %s", where, o->logo, why.buf);
 		strbuf_release(&img);
 	} else {
+		o->logo_mime =
+		    brand_image_mime((const unsigned char *)img.buf, img.len);
 		o->logo_len = img.len;
 		o->logo_data = (unsigned char *)strbuf_detach(&img, NULL);
 	}
@@ -223,26 +244,60 @@ static int read_logo(struct options *o, const char *where, struct err *e)
 	return ret;
 }
 
-int brand_resolve(struct options *o, struct err *e)
+/* The user's own config file: $XDG_CONFIG_HOME/sdperf/config.json (an
+ * absolute XDG_CONFIG_HOME, as the XDG base directory specification
+ * asks), else $HOME/.config/sdperf/config.json; NULL without either. */
+static char *user_config(void)
 {
-	static const char *const defaults[] = {"sdperf.json", ".sdperf.json"};
-	unsigned char given[NKEYS];
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+
+	if (xdg && xdg[0] == '/')
+		return fileio_join(xdg, "sdperf/config.json");
+	if (home && home[0])
+		return fileio_join(home, ".config/sdperf/config.json");
+	return NULL;
+}
+
+/* 1 if something is at path: a file, a folder or anything else that
+ * stat sees (fileio_kind's EINVAL). A path that cannot be looked at (a
+ * HOME of somebody else's, a broken symbolic link) is nothing. */
+static int exists(const char *path)
+{
+	return fileio_kind(path) >= 0 || errno == EINVAL;
+}
+
+/* Which config file is read: --config, else the user's own when it
+ * exists. A ./sdperf.json or ./.sdperf.json (a received profile may hold
+ * one) is never read unless named; it is noted in o->config_ignored. */
+static int find_config(struct options *o, const unsigned char *given,
+                       struct err *e)
+{
+	static const char *const here[] = {"sdperf.json", ".sdperf.json"};
+	char *user = NULL;
+	size_t k;
+	int ret = 0;
+
+	if (!o->config)
+		for (k = 0; k < 2 && !o->config_ignored; k++)
+			if (exists(here[k]))
+				o->config_ignored = here[k];
+	if (o->config)
+		return read_config(o, o->config, given, e);
+	user = user_config();
+	if (user && exists(user))
+		ret = read_config(o, user, given, e);
+	free(user);
+	return ret;
+}
+
+/* Every branding text, from the command line or the config file. */
+static int check_texts(struct options *o, struct err *e)
+{
 	size_t k;
 	char *where;
 	int bad;
 
-	for (k = 0; k < NKEYS; k++)
-		given[k] = *field(o, k) != NULL;
-	if (o->config) {
-		if (read_config(o, o->config, given, e))
-			return -1;
-	} else
-		for (k = 0; k < 2; k++)
-			if (fileio_kind(defaults[k]) == 0) {
-				if (read_config(o, defaults[k], given, e))
-					return -1;
-				break;
-			}
 	for (k = 0; k < NKEYS; k++) {
 		const char *v = *field(o, k);
 		if (!v || k == 1)
@@ -255,6 +310,39 @@ int brand_resolve(struct options *o, struct err *e)
 		if (bad)
 			return -1;
 	}
+	return 0;
+}
+
+static void given_keys(struct options *o, unsigned char *given)
+{
+	size_t k;
+
+	for (k = 0; k < NKEYS; k++)
+		given[k] = *field(o, k) != NULL;
+}
+
+int brand_config_text(struct options *o, const char *path, const char *text,
+                      size_t len, struct err *e)
+{
+	unsigned char given[NKEYS];
+
+	given_keys(o, given);
+	if (len > BRAND_CONFIG_MAX)
+		return err_set(e, ERR_USAGE,
+		               "%s: file too large (limit %u bytes)", path,
+		               BRAND_CONFIG_MAX);
+	return apply_text(o, path, text, len, given, e) || check_texts(o, e);
+}
+
+int brand_resolve(struct options *o, struct err *e)
+{
+	unsigned char given[NKEYS];
+	char *where;
+	int bad;
+
+	given_keys(o, given);
+	if (find_config(o, given, e) || check_texts(o, e))
+		return -1;
 	if (!o->logo)
 		return 0;
 	where = o->from_config[1] ? xstrfmt("%s: key 'logo'", o->config_used)
@@ -262,4 +350,15 @@ int brand_resolve(struct options *o, struct err *e)
 	bad = read_logo(o, where, e);
 	free(where);
 	return bad;
+}
+
+void brand_note(const struct options *o, struct strbuf *out)
+{
+	if (!o->config_ignored)
+		return;
+	strbuf_addf(out,
+	            "sdperf: note: ./%s not read (a config file is read only "
+	            "from --config or ~/.config/sdperf/config.json); pass "
+	            "--config ./%s to use it\n",
+	            o->config_ignored, o->config_ignored);
 }

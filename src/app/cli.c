@@ -109,7 +109,9 @@ const struct cli_opt cli_opts[] = {
     {"config", OPT_CONFIG, "FILE", R, CV_FILE, NULL,
      "JSON file of branding keys (org, logo,\n"
      "customer, ticket, confidential); default:\n"
-     "./sdperf.json or ./.sdperf.json if present;\n"
+     "$XDG_CONFIG_HOME/sdperf/config.json\n"
+     "(~/.config/sdperf/config.json) if present,\n"
+     "never ./sdperf.json unless named here;\n"
      "options given on the command line win"},
     {"quiet", OPT_QUIET, NULL, ES, CV_NONE, NULL,
      "no summary on stdout, no progress on stderr"},
@@ -588,6 +590,8 @@ void cli_release(struct options *o)
 	o->nowned = 0;
 	free(o->logo_data);
 	o->logo_data = NULL;
+	membudget_release(o->logo_charged);
+	o->logo_charged = 0;
 	free(o->max);
 	o->max = NULL;
 	o->nmax = 0;

@@ -69,8 +69,12 @@ struct options {
 	/* branding (app/brand.h): from the command line or the config
 	 * file, NULL when neither gives it */
 	const char *org, *logo, *customer, *ticket, *confidential;
-	const char *config;           /* --config FILE */
-	const char *config_used;      /* the config file read, NULL: none */
+	const char *config;      /* --config FILE */
+	const char *config_used; /* the config file read, NULL: none */
+	/* "sdperf.json" or ".sdperf.json": found in the current folder and
+	 * not read (brand_note), NULL: none */
+	const char *config_ignored;
+	uint64_t logo_charged; /* the logo's bytes charged to the budget */
 	unsigned char from_config[5]; /* the org..confidential above came
 	                               * from the config file */
 	unsigned char *logo_data;     /* the logo's bytes (brand_resolve) */

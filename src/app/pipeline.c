@@ -528,6 +528,17 @@ static void redact_own_names(struct redactor *rd)
 	redactor_add_name(rd, REDACT_USER, getenv("LOGNAME"));
 }
 
+/* Says once, on stderr, that a ./sdperf.json was found and not read. */
+static void note_config(const struct options *o)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	brand_note(o, &sb);
+	if (sb.len)
+		fputs(sb.buf, stderr);
+	strbuf_release(&sb);
+}
+
 int pipeline_report(struct options *o, struct err *e)
 {
 	struct rules ru = {0};
@@ -536,12 +547,14 @@ int pipeline_report(struct options *o, struct err *e)
 	struct redactor *rd = NULL;
 	struct result r;
 	char *title = NULL, *docs = NULL;
-	int ret = -1;
+	int ret = -1, bad;
 
 	pipeline_set_budget(o);
 	result_init(&r);
 	/* the branding (and its config file, its logo) before any input */
-	if (brand_resolve(o, e) || pipeline_load_rules(o, &ru, e) ||
+	bad = brand_resolve(o, e);
+	note_config(o);
+	if (bad || pipeline_load_rules(o, &ru, e) ||
 	    pipeline_analyse(o, &ru, &r, e))
 		goto out;
 	prov_fill(o, &ru, &r);

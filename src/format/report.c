@@ -45,9 +45,11 @@ int report_load_template(void *ctx, const char *name, struct strbuf *text,
 		    e, ERR_INPUT,
 		    "template name '%s': only a file name is allowed", name);
 	if (dir) {
-		/* the user's file wins; the built-in one fills any gap */
+		/* the user's file wins; the built-in one fills any gap. A
+		 * name that is there but no regular file (a FIFO, a
+		 * directory) is an error naming it, never waited on */
 		path = fileio_join(dir, name);
-		ret = fileio_kind(path) == 0
+		ret = fileio_kind(path) >= 0 || errno != ENOENT
 		          ? fileio_read_small(path, TEMPLATE_MAX_BYTES, text, e)
 		          : 1;
 		free(path);
@@ -64,32 +66,35 @@ int report_load_template(void *ctx, const char *name, struct strbuf *text,
 	return 0;
 }
 
-void report_load_asset(const char *dir, const char *name, struct strbuf *out)
+int report_load_asset(const char *dir, const char *name, struct strbuf *out,
+                      struct err *e)
 {
 	const struct embedded_file *f;
-	struct err ignore = ERR_INIT;
 	char *path;
-	int ok;
+	int ret;
 
 	if (dir) {
+		/* as report_load_template: a name that is there is read, and
+		 * one that is no regular file is an error naming it */
 		path = fileio_join(dir, name);
-		ok = fileio_kind(path) == 0 &&
-		     !fileio_read_small(path, TEMPLATE_MAX_BYTES, out, &ignore);
+		ret = fileio_kind(path) >= 0 || errno != ENOENT
+		          ? fileio_read_small(path, TEMPLATE_MAX_BYTES, out, e)
+		          : 1;
 		free(path);
-		if (ok)
-			return;
-		strbuf_reset(out);
+		if (ret <= 0)
+			return ret;
 	}
 	path = xstrfmt("assets/%s", name);
 	f = embed_find(path);
 	free(path);
 	if (f)
 		strbuf_add(out, f->data, f->len);
+	return 0;
 }
 
-void report_load_css(const char *dir, struct strbuf *css)
+int report_load_css(const char *dir, struct strbuf *css, struct err *e)
 {
-	report_load_asset(dir, "report.css", css);
+	return report_load_asset(dir, "report.css", css, e);
 }
 
 void report_script_csp(const char *script, size_t len, struct strbuf *out)
@@ -199,9 +204,9 @@ static int load_fragment_css(const char *dir, struct strbuf *css, struct err *e)
 	struct strbuf reset = STRBUF_INIT, sheet = STRBUF_INIT;
 	int ret;
 
-	report_load_asset(dir, "fragment.css", &reset);
-	report_load_css(dir, &sheet);
-	ret = fragment_css(reset.buf, sheet.buf, css, e);
+	ret = report_load_asset(dir, "fragment.css", &reset, e) ||
+	      report_load_css(dir, &sheet, e) ||
+	      fragment_css(reset.buf, sheet.buf, css, e);
 	strbuf_release(&reset);
 	strbuf_release(&sheet);
 	return ret;
@@ -222,16 +227,22 @@ int report_render_with(const struct report_spec *spec, const void *data,
 	if (i18n_load(o->lang ? o->lang : "en", &cat, e))
 		return -1;
 	if (kind == REPORT_HTML) {
-		report_load_css(o->templates_dir, &css);
 		/* the script is inserted as it is: its hash is that of the
 		 * bytes between <script> and </script> */
-		report_load_asset(o->templates_dir, spec->script, &script);
-		report_script_csp(script.buf ? script.buf : "", script.len,
-		                  &csp);
-	} else if (kind == REPORT_FRAGMENT &&
-	           load_fragment_css(o->templates_dir, &css, e)) {
+		ret = report_load_css(o->templates_dir, &css, e) ||
+		      report_load_asset(o->templates_dir, spec->script, &script,
+		                        e);
+		if (!ret)
+			report_script_csp(script.buf ? script.buf : "",
+			                  script.len, &csp);
+	} else {
+		ret = kind == REPORT_FRAGMENT &&
+		      load_fragment_css(o->templates_dir, &css, e);
+	}
+	if (ret) {
 		i18n_free(cat);
 		strbuf_release(&css);
+		strbuf_release(&script);
 		return -1;
 	}
 	date = report_date_text(o->time);

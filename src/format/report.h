@@ -75,11 +75,14 @@ int report_render_with(const struct report_spec *spec, const void *data,
 int report_load_template(void *ctx, const char *name, struct strbuf *text,
                          struct err *e);
 /* Asset name (report.css, report.js, diff.js) into out: the user's file
- * of that name when their folder has a readable one, else the embedded
- * assets/NAME. */
-void report_load_asset(const char *dir, const char *name, struct strbuf *out);
-/* report_load_asset(dir, "report.css", css). */
-void report_load_css(const char *dir, struct strbuf *css);
+ * of that name when their folder has one, else the embedded assets/NAME.
+ * 0, or -1 with ERR_INPUT naming the file when the folder's is there but
+ * cannot be read or is no regular file (a FIFO: refused, never waited
+ * on). */
+int report_load_asset(const char *dir, const char *name, struct strbuf *out,
+                      struct err *e);
+/* report_load_asset(dir, "report.css", css, e). */
+int report_load_css(const char *dir, struct strbuf *css, struct err *e);
 
 /* The Content-Security-Policy source that allows exactly script to run
  * as an inline script, "sha256-BASE64" (CSP level 2 hash source), into

@@ -201,8 +201,10 @@ static int scope_one(const struct css_scan *sc, const char *sel,
 	}
 	while (is_space(*rest))
 		rest++;
-	if (mapped && (*rest == '+' || *rest == '~'))
-		ok = 0; /* a sibling of the page: outside the root */
+	if (*rest == '+' || *rest == '~')
+		/* a sibling of the page, or (a selector that starts with the
+		 * combinator) of the root: outside it either way */
+		ok = 0;
 	else if (mapped)
 		strbuf_addf(out, "%s%s%s%s", sc->root,
 		            suffix.buf ? suffix.buf : "", *rest ? " " : "",
@@ -284,10 +286,13 @@ static int number_may_start(const char *s, size_t i)
 	return !is_ident(s[i - 1]) && s[i - 1] != '#';
 }
 
-/* The declarations s[0..n) into out, each length in rem in px. */
+/* The declarations s[0..n) into out, each length in rem in px. A rule
+ * nested in them (CSS nesting: `a { body:has(&) * {...} }`) is dropped
+ * with its selector: its selector is not scoped, and `&` lets it reach
+ * anywhere on the host page. */
 static void add_declarations(const char *s, size_t n, struct strbuf *out)
 {
-	size_t i = 0, j, num_end;
+	size_t i = 0, j, num_end, decl = out->len;
 	uint64_t v;
 
 	while (i < n) {
@@ -296,6 +301,17 @@ static void add_declarations(const char *s, size_t n, struct strbuf *out)
 			if (s[i] != '/')
 				strbuf_add(out, s + i, j - i);
 			i = j;
+			continue;
+		}
+		if (s[i] == '{' || s[i] == '}') {
+			cut(out, decl); /* the nested rule's selector */
+			i = s[i] == '{' ? block_end(s, n, i + 1) + 1 : i + 1;
+			decl = out->len;
+			continue;
+		}
+		if (s[i] == ';') {
+			strbuf_addch(out, s[i++]);
+			decl = out->len;
 			continue;
 		}
 		v = 0;

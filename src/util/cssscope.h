@@ -16,9 +16,14 @@
  *   starts with the page itself (":root", "html", "body", and chains of them
  *   such as "html body") starts with root instead, keeping what follows
  *   (`body.diff h1` -> `.root.diff h1`); any other gets root and a space in
- *   front (`table th` -> `.root table th`). A selector that would reach past
- *   root to a sibling (`body + p`) is dropped, and so is a rule left with
- *   none;
+ *   front (`table th` -> `.root table th`, `> p` -> `.root > p`). A
+ *   selector that would reach past root to a sibling (`body + p`, and one
+ *   that starts with a sibling combinator: `~ *`, `+ p`, which a browser
+ *   ignores at the top level) is dropped, and so is a rule left with none;
+ *   a selector inside :is(), :where(), :not() or :has() only narrows what
+ *   the scoped selector around it matches, so it stays as it is;
+ * - a rule nested inside a rule's declarations (CSS nesting) is dropped:
+ *   its `&` could place the root anywhere in a selector of the host page;
  * - the rules inside @media, @supports, @container and @layer blocks are
  *   scoped the same way; @font-face, @keyframes, @property and
  *   @counter-style are kept as they are (they select nothing); every other

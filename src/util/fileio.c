@@ -57,17 +57,44 @@ int fileio_open_regular(const char *path, int64_t *size, struct err *e)
 	return fd;
 }
 
+/* What a path that is not a regular file is, for the message. */
+static const char *kind_name(mode_t m)
+{
+	return S_ISDIR(m)    ? "a directory"
+	       : S_ISFIFO(m) ? "a FIFO"
+	       : S_ISCHR(m)  ? "a character device"
+	       : S_ISBLK(m)  ? "a block device"
+	       : S_ISSOCK(m) ? "a socket"
+	                     : "not a plain file";
+}
+
 int fileio_read_small(const char *path, size_t max, struct strbuf *sb,
                       struct err *e)
 {
 	char buf[65536];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st = {0};
 	ssize_t n;
-	int ret = 0;
+	int ret = 0, fd;
 
+	/* O_NONBLOCK: opening a FIFO with no writer must not wait for one;
+	 * the descriptor is then checked to be a regular file, so what is
+	 * read is the file that was checked (no stat-then-open race) */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return err_set(e, ERR_INPUT, "%s: cannot open: %s", path,
 		               strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		ret = err_set(e, ERR_INPUT, "%s: not a regular file (%s)", path,
+		              kind_name(st.st_mode));
+		close(fd);
+		return ret;
+	}
+	if ((uint64_t)st.st_size > max) {
+		close(fd);
+		return err_set(e, ERR_INPUT,
+		               "%s: file too large (limit %zu bytes)", path,
+		               max);
+	}
 	while ((n = read(fd, buf, sizeof(buf))) != 0) {
 		if (n < 0) {
 			if (errno == EINTR)

@@ -12,7 +12,10 @@
 /* mkdir -p; -1 with ERR_OUTPUT on failure. */
 int fileio_mkdirs(const char *path, struct err *e);
 /* Reads a whole small file (at most max bytes, else an ERR_INPUT error)
- * into sb. Used for rules files, never for profile data. */
+ * into sb. Used for rules files, config files, templates and logos, never
+ * for profile data. Only a regular file is read: a FIFO, a device, a
+ * socket or a directory is refused with ERR_INPUT "PATH: not a regular
+ * file (a FIFO)", without blocking on the open. */
 int fileio_read_small(const char *path, size_t max, struct strbuf *sb,
                       struct err *e);
 /* Opens path read-only: the descriptor (the caller closes it) with *size

@@ -37,7 +37,9 @@ char *xstrfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Appends n characters c. */
 void strbuf_addchars(struct strbuf *sb, int c, size_t n);
 /* Appends s with control characters (C0, DEL, C1) and invalid UTF-8
- * bytes shown as \xNN: safe to print on a terminal or in a log. */
+ * bytes shown as \xNN, and the bidirectional formatting characters
+ * (U+061C, U+200E/F, U+202A..E, U+2066..9) as \uNNNN: safe to print on a
+ * terminal or in a log. */
 void strbuf_add_sanitized(struct strbuf *sb, const char *s, size_t len);
 /* The same for multi-line text (a summary): newlines are kept. Whatever
  * goes to a terminal passes through one of the two. */

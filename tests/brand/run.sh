@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Branding and provenance end to end: --org, --logo, --customer, --ticket
 # and --confidential in every format (escaped for each), the config file
-# (--config, ./sdperf.json, ./.sdperf.json; the command line wins; bad
+# (--config, the user's own config folder, never ./sdperf.json unless
+# named; the command line wins; bad
 # keys, types and JSON are usage errors naming the file and key), bad
 # logos refused before any input is read, and the "How this report was
 # made" block: command line, rules and input SHA-256s checked against
@@ -125,13 +126,37 @@ printf 'GIF89a......' >gif.png
 expect logo_not_png_or_jpeg 2 "--logo 'gif.png': not a PNG or JPEG image" \
 	/nonexistent -o x --logo gif.png
 head -c 40 logo.png >trunc.png
-expect logo_truncated_png 2 "--logo 'trunc.png': the PNG image cannot be decoded" \
+expect logo_truncated_png 2 "--logo 'trunc.png': truncated: no IEND chunk" \
 	/nonexistent -o x --logo trunc.png
 { cat logo.png; head -c 1100000 /dev/zero; } >big.png
 expect logo_too_big 2 "--logo 'big.png': " /nonexistent -o x --logo big.png
 grep -qF "at most 1048576" err.txt && ok logo_too_big_says_limit ||
 	bad logo_too_big_says_limit "$(cat err.txt)"
 expect logo_missing 2 "--logo 'nope.png': no such file" /nonexistent -o x --logo nope.png
+# image data libpng would abort on (libharu sets it no recovery point),
+# under sound CRCs: refused by the check, not decoded in a child process;
+# a colour profile that libpng warns of (libharu takes that for an
+# error) is left out of the PDF's copy
+python3 - <<'PY'
+import struct, zlib
+def chunk(t, d):
+    return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+def png(name, raw, extra=b""):
+    open(name, "wb").write(b"\x89PNG\r\n\x1a\n" +
+        chunk(b"IHDR", struct.pack(">IIBBBBB", 4, 3, 8, 2, 0, 0, 0)) + extra +
+        chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+row = bytes(12)
+png("filter.png", (b"\0" + row) * 2 + b"\7" + row)
+png("short.png", (b"\0" + row) * 2)
+png("iccp.png", (b"\0" + row) * 3, chunk(b"iCCP", b"x\0\0not a profile"))
+PY
+expect logo_bad_filter 2 "--logo 'filter.png': IDAT: row 3 has filter type 7" \
+	/nonexistent -o x --logo filter.png
+expect logo_short_data 2 "--logo 'short.png': IDAT: 26 bytes of image data, short of the 39" \
+	/nonexistent -o x --logo short.png
+"$sdperf" report "$img" -o iccp -q -f pdf --logo iccp.png 2>err.txt &&
+	[ "$(pdfimages -list iccp/report.pdf | grep -c ' image ')" -ge 1 ] &&
+	ok logo_iccp_left_out || bad logo_iccp_left_out "$(cat err.txt)"
 # a real JPEG (poppler renders one) is drawn too
 pdftoppm -jpeg -r 10 -f 1 -l 1 all/report.pdf page && mv page-*1.jpg logo.jpg
 "$sdperf" report "$img" -o jpeg -q -j 2 -f pdf,html --logo logo.jpg &&
@@ -151,27 +176,44 @@ assert b["org"] == "Cfg Org" and b["confidential"] == "from cfg", b
 assert b["ticket"] == "CLI-9", b          # the command line wins
 assert b["logo"] is not None, b           # relative to the file's folder
 PY
-mkdir -p cwd && cd cwd
+# a ./sdperf.json or ./.sdperf.json (a received profile may hold one) is
+# not read, only noted; the user's own config folder is
+mkdir -p cwd home xdg/sdperf && cd cwd
 printf '{"customer": "Dot Co"}' >.sdperf.json
-"$sdperf" report "$img" -o ../c2 -q -f json &&
-	grep -qF '"customer":	"Dot Co"' ../c2/report.json && ok dot_sdperf_json ||
-	bad dot_sdperf_json "$(grep -F customer ../c2/report.json)"
+HOME="$T/home" XDG_CONFIG_HOME= "$sdperf" report "$img" -o ../c2 -q -f json 2>err.txt &&
+	grep -qF '"customer":	null' ../c2/report.json &&
+	grep -qF 'sdperf: note: ./.sdperf.json not read' err.txt && ok dot_sdperf_json_not_read ||
+	bad dot_sdperf_json_not_read "$(grep -F customer ../c2/report.json; cat err.txt)"
 printf '{"customer": "Plain Co"}' >sdperf.json
-"$sdperf" report "$img" -o ../c3 -q -f json &&
-	grep -qF '"customer":	"Plain Co"' ../c3/report.json && ok sdperf_json_first ||
-	bad sdperf_json_first
+HOME="$T/home" "$sdperf" report "$img" -o ../c3 -q -f json --config sdperf.json &&
+	grep -qF '"customer":	"Plain Co"' ../c3/report.json && ok sdperf_json_named ||
+	bad sdperf_json_named
+printf '{"customer": "Xdg Co"}' >../xdg/sdperf/config.json
+XDG_CONFIG_HOME="$T/xdg" "$sdperf" report "$img" -o ../c4 -q -f json 2>err.txt &&
+	grep -qF '"customer":	"Xdg Co"' ../c4/report.json &&
+	grep -qF 'pass --config ./sdperf.json to use it' err.txt && ok xdg_config ||
+	bad xdg_config "$(grep -F customer ../c4/report.json; cat err.txt)"
+cp ../xdg/sdperf/config.json ../home/x.json && mkdir -p ../home/.config/sdperf &&
+	mv ../home/x.json ../home/.config/sdperf/config.json
+HOME="$T/home" XDG_CONFIG_HOME=relative "$sdperf" report "$img" -o ../c5 -q -f json &&
+	grep -qF '"customer":	"Xdg Co"' ../c5/report.json && ok home_config ||
+	bad home_config "$(grep -F customer ../c5/report.json)"
+rm ../home/.config/sdperf/config.json
+export HOME="$T/home"
 printf '{"customer": "A", "costumer": "B"}' >sdperf.json
-expect config_unknown_key 2 "sdperf.json: key 'costumer': unknown key" "$img" -o ../x
+expect config_unknown_key 2 "sdperf.json: key 'costumer': unknown key" "$img" -o ../x --config sdperf.json
 printf '{"ticket": 42}' >sdperf.json
-expect config_wrong_type 2 "sdperf.json: key 'ticket': expected a string, got a number" "$img" -o ../x
+expect config_wrong_type 2 "sdperf.json: key 'ticket': expected a string, got a number" "$img" -o ../x --config sdperf.json
 printf '{"org": "a", "org": "b"}' >sdperf.json
-expect config_duplicate_key 2 "sdperf.json: key 'org': given twice" "$img" -o ../x
+expect config_duplicate_key 2 "sdperf.json: key 'org': given twice" "$img" -o ../x --config sdperf.json
 printf '{\n  "org": "a",\n}' >sdperf.json
-expect config_bad_json 2 "sdperf.json:3:1: invalid JSON" "$img" -o ../x
+expect config_bad_json 2 "sdperf.json:3:1: invalid JSON" "$img" -o ../x --config sdperf.json
 printf '["org"]' >sdperf.json
-expect config_not_object 2 "sdperf.json: expected a JSON object" "$img" -o ../x
+expect config_not_object 2 "sdperf.json: expected a JSON object" "$img" -o ../x --config sdperf.json
 printf '{"logo": "missing.png"}' >sdperf.json
-expect config_bad_logo 2 "sdperf.json: key 'logo' 'missing.png': no such file" "$img" -o ../x
+expect config_bad_logo 2 "sdperf.json: key 'logo' 'missing.png': no such file" "$img" -o ../x --config sdperf.json
+# a malformed ./sdperf.json that is not named is no reason to fail
+expect config_unnamed_malformed 0 "./sdperf.json not read" "$img" -o ../x -f json
 cd ..
 expect config_missing 2 "nope.json: cannot" "$img" -o x --config nope.json
 

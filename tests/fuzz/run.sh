@@ -103,6 +103,17 @@ mkdir -p "$work/memory"
 find "$root/tests/data" -name '*mem*.csv' -size -64k \
 	-exec cp --backup=numbered {} "$work/memory/" \;
 
+# the branding config file and the logo check (issue 23): configs with
+# every key and with bad values; small valid PNGs and JPEGs, and the
+# example's logo
+mkdir -p "$work/brand" "$work/image"
+printf '%s' '{"org": "ACME R&D", "logo": "sub/logo.png", "customer": "Big Co", "ticket": "T-42", "confidential": "Confidential: ACME only"}' \
+	>"$work/brand/all.json"
+printf '%s' '{"org": "a\u202eb", "ticket": 42}' >"$work/brand/bad.json"
+cp "$root/examples/customer-report/sdperf.json" "$work/brand/example.json"
+python3 "$here/seed_images.py" "$work/image"
+cp "$root/examples/customer-report/logo.png" "$work/image/"
+
 # every target that was built runs, and each needs seeds: a new target
 # without a corpus above fails here instead of being skipped
 for bin in "$build"/tests/fuzz/fuzz_*; do

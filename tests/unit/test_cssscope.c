@@ -86,6 +86,48 @@ static void cssscope_handles_at_rules(void **state)
 	       ".sdperf-report p {q:r}\n");
 }
 
+/* Issue 23, defect 11: a user's report.css (--templates) must not reach
+ * the host page. A selector that starts with a combinator was written
+ * after the root as it came: `~ *` became `.sdperf-report ~ *`, every
+ * sibling of the fragment on the wiki page. */
+static void cssscope_keeps_combinators_inside_the_root(void **state)
+{
+	(void)state;
+	/* a sibling combinator first: outside the root, dropped (a browser
+	 * ignores such a rule at the top level anyway) */
+	expect("~ * { display: none }", "");
+	expect("  + p {a:b}", "");
+	expect("/* x */ ~ div, h1 {a:b}", ".sdperf-report h1 {a:b}\n");
+	expect("h1, ~*, +p {a:b}", ".sdperf-report h1 {a:b}\n");
+	/* a child combinator first: children of the root, kept */
+	expect("> p {a:b}", ".sdperf-report > p {a:b}\n");
+	/* the page mapped to the root, then a sibling: dropped */
+	expect(":root ~ * {a:b}", "");
+	expect("html > body + div {a:b}", "");
+	/* a sibling combinator later in a scoped selector stays inside */
+	expect("h1 ~ p {a:b}", ".sdperf-report h1 ~ p {a:b}\n");
+	/* selector lists inside :is(), :where(), :not(), :has() only narrow
+	 * the scoped selector */
+	expect(":is(html, body) ~ *, :where(~ *) {a:b}",
+	       ".sdperf-report :is(html, body) ~ *, .sdperf-report :where(~ "
+	       "*) {a:b}\n");
+	expect(":not(~ *) > a {a:b}", ".sdperf-report :not(~ *) > a {a:b}\n");
+	/* the same inside @media and @supports */
+	expect("@media screen { ~ * {a:b} @supports (x:y) { + p {c:d} q{e:f} "
+	       "} }",
+	       "@media screen {\n@supports (x:y) {\n.sdperf-report q {e:f}\n}"
+	       "\n}\n");
+	/* a nested rule (CSS nesting) in a rule's declarations: dropped,
+	 * its declarations around it kept */
+	expect("a { color: red; body:has(&) * { display: none } b: c }",
+	       ".sdperf-report a { color: red; b: c }\n");
+	expect("a { & ~ * { x: y } }", ".sdperf-report a { }\n");
+	/* at-rules that are the host's (or select nothing) */
+	expect("@import url(x.css); @page { margin: 0 } @namespace x url(y); "
+	       "@scope (body) { * { a: b } } p {q:r}",
+	       ".sdperf-report p {q:r}\n");
+}
+
 static void cssscope_turns_rem_into_px(void **state)
 {
 	(void)state;
@@ -211,6 +253,7 @@ int main(void)
 	    cmocka_unit_test(cssscope_prefixes_every_selector_of_a_list),
 	    cmocka_unit_test(cssscope_maps_the_page_to_the_root),
 	    cmocka_unit_test(cssscope_handles_at_rules),
+	    cmocka_unit_test(cssscope_keeps_combinators_inside_the_root),
 	    cmocka_unit_test(cssscope_turns_rem_into_px),
 	    cmocka_unit_test(cssscope_rejects_broken_sheets),
 	    cmocka_unit_test(cssscope_scopes_every_rule_of_the_report_sheets),

@@ -109,6 +109,13 @@ static void strbuf_add_sanitized_shows_controls_and_bad_bytes(void **state)
 	     "2J",
 	     6, "c1\\xC2\\x9B2J"},       /* U+009B, CSI */
 	    {"\xc2\xa0", 2, "\xc2\xa0"}, /* U+00A0 is text */
+	    /* bidirectional controls (issue 23): U+202E, U+2066, U+200F,
+	     * U+061C; U+2010 (a hyphen) and U+2070 are text */
+	    {"a\xe2\x80\xae"
+	     "b",
+	     5, "a\\u202Eb"},
+	    {"\xe2\x81\xa6\xe2\x80\x8f\xd8\x9c", 8, "\\u2066\\u200F\\u061C"},
+	    {"\xe2\x80\x90\xe2\x81\xb0", 6, "\xe2\x80\x90\xe2\x81\xb0"},
 	};
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;

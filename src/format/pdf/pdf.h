@@ -28,17 +28,13 @@ struct pdf_opts {
 	/* "zh": the punctuation joining Chinese text is set full-width
 	 * (util/cjkpunct.h); NULL or another language: text as it is */
 	const char *lang;
-	/* the logo (checked with pdf_image_check), NULL: none; drawn at the
+	/* the logo (accepted by img_check, util/imgcheck.h), NULL: none;
+	 * decoded once, drawn at the
 	 * right of the running header */
 	const unsigned char *logo;
 	size_t logo_len;
 	int logo_png; /* else JPEG */
 };
-
-/* Whether libharu can decode the PNG (png 1) or JPEG (png 0) image
- * data[0..len), in a throw-away document: 0, or -1 with the reason
- * appended to why. For checking a --logo before any input is read. */
-int pdf_image_check(const void *data, size_t len, int png, struct strbuf *why);
 
 /* Lays out the report described by model (from model_build) as an A4 PDF
  * appended to out. Returns 0, or -1 with e set:

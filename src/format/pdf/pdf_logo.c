@@ -1,7 +1,11 @@
-/* The logo in the PDF: checked once before any input is read (libharu
- * decodes it in a throw-away document, in a child process), then drawn in the
- * running header of every page. */
+/* The logo in the PDF: checked before any input is read by
+ * util/imgcheck (for a PNG, down to its inflated rows, so that libpng
+ * cannot fail on it: libharu 2.3.0 sets no recovery point, and a libpng
+ * error would abort), decoded here once, then drawn in the running
+ * header of every page. */
 #include "format/pdf/pdf_logo.h"
+
+#include "util/imgcheck.h"
 #include "util/banned.h"
 
 /* The header band's logo: at most this tall and this wide (points). */
@@ -17,8 +21,18 @@ float pdf_logo_load(struct pdf_doc *d, const unsigned char *logo, size_t len,
 	*h = 0;
 	if (!logo || !len)
 		return 0;
-	*img = png ? HPDF_LoadPngImageFromMem(d->pdf, logo, (HPDF_UINT)len)
-	           : HPDF_LoadJpegImageFromMem(d->pdf, logo, (HPDF_UINT)len);
+	if (png) {
+		/* only the chunks it draws: libharu takes any libpng warning
+		 * (a colour profile's, a text chunk's) for an error. In d->sb,
+		 * a scratch buffer, so that a libharu error (a longjmp) leaks
+		 * nothing */
+		strbuf_reset(&d->sb);
+		img_png_core(logo, len, &d->sb);
+		*img = HPDF_LoadPngImageFromMem(
+		    d->pdf, (const HPDF_BYTE *)d->sb.buf, (HPDF_UINT)d->sb.len);
+		strbuf_reset(&d->sb);
+	} else
+		*img = HPDF_LoadJpegImageFromMem(d->pdf, logo, (HPDF_UINT)len);
 	iw = (float)HPDF_Image_GetWidth(*img);
 	ih = (float)HPDF_Image_GetHeight(*img);
 	if (iw <= 0 || ih <= 0) {
