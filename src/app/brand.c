@@ -194,6 +194,15 @@ const char *brand_image_mime(const unsigned char *d, size_t n)
 	return k == IMG_PNG ? "image/png" : k == IMG_JPEG ? "image/jpeg" : NULL;
 }
 
+/* What the PDF's one decode holds at its peak: libharu keeps the decoded
+ * rows, a separate alpha mask and two compressed output streams; a
+ * 2048x2048 RGBA logo (16 MiB decoded) peaked at about 36 MiB, so the
+ * charge is 5/2 of the decoded size. */
+static size_t logo_cost(const struct img_info *in)
+{
+	return in->decoded_bytes / 2 * 5;
+}
+
 /* Reads and checks the logo: a regular file of at most BRAND_LOGO_MAX
  * bytes, a PNG or JPEG whose structure and size (from its header, before
  * anything decodes it) img_check accepts (a PNG's image data inflated
@@ -219,15 +228,15 @@ static int read_logo(struct options *o, const char *where, struct err *e)
 	else if (img_check((const unsigned char *)img.buf, img.len, &info,
 	                   &why))
 		;
-	else if (membudget_charge(info.decoded_bytes)) {
+	else if (membudget_charge(logo_cost(&info))) {
 		err_clear(e);
 		strbuf_release(&img);
 		strbuf_release(&why);
 		return membudget_fail(
-		    e, info.decoded_bytes, "%s '%s': %ux%u image", where,
+		    e, logo_cost(&info), "%s '%s': %ux%u image", where,
 		    o->logo, (unsigned)info.width, (unsigned)info.height);
 	} else {
-		o->logo_charged = info.decoded_bytes;
+		o->logo_charged = logo_cost(&info);
 		ret = 0;
 	}
 	if (ret) {
