@@ -197,7 +197,7 @@ static int read_dbl(struct rd *r, const struct ft_field *f, const cJSON *v,
 	x = v->valuedouble;
 	if (!isfinite(x) || x < lo || x > hi) {
 		snprintf(what, sizeof(what),
-		         "not a finite number from %.17g to %.17g", lo, hi);
+		         "not a finite number from %.0f to %.0f", lo, hi);
 		return jsonerr_bad(&r->j, what, v);
 	}
 	*d = x;
