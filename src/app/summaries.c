@@ -361,11 +361,13 @@ static int check_counts(struct count_sums *cs, const struct result *p,
 	return 0;
 }
 
-/* Which summaries were read: a file given twice (the same path, a copy
- * under another name, a link) is one rank, not two. Two keys tell: the
- * SHA-256 of the file's bytes (summarize writes the same bytes for the
- * same input), and the rank id with the SHA-256 of each profile file the
- * rank read (the same profile summarized from another folder name). */
+/* Which summaries were read: a file given twice (the same path twice, a
+ * copy under another name, a link to it) is one rank, not two. The key is
+ * the SHA-256 of the file's bytes: summarize writes the same bytes for the
+ * same rank folder, and a summary's bytes name its folder. A rank folder
+ * copied under another name is two folders, as in the one-process run
+ * (discovery's duplicate_rank: the second copy gets the next free id), so
+ * its two summaries merge as that run does. */
 struct seen_sums {
 	struct strtab keys;
 	size_t *owner; /* key id -> index of the file that had it first */
@@ -397,32 +399,15 @@ static void seen_key(struct seen_sums *w, const char *key, size_t len, size_t i,
 	w->owner[id] = i;
 }
 
-/* Index of the summary read before that is the same as this one (text
- * its bytes, s as read), or (size_t)-1; this one's keys are kept. */
-static size_t same_as(struct seen_sums *w, const struct strbuf *text,
-                      const struct ranksum *s, size_t i)
+/* Index of the summary read before whose bytes (text) are this one's, or
+ * (size_t)-1; this one's key is kept. */
+static size_t same_as(struct seen_sums *w, const struct strbuf *text, size_t i)
 {
-	const struct rank_result *rr = &s->part.ranks[0];
-	struct strbuf key = STRBUF_INIT;
 	unsigned char h[32];
-	size_t first = (size_t)-1, k, hashed = 0;
+	size_t first = (size_t)-1;
 
 	sha256(text->buf ? text->buf : "", text->len, h);
-	strbuf_adds(&key, "file:");
-	strbuf_add(&key, (const char *)h, sizeof(h));
-	seen_key(w, key.buf, key.len, i, &first);
-	strbuf_reset(&key);
-	strbuf_addf(&key, "rank:%d", (int)rr->id);
-	for (k = 0; k < rr->ninputs; k++) {
-		if (!rr->inputs[k].sha256[0])
-			continue;
-		strbuf_addf(&key, "\n%s %s", rr->inputs[k].what,
-		            rr->inputs[k].sha256);
-		hashed++;
-	}
-	if (hashed)
-		seen_key(w, key.buf, key.len, i, &first);
-	strbuf_release(&key);
+	seen_key(w, (const char *)h, sizeof(h), i, &first);
 	return first;
 }
 
@@ -454,7 +439,7 @@ static int read_part(const char *path, const char *rules, struct result *part,
 		        path, s.rules, rules);
 		goto out;
 	}
-	*dup = same_as(seen, &text, &s, i);
+	*dup = same_as(seen, &text, i);
 	if (*dup != (size_t)-1) {
 		ret = 0;
 		goto out;
@@ -576,8 +561,7 @@ static int second_reading(struct result *parts, char **files, size_t n,
 static void warn_dup(struct result *r, const char *file, const char *kept)
 {
 	char *msg = xstrfmt("%s is the same rank summary as %s (the same "
-	                    "bytes, or the same rank id and profile files): "
-	                    "counted once",
+	                    "bytes): counted once",
 	                    file, kept);
 	struct warning *w = result_warn(r, "duplicate_summary", NULL, 0, msg);
 
