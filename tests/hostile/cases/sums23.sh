@@ -31,6 +31,12 @@ for i in range(2):
         for c in st["cat"]:
             c["count"] = big
     put("wrap/r%d.json" % i, d)
+# 4a: one kernel type of 2^64 - 16 kernels in each of two ranks: the
+# merged type table's count wrapped
+for i in range(2):
+    d = rank(i)
+    d["part"]["stages"][0]["top"][0]["count"] = big
+    put("wrapt/r%d.json" % i, d)
 # 4b: a string where a number belongs became a NaN, then a bare nan
 d = rank(0)
 d["part"]["iters"]["outlier_factor"] = "nan"
@@ -57,6 +63,10 @@ PY
 bounded sums23_counts_checked 3 200 30 \
 	"wrap/r1.json: part.kernels: 18446744073709551600, summed over the summaries read so far, passes 18446744073709551615" -- \
 	timeout 120 "$SDPERF" report wrap -o out-wrap -f json -q
+
+bounded sums23_type_counts_checked 3 200 30 \
+	"wrapt/r1.json: part.stages: a kernel type's count, summed over the summaries read so far, passes 18446744073709551615" -- \
+	timeout 120 "$SDPERF" report wrapt -o out-wrapt -f json -q
 
 # 4b: "nan" as a string is no number, named by its member
 bounded sums23_nan_refused 3 200 30 \
