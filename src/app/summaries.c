@@ -39,6 +39,9 @@
 
 /* Summaries one run merges at most (as many ranks as a report.json). */
 #define SUMMARIES_MAX 65536
+/* Summaries given again that are named one warning each; the rest are
+ * counted in one more. */
+#define DUP_WARNINGS 20
 
 /* ---- the rules a rank was analysed with --------------------------------- */
 
@@ -570,6 +573,19 @@ static void warn_dup(struct result *r, const char *file, const char *kept)
 	free(msg);
 }
 
+/* The rest, past the first DUP_WARNINGS, as one warning (a folder of
+ * summaries given twice names each of its files once, not 65,536 times). */
+static void warn_dup_more(struct result *r, size_t more)
+{
+	char *msg =
+	    xstrfmt("%zu more summaries given again were counted once", more);
+	struct warning *w =
+	    result_warn(r, "duplicate_summary_more", NULL, 0, msg);
+
+	w->args[0] = xstrfmt("%zu", more);
+	free(msg);
+}
+
 int summaries_analyse(const struct options *o, const struct rules *ru,
                       struct result *r, struct err *e)
 {
@@ -622,8 +638,10 @@ int summaries_analyse(const struct options *o, const struct rules *ru,
 	r->summaries = m;
 	/* seen's owner: the index among the files kept as they were read
 	 * (settle reorders files[], not seen.names) */
-	for (i = 0; i < ndups; i++)
+	for (i = 0; i < ndups && i < DUP_WARNINGS; i++)
 		warn_dup(r, dups[i], kept_name(&seen, dup_of[i]));
+	if (ndups > DUP_WARNINGS)
+		warn_dup_more(r, ndups - DUP_WARNINGS);
 	ret = 0;
 out:
 	for (i = 0; parts && i < n; i++)
