@@ -44,6 +44,9 @@ put("nan/r0.json", d)
 # 4c: one summary under two names (a copy) and the same name twice
 put("dup/r0.json", rank(0))
 put("dup/copy.json", rank(0))
+# 4c: a folder of 25 summaries given twice
+for i in range(25):
+    put("folder/r%02d.json" % i, rank(i))
 # 8: 60 summaries each holding 1.5 MB of version strings
 for i in range(60):
     d = rank(i)
@@ -94,6 +97,24 @@ PY
 	fi
 else
 	bad sums23_dup_once_counted "not one rank with two duplicate_summary warnings"
+fi
+
+# 4c: a folder given twice: 25 ranks, 25 files given again, the first 20
+# named one warning each, then one warning for the 5 more
+bounded sums23_dup_folder 0 200 30 '' -- \
+	timeout 120 "$SDPERF" report folder folder -o out-folder -f json -q
+if python3 - out-folder/report.json <<'PY'; then
+import json, sys
+r = json.load(open(sys.argv[1]))
+w = r["warnings"]
+assert len(r["ranks"]) == 25, len(r["ranks"])
+assert sum(x["code"] == "duplicate_summary" for x in w) == 20
+more = [x for x in w if x["code"] == "duplicate_summary_more"]
+assert len(more) == 1 and more[0]["message"].startswith("5 more"), more
+PY
+	ok sums23_dup_folder_warnings_capped
+else
+	bad sums23_dup_folder_warnings_capped "not 25 ranks, 20 + 1 warnings"
 fi
 
 # 8: the strings a summary holds are charged to --max-memory: the budget
