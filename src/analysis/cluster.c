@@ -22,11 +22,12 @@
 /* Adds the n types of src into the table (by name and category, as the
  * breakdown keeps them apart: "Type\0<category>"), keeping it sorted
  * later; the table owns copies of the names. */
-static void add_types(struct strtab *names, struct type_stat **v, size_t *alloc,
-                      const struct type_stat *src, size_t n)
+static int add_types(struct strtab *names, struct type_stat **v, size_t *alloc,
+                     const struct type_stat *src, size_t n)
 {
 	struct strbuf key = STRBUF_INIT;
 	size_t i;
+	int over = 0;
 
 	for (i = 0; i < n; i++) {
 		uint32_t id;
@@ -48,10 +49,14 @@ static void add_types(struct strtab *names, struct type_stat **v, size_t *alloc,
 		if (!t->count || src[i].max_ns > t->max_ns)
 			t->max_ns = src[i].max_ns;
 		t->cat = src[i].cat;
-		t->count += src[i].count;
+		if (__builtin_add_overflow(t->count, src[i].count, &t->count)) {
+			t->count = UINT64_MAX; /* saturated, and said */
+			over = 1;
+		}
 		checked_accumulate(&t->total_ns, src[i].total_ns);
 	}
 	strbuf_release(&key);
+	return over;
 }
 
 static struct type_stat *sorted_types(const struct strtab *names,
@@ -248,11 +253,13 @@ uint64_t cluster_fold_add(struct type_fold *f, const struct result *p)
 	for (k = 0; k <= STAGE_COUNT; k++) {
 		n = f->names[k].n;
 		if (k < STAGE_COUNT)
-			add_types(&f->names[k], &f->v[k], &f->alloc[k],
-			          p->stages[k].top, p->stages[k].ntop);
+			f->overflow |=
+			    add_types(&f->names[k], &f->v[k], &f->alloc[k],
+			              p->stages[k].top, p->stages[k].ntop);
 		else
-			add_types(&f->names[k], &f->v[k], &f->alloc[k],
-			          p->unmatched, p->nunmatched);
+			f->overflow |=
+			    add_types(&f->names[k], &f->v[k], &f->alloc[k],
+			              p->unmatched, p->nunmatched);
 		b += fold_grew(&f->names[k], n);
 	}
 	return b;

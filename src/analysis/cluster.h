@@ -31,10 +31,13 @@ struct type_fold {
 	struct strtab names[STAGE_COUNT + 1]; /* each stage's, then unmatched */
 	struct type_stat *v[STAGE_COUNT + 1];
 	size_t alloc[STAGE_COUNT + 1];
+	int overflow; /* a type's count passed UINT64_MAX (kept there) */
 };
 void cluster_fold_init(struct type_fold *f);
 /* Adds p's kernel types and unmatched types into f; returns about how
- * many bytes f grew by (for the memory budget). */
+ * many bytes f grew by (for the memory budget). A count that would pass
+ * UINT64_MAX stays there and sets f->overflow (summaries from a stranger:
+ * the caller refuses them). */
 uint64_t cluster_fold_add(struct type_fold *f, const struct result *p);
 /* Replaces p's type lists (freed) with f's union, uncapped. */
 void cluster_fold_take(struct type_fold *f, struct result *p);

@@ -286,8 +286,8 @@ static const struct ft_field totals_f[] = {
     I64(struct totals_check, ours),
     I64(struct totals_check, theirs),
     I64(struct totals_check, base),
-    FT_DBLF(struct totals_check, diff_points),
-    FT_DBLF(struct totals_check, tolerance),
+    FT_DBLR(struct totals_check, diff_points, 0, FT_TIME_MAX),
+    FT_DBLR(struct totals_check, tolerance, 0, FT_TIME_MAX),
     FT_STRF(struct totals_check, worst_type),
 };
 static const struct ft_table totals_t = FT_TABLE(totals_f);
@@ -397,7 +397,7 @@ static const struct ft_field iters_f[] = {
     U64(struct iter_summary, median_kernels),
     U64(struct iter_summary, blocks),
     U64(struct iter_summary, head),
-    FT_DBLF(struct iter_summary, outlier_factor),
+    FT_DBLR(struct iter_summary, outlier_factor, 0, 100), /* 0: none */
     U64(struct iter_summary, outliers),
     FT_SUBF(struct iter_summary, cache, 1, cache_t, struct cache_seen),
     U64(struct iter_summary, suggest_period),

@@ -107,7 +107,7 @@ static int render_one(const struct options *o, const struct output *w,
 		if (w->c)
 			render_diff_json(w->c, SDPERF_VERSION, text);
 		else
-			render_json(w->r, SDPERF_VERSION, text);
+			return render_json(w->r, SDPERF_VERSION, text, e);
 		return 0;
 	}
 	return w->c ? diff_report_render(w->c, kind, &ro, text, e)
@@ -648,8 +648,10 @@ static int load_side(const struct options *o, const struct rules *ru,
 			result_release(&r);
 			return -1;
 		}
-		render_json(&r, SDPERF_VERSION, json);
+		ret = render_json(&r, SDPERF_VERSION, json, e);
 		result_release(&r);
+		if (ret)
+			return -1;
 		/* rendered from capped lists: charged, not checked */
 		if (membudget_charge(side_cost(json->len)) == 0)
 			*charged += side_cost(json->len);

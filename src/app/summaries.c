@@ -32,23 +32,34 @@
 #include "util/membudget.h"
 #include "util/sha256.h"
 #include "util/strbuf.h"
+#include "util/strtab.h"
 #include "util/xalloc.h"
 #include "version.h"
 #include "util/banned.h"
 
 /* Summaries one run merges at most (as many ranks as a report.json). */
 #define SUMMARIES_MAX 65536
+/* Summaries given again that are named one warning each; the rest are
+ * counted in one more. */
+#define DUP_WARNINGS 20
 
 /* ---- the rules a rank was analysed with --------------------------------- */
 
 /* "sha256:HEX" of the built-in rules and the --rules file: a summary made
- * with other rules classifies kernels otherwise, so the merge refuses it. */
+ * with other rules classifies kernels otherwise, so the merge refuses it.
+ * Without --rules, the built-in rules' is worked out once per process
+ * (the main thread's, before any other starts): the fuzz target merges
+ * summaries thousands of times a second. */
 static char *rules_fingerprint(const struct options *o, struct err *e)
 {
+	static char builtin[80];
 	const struct embedded_file *b = embed_find("assets/rules.json");
 	struct strbuf text = STRBUF_INIT, out = STRBUF_INIT;
 	unsigned char h[32];
 	size_t i;
+
+	if (!o->rules && builtin[0])
+		return xstrdup(builtin);
 
 	if (b)
 		strbuf_add(&text, b->data, b->len);
@@ -61,6 +72,8 @@ static char *rules_fingerprint(const struct options *o, struct err *e)
 	for (i = 0; i < sizeof(h); i++)
 		strbuf_addf(&out, "%02x", h[i]);
 	strbuf_release(&text);
+	if (!o->rules && out.len < sizeof(builtin))
+		memcpy(builtin, out.buf, out.len + 1);
 	return strbuf_detach(&out, NULL);
 }
 
@@ -140,7 +153,8 @@ int pipeline_summarize(const struct options *o, struct err *e)
 	s.nnotes = rf.nnotes;
 	rf.notes = NULL;
 	rf.nnotes = 0;
-	render_ranksum(&s, &text);
+	if (render_ranksum(&s, &text, e))
+		goto out;
 	if (make_parent(o->outdir, e) ||
 	    fileio_write_atomic(o->outdir, text.buf, text.len, e))
 		goto out;
@@ -292,16 +306,133 @@ static void drop_large(struct result *p)
 	p->nunmatched = 0;
 }
 
+/* ---- what summaries may not do ------------------------------------------ */
+
+/* The counts the merge adds over the ranks (cluster_merge), summed as the
+ * summaries are read with a check: a sum past 2^64 - 1 is the error
+ * naming the file and the member, not a count that wraps (kernels =
+ * 18446744073709551608, every category 100%). */
+struct count_sums {
+	uint64_t kernels;
+	uint64_t stage[STAGE_COUNT][2 + 2 * CAT_COUNT + FA_PART_COUNT];
+};
+
+static int add_count(uint64_t *sum, uint64_t v, const char *path,
+                     const char *member, struct err *e)
+{
+	if (!__builtin_add_overflow(*sum, v, sum))
+		return 0;
+	return err_set(e, ERR_INPUT,
+	               "%s: %s: %llu, summed over the summaries read so far, "
+	               "passes 18446744073709551615 (2^64 - 1): no profile "
+	               "counts that many",
+	               path, member, (unsigned long long)v);
+}
+
+static int check_counts(struct count_sums *cs, const struct result *p,
+                        const char *path, struct err *e)
+{
+	char member[64];
+	int s, c;
+
+	if (add_count(&cs->kernels, p->kernels, path, "part.kernels", e))
+		return -1;
+	for (s = 0; s < STAGE_COUNT; s++) {
+		const struct stage_result *st = &p->stages[s];
+		uint64_t *v = cs->stage[s];
+		snprintf(member, sizeof(member), "part.stages.%d.kernels", s);
+		if (add_count(&v[0], st->kernels, path, member, e))
+			return -1;
+		snprintf(member, sizeof(member), "part.stages.%d.segments", s);
+		if (add_count(&v[1], st->segments, path, member, e))
+			return -1;
+		for (c = 0; c < CAT_COUNT; c++) {
+			snprintf(member, sizeof(member),
+			         "part.stages.%d.cat.%d.count", s, c);
+			if (add_count(&v[2 + c], st->cat[c].count, path, member,
+			              e))
+				return -1;
+		}
+		for (c = 0; c < FA_PART_COUNT; c++) {
+			snprintf(member, sizeof(member),
+			         "part.stages.%d.fa_part.%d.count", s, c);
+			if (add_count(&v[2 + CAT_COUNT + c],
+			              st->fa_part[c].count, path, member, e))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Which summaries were read: a file given twice (the same path twice, a
+ * copy under another name, a link to it) is one rank, not two. The key is
+ * the SHA-256 of the file's bytes: summarize writes the same bytes for the
+ * same rank folder, and a summary's bytes name its folder. A rank folder
+ * copied under another name is two folders, as in the one-process run
+ * (discovery's duplicate_rank: the second copy gets the next free id), so
+ * its two summaries merge as that run does. */
+struct seen_sums {
+	struct strtab keys;
+	size_t *owner; /* key id -> index of the file that had it first */
+	size_t alloc;
+	char **names; /* index of a file kept -> its path */
+	size_t nnames;
+};
+
+static const char *kept_name(const struct seen_sums *w, size_t i)
+{
+	return i < w->nnames ? w->names[i] : "?";
+}
+
+static void seen_key(struct seen_sums *w, const char *key, size_t len, size_t i,
+                     size_t *first)
+{
+	uint32_t id = strtab_find(&w->keys, key, len);
+
+	if (id != UINT32_MAX) {
+		if (*first == (size_t)-1)
+			*first = w->owner[id];
+		return;
+	}
+	id = strtab_intern(&w->keys, key, len);
+	if (id >= w->alloc) {
+		w->alloc = (id + 1) * 2;
+		w->owner = xrealloc(w->owner, w->alloc * sizeof(*w->owner));
+	}
+	w->owner[id] = i;
+}
+
+/* Index of the summary read before whose bytes (text) are this one's, or
+ * (size_t)-1; this one's key is kept. */
+static size_t same_as(struct seen_sums *w, const struct strbuf *text, size_t i)
+{
+	unsigned char h[32];
+	size_t first = (size_t)-1;
+
+	sha256(text->buf ? text->buf : "", text->len, h);
+	seen_key(w, (const char *)h, sizeof(h), i, &first);
+	return first;
+}
+
 /* Reads summary path into part, its notes appended to rf's, its rank
- * described in rf->ranks[i] for the ids to be settled. */
+ * described in rf->ranks[i] for the ids to be settled. The strings it
+ * holds are charged to the memory budget with the rank's result. When it
+ * is a summary read before (*dup set to that one's index), nothing is
+ * kept. */
 static int read_part(const char *path, const char *rules, struct result *part,
-                     struct run_files *rf, size_t i, struct err *e)
+                     struct run_files *rf, size_t i, struct seen_sums *seen,
+                     size_t *dup, struct err *e)
 {
 	struct ranksum s;
+	struct strbuf text = STRBUF_INIT;
 	const struct rank_result *rr;
+	uint64_t strs;
 	int ret = -1;
 
-	if (ranksum_read(path, &s, e))
+	memset(&s, 0, sizeof(s));
+	result_init(&s.part);
+	if (fileio_read_small(path, RANKSUM_MAX_BYTES, &text, e) ||
+	    ranksum_read_text(path, text.buf ? text.buf : "", text.len, &s, e))
 		goto out;
 	if (strcmp(s.rules, rules)) {
 		err_set(e, ERR_INPUT,
@@ -311,6 +442,21 @@ static int read_part(const char *path, const char *rules, struct result *part,
 		        path, s.rules, rules);
 		goto out;
 	}
+	*dup = same_as(seen, &text, i);
+	if (*dup != (size_t)-1) {
+		ret = 0;
+		goto out;
+	}
+	seen->names =
+	    xrealloc(seen->names, (seen->nnames + 1) * sizeof(*seen->names));
+	seen->names[seen->nnames++] = xstrdup(path);
+	drop_large(&s.part);
+	strs = sumread_str_bytes(&ranksum_table, &s);
+	if (membudget_charge(strs)) {
+		membudget_fail(e, strs, "%s: the summary's strings", path);
+		goto out;
+	}
+	s.part.charged += strs;
 	rf->notes = xrealloc(rf->notes,
 	                     (rf->nnotes + s.nnotes + 1) * sizeof(*rf->notes));
 	if (s.nnotes)
@@ -321,15 +467,15 @@ static int read_part(const char *path, const char *rules, struct result *part,
 	rr = &s.part.ranks[0];
 	rf->ranks[i].dir = xstrdup(rr->dir);
 	/* an id discovery made up from the order found is no id: the merge
-	 * gives it the smallest unused one, as discovery does */
+	 * gives it the smallest unused id, as discovery does */
 	rf->ranks[i].id =
 	    !strcmp(rr->id_source ? rr->id_source : "", "order") ? -1 : rr->id;
 	rf->ranks[i].id_source = rr->id_source;
-	drop_large(&s.part);
 	*part = s.part;
 	result_init(&s.part);
 	ret = pipeline_charge_part(part, path, e);
 out:
+	strbuf_release(&text);
 	ranksum_release(&s);
 	return ret;
 }
@@ -378,6 +524,16 @@ static int second_reading(struct result *parts, char **files, size_t n,
 			goto next;
 		}
 		grew = cluster_fold_add(fold, &s.part);
+		if (fold->overflow) {
+			err_set(
+			    e, ERR_INPUT,
+			    "%s: part.stages: a kernel type's count, summed "
+			    "over the summaries read so far, passes "
+			    "18446744073709551615 (2^64 - 1): no profile "
+			    "counts that many",
+			    files[i]);
+			goto next;
+		}
 		if (membudget_charge(grew)) {
 			membudget_fail(e, grew,
 			               "%s: the kernel types of %zu ranks",
@@ -403,17 +559,47 @@ static int second_reading(struct result *parts, char **files, size_t n,
 	return ret;
 }
 
+/* The warning that a summary was given twice (file, counted once as
+ * kept). */
+static void warn_dup(struct result *r, const char *file, const char *kept)
+{
+	char *msg = xstrfmt("%s is the same rank summary as %s (the same "
+	                    "bytes): counted once",
+	                    file, kept);
+	struct warning *w = result_warn(r, "duplicate_summary", NULL, 0, msg);
+
+	w->args[0] = xstrdup(file);
+	w->args[1] = xstrdup(kept);
+	free(msg);
+}
+
+/* The rest, past the first DUP_WARNINGS, as one warning (a folder of
+ * summaries given twice names each of its files once, not 65,536 times). */
+static void warn_dup_more(struct result *r, size_t more)
+{
+	char *msg =
+	    xstrfmt("%zu more summaries given again were counted once", more);
+	struct warning *w =
+	    result_warn(r, "duplicate_summary_more", NULL, 0, msg);
+
+	w->args[0] = xstrfmt("%zu", more);
+	free(msg);
+}
+
 int summaries_analyse(const struct options *o, const struct rules *ru,
                       struct result *r, struct err *e)
 {
 	struct run_files rf;
 	struct type_fold fold;
 	struct result *parts = NULL;
-	char **files = NULL, *rules = NULL;
-	size_t n = 0, i;
+	struct count_sums *cs = xcalloc(1, sizeof(*cs));
+	struct seen_sums seen = {0};
+	char **files = NULL, *rules = NULL, **dups = NULL;
+	size_t n = 0, m = 0, i, dup, *dup_of = NULL, ndups = 0;
 	int ret = -1;
 
 	memset(&rf, 0, sizeof(rf));
+	strtab_init(&seen.keys);
 	cluster_fold_init(&fold);
 	result_init(r);
 	if (summary_files(o, &files, &n, e) ||
@@ -421,17 +607,41 @@ int summaries_analyse(const struct options *o, const struct rules *ru,
 		goto out;
 	parts = xcalloc(n ? n : 1, sizeof(*parts));
 	rf.ranks = xcalloc(n ? n : 1, sizeof(*rf.ranks));
-	rf.n = n;
+	rf.n = n; /* m once all are read; the ranks past m stay zeroed */
+	dups = xcalloc(n ? n : 1, sizeof(*dups));
+	dup_of = xcalloc(n ? n : 1, sizeof(*dup_of));
 	for (i = 0; i < n; i++)
 		result_init(&parts[i]);
-	for (i = 0; i < n; i++)
-		if (read_part(files[i], rules, &parts[i], &rf, i, e))
+	/* the files kept move to files[0..m), the ones given again to dups */
+	for (i = 0; i < n; i++) {
+		if (read_part(files[i], rules, &parts[m], &rf, m, &seen, &dup,
+		              e))
 			goto out;
+		if (dup != (size_t)-1) {
+			dups[ndups] = files[i];
+			dup_of[ndups++] = dup;
+			files[i] = NULL;
+			continue;
+		}
+		if (check_counts(cs, &parts[m], files[i], e))
+			goto out;
+		files[m] = files[i];
+		if (m != i)
+			files[i] = NULL;
+		m++;
+	}
+	rf.n = m;
 	settle(&rf, parts, files);
-	if (second_reading(parts, files, n, &fold, e))
+	if (second_reading(parts, files, m, &fold, e))
 		goto out;
 	pipeline_merge(o, ru, &rf, parts, r);
-	r->summaries = n;
+	r->summaries = m;
+	/* seen's owner: the index among the files kept as they were read
+	 * (settle reorders files[], not seen.names) */
+	for (i = 0; i < ndups && i < DUP_WARNINGS; i++)
+		warn_dup(r, dups[i], kept_name(&seen, dup_of[i]));
+	if (ndups > DUP_WARNINGS)
+		warn_dup_more(r, ndups - DUP_WARNINGS);
 	ret = 0;
 out:
 	for (i = 0; parts && i < n; i++)
@@ -440,7 +650,17 @@ out:
 	for (i = 0; i < n; i++)
 		free(files[i]);
 	free(files);
+	for (i = 0; i < ndups; i++)
+		free(dups[i]);
+	free(dups);
+	free(dup_of);
 	free(rules);
+	free(cs);
+	free(seen.owner);
+	for (i = 0; i < seen.nnames; i++)
+		free(seen.names[i]);
+	free(seen.names);
+	strtab_release(&seen.keys);
 	run_files_release(&rf);
 	cluster_fold_release(&fold);
 	return ret;

@@ -176,23 +176,31 @@ static int read_int(struct rd *r, const struct ft_field *f, const cJSON *v,
 	return 0;
 }
 
-/* A double: a number, or "inf", "-inf", "nan" as strings. */
-static int read_dbl(struct rd *r, const cJSON *v, double *d)
+/* A double: a finite JSON number within the field's range (f->min to
+ * f->max when they differ), else within +-2^61, so that the sums of
+ * 65,536 summaries stay finite. A string is no number: "nan", "inf" and
+ * "-inf" are refused as any other (a summary is data from a stranger, and
+ * a NaN taken from it would reach report.json as a bare nan, which is no
+ * JSON). */
+static int read_dbl(struct rd *r, const struct ft_field *f, const cJSON *v,
+                    double *d)
 {
-	const char *s = cJSON_IsString(v) ? v->valuestring : NULL;
+	double lo = -(double)FT_TIME_MAX, hi = (double)FT_TIME_MAX, x;
+	char what[96];
 
-	if (cJSON_IsNumber(v)) {
-		*d = v->valuedouble;
-		return 0;
+	if (f->min < f->max) {
+		lo = (double)f->min;
+		hi = (double)f->max;
 	}
-	if (s && !strcmp(s, "inf"))
-		*d = INFINITY;
-	else if (s && !strcmp(s, "-inf"))
-		*d = -INFINITY;
-	else if (s && !strcmp(s, "nan"))
-		*d = NAN;
-	else
+	if (!cJSON_IsNumber(v))
 		return jsonerr_bad(&r->j, "not a number", v);
+	x = v->valuedouble;
+	if (!isfinite(x) || x < lo || x > hi) {
+		snprintf(what, sizeof(what),
+		         "not a finite number from %.0f to %.0f", lo, hi);
+		return jsonerr_bad(&r->j, what, v);
+	}
+	*d = x;
 	return 0;
 }
 
@@ -285,7 +293,7 @@ static int read_one(struct rd *r, const struct ft_field *f, const cJSON *v,
 {
 	switch (f->kind) {
 	case FT_DBL:
-		return read_dbl(r, v, (double *)p);
+		return read_dbl(r, f, v, (double *)p);
 	case FT_STR:
 	case FT_SYM:
 	case FT_CHARS:
@@ -343,6 +351,58 @@ static int read_table(struct rd *r, const cJSON *o, const struct ft_table *t,
 		jsonerr_pop(&r->j, old);
 	}
 	return 0;
+}
+
+/* ---- what the strings read hold ---------------------------------------- */
+
+static uint64_t table_str_bytes(const struct ft_table *t, const char *base);
+
+/* malloc's header and rounding, per block */
+#define STR_OVERHEAD 16
+
+static uint64_t field_str_bytes(const struct ft_field *f, const char *base)
+{
+	size_t stride = f->kind == FT_SUB ? f->size : kind_size(f->kind);
+	size_t n = f->n > 1 ? f->n : 1, i, k, cnt;
+	uint64_t b = 0;
+
+	for (i = 0; i < n; i++) {
+		const char *p = base + f->off + i * stride;
+		const char *s;
+		switch (f->kind) {
+		case FT_STR:
+			s = *(char *const *)p;
+			b += s ? strlen(s) + 1 + STR_OVERHEAD : 0;
+			break;
+		case FT_SUB:
+			b += table_str_bytes(f->sub, p);
+			break;
+		case FT_LIST:
+			cnt = *(const size_t *)(base + f->count_off);
+			s = *(char *const *)p;
+			for (k = 0; s && k < cnt; k++)
+				b += table_str_bytes(f->sub, s + k * f->size);
+			break;
+		default:
+			break;
+		}
+	}
+	return b;
+}
+
+static uint64_t table_str_bytes(const struct ft_table *t, const char *base)
+{
+	uint64_t b = 0;
+	size_t k;
+
+	for (k = 0; k < t->n; k++)
+		b += field_str_bytes(&t->f[k], base);
+	return b;
+}
+
+uint64_t sumread_str_bytes(const struct ft_table *t, const void *base)
+{
+	return table_str_bytes(t, base);
 }
 
 static int check_version(struct rd *r, const cJSON *root, int version)

@@ -39,4 +39,9 @@ int sumread_file(const char *path, size_t max, int version,
 int sumread_text(const char *name, const char *text, size_t len, int version,
                  const struct ft_table *t, void *base, struct err *e);
 
+/* The bytes the strings (FT_STR) of base hold, as table t describes it,
+ * lists and embedded structs included (with malloc's overhead): what a
+ * summary read costs beyond its fixed size, for the memory budget. */
+uint64_t sumread_str_bytes(const struct ft_table *t, const void *base);
+
 #endif

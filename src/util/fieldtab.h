@@ -73,7 +73,9 @@ struct ft_table {
 #define FT_TIME_MAX    ((int64_t)1 << 61)
 #define FT_TIMEF(T, M) FT_NUM(T, M, FT_I64, -FT_TIME_MAX, FT_TIME_MAX)
 #define FT_BOOL(T, M)  FT_NUM(T, M, FT_INT, 0, 1)
-#define FT_DBLF(T, M)  FT_NUM(T, M, FT_DBL, 0, 0)
+/* a double: finite, within +-FT_TIME_MAX; FT_DBLR: within LO..HI */
+#define FT_DBLF(T, M)         FT_NUM(T, M, FT_DBL, 0, 0)
+#define FT_DBLR(T, M, LO, HI) FT_NUM(T, M, FT_DBL, LO, HI)
 #define FT_STRF(T, M)                                                          \
 	{                                                                      \
 #M, FT_STR, offsetof(T, M), 1, 0, 0, NULL, 0, NULL, 0, 0, 0    \

@@ -576,16 +576,19 @@ static void wf_row(struct model_ctx *c, struct tmpl_vars *v, const char *label,
 static void waterfall(struct model_ctx *c, struct tmpl_vars *v,
                       const struct comparison *cmp)
 {
-	int64_t base = 0, new_ = 0, at, lo, hi, step;
+	int64_t base = 0, new_ = 0, at, lo, hi, step, span;
 	size_t i,
 	    n = cmp->ntypes < DIFF_WATERFALL ? cmp->ntypes : DIFF_WATERFALL;
 	char css[16];
 
 	tmpl_define_loop(v, "waterfall");
-	for (i = 0; i < cmp->ntypes; i++) {
-		checked_accumulate(&base, cmp->types[i].time.base);
-		checked_accumulate(&new_, cmp->types[i].time.new_);
-	}
+	/* a sum past int64 (forged report.json times: 9e12 us each is
+	 * allowed, a few thousand of them are not a run) draws nothing: no
+	 * scale holds it */
+	for (i = 0; i < cmp->ntypes; i++)
+		if (checked_add(base, cmp->types[i].time.base, &base) ||
+		    checked_add(new_, cmp->types[i].time.new_, &new_))
+			return;
 	lo = hi = base;
 	if (!n || base <= 0 || new_ <= 0)
 		return;
@@ -609,8 +612,11 @@ static void waterfall(struct model_ctx *c, struct tmpl_vars *v,
 	wf_row(c, v, model_t(c, "diff_tag_new"), "", "wf-total", &at, new_);
 	/* the steps are small beside the totals: start the scale one span
 	 * of the steps below the lowest point, at a tick */
-	step = svg_tick_step(hi - lo > 0 ? 2 * (hi - lo) : hi, 8);
-	lo = lo - (hi - lo) < 0 ? 0 : (lo - (hi - lo)) / step * step;
+	span = checked_sub_sat(hi, lo);
+	step = svg_tick_step(span > 0 ? checked_add_sat(span, span) : hi, 8);
+	lo = checked_sub_sat(lo, span) < 0
+	         ? 0
+	         : checked_sub_sat(lo, span) / step * step;
 	model_set_ns(v, "wf_lo_ns", lo);
 	model_set_ns(v, "wf_hi_ns", hi);
 }

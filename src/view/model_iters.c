@@ -10,6 +10,7 @@
 #include "view/i18n.h"
 #include "view/svg.h"
 #include "util/xalloc.h"
+#include "util/checked.h"
 #include "util/banned.h"
 #include "util/numfmt.h"
 
@@ -141,7 +142,7 @@ static void chart(struct model_ctx *c, struct tmpl_vars *v)
 		dur_text(dur, sizeof(dur), it->dur_ns);
 		labels[i] = xstrfmt("%u/%u: %s (%s)", it->call, it->index, dur,
 		                    model_tk(c, "iters_mark_", mark_ids[m]));
-		p[i].x = it->start_ns - s->v[0].start_ns;
+		p[i].x = checked_sub_sat(it->start_ns, s->v[0].start_ns);
 		p[i].y = it->dur_ns;
 		p[i].shape = mark_shape[m];
 		p[i].css = mark_css[m];
@@ -168,8 +169,12 @@ static void bar(struct strbuf *sb, int64_t ns, int64_t max)
 {
 	static const char *const eighth[] = {"",  "▏", "▎", "▍",
 	                                     "▌", "▋", "▊", "▉"};
-	int64_t units = max > 0 ? ns * 160 / max : 0;
-	int64_t i;
+	int64_t units, i;
+
+	/* a negative or forged duration is an empty bar, never a negative
+	 * index nor an overflowed product */
+	ns = ns < 0 ? 0 : ns > max ? max : ns;
+	units = max > 0 ? checked_muldiv(ns, 160, max) : 0;
 
 	strbuf_reset(sb);
 	for (i = 0; i < units / 8; i++)
@@ -192,8 +197,10 @@ static void rows(struct model_ctx *c, struct tmpl_vars *v)
 		enum mark m = mark_of(it);
 		model_set_u64(row, "call", it->call);
 		model_set_u64(row, "index", it->index);
-		tmpl_setf(row, "start_ms", "%.3f",
-		          (double)(it->start_ns - s->v[0].start_ns) / 1e6);
+		tmpl_setf(
+		    row, "start_ms", "%.3f",
+		    (double)checked_sub_sat(it->start_ns, s->v[0].start_ns) /
+		        1e6);
 		model_set_ns(row, "dur_ns", it->dur_ns);
 		tmpl_setf(row, "dur_ms", "%.3f", (double)it->dur_ns / 1e6);
 		model_set_u64(row, "kernels", it->kernels);

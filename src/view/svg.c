@@ -103,6 +103,7 @@ void svg_tick_label(struct strbuf *out, int64_t t, int64_t step)
 	} units[] = {
 	    {1000000000, "s"}, {1000000, "ms"}, {1000, "\xC2\xB5s"}, {1, "ns"}};
 	size_t u = 0;
+	uint64_t m; /* |t|: INT64_MIN's too */
 
 	if (t == 0) {
 		strbuf_addch(out, '0');
@@ -110,26 +111,35 @@ void svg_tick_label(struct strbuf *out, int64_t t, int64_t step)
 	}
 	while (u + 1 < sizeof(units) / sizeof(units[0]) && step < units[u].ns)
 		u++;
-	if (t < 0) {
+	m = t < 0 ? 0 - (uint64_t)t : (uint64_t)t;
+	if (t < 0)
 		strbuf_addch(out, '-');
-		t = -t;
-	}
-	numfmt_count(out, (uint64_t)(t / units[u].ns));
+	numfmt_count(out, m / (uint64_t)units[u].ns);
 	strbuf_addf(out, " %s", units[u].unit);
+}
+
+/* The pixel of time t on a w-pixel axis from 0 to span (span > 0), kept
+ * on the axis whatever t is. */
+static int pixel(int64_t t, int64_t span, int w)
+{
+	int64_t x = checked_muldiv(t, w, span);
+
+	return x < 0 ? 0 : x > w ? w : (int)x;
 }
 
 void svg_axis_ticks(struct strbuf *out, int x, int w, int y, int64_t lo,
                     int64_t hi, int ticks)
 {
-	int64_t span = hi - lo, step = svg_tick_step(span, ticks), t;
+	int64_t span = checked_sub_sat(hi, lo),
+	        step = svg_tick_step(span, ticks), t;
 
 	strbuf_addf(out,
 	            "<g class=\"axis\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" "
 	            "y2=\"%d\"/>",
 	            x, y, x + w, y);
-	t = lo > 0 ? (lo + step - 1) / step * step : 0;
+	t = lo > 0 ? checked_add_sat(lo, step - 1) / step * step : 0;
 	for (; span > 0 && t <= hi; t += step) {
-		int px = x + (int)checked_muldiv(t - lo, w, span);
+		int px = x + pixel(checked_sub_sat(t, lo), span, w);
 		const char *anchor = px < x + 20       ? "start"
 		                     : px > x + w - 40 ? "end"
 		                                       : "middle";
@@ -154,15 +164,6 @@ static void axis(struct strbuf *out, const struct geo *g, int x, int w, int y,
                  int64_t span)
 {
 	svg_axis_ticks(out, x, w, y, 0, span, g->ticks);
-}
-
-/* The pixel of time t on a w-pixel axis from 0 to span (span > 0), kept
- * on the axis whatever t is. */
-static int pixel(int64_t t, int64_t span, int w)
-{
-	int64_t x = checked_muldiv(t, w, span);
-
-	return x < 0 ? 0 : x > w ? w : (int)x;
 }
 
 void svg_stacked_bar(struct strbuf *out, const char *title,
@@ -349,6 +350,19 @@ static void axes(struct strbuf *out, const struct geo *g, double xrange_ms,
 	strbuf_adds(out, "</text>");
 }
 
+/* The pixel of fraction f of a px-pixel axis, kept on the axis: a point
+ * before its start (a negative time: iterations out of order, forged
+ * times in a summary) is drawn at the start, one past its end at the end,
+ * and the conversion to int never overflows. */
+static int plot_at(double f, int px)
+{
+	if (!(f > 0)) /* NaN too */
+		return 0;
+	if (f >= 1)
+		return px;
+	return (int)(f * px);
+}
+
 static void points_as(struct strbuf *out, const struct geo *g,
                       const char *title, const struct svg_point *p, size_t n,
                       const char *xlabel, const char *ylabel,
@@ -376,8 +390,8 @@ static void points_as(struct strbuf *out, const struct geo *g,
 	         top + ((int)nlegend + per_row - 1) / per_row * LEGEND_ROW);
 	axes(out, g, xr, yr, xlabel, ylabel);
 	for (k = 0; k < n; k++) {
-		int x = PLOT_L + (int)((double)p[k].x / 1e6 / xr * w);
-		int y = base - (int)((double)p[k].y / 1e6 / yr * PLOT_H);
+		int x = PLOT_L + plot_at((double)p[k].x / 1e6 / xr, w);
+		int y = base - plot_at((double)p[k].y / 1e6 / yr, PLOT_H);
 		shape(out, p[k].shape, p[k].css, x, y);
 		strbuf_adds(out, "><title>");
 		xml_text(out, p[k].label);

@@ -80,6 +80,16 @@ for d in $(find "$root/tests/data/samples" -maxdepth 3 -type d -name '*_ascend_p
 	"$build/src/sdperf" summarize "$d" -q -o "$work/ranksum/rank$n.json" 2>/dev/null || true
 done
 
+# the merge of summaries and the diff's view (issue 23): one input, two
+# files split at a NUL byte (a summary alone is given twice)
+mkdir -p "$work/summaries" "$work/diffview"
+cp "$work"/ranksum/* "$work/summaries/" 2>/dev/null || true
+set -- "$work"/ranksum/*.json
+[ -e "$1" ] && [ -e "${2:-}" ] && { cat "$1"; printf '\0'; cat "$2"; } >"$work/summaries/pair.json"
+cp "$work"/snapshot/* "$work/diffview/" 2>/dev/null || true
+set -- "$work"/snapshot/*.json
+[ -e "$1" ] && [ -e "${2:-}" ] && { cat "$1"; printf '\0'; cat "$2"; } >"$work/diffview/pair.json"
+
 # fonts: tiny valid TrueType fonts (long and short loca, a collection)
 python3 "$here/seed_fonts.py" "$work/font"
 

@@ -1,6 +1,7 @@
 /* Unit tests of the rank summary's serialisation: util/fieldtab.h tables
  * written by format/json/ftjson.c and read back by input/sumread.c, exact
- * both ways; and what the reader refuses, by name. */
+ * both ways; what the reader refuses, by name; what its strings cost; and
+ * the JSON writer's limits (format/json/jsonw.c: no bare nan, no abort). */
 #include "unit.h"
 
 #include <cjson/cJSON.h>
@@ -8,6 +9,7 @@
 
 #include "analysis/ranksum.h"
 #include "format/json/ftjson.h"
+#include "format/json/jsonw.h"
 #include "input/sumread.h"
 #include "util/strbuf.h"
 
@@ -25,6 +27,7 @@ struct all {
 	unsigned char uc;
 	size_t sz;
 	double d[5];
+	double f; /* 0 to 100 */
 	char *s, *bytes, *none;
 	const char *sym;
 	struct pt pts[2];
@@ -56,6 +59,7 @@ static const struct ft_field all_f[] = {
     FT_NUM(struct all, uc, FT_UCH, 0, 0),
     FT_NUM(struct all, sz, FT_SIZE, 0, 0),
     FT_NUMS(struct all, d, FT_DBL, 5, 0, 0),
+    FT_DBLR(struct all, f, 0, 100),
     FT_STRF(struct all, s),
     FT_STRF(struct all, bytes),
     FT_STRF(struct all, none),
@@ -109,9 +113,10 @@ static void fieldtab_round_trip_is_exact(void **state)
 	a.sz = 9007199254740993ULL; /* 2^53 + 1: a double would round it */
 	a.d[0] = 1.0 / 3.0;
 	a.d[1] = -0.0;
-	a.d[2] = INFINITY;
-	a.d[3] = NAN;
+	a.d[2] = (double)FT_TIME_MAX; /* the edges of the range */
+	a.d[3] = -(double)FT_TIME_MAX;
 	a.d[4] = 1e-310; /* subnormal */
+	a.f = 100;
 	a.s = s;
 	a.bytes = bytes;
 	a.sym = syms[1];
@@ -128,7 +133,9 @@ static void fieldtab_round_trip_is_exact(void **state)
 	            b.un == 4000000000u && b.uc == 255 &&
 	            b.sz == 9007199254740993ULL);
 	assert_true(b.d[0] == 1.0 / 3.0 && b.d[1] == 0 && signbit(b.d[1]) &&
-	            isinf(b.d[2]) && isnan(b.d[3]) && b.d[4] == 1e-310);
+	            b.d[2] == 2305843009213693952.0 &&
+	            b.d[3] == -2305843009213693952.0 && b.d[4] == 1e-310 &&
+	            b.f == 100);
 	assert_string_equal(b.s, s);
 	assert_string_equal(b.bytes, bytes); /* byte for byte */
 	assert_null(b.none);
@@ -190,6 +197,20 @@ static void sumread_refuses_each_bad_value_by_name(void **state)
 	refused("s", "7", "s: not a string or null, got '7'");
 	refused("d", "[1,2]", "d: not an array of 5");
 	refused("d", "[1,2,3,4,\"x\"]", "d.4: not a number, got '\"x\"'");
+	/* a string is no number: "nan" must not become a NaN (a bare nan in
+	 * report.json), nor "inf" an infinity */
+	refused("d", "[1,2,3,4,\"nan\"]", "d.4: not a number, got '\"nan\"'");
+	refused("d", "[\"inf\",2,3,4,5]", "d.0: not a number, got '\"inf\"'");
+	refused("d", "[1,\"-inf\",3,4,5]", "d.1: not a number");
+	/* 1e999 parses as an infinity: not finite */
+	refused("d", "[1,2,1e999,4,5]", "d.2: not a finite number");
+	/* past 2^61 = 2305843009213693952 */
+	refused("d", "[1,2,3,4,2.4e18]",
+	        "d.4: not a finite number from -2305843009213693952 to "
+	        "2305843009213693952, got '2.4e+18'");
+	refused("f", "-0.5",
+	        "f: not a finite number from 0 to 100, got '-0.5'");
+	refused("f", "100.5", "f: not a finite number from 0 to 100");
 	refused("pts", "[{\"x\":1,\"pad\":0},{\"x\":1}]", "pts.1.pad: missing");
 	refused("list",
 	        "[{\"x\":1,\"pad\":0},{\"x\":1,\"pad\":0},"
@@ -222,6 +243,103 @@ static void sumread_refuses_what_is_no_summary(void **state)
 	assert_non_null(strstr(e.msg, "t.json:1:"));
 }
 
+/* Every string read, charged: strlen + 1 + 16 (malloc's block) each. */
+static void sumread_counts_the_strings_it_holds(void **state)
+{
+	struct pt list[2] = {{1, 0}, {2, 0}};
+	struct all a = {0};
+	char abc[] = "abc", empty[] = "";
+
+	(void)state;
+	assert_int_equal(sumread_str_bytes(&all_t, &a), 0);
+	a.s = abc;       /* 3 + 1 + 16 = 20 */
+	a.bytes = empty; /* 0 + 1 + 16 = 17 */
+	a.sym = syms[0]; /* static: nothing */
+	a.list = list;   /* no strings in a pt */
+	a.nlist = 2;
+	assert_int_equal(sumread_str_bytes(&all_t, &a), 37);
+}
+
+/* The warning strings of a list, in a struct of the summary's own
+ * tables: each string of each element counts, the arrays of two too. */
+static void ranksum_counts_warning_strings(void **state)
+{
+	struct ranksum s;
+	struct warning w[2];
+	char c[] = "c", hello[] = "hello", xy[] = "xy", r[] = "r";
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	memset(w, 0, sizeof(w));
+	w[0].code = c;        /* 1 + 1 + 16 = 18 */
+	w[1].message = hello; /* 5 + 1 + 16 = 22 */
+	w[1].args[1] = xy;    /* 2 + 1 + 16 = 19 */
+	s.part.warnings = w;
+	s.part.nwarnings = 2;
+	s.rules = r; /* 18 */
+	assert_int_equal(sumread_str_bytes(&ranksum_table, &s),
+	                 18 + 22 + 19 + 18);
+}
+
+/* cJSON_Print returns NULL past 2 GiB of text (its buffer's length is an
+ * int) or without memory: an error naming the file and the limit, never
+ * abort(). The NULL is made here by cJSON's allocation hooks refusing
+ * blocks over 64 bytes once the tree is built. */
+static void *small_only(size_t n)
+{
+	return n > 64 ? NULL : malloc(n);
+}
+
+static void jsonw_print_failure_is_an_error(void **state)
+{
+	cJSON_Hooks hooks = {small_only, free};
+	cJSON *root = cJSON_CreateObject();
+	struct strbuf out = STRBUF_INIT;
+	struct err e = ERR_INIT;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 40; i++)
+		jsonw_add_str(root, NULL, "a string long enough");
+	cJSON_InitHooks(&hooks);
+	assert_int_equal(jsonw_print(root, JSONW_TABS, "report.json", &out, &e),
+	                 -1);
+	cJSON_InitHooks(NULL);
+	assert_int_equal(e.code, ERR_OUTPUT);
+	if (!strstr(e.msg, "report.json: too large to write: JSON text over "
+	                   "2147483647 bytes"))
+		fail_msg("%s", e.msg);
+	assert_int_equal(out.len, 0);
+	cJSON_Delete(root);
+	strbuf_release(&out);
+}
+
+/* JSON has no NaN nor infinity: the writer puts null, in both layouts. */
+static void jsonw_writes_no_bare_nan(void **state)
+{
+	cJSON *root = cJSON_CreateObject();
+	struct strbuf out = STRBUF_INIT, sp = STRBUF_INIT;
+	struct err e = ERR_INIT;
+
+	(void)state;
+	jsonw_add_pct(root, "a", NAN);
+	jsonw_add_pct(root, "b", -INFINITY);
+	jsonw_add_fixed(root, "c", INFINITY, 1);
+	jsonw_add_pct(root, "d", 1.5);
+	cJSON_AddItemToObject(root, "e", cJSON_CreateNumber(NAN));
+	assert_int_equal(jsonw_print(root, JSONW_TABS, "r.json", &out, &e), 0);
+	assert_int_equal(jsonw_print(root, JSONW_SPACES, "r.json", &sp, &e), 0);
+	assert_string_equal(out.buf, "{\n\t\"a\":\tnull,\n\t\"b\":\tnull,\n"
+	                             "\t\"c\":\tnull,\n\t\"d\":\t1.500,\n"
+	                             "\t\"e\":\tnull\n}\n");
+	assert_string_equal(sp.buf, "{\n  \"a\": null,\n  \"b\": null,\n  "
+	                            "\"c\": null,\n  \"d\": 1.500,\n  "
+	                            "\"e\": null\n}\n");
+	cJSON_Delete(root);
+	strbuf_release(&out);
+	strbuf_release(&sp);
+}
+
 static void ranksum_holds_exactly_one_rank(void **state)
 {
 	const char *doc = "{\"sdperf_summary\":2,\"tool_version\":\"0\","
@@ -243,6 +361,10 @@ int main(void)
 	    cmocka_unit_test(sumread_refuses_each_bad_value_by_name),
 	    cmocka_unit_test(sumread_refuses_what_is_no_summary),
 	    cmocka_unit_test(ranksum_holds_exactly_one_rank),
+	    cmocka_unit_test(sumread_counts_the_strings_it_holds),
+	    cmocka_unit_test(ranksum_counts_warning_strings),
+	    cmocka_unit_test(jsonw_print_failure_is_an_error),
+	    cmocka_unit_test(jsonw_writes_no_bare_nan),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -785,7 +785,10 @@ static void multi_rank_markdown_and_json(void **state)
 	md = render(&r, REPORT_PDF, "zh", NULL);
 	assert_memory_equal(md, "%PDF-", 5);
 	free(md);
-	render_json(&r, "0.0-test", &json);
+	{
+		struct err je = ERR_INIT;
+		assert_int_equal(render_json(&r, "0.0-test", &json, &je), 0);
+	}
 	expect(json.buf, "json", "\"lead_rank\":\t0");
 	expect(json.buf, "json", "\"dit_compute_us\":\t1100000.000");
 	expect(json.buf, "json", "\"free_share_pct\":\t7.143");

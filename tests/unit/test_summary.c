@@ -54,9 +54,10 @@ static char *render(const struct result *r, enum report_kind kind,
 static char *text(const struct result *r, int json)
 {
 	struct strbuf out = STRBUF_INIT;
+	struct err e = ERR_INIT;
 
 	if (json)
-		render_json(r, "0.0-test", &out);
+		assert_int_equal(render_json(r, "0.0-test", &out, &e), 0);
 	else
 		render_text(r, "0.0-test", &out);
 	return strbuf_detach(&out, NULL);

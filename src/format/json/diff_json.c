@@ -206,6 +206,9 @@ void render_diff_json(const struct comparison *c, const char *version,
 	types(root, c);
 	ranks(root, c);
 	warnings(root, c);
-	jsonw_print(root, JSONW_SPACES, out);
+	{
+		struct err never = ERR_INIT; /* the two-space printer's own */
+		jsonw_print(root, JSONW_SPACES, "diff.json", out, &never);
+	}
 	cJSON_Delete(root);
 }

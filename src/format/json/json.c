@@ -609,10 +609,11 @@ static void redaction_json(cJSON *root, const struct result *r)
 			jsonw_add_u64(n, redact_field_names[k], rd->dropped[k]);
 }
 
-void render_json(const struct result *r, const char *tool_version,
-                 struct strbuf *out)
+int render_json(const struct result *r, const char *tool_version,
+                struct strbuf *out, struct err *e)
 {
 	cJSON *root = cJSON_CreateObject(), *tool, *rules;
+	int ret;
 
 	cJSON_AddNumberToObject(root, "schema_version", REPORT_SCHEMA_VERSION);
 	tool = cJSON_AddObjectToObject(root, "tool");
@@ -633,8 +634,9 @@ void render_json(const struct result *r, const char *tool_version,
 	json_iters(root, r);
 	redaction_json(root, r);
 	json_provenance(root, r);
-	jsonw_print(root, JSONW_TABS, out);
+	ret = jsonw_print(root, JSONW_TABS, "report.json", out, e);
 	cJSON_Delete(root);
+	return ret;
 }
 
 struct libversion json_cjson_version(void)

@@ -3,6 +3,7 @@
 #include "format/json/jsonw.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,6 +97,10 @@ void jsonw_add_pct(cJSON *o, const char *key, double v)
 {
 	struct strbuf sb = STRBUF_INIT;
 
+	if (!isfinite(v)) {
+		jsonw_add_null(o, key);
+		return;
+	}
 	strbuf_addf(&sb, "%.3f", v);
 	add_raw(o, key, &sb);
 	strbuf_release(&sb);
@@ -150,6 +155,8 @@ static void spaces_value(struct strbuf *out, const cJSON *v, size_t depth)
 		strbuf_adds(out, cJSON_IsTrue(v) ? "true" : "false");
 	else if (cJSON_IsRaw(v))
 		strbuf_adds(out, v->valuestring);
+	else if (cJSON_IsNumber(v) && !isfinite(v->valuedouble))
+		strbuf_adds(out, "null"); /* as cJSON prints them */
 	else if (cJSON_IsNumber(v))
 		strbuf_addf(out, "%.17g", v->valuedouble);
 	else if (cJSON_IsString(v))
@@ -173,8 +180,8 @@ static void spaces_value(struct strbuf *out, const cJSON *v, size_t depth)
 	strbuf_addch(out, obj ? '}' : ']');
 }
 
-void jsonw_print(const cJSON *root, enum jsonw_layout layout,
-                 struct strbuf *out)
+int jsonw_print(const cJSON *root, enum jsonw_layout layout, const char *name,
+                struct strbuf *out, struct err *e)
 {
 	char *text;
 
@@ -182,10 +189,17 @@ void jsonw_print(const cJSON *root, enum jsonw_layout layout,
 		spaces_value(out, root, 0);
 	} else {
 		text = cJSON_Print(root);
-		if (!text) /* out of memory: as xmalloc, the last resort */
-			abort();
+		if (!text) /* its buffer would pass INT_MAX, or no memory */
+			return err_set(
+			    e, ERR_OUTPUT,
+			    "%s: too large to write: JSON text over "
+			    "%u bytes (2 GiB, the JSON writer's "
+			    "limit), or out of memory while printing "
+			    "it; --max-memory bounds what is read",
+			    name, JSONW_MAX_TEXT);
 		strbuf_adds(out, text);
 		free(text);
 	}
 	strbuf_addch(out, '\n');
+	return 0;
 }

@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 #include <stdint.h>
 
+#include "util/err.h"
 #include "util/strbuf.h"
 
 /* A string item: s with each byte that is not UTF-8 as U+FFFD (names and
@@ -27,7 +28,9 @@ void jsonw_add_i64(cJSON *o, const char *key, int64_t v);
 void jsonw_add_opt_i64(cJSON *o, const char *key, int64_t v, int present);
 /* integer nanoseconds as microseconds with 3 decimals (numfmt_us) */
 void jsonw_add_us(cJSON *o, const char *key, int64_t ns);
-/* "%.3f" as printf writes it (a tiny negative value stays "-0.000") */
+/* "%.3f" as printf writes it (a tiny negative value stays "-0.000"); a
+ * NaN or an infinity is null (JSON has no such number: the writer never
+ * writes a bare nan or inf, whatever reached it) */
 void jsonw_add_pct(cJSON *o, const char *key, double v);
 /* "%.3f" with -0.000 written as 0.000, or null unless defined */
 void jsonw_add_fixed(cJSON *o, const char *key, double v, int defined);
@@ -44,8 +47,15 @@ enum jsonw_layout {
 	JSONW_SPACES,
 };
 
-/* Appends root in layout, then a newline, to out. */
-void jsonw_print(const cJSON *root, enum jsonw_layout layout,
-                 struct strbuf *out);
+/* The most text cJSON prints (its buffer's length is an int): a larger
+ * report.json is the error below, not a NULL. */
+#define JSONW_MAX_TEXT 2147483647u
+
+/* Appends root in layout, then a newline, to out: 0, or -1 with e set
+ * (ERR_OUTPUT, naming name, the file being written) when cJSON cannot
+ * print it: the text would pass JSONW_MAX_TEXT bytes, or memory ran out.
+ * JSONW_SPACES (sdperf's own printer) does not fail. */
+int jsonw_print(const cJSON *root, enum jsonw_layout layout, const char *name,
+                struct strbuf *out, struct err *e);
 
 #endif

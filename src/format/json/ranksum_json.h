@@ -6,9 +6,11 @@
 #define SDPERF_RANKSUM_JSON_H
 
 #include "analysis/ranksum.h"
+#include "util/err.h"
 #include "util/strbuf.h"
 
-/* Appends s as JSON, then a newline, to out. */
-void render_ranksum(const struct ranksum *s, struct strbuf *out);
+/* Appends s as JSON, then a newline, to out: 0, or -1 with e set
+ * (ERR_OUTPUT) when cJSON cannot print it (out of memory). */
+int render_ranksum(const struct ranksum *s, struct strbuf *out, struct err *e);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "view/palette.h"
 #include "view/svg.h"
+#include "util/checked.h"
 #include "util/banned.h"
 
 #define BAR_H 14.0f
@@ -110,8 +111,8 @@ void pdf_chart_axis(struct pdf_doc *d, float x, float w, double lo, double hi,
 		return;
 	}
 	step = svg_tick_step((int64_t)(hi - lo), 8);
-	t = lo > 0 ? ((int64_t)lo + step - 1) / step * step : 0;
-	for (; (double)t <= hi; t += step) {
+	t = lo > 0 ? checked_add_sat((int64_t)lo, step - 1) / step * step : 0;
+	for (; (double)t <= hi; t = checked_add_sat(t, step)) {
 		float px = x + (float)(((double)t - lo) / (hi - lo)) * w, tw;
 		strbuf_reset(label);
 		svg_tick_label(label, t, step);
@@ -125,6 +126,8 @@ void pdf_chart_axis(struct pdf_doc *d, float x, float w, double lo, double hi,
 		                  : px + tw / 2 > x + w ? tw
 		                                        : tw / 2),
 		            d->y - 11, label->buf);
+		if (t > INT64_MAX - step)
+			break; /* the last tick before int64's end */
 	}
 	d->y -= 14.0f;
 }
