@@ -4,6 +4,7 @@
 /* realpath(3) is XSI: declared with _XOPEN_SOURCE (with
  * _POSIX_C_SOURCE alone only where _FORTIFY_SOURCE pulls it in) */
 #define _XOPEN_SOURCE 700
+#include <errno.h>
 #include "input/discover.h"
 
 #include <dirent.h>
@@ -713,8 +714,11 @@ static int add_path(struct walk *w, const char *path, struct err *e)
 	char *parent, *out;
 
 	if (kind < 0)
-		return err_set(e, ERR_INPUT, "%s: no such file or folder",
-		               path);
+		return err_set(e, ERR_INPUT, "%s: %s", path,
+		               errno == EINVAL
+		                   ? "not a regular file or folder (a FIFO, "
+		                     "a device or a socket is never opened)"
+		                   : "no such file or folder");
 	free(w->root);
 	if (kind == 0) {
 		/* the folder of a file given: its sibling files */

@@ -44,7 +44,9 @@ int fileio_mkdirs(const char *path, struct err *e)
 int fileio_open_regular(const char *path, int64_t *size, struct err *e)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO swapped in after discovery's lstat must not
+	 * hang the open; fstat below refuses it */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
 	if (fd < 0)
 		return err_set(e, ERR_INPUT, "%s: cannot open: %s", path,
@@ -53,6 +55,7 @@ int fileio_open_regular(const char *path, int64_t *size, struct err *e)
 		close(fd);
 		return err_set(e, ERR_INPUT, "%s: not a regular file", path);
 	}
+	(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	*size = (int64_t)st.st_size;
 	return fd;
 }

@@ -151,3 +151,8 @@ elif ! grep -qF '.sdperf-report > p { color: red }' frag/report.fragment.html; t
 else
 	ok "fragment_sibling_selector: ~ * and + div dropped, > p scoped"
 fi
+
+# a FIFO given as PATH is refused at once, named for what it is
+mkfifo path.fifo
+bounded fifo_path 3 64 10 'path.fifo: not a regular file or folder' -- \
+	timeout 10 "$SDPERF" report path.fifo -o fifo_path_out -f json
