@@ -4,10 +4,10 @@
 /* realpath(3) is XSI: declared with _XOPEN_SOURCE (with
  * _POSIX_C_SOURCE alone only where _FORTIFY_SOURCE pulls it in) */
 #define _XOPEN_SOURCE 700
-#include <errno.h>
 #include "input/discover.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
