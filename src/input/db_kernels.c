@@ -18,15 +18,28 @@
 #define KEY_CACHE  65536 /* kernel-key cache slots (power of 2) */
 #define TYPE_CACHE 256   /* TASK.taskType id -> class slots (power of 2) */
 
+/* A STRING_IDS id from a column, or none (the column is absent, NULL or
+ * not an integer). Whether there is one is a flag beside the id, never a
+ * value of its own: every 64-bit id, -1 and -2 included, is an id. */
+struct sid {
+	int64_t v; /* 0 when !set */
+	int set;
+};
+
+/* Where a kernel's core (Accelerator Core) comes from. */
+enum core_from {
+	CORE_NONE, /* no taskType: "N/A" */
+	CORE_ID,   /* COMPUTE_TASK_INFO.taskType, through STRING_IDS */
+	CORE_HCCL  /* a COMMUNICATION_OP row: "HCCL" */
+};
+
 /* A (name, opType, taskType) id triple and the kernel key it makes. */
 struct key_slot {
-	int64_t name, type, core;
+	struct sid name, type, core;
+	enum core_from from;
 	uint32_t key;
 	unsigned char used, by_name;
 };
-
-#define ID_NA   (-1) /* no id: the column is absent or NULL */
-#define ID_HCCL (-2) /* the core of COMMUNICATION_OP rows */
 
 /* One pass over a kernel table's rows. */
 struct kread {
@@ -93,18 +106,19 @@ static int skip_row(struct kread *r, const char *code, const char *col,
 	return 0;
 }
 
-/* String id of column col into out; 1 (row skipped) when the id is not in
- * STRING_IDS. */
-static int row_str(struct kread *r, int64_t id, const char *col,
+/* String id of column col into out; 1 (row skipped) when there is no id
+ * or it is not in STRING_IDS. */
+static int row_str(struct kread *r, struct sid id, const char *col,
                    struct strbuf *out, struct err *e)
 {
-	char num[32];
+	char num[32] = "NULL";
 	int rc;
 
 	strbuf_reset(out);
-	if ((rc = dbi_str(r->db, id, out, e)) <= 0)
+	if (id.set && (rc = dbi_str(r->db, id.v, out, e)) <= 0)
 		return rc;
-	snprintf(num, sizeof(num), "%" PRId64, id);
+	if (id.set)
+		snprintf(num, sizeof(num), "%" PRId64, id.v);
 	return skip_row(r, "db_no_string", col, "not an id of STRING_IDS", num,
 	                strlen(num), e)
 	           ? -1
@@ -141,17 +155,16 @@ static int resolve_key(struct kread *r, struct key_slot *k, struct err *e)
 	int rc;
 
 	if ((rc = row_str(r, k->name, "name", &r->name, e)) ||
-	    (k->type != ID_NA &&
-	     (rc = row_str(r, k->type, "opType", &r->type, e))))
+	    (k->type.set && (rc = row_str(r, k->type, "opType", &r->type, e))))
 		return rc;
 	strbuf_reset(&r->core);
-	if (k->core == ID_HCCL)
+	if (k->from == CORE_HCCL)
 		strbuf_adds(&r->core, "HCCL");
-	else if (k->core == ID_NA)
+	else if (k->from == CORE_NONE)
 		strbuf_adds(&r->core, "N/A");
 	else if ((rc = row_str(r, k->core, "taskType", &r->core, e)))
 		return rc;
-	if (k->type == ID_NA)
+	if (!k->type.set)
 		strbuf_reset(&r->type);
 	t = r->type.buf;
 	tl = r->type.len;
@@ -180,29 +193,47 @@ static int resolve_key(struct kread *r, struct key_slot *k, struct err *e)
 	return 0;
 }
 
-static int kernel_key(struct kread *r, int64_t name, int64_t type, int64_t core,
+static uint64_t sid_hash(struct sid id, uint64_t mul)
+{
+	return ((uint64_t)id.v + (uint64_t)id.set) * mul;
+}
+
+static int sid_eq(struct sid a, struct sid b)
+{
+	return a.set == b.set && a.v == b.v;
+}
+
+static int kernel_key(struct kread *r, struct sid name, struct sid type,
+                      enum core_from from, struct sid core,
                       struct key_slot **out, struct err *e)
 {
-	uint64_t h = ((uint64_t)name * 0x9E3779B97F4A7C15ull) ^
-	             ((uint64_t)type * 0xC2B2AE3D27D4EB4Full) ^
-	             ((uint64_t)core * 0x165667B19E3779F9ull);
+	uint64_t h = sid_hash(name, 0x9E3779B97F4A7C15ull) ^
+	             sid_hash(type, 0xC2B2AE3D27D4EB4Full) ^
+	             sid_hash(core, 0x165667B19E3779F9ull) ^ (uint64_t)from;
 	struct key_slot *k = &r->keys[(h ^ h >> 29) & (KEY_CACHE - 1)];
 
 	*out = k;
-	if (k->used && k->name == name && k->type == type && k->core == core)
+	if (k->used && sid_eq(k->name, name) && sid_eq(k->type, type) &&
+	    k->from == from && sid_eq(k->core, core))
 		return 0;
 	k->used = 0;
 	k->name = name;
 	k->type = type;
+	k->from = from;
 	k->core = core;
 	return resolve_key(r, k, e);
 }
 
-/* A column holding a STRING_IDS id, ID_NA when NULL. */
-static int64_t col_id(sqlite3_stmt *st, int i)
+/* A column holding a STRING_IDS id: none when NULL or not an integer. */
+static struct sid col_id(sqlite3_stmt *st, int i)
 {
-	int64_t v;
-	return dbi_i64(st, i, &v) ? ID_NA : v;
+	struct sid id = {0, 0};
+
+	if (!dbi_i64(st, i, &id.v))
+		id.set = 1;
+	else
+		id.v = 0;
+	return id;
 }
 
 /* Times of the row in columns i, i+1: 0, 1 (row skipped) or -1. */
@@ -289,12 +320,13 @@ static int add_kernel(struct kread *r, int64_t start, int64_t end,
 static int task_left_out(struct kread *r, sqlite3_stmt *st, int64_t start,
                          int64_t end, struct err *e)
 {
-	int64_t id = col_id(st, 6);
+	struct sid sid = col_id(st, 6);
+	int64_t id = sid.v;
 	uint64_t h = (uint64_t)id * 0x9E3779B97F4A7C15ull;
 	size_t i = (size_t)(h >> 56) & (TYPE_CACHE - 1);
 	int cls, rc;
 
-	if (id == ID_NA)
+	if (!sid.set)
 		return 0;
 	if (r->tcls[i].used && r->tcls[i].id == id) {
 		cls = r->tcls[i].cls;
@@ -325,7 +357,7 @@ static int task_left_out(struct kread *r, sqlite3_stmt *st, int64_t start,
 }
 
 /* Runs sql (columns: start, end, name id, type id, core id, row id, and
- * for compute rows TASK's task type id) over table; core ID_HCCL when
+ * for compute rows TASK's task type id) over table; core "HCCL" when
  * hccl. */
 static int read_rows(struct kread *r, const char *sql, const char *table,
                      int hccl, struct err *e)
@@ -348,7 +380,10 @@ static int read_rows(struct kread *r, const char *sql, const char *table,
 			x = task_left_out(r, st, start, end, e);
 		if (!x)
 			x = kernel_key(r, col_id(st, 2), col_id(st, 3),
-			               hccl ? ID_HCCL : col_id(st, 4), &k, e);
+			               hccl                ? CORE_HCCL
+			               : col_id(st, 4).set ? CORE_ID
+			                                   : CORE_NONE,
+			               col_id(st, 4), &k, e);
 		if (x < 0)
 			break;
 		if (x)
@@ -420,7 +455,7 @@ static int read_compute(struct kread *r, struct err *e)
 			    "%s: COMPUTE_TASK_INFO: kernel table "
 			    "of %" PRIu64 " rows",
 			    db->path, want);
-		else
+		else if (!(rc = dbi_check_ids(db, e)))
 			rc = read_rows(r, sql.buf, "COMPUTE_TASK_INFO", 0, e);
 	}
 	strbuf_release(&sql);
@@ -488,8 +523,10 @@ int db_read_kernels(struct db *db, int strict, struct kernel_table *kt,
 	strbuf_init(&r.key);
 	strbuf_init(&r.msg);
 	info->device_id = -1;
+	/* the ids are checked once the kernel table has its room (a db
+	 * too big for the budget is refused before its rows are sorted) */
 	rc = db_read_steps(db, &r.steps, &r.nsteps, e) || read_compute(&r, e) ||
-	     read_comm_ops(&r, e);
+	     dbi_check_ids(db, e) || read_comm_ops(&r, e);
 	describe(&r);
 	kernel_table_fit(kt);
 	db->about.typed_by_name = info->na_type;
