@@ -15,7 +15,7 @@
 #include "util/xalloc.h"
 #include "util/banned.h"
 
-#define KEY_CACHE  65536 /* kernel-key cache slots (power of 2) */
+#define KEY_CACHE  65536 /* kernel-key cache slots at most (power of 2) */
 #define TYPE_CACHE 256   /* TASK.taskType id -> class slots (power of 2) */
 
 /* A STRING_IDS id from a column, or none (the column is absent, NULL or
@@ -33,12 +33,18 @@ enum core_from {
 	CORE_HCCL  /* a COMMUNICATION_OP row: "HCCL" */
 };
 
-/* A (name, opType, taskType) id triple and the kernel key it makes. */
+/* The set bits of a key_slot (kept to 32 bytes: the cache holds 65,536
+ * of them). */
+#define HAS_NAME 1u
+#define HAS_TYPE 2u
+#define HAS_CORE 4u
+
+/* A (name, opType, taskType) id triple and the kernel key it makes: each
+ * id valid when its HAS_ bit is set in `set`; `from` an enum core_from. */
 struct key_slot {
-	struct sid name, type, core;
-	enum core_from from;
+	int64_t name, type, core;
 	uint32_t key;
-	unsigned char used, by_name;
+	unsigned char used, by_name, set, from;
 };
 
 /* One pass over a kernel table's rows. */
@@ -50,6 +56,7 @@ struct kread {
 	struct db_step *steps;
 	size_t nsteps;
 	struct key_slot *keys;
+	size_t nkeys;      /* slots of keys: a power of 2 */
 	size_t step_hint;  /* index of the last kernel's step */
 	const char *table; /* of the current row, for messages */
 	sqlite3_stmt *cur; /* its statement (column 5: its identity) */
@@ -149,22 +156,25 @@ static int key_fail(struct kread *r, uint64_t cost, struct err *e)
 /* The key of a triple not in the cache: 0, 1 (row skipped) or -1. */
 static int resolve_key(struct kread *r, struct key_slot *k, struct err *e)
 {
+	struct sid name = {k->name, !!(k->set & HAS_NAME)};
+	struct sid type = {k->type, !!(k->set & HAS_TYPE)};
+	struct sid core = {k->core, !!(k->set & HAS_CORE)};
 	const char *t;
 	size_t tl, bad;
 	uint64_t cost;
 	int rc;
 
-	if ((rc = row_str(r, k->name, "name", &r->name, e)) ||
-	    (k->type.set && (rc = row_str(r, k->type, "opType", &r->type, e))))
+	if ((rc = row_str(r, name, "name", &r->name, e)) ||
+	    (type.set && (rc = row_str(r, type, "opType", &r->type, e))))
 		return rc;
 	strbuf_reset(&r->core);
 	if (k->from == CORE_HCCL)
 		strbuf_adds(&r->core, "HCCL");
 	else if (k->from == CORE_NONE)
 		strbuf_adds(&r->core, "N/A");
-	else if ((rc = row_str(r, k->core, "taskType", &r->core, e)))
+	else if ((rc = row_str(r, core, "taskType", &r->core, e)))
 		return rc;
-	if (!k->type.set)
+	if (!type.set)
 		strbuf_reset(&r->type);
 	t = r->type.buf;
 	tl = r->type.len;
@@ -193,34 +203,28 @@ static int resolve_key(struct kread *r, struct key_slot *k, struct err *e)
 	return 0;
 }
 
-static uint64_t sid_hash(struct sid id, uint64_t mul)
-{
-	return ((uint64_t)id.v + (uint64_t)id.set) * mul;
-}
-
-static int sid_eq(struct sid a, struct sid b)
-{
-	return a.set == b.set && a.v == b.v;
-}
-
 static int kernel_key(struct kread *r, struct sid name, struct sid type,
                       enum core_from from, struct sid core,
                       struct key_slot **out, struct err *e)
 {
-	uint64_t h = sid_hash(name, 0x9E3779B97F4A7C15ull) ^
-	             sid_hash(type, 0xC2B2AE3D27D4EB4Full) ^
-	             sid_hash(core, 0x165667B19E3779F9ull) ^ (uint64_t)from;
-	struct key_slot *k = &r->keys[(h ^ h >> 29) & (KEY_CACHE - 1)];
+	unsigned set = (name.set ? HAS_NAME : 0) | (type.set ? HAS_TYPE : 0) |
+	               (core.set ? HAS_CORE : 0);
+	uint64_t h = ((uint64_t)name.v * 0x9E3779B97F4A7C15ull) ^
+	             ((uint64_t)type.v * 0xC2B2AE3D27D4EB4Full) ^
+	             ((uint64_t)core.v * 0x165667B19E3779F9ull) ^
+	             ((uint64_t)(set << 2 | (unsigned)from) << 40);
+	struct key_slot *k = &r->keys[(h ^ h >> 29) & (r->nkeys - 1)];
 
 	*out = k;
-	if (k->used && sid_eq(k->name, name) && sid_eq(k->type, type) &&
-	    k->from == from && sid_eq(k->core, core))
+	if (k->used && k->name == name.v && k->type == type.v &&
+	    k->core == core.v && k->set == set && k->from == (unsigned)from)
 		return 0;
 	k->used = 0;
-	k->name = name;
-	k->type = type;
-	k->from = from;
-	k->core = core;
+	k->name = name.v;
+	k->type = type.v;
+	k->core = core.v;
+	k->set = (unsigned char)set;
+	k->from = (unsigned char)from;
 	return resolve_key(r, k, e);
 }
 
@@ -516,7 +520,13 @@ int db_read_kernels(struct db *db, int strict, struct kernel_table *kt,
 	r.strict = strict;
 	r.kt = kt;
 	r.info = info;
-	r.keys = xcalloc(KEY_CACHE, sizeof(*r.keys));
+	/* a slot per 64 bytes of file, 1,024 to KEY_CACHE: a small db
+	 * holds few distinct kernels and clears no 2 MiB cache */
+	for (r.nkeys = 1024;
+	     r.nkeys < KEY_CACHE && (int64_t)r.nkeys * 64 < db->about.size;
+	     r.nkeys *= 2)
+		;
+	r.keys = xcalloc(r.nkeys, sizeof(*r.keys));
 	strbuf_init(&r.name);
 	strbuf_init(&r.type);
 	strbuf_init(&r.core);
