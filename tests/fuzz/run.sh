@@ -99,6 +99,9 @@ mkdir -p "$work/memory"
 find "$root/tests/data" -name '*mem*.csv' -size -64k \
 	-exec cp --backup=numbered {} "$work/memory/" \;
 
+# the db reader: row scripts for its fixed schema and a tiny db image
+python3 "$here/seed_db.py" "$work/db"
+
 # every target that was built runs, and each needs seeds: a new target
 # without a corpus above fails here instead of being skipped
 for bin in "$build"/tests/fuzz/fuzz_*; do
