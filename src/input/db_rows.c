@@ -451,6 +451,17 @@ static int comm_prepare(struct comm_read *c, struct err *e)
 	return 0;
 }
 
+/* The STRING_IDS value of the id in column i appended to out, as
+ * dbi_str: 1 (out untouched) when the column holds no id (NULL, not an
+ * integer): a NULL is no id, not the id 0. */
+static int col_str(struct db *db, sqlite3_stmt *st, int i, struct strbuf *out,
+                   struct err *e)
+{
+	int64_t id;
+
+	return dbi_i64(st, i, &id) ? 1 : dbi_str(db, id, out, e);
+}
+
 /* Feeds the tasks of operation id (skipping those of unknown ones). */
 static int comm_tasks(struct comm_read *c, int64_t id, struct err *e)
 {
@@ -467,8 +478,7 @@ static int comm_tasks(struct comm_read *c, int64_t id, struct err *e)
 		if (dbi_i64(c->tasks, 1, &t.plane) ||
 		    dbi_i64(c->tasks, 6, &t.start_ns) ||
 		    dbi_i64(c->tasks, 7, &t.end_ns) ||
-		    dbi_str(db, sqlite3_column_int64(c->tasks, 2), &c->type,
-		            e) < 0)
+		    col_str(db, c->tasks, 2, &c->type, e) < 0)
 			continue;
 		t.type = c->type.buf;
 		t.transport = enum_name(&c->xport, c->tasks, 3);
@@ -495,8 +505,7 @@ static int comm_ops(struct comm_read *c, struct commstats *cs, struct err *e)
 		    dbi_i64(c->ops, 3, &b) || b < a)
 			continue;
 		strbuf_reset(&db->tmp);
-		if (dbi_str(db, sqlite3_column_int64(c->ops, 1), &db->tmp, e) <
-		    0)
+		if (col_str(db, c->ops, 1, &db->tmp, e) < 0)
 			return -1;
 		hccl_op_begin(&c->op, db->tmp.buf, a, b);
 		c->op.detailed = 0;
