@@ -44,6 +44,26 @@ c.executemany("INSERT INTO TASK VALUES (?, ?, 0, ?, 2)",
 c.executemany("INSERT INTO COMPUTE_TASK_INFO VALUES (1, ?, 2, NULL)",
               ((i,) for i in list(range(10)) + [6]))
 c.commit()
+# a name id twice in STRING_IDS (which name is the kernel's?), and a
+# collective's opId twice in COMMUNICATION_OP
+c = db("dup_string.db", [(1, "aclnnAdd_AddAiCore_Add"), (2, "AI_CORE"),
+                         (1, "aclnnMul_MulAiCore_Mul")])
+c.executemany("INSERT INTO TASK VALUES (?, ?, 0, ?, 2)",
+              ((1000 * i, 1000 * i + 500, i) for i in range(10)))
+c.executemany("INSERT INTO COMPUTE_TASK_INFO VALUES (1, ?, 2, NULL)",
+              ((i,) for i in range(10)))
+c.executescript("CREATE TABLE COMMUNICATION_OP (opName INTEGER,startNs "
+                "INTEGER,endNs INTEGER,connectionId INTEGER,opId INTEGER,"
+                "opType INTEGER);"
+                "INSERT INTO COMMUNICATION_OP VALUES (1, 20000, 21000, 0, 5, "
+                "NULL), (1, 22000, 23000, 0, 5, NULL);"
+                "DELETE FROM STRING_IDS WHERE value = 'aclnnMul_MulAiCore_Mul';")
+c.commit()
+shutil.copy("dup_string.db", "dup_op.db")
+c = sqlite3.connect("dup_string.db")
+c.execute("DELETE FROM COMMUNICATION_OP WHERE startNs = 22000")
+c.execute("INSERT INTO STRING_IDS VALUES (1, 'aclnnMul_MulAiCore_Mul')")
+c.commit()
 # the real sample with one of its kernels' TASK rows written twice
 shutil.copy(sys.argv[1], "sample_dup.db")
 c = sqlite3.connect("sample_dup.db")
@@ -118,6 +138,10 @@ bounded db23_fanout 3 100 30 'fanout.db: TASK.globalTaskId 7 appears 4096 times'
 	"$SDPERF" report fanout.db -o o_fanout -q -f json
 bounded db23_dup_compute 3 100 30 'dup_compute.db: COMPUTE_TASK_INFO.globalTaskId 6 appears 2 times' -- \
 	"$SDPERF" report dup_compute.db -o o_dupc -q -f json
+bounded db23_dup_string 3 100 30 'dup_string.db: STRING_IDS.id 1 appears 2 times' -- \
+	"$SDPERF" report dup_string.db -o o_dups -q -f json
+bounded db23_dup_op 3 100 30 'dup_op.db: COMMUNICATION_OP.opId 5 appears 2 times' -- \
+	"$SDPERF" report dup_op.db -o o_dupo -q -f json
 bounded db23_sample_dup 3 200 30 "sample_dup.db: TASK.globalTaskId $(cat sample_dup.id) appears 2 times" -- \
 	"$SDPERF" report sample_dup.db -o o_sdup -q -f json
 
