@@ -539,6 +539,71 @@ int dbi_str(struct db *db, int64_t id, struct strbuf *out, struct err *e)
 	return 0;
 }
 
+/* ---- ids the profiler writes once --------------------------------------
+ */
+
+/* The first value of column col that table t holds more than once: 0 when
+ * there is none, else -1 with e set naming the table, the column, the id
+ * and its count. One GROUP BY: SQLite sorts (or walks the column's index),
+ * O(n log n) in time, its sorter spilling to a temporary file beyond its
+ * cache; never a join. NULLs join nothing and are not counted. */
+static int unique_col(struct db *db, enum db_table t, const char *col,
+                      struct err *e)
+{
+	struct strbuf sql = STRBUF_INIT, q = STRBUF_INIT;
+	sqlite3_stmt *st;
+	int rc;
+
+	strbuf_addf(&sql,
+	            "SELECT \"%s\", count(*) FROM \"%s\" WHERE \"%s\" IS NOT "
+	            "NULL GROUP BY 1 HAVING count(*) > 1 LIMIT 1",
+	            col, db_table_names[t], col);
+	st = dbi_prep(db, sql.buf, db_table_names[t], e);
+	strbuf_release(&sql);
+	if (!st)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		const char *v = (const char *)sqlite3_column_text(st, 0);
+		int64_t id;
+		if (!dbi_i64(st, 0, &id))
+			strbuf_addf(&q, "%" PRId64, id);
+		else
+			strbuf_add_quoted_value(
+			    &q, v ? v : "",
+			    v ? (size_t)sqlite3_column_bytes(st, 0) : 0,
+			    DBI_QUOTE_MAX);
+		err_set(e, ERR_INPUT,
+		        "%s: %s.%s %s appears %" PRId64 " times: the profiler "
+		        "writes each id once (a damaged or forged db: its rows "
+		        "would count as many times)",
+		        db->path, db_table_names[t], col, q.buf,
+		        (int64_t)sqlite3_column_int64(st, 1));
+		strbuf_release(&q);
+		sqlite3_finalize(st);
+		return -1;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : dbi_fail(db, db_table_names[t], e);
+}
+
+int dbi_check_ids(struct db *db, struct err *e)
+{
+	if (db->ids_checked)
+		return 0;
+	if (unique_col(db, DBT_TASK, "globalTaskId", e) ||
+	    (db_has(db, DBT_COMPUTE_TASK_INFO) &&
+	     unique_col(db, DBT_COMPUTE_TASK_INFO, "globalTaskId", e)) ||
+	    (db_has(db, DBT_COMMUNICATION_OP) &&
+	     dbi_has_col(db, DBT_COMMUNICATION_OP, "opId") &&
+	     unique_col(db, DBT_COMMUNICATION_OP, "opId", e)) ||
+	    (db_has(db, DBT_STRING_IDS) &&
+	     unique_col(db, DBT_STRING_IDS, "id", e)))
+		return -1;
+	db->ids_checked = 1;
+	return 0;
+}
+
 /* ---- open, close, META_DATA, RANK_DEVICE_MAP --------------------------- */
 
 static int read_meta(struct db *db, struct err *e)

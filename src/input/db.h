@@ -19,8 +19,9 @@
  *
  * Memory: rows are streamed (sqlite3_step), never held whole; strings are
  * resolved through STRING_IDS by id as they are met, through a fixed-size
- * cache; SQLite's own memory is its page cache plus, for the flow join,
- * the temporary index it builds (spilled to a temporary file when big).
+ * cache; SQLite's own memory is its page cache plus, for the id check
+ * (dbi_check_ids), its sorter (spilled to a temporary file when big); the
+ * flow join's pairs are an array charged to the budget.
  * Every string or blob SQLite hands over is capped at DB_MAX_VALUE bytes.
  * Reentrant: one struct db per thread, no mutable static state but SQLite's
  * own (thread-safe). */
@@ -75,7 +76,10 @@ int64_t db_peek_rank(const char *path);
  * CSV (era "db"); the caller releases it. A row with a missing or bad time,
  * or a name not in STRING_IDS, is skipped and listed in info (an error
  * with strict). Returns 0, or -1 with ERR_INPUT: corrupt file, no kernels
- * at all, a bad row with strict. */
+ * at all, a bad row with strict, an id the profiler writes once held
+ * twice ("PATH: TASK.globalTaskId 42 appears 2 times: ..."; also
+ * COMPUTE_TASK_INFO.globalTaskId, COMMUNICATION_OP.opId, STRING_IDS.id):
+ * a join on it would multiply rows. */
 int db_read_kernels(struct db *db, int strict, struct kernel_table *kt,
                     struct kernels_info *info, struct err *e);
 
@@ -109,10 +113,14 @@ int db_host_ranges(struct db *db, db_want_fn want, db_range_fn fn, void *ctx,
                    struct err *e);
 
 /* The host -> device links (the trace's torch_to_npu flows): for each
- * PYTORCH_API row with a connectionId and each connection id its
- * CONNECTION_IDS rows list, the op's start and the first start of the
- * TASK rows with that connectionId (a collective's HCCL tasks all carry
- * its one id: one link, as the trace has one flow). */
+ * distinct CONNECTION_IDS pair (id, connectionId) whose id a PYTORCH_API
+ * row carries and whose connectionId a TASK row carries, the earliest
+ * start of those ops and the earliest start of those tasks (a
+ * collective's HCCL tasks all carry its one id: one link, as the trace has
+ * one flow). Each table is read once and each row looked up in the sorted
+ * pairs: O(n log n) however the ids repeat (docs/db-reader.md). The pairs
+ * (32 bytes each) are charged to the memory budget: beyond it, -1 with
+ * ERR_INPUT naming the file. */
 typedef void (*db_flow_fn)(int64_t host_ns, int64_t dev_ns, void *ctx);
 int db_flows_each(struct db *db, db_flow_fn fn, void *ctx, struct err *e);
 

@@ -29,6 +29,7 @@ struct db {
 	sqlite3_stmt *str_stmt;
 	struct str_slot *strs;
 	struct strbuf tmp;
+	int ids_checked; /* dbi_check_ids passed */
 };
 
 /* Sets e from the error SQLite reported on db->h while reading `what`
@@ -48,6 +49,12 @@ int dbi_has_col(const struct db *db, enum db_table t, const char *col);
 /* STRING_IDS value of id appended to out: 0, 1 when there is no such id,
  * -1 (e set) on a read error. */
 int dbi_str(struct db *db, int64_t id, struct strbuf *out, struct err *e);
+/* The ids the profiler writes once and the reader joins or looks up on
+ * (TASK.globalTaskId, COMPUTE_TASK_INFO.globalTaskId,
+ * COMMUNICATION_OP.opId, STRING_IDS.id) each held once: 0 (checked once
+ * per db), or -1 with ERR_INPUT "PATH: TASK.globalTaskId 42 appears 2
+ * times: ..." (or a read error). */
+int dbi_check_ids(struct db *db, struct err *e);
 /* The id of the step of s[0..n) (sorted by start) holding t, or
  * STEP_NONE. */
 int32_t dbi_step_of(const struct db_step *s, size_t n, int64_t t);

@@ -15,18 +15,37 @@
 #include "util/xalloc.h"
 #include "util/banned.h"
 
-#define KEY_CACHE  65536 /* kernel-key cache slots (power of 2) */
+#define KEY_CACHE  65536 /* kernel-key cache slots at most (power of 2) */
 #define TYPE_CACHE 256   /* TASK.taskType id -> class slots (power of 2) */
 
-/* A (name, opType, taskType) id triple and the kernel key it makes. */
+/* A STRING_IDS id from a column, or none (the column is absent, NULL or
+ * not an integer). Whether there is one is a flag beside the id, never a
+ * value of its own: every 64-bit id, -1 and -2 included, is an id. */
+struct sid {
+	int64_t v; /* 0 when !set */
+	int set;
+};
+
+/* Where a kernel's core (Accelerator Core) comes from. */
+enum core_from {
+	CORE_NONE, /* no taskType: "N/A" */
+	CORE_ID,   /* COMPUTE_TASK_INFO.taskType, through STRING_IDS */
+	CORE_HCCL  /* a COMMUNICATION_OP row: "HCCL" */
+};
+
+/* The set bits of a key_slot (kept to 32 bytes: the cache holds 65,536
+ * of them). */
+#define HAS_NAME 1u
+#define HAS_TYPE 2u
+#define HAS_CORE 4u
+
+/* A (name, opType, taskType) id triple and the kernel key it makes: each
+ * id valid when its HAS_ bit is set in `set`; `from` an enum core_from. */
 struct key_slot {
 	int64_t name, type, core;
 	uint32_t key;
-	unsigned char used, by_name;
+	unsigned char used, by_name, set, from;
 };
-
-#define ID_NA   (-1) /* no id: the column is absent or NULL */
-#define ID_HCCL (-2) /* the core of COMMUNICATION_OP rows */
 
 /* One pass over a kernel table's rows. */
 struct kread {
@@ -37,6 +56,7 @@ struct kread {
 	struct db_step *steps;
 	size_t nsteps;
 	struct key_slot *keys;
+	size_t nkeys;      /* slots of keys: a power of 2 */
 	size_t step_hint;  /* index of the last kernel's step */
 	const char *table; /* of the current row, for messages */
 	sqlite3_stmt *cur; /* its statement (column 5: its identity) */
@@ -93,18 +113,19 @@ static int skip_row(struct kread *r, const char *code, const char *col,
 	return 0;
 }
 
-/* String id of column col into out; 1 (row skipped) when the id is not in
- * STRING_IDS. */
-static int row_str(struct kread *r, int64_t id, const char *col,
+/* String id of column col into out; 1 (row skipped) when there is no id
+ * or it is not in STRING_IDS. */
+static int row_str(struct kread *r, struct sid id, const char *col,
                    struct strbuf *out, struct err *e)
 {
-	char num[32];
+	char num[32] = "NULL";
 	int rc;
 
 	strbuf_reset(out);
-	if ((rc = dbi_str(r->db, id, out, e)) <= 0)
+	if (id.set && (rc = dbi_str(r->db, id.v, out, e)) <= 0)
 		return rc;
-	snprintf(num, sizeof(num), "%" PRId64, id);
+	if (id.set)
+		snprintf(num, sizeof(num), "%" PRId64, id.v);
 	return skip_row(r, "db_no_string", col, "not an id of STRING_IDS", num,
 	                strlen(num), e)
 	           ? -1
@@ -135,23 +156,25 @@ static int key_fail(struct kread *r, uint64_t cost, struct err *e)
 /* The key of a triple not in the cache: 0, 1 (row skipped) or -1. */
 static int resolve_key(struct kread *r, struct key_slot *k, struct err *e)
 {
+	struct sid name = {k->name, !!(k->set & HAS_NAME)};
+	struct sid type = {k->type, !!(k->set & HAS_TYPE)};
+	struct sid core = {k->core, !!(k->set & HAS_CORE)};
 	const char *t;
 	size_t tl, bad;
 	uint64_t cost;
 	int rc;
 
-	if ((rc = row_str(r, k->name, "name", &r->name, e)) ||
-	    (k->type != ID_NA &&
-	     (rc = row_str(r, k->type, "opType", &r->type, e))))
+	if ((rc = row_str(r, name, "name", &r->name, e)) ||
+	    (type.set && (rc = row_str(r, type, "opType", &r->type, e))))
 		return rc;
 	strbuf_reset(&r->core);
-	if (k->core == ID_HCCL)
+	if (k->from == CORE_HCCL)
 		strbuf_adds(&r->core, "HCCL");
-	else if (k->core == ID_NA)
+	else if (k->from == CORE_NONE)
 		strbuf_adds(&r->core, "N/A");
-	else if ((rc = row_str(r, k->core, "taskType", &r->core, e)))
+	else if ((rc = row_str(r, core, "taskType", &r->core, e)))
 		return rc;
-	if (k->type == ID_NA)
+	if (!type.set)
 		strbuf_reset(&r->type);
 	t = r->type.buf;
 	tl = r->type.len;
@@ -180,29 +203,41 @@ static int resolve_key(struct kread *r, struct key_slot *k, struct err *e)
 	return 0;
 }
 
-static int kernel_key(struct kread *r, int64_t name, int64_t type, int64_t core,
+static int kernel_key(struct kread *r, struct sid name, struct sid type,
+                      enum core_from from, struct sid core,
                       struct key_slot **out, struct err *e)
 {
-	uint64_t h = ((uint64_t)name * 0x9E3779B97F4A7C15ull) ^
-	             ((uint64_t)type * 0xC2B2AE3D27D4EB4Full) ^
-	             ((uint64_t)core * 0x165667B19E3779F9ull);
-	struct key_slot *k = &r->keys[(h ^ h >> 29) & (KEY_CACHE - 1)];
+	unsigned set = (name.set ? HAS_NAME : 0) | (type.set ? HAS_TYPE : 0) |
+	               (core.set ? HAS_CORE : 0);
+	uint64_t h = ((uint64_t)name.v * 0x9E3779B97F4A7C15ull) ^
+	             ((uint64_t)type.v * 0xC2B2AE3D27D4EB4Full) ^
+	             ((uint64_t)core.v * 0x165667B19E3779F9ull) ^
+	             ((uint64_t)(set << 2 | (unsigned)from) << 40);
+	struct key_slot *k = &r->keys[(h ^ h >> 29) & (r->nkeys - 1)];
 
 	*out = k;
-	if (k->used && k->name == name && k->type == type && k->core == core)
+	if (k->used && k->name == name.v && k->type == type.v &&
+	    k->core == core.v && k->set == set && k->from == (unsigned)from)
 		return 0;
 	k->used = 0;
-	k->name = name;
-	k->type = type;
-	k->core = core;
+	k->name = name.v;
+	k->type = type.v;
+	k->core = core.v;
+	k->set = (unsigned char)set;
+	k->from = (unsigned char)from;
 	return resolve_key(r, k, e);
 }
 
-/* A column holding a STRING_IDS id, ID_NA when NULL. */
-static int64_t col_id(sqlite3_stmt *st, int i)
+/* A column holding a STRING_IDS id: none when NULL or not an integer. */
+static struct sid col_id(sqlite3_stmt *st, int i)
 {
-	int64_t v;
-	return dbi_i64(st, i, &v) ? ID_NA : v;
+	struct sid id = {0, 0};
+
+	if (!dbi_i64(st, i, &id.v))
+		id.set = 1;
+	else
+		id.v = 0;
+	return id;
 }
 
 /* Times of the row in columns i, i+1: 0, 1 (row skipped) or -1. */
@@ -289,12 +324,13 @@ static int add_kernel(struct kread *r, int64_t start, int64_t end,
 static int task_left_out(struct kread *r, sqlite3_stmt *st, int64_t start,
                          int64_t end, struct err *e)
 {
-	int64_t id = col_id(st, 6);
+	struct sid sid = col_id(st, 6);
+	int64_t id = sid.v;
 	uint64_t h = (uint64_t)id * 0x9E3779B97F4A7C15ull;
 	size_t i = (size_t)(h >> 56) & (TYPE_CACHE - 1);
 	int cls, rc;
 
-	if (id == ID_NA)
+	if (!sid.set)
 		return 0;
 	if (r->tcls[i].used && r->tcls[i].id == id) {
 		cls = r->tcls[i].cls;
@@ -325,7 +361,7 @@ static int task_left_out(struct kread *r, sqlite3_stmt *st, int64_t start,
 }
 
 /* Runs sql (columns: start, end, name id, type id, core id, row id, and
- * for compute rows TASK's task type id) over table; core ID_HCCL when
+ * for compute rows TASK's task type id) over table; core "HCCL" when
  * hccl. */
 static int read_rows(struct kread *r, const char *sql, const char *table,
                      int hccl, struct err *e)
@@ -348,7 +384,10 @@ static int read_rows(struct kread *r, const char *sql, const char *table,
 			x = task_left_out(r, st, start, end, e);
 		if (!x)
 			x = kernel_key(r, col_id(st, 2), col_id(st, 3),
-			               hccl ? ID_HCCL : col_id(st, 4), &k, e);
+			               hccl                ? CORE_HCCL
+			               : col_id(st, 4).set ? CORE_ID
+			                                   : CORE_NONE,
+			               col_id(st, 4), &k, e);
 		if (x < 0)
 			break;
 		if (x)
@@ -420,7 +459,7 @@ static int read_compute(struct kread *r, struct err *e)
 			    "%s: COMPUTE_TASK_INFO: kernel table "
 			    "of %" PRIu64 " rows",
 			    db->path, want);
-		else
+		else if (!(rc = dbi_check_ids(db, e)))
 			rc = read_rows(r, sql.buf, "COMPUTE_TASK_INFO", 0, e);
 	}
 	strbuf_release(&sql);
@@ -481,15 +520,23 @@ int db_read_kernels(struct db *db, int strict, struct kernel_table *kt,
 	r.strict = strict;
 	r.kt = kt;
 	r.info = info;
-	r.keys = xcalloc(KEY_CACHE, sizeof(*r.keys));
+	/* a slot per 64 bytes of file, 1,024 to KEY_CACHE: a small db
+	 * holds few distinct kernels and clears no 2 MiB cache */
+	for (r.nkeys = 1024;
+	     r.nkeys < KEY_CACHE && (int64_t)r.nkeys * 64 < db->about.size;
+	     r.nkeys *= 2)
+		;
+	r.keys = xcalloc(r.nkeys, sizeof(*r.keys));
 	strbuf_init(&r.name);
 	strbuf_init(&r.type);
 	strbuf_init(&r.core);
 	strbuf_init(&r.key);
 	strbuf_init(&r.msg);
 	info->device_id = -1;
+	/* the ids are checked once the kernel table has its room (a db
+	 * too big for the budget is refused before its rows are sorted) */
 	rc = db_read_steps(db, &r.steps, &r.nsteps, e) || read_compute(&r, e) ||
-	     read_comm_ops(&r, e);
+	     dbi_check_ids(db, e) || read_comm_ops(&r, e);
 	describe(&r);
 	kernel_table_fit(kt);
 	db->about.typed_by_name = info->na_type;

@@ -8,12 +8,13 @@
 #include "input/db.h"
 #include "input/db_int.h"
 #include "input/hccl.h"
+#include "util/idmap.h"
+#include "util/membudget.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
 #define ENUM_MAX   4096       /* rows read from an enum table */
 #define MARKER_IDS (1u << 20) /* distinct marker names accepted */
-#define ID_NA      (-1)       /* an empty slot of an idset */
 
 int db_overlap_each(struct db *db, db_span_fn fn, void *ctx, uint64_t *skipped,
                     struct err *e)
@@ -45,57 +46,22 @@ int db_overlap_each(struct db *db, db_span_fn fn, void *ctx, uint64_t *skipped,
 /* ---- host ranges and flows ----------------------------------------------
  */
 
-/* A set of string ids (open addressing; ID_NA marks an empty slot). */
-struct idset {
-	int64_t *v;
-	size_t cap, n;
-};
-
-static uint64_t id_hash(int64_t id)
+/* A set of ids: an idmap (keyed by the process hash key, so hostile ids
+ * cannot pile into one bucket) with no value and no id reserved as a
+ * marker: every 64-bit id, -1 included, is an id. */
+static void idset_add(struct idmap *s, int64_t id)
 {
-	uint64_t h = (uint64_t)id * 0x9E3779B97F4A7C15ull;
-	return h ^ h >> 31;
+	idmap_put(s, (uint64_t)id, 0, 0, NULL);
 }
 
-static void idset_add(struct idset *s, int64_t id)
+static int idset_has(const struct idmap *s, int64_t id)
 {
-	size_t i;
-
-	if ((s->n + 1) * 2 > s->cap) {
-		struct idset g = {NULL, s->cap ? s->cap * 2 : 1024, 0};
-		g.v = xmalloc(g.cap * sizeof(*g.v));
-		for (i = 0; i < g.cap; i++)
-			g.v[i] = ID_NA;
-		for (i = 0; i < s->cap; i++)
-			if (s->v[i] != ID_NA)
-				idset_add(&g, s->v[i]);
-		free(s->v);
-		*s = g;
-	}
-	for (i = id_hash(id) & (s->cap - 1); s->v[i] != ID_NA;
-	     i = (i + 1) & (s->cap - 1))
-		if (s->v[i] == id)
-			return;
-	s->v[i] = id;
-	s->n++;
-}
-
-static int idset_has(const struct idset *s, int64_t id)
-{
-	size_t i;
-
-	if (!s->n)
-		return 0;
-	for (i = id_hash(id) & (s->cap - 1); s->v[i] != ID_NA;
-	     i = (i + 1) & (s->cap - 1))
-		if (s->v[i] == id)
-			return 1;
-	return 0;
+	return idmap_get(s, (uint64_t)id, 0) != NULL;
 }
 
 /* The STRING_IDS ids whose text want() accepts. */
 static int wanted_names(struct db *db, db_want_fn want, void *ctx,
-                        struct idset *ids, struct err *e)
+                        struct idmap *ids, struct err *e)
 {
 	sqlite3_stmt *st =
 	    dbi_prep(db, "SELECT id, value FROM STRING_IDS", "STRING_IDS", e);
@@ -106,8 +72,7 @@ static int wanted_names(struct db *db, db_want_fn want, void *ctx,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const unsigned char *v = sqlite3_column_text(st, 1);
 		int64_t id;
-		if (!v || dbi_i64(st, 0, &id) || id < 0 ||
-		    !want((const char *)v, ctx))
+		if (!v || dbi_i64(st, 0, &id) || !want((const char *)v, ctx))
 			continue;
 		if (ids->n >= MARKER_IDS) {
 			sqlite3_finalize(st);
@@ -143,7 +108,7 @@ static int64_t api_type(struct db *db, const char *name, int64_t fallback)
 
 /* Rows (name id, start, end) of sql whose name is in ids go to fn. */
 static int ranges_of(struct db *db, const char *sql, const char *table,
-                     const struct idset *ids, db_range_fn fn, void *ctx,
+                     const struct idmap *ids, db_range_fn fn, void *ctx,
                      struct err *e)
 {
 	sqlite3_stmt *st = dbi_prep(db, sql, table, e);
@@ -170,7 +135,7 @@ static int ranges_of(struct db *db, const char *sql, const char *table,
 int db_host_ranges(struct db *db, db_want_fn want, db_range_fn fn, void *ctx,
                    struct err *e)
 {
-	struct idset ids = {NULL, 0, 0};
+	struct idmap ids = IDMAP_INIT;
 	struct strbuf sql = STRBUF_INIT;
 	int rc = 0;
 
@@ -178,7 +143,7 @@ int db_host_ranges(struct db *db, db_want_fn want, db_range_fn fn, void *ctx,
 	    (!db_has(db, DBT_PYTORCH_API) && !db_has(db, DBT_MSTX_EVENTS)))
 		return 0;
 	if (wanted_names(db, want, ctx, &ids, e)) {
-		free(ids.v);
+		idmap_release(&ids);
 		return -1;
 	}
 	if (ids.n && db_has(db, DBT_PYTORCH_API)) {
@@ -201,34 +166,181 @@ int db_host_ranges(struct db *db, db_want_fn want, db_range_fn fn, void *ctx,
 		              "WHERE endNs > startNs",
 		              "MSTX_EVENTS", &ids, fn, ctx, e);
 	strbuf_release(&sql);
-	free(ids.v);
+	idmap_release(&ids);
 	return rc;
+}
+
+/* One CONNECTION_IDS pair (id: a PYTORCH_API connectionId; conn: a
+ * TASK connectionId) and what the join found for it. */
+struct link {
+	int64_t id, conn;
+	int64_t host, dev; /* valid when has & 1, has & 2 */
+	unsigned has;
+};
+
+static int cmp_link_id(const void *a, const void *b)
+{
+	const struct link *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return (x->conn > y->conn) - (x->conn < y->conn);
+}
+
+static int cmp_link_conn(const void *a, const void *b)
+{
+	const struct link *x = a, *y = b;
+
+	if (x->conn != y->conn)
+		return x->conn < y->conn ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static int64_t link_key(const struct link *l, int by_conn)
+{
+	return by_conn ? l->conn : l->id;
+}
+
+/* The first of l[0..n) (sorted by the key by_conn picks) whose key is
+ * key, or n. */
+static size_t link_find(const struct link *l, size_t n, int by_conn,
+                        int64_t key)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (link_key(&l[mid], by_conn) < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && link_key(&l[lo], by_conn) == key ? lo : n;
+}
+
+/* CONNECTION_IDS' distinct pairs, sorted by (id, conn), charged to the
+ * budget as they grow: 0, or -1 with e set. */
+static int links_read(struct db *db, struct link **out, size_t *n,
+                      size_t *alloc, struct err *e)
+{
+	sqlite3_stmt *st =
+	    dbi_prep(db, "SELECT id, connectionId FROM CONNECTION_IDS",
+	             "CONNECTION_IDS", e);
+	struct link *l = NULL;
+	size_t k = 0, i;
+	int rc;
+
+	*out = NULL;
+	*n = *alloc = 0;
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id, conn;
+		if (dbi_i64(st, 0, &id) || dbi_i64(st, 1, &conn))
+			continue;
+		if (membudget_grow(&l, sizeof(*l), k + 1, alloc)) {
+			sqlite3_finalize(st);
+			membudget_release((uint64_t)*alloc * sizeof(*l));
+			free(l);
+			*alloc = 0;
+			return membudget_fail(
+			    e, (uint64_t)(k / 8 + 16) * sizeof(*l),
+			    "%s: CONNECTION_IDS: host-device links (%zu read)",
+			    db->path, k);
+		}
+		memset(&l[k], 0, sizeof(*l));
+		l[k].id = id;
+		l[k++].conn = conn;
+	}
+	sqlite3_finalize(st);
+	*out = l;
+	*n = k;
+	if (dbi_done(db, rc, "CONNECTION_IDS", e))
+		return -1;
+	if (k)
+		qsort(l, k, sizeof(*l), cmp_link_id);
+	/* a pair listed twice is one link, as GROUP BY made it */
+	for (i = 0, *n = 0; i < k; i++)
+		if (!*n || cmp_link_id(&l[*n - 1], &l[i]))
+			l[(*n)++] = l[i];
+	return 0;
+}
+
+/* The time of link i that a pass fills: its host start (pass 1) or its
+ * first task's start (pass 2). */
+static int64_t *link_time(struct link *l, unsigned pass)
+{
+	return pass == 1 ? &l->host : &l->dev;
+}
+
+/* Streams sql (columns: a key, a time) once, in no order: each row is
+ * looked up in l (sorted by the key by_conn picks) and the earliest time
+ * of a key kept on the first link carrying it, then copied to the others;
+ * each link so timed gets bit `pass` in has. */
+static int links_min(struct db *db, const char *sql, const char *what,
+                     struct link *l, size_t n, int by_conn, unsigned pass,
+                     struct err *e)
+{
+	sqlite3_stmt *st = dbi_prep(db, sql, what, e);
+	size_t i, f = 0;
+	int64_t key, t, *slot;
+	int rc;
+
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (dbi_i64(st, 0, &key) || dbi_i64(st, 1, &t) ||
+		    (i = link_find(l, n, by_conn, key)) == n)
+			continue;
+		slot = link_time(&l[i], pass);
+		if (!(l[i].has & pass) || t < *slot)
+			*slot = t;
+		l[i].has |= pass;
+	}
+	sqlite3_finalize(st);
+	if (dbi_done(db, rc, what, e))
+		return -1;
+	for (i = 1; i < n; i++) {
+		if (link_key(&l[i], by_conn) != link_key(&l[f], by_conn)) {
+			f = i;
+		} else if (l[f].has & pass) {
+			*link_time(&l[i], pass) = *link_time(&l[f], pass);
+			l[i].has |= pass;
+		}
+	}
+	return 0;
 }
 
 int db_flows_each(struct db *db, db_flow_fn fn, void *ctx, struct err *e)
 {
-	sqlite3_stmt *st;
+	struct link *l = NULL;
+	size_t n = 0, alloc = 0, i;
 	int rc;
 
 	if (!db_has(db, DBT_PYTORCH_API) || !db_has(db, DBT_CONNECTION_IDS) ||
 	    !dbi_has_col(db, DBT_PYTORCH_API, "connectionId") ||
 	    !dbi_has_col(db, DBT_TASK, "connectionId"))
 		return 0;
-	st = dbi_prep(db,
-	              "SELECT p.startNs, min(t.startNs) FROM PYTORCH_API p "
-	              "JOIN CONNECTION_IDS c ON c.id = p.connectionId "
-	              "JOIN TASK t ON t.connectionId = c.connectionId "
-	              "GROUP BY p.connectionId, c.connectionId",
-	              "PYTORCH_API, CONNECTION_IDS, TASK", e);
-	if (!st)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t h, d;
-		if (!dbi_i64(st, 0, &h) && !dbi_i64(st, 1, &d))
-			fn(h, d, ctx);
+	/* No nested scans: each table is read once, each row looked up in
+	 * the sorted pairs, O((links + ops + tasks) log links), whatever
+	 * the ids repeat (an op's or a task's connectionId shared by
+	 * thousands was a product of the three tables). */
+	rc = links_read(db, &l, &n, &alloc, e);
+	if (!rc && n)
+		rc = links_min(db,
+		               "SELECT connectionId, startNs FROM PYTORCH_API",
+		               "PYTORCH_API", l, n, 0, 1, e);
+	if (!rc && n) {
+		qsort(l, n, sizeof(*l), cmp_link_conn);
+		rc = links_min(db, "SELECT connectionId, startNs FROM TASK",
+		               "TASK", l, n, 1, 2, e);
 	}
-	sqlite3_finalize(st);
-	return dbi_done(db, rc, "PYTORCH_API, CONNECTION_IDS, TASK", e);
+	for (i = 0; !rc && i < n; i++)
+		if (l[i].has == 3)
+			fn(l[i].host, l[i].dev, ctx);
+	membudget_release((uint64_t)alloc * sizeof(*l));
+	free(l);
+	return rc;
 }
 
 /* ---- communication ------------------------------------------------------
@@ -308,7 +420,7 @@ struct comm_read {
 	struct strbuf type;
 	struct db_step *steps;
 	size_t nsteps;
-	struct idset stepset;
+	struct idmap stepset;
 	uint64_t detailed;
 };
 
@@ -339,6 +451,17 @@ static int comm_prepare(struct comm_read *c, struct err *e)
 	return 0;
 }
 
+/* The STRING_IDS value of the id in column i appended to out, as
+ * dbi_str: 1 (out untouched) when the column holds no id (NULL, not an
+ * integer): a NULL is no id, not the id 0. */
+static int col_str(struct db *db, sqlite3_stmt *st, int i, struct strbuf *out,
+                   struct err *e)
+{
+	int64_t id;
+
+	return dbi_i64(st, i, &id) ? 1 : dbi_str(db, id, out, e);
+}
+
 /* Feeds the tasks of operation id (skipping those of unknown ones). */
 static int comm_tasks(struct comm_read *c, int64_t id, struct err *e)
 {
@@ -355,8 +478,7 @@ static int comm_tasks(struct comm_read *c, int64_t id, struct err *e)
 		if (dbi_i64(c->tasks, 1, &t.plane) ||
 		    dbi_i64(c->tasks, 6, &t.start_ns) ||
 		    dbi_i64(c->tasks, 7, &t.end_ns) ||
-		    dbi_str(db, sqlite3_column_int64(c->tasks, 2), &c->type,
-		            e) < 0)
+		    col_str(db, c->tasks, 2, &c->type, e) < 0)
 			continue;
 		t.type = c->type.buf;
 		t.transport = enum_name(&c->xport, c->tasks, 3);
@@ -383,8 +505,7 @@ static int comm_ops(struct comm_read *c, struct commstats *cs, struct err *e)
 		    dbi_i64(c->ops, 3, &b) || b < a)
 			continue;
 		strbuf_reset(&db->tmp);
-		if (dbi_str(db, sqlite3_column_int64(c->ops, 1), &db->tmp, e) <
-		    0)
+		if (col_str(db, c->ops, 1, &db->tmp, e) < 0)
 			return -1;
 		hccl_op_begin(&c->op, db->tmp.buf, a, b);
 		c->op.detailed = 0;
@@ -425,7 +546,8 @@ int db_read_comm(struct db *db, struct commstats *cs, struct err *e)
 	strbuf_init(&c.type);
 	cs->path = xstrdup(db->path);
 	cs->size = db->about.size;
-	if (load_enum(db, DBT_ENUM_HCCL_TRANSPORT_TYPE, &c.xport, e) ||
+	if (dbi_check_ids(db, e) ||
+	    load_enum(db, DBT_ENUM_HCCL_TRANSPORT_TYPE, &c.xport, e) ||
 	    load_enum(db, DBT_ENUM_HCCL_LINK_TYPE, &c.link, e) ||
 	    db_read_steps(db, &c.steps, &c.nsteps, e) || comm_prepare(&c, e) ||
 	    comm_ops(&c, cs, e))
@@ -437,7 +559,7 @@ int db_read_comm(struct db *db, struct commstats *cs, struct err *e)
 	free_enum(&c.xport);
 	free_enum(&c.link);
 	db_steps_free(c.steps, c.nsteps);
-	free(c.stepset.v);
+	idmap_release(&c.stepset);
 	hccl_op_release(&c.op);
 	strbuf_release(&c.type);
 	return rc;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/checked.h"
 #include "util/xalloc.h"
 #include "util/banned.h"
 
@@ -132,27 +133,29 @@ static void plane_walk(const struct hccl_task_rec *t, size_t i, size_t end,
 	int before = 1; /* no transfer yet: waiting is synchronisation */
 
 	for (; i < end; i++) {
-		int64_t d = t[i].end_ns - t[i].start_ns;
+		/* every sum saturates: times and sizes come from the
+		 * input (a forged db's, as a file's) */
+		int64_t d = checked_sub_sat(t[i].end_ns, t[i].start_ns);
 		if (sdma_transfer(&t[i])) {
 			int tr = tr_of_link(t[i].link);
-			p->transit += d;
+			checked_accumulate(&p->transit, d);
 			p->is_main = 1;
 			before = 0;
 			if (tr >= 0) {
-				p->bytes[tr] += t[i].size;
-				p->time[tr] += d;
+				checked_accumulate(&p->bytes[tr], t[i].size);
+				checked_accumulate(&p->time[tr], d);
 			}
 		} else if (rdma_transfer(t, i, end)) {
-			d = t[i + 2].end_ns - t[i].start_ns;
-			p->transit += d;
-			p->bytes[TR_RDMA] += t[i].size;
-			p->time[TR_RDMA] += d;
+			d = checked_sub_sat(t[i + 2].end_ns, t[i].start_ns);
+			checked_accumulate(&p->transit, d);
+			checked_accumulate(&p->bytes[TR_RDMA], t[i].size);
+			checked_accumulate(&p->time[TR_RDMA], d);
 			p->is_main = 1;
 			before = 0;
 			i += 2;
 		} else if (t[i].kind == TK_WAIT) {
-			p->wait += d;
-			p->sync += before ? d : 0;
+			checked_accumulate(&p->wait, d);
+			checked_accumulate(&p->sync, before ? d : 0);
 			p->is_main = 1;
 		}
 	}
@@ -167,14 +170,16 @@ static void add_transports(struct commstats *cs, const int64_t *bytes,
 	memcpy(b, bytes, sizeof(b));
 	memcpy(ns, time, sizeof(ns));
 	/* SDMA is what the on-server links carried together */
-	b[TR_SDMA] = b[TR_HCCS] + b[TR_PCIE] + b[TR_SIO];
-	ns[TR_SDMA] = ns[TR_HCCS] + ns[TR_PCIE] + ns[TR_SIO];
+	b[TR_SDMA] =
+	    checked_add_sat(checked_add_sat(b[TR_HCCS], b[TR_PCIE]), b[TR_SIO]);
+	ns[TR_SDMA] = checked_add_sat(checked_add_sat(ns[TR_HCCS], ns[TR_PCIE]),
+	                              ns[TR_SIO]);
 	for (k = 0; k < TR_COUNT; k++) {
 		if (!b[k] && !ns[k])
 			continue;
 		cs->tr[k].ops++;
 		cs->tr[k].size_mb += (double)b[k] / 1e6;
-		cs->tr[k].time_ns += ns[k];
+		checked_accumulate(&cs->tr[k].time_ns, ns[k]);
 	}
 }
 
@@ -182,6 +187,7 @@ void hccl_op_end(struct hccl_op *op, struct commstats *cs)
 {
 	struct plane_sum lead = {0}, all = {0};
 	struct coll_stat *c;
+	int64_t elapse;
 	size_t i = 0, j;
 	int found = 0, k;
 
@@ -195,18 +201,21 @@ void hccl_op_end(struct hccl_op *op, struct commstats *cs)
 			found = 1;
 		}
 		for (k = 0; k < TR_COUNT; k++) {
-			all.bytes[k] += p.bytes[k];
-			all.time[k] += p.time[k];
+			checked_accumulate(&all.bytes[k], p.bytes[k]);
+			checked_accumulate(&all.time[k], p.time[k]);
 		}
 		i = j;
 	}
 	c = &cs->coll[commstats_kind(op->name ? op->name : "", 0)];
 	c->count++;
-	c->elapse_ns += op->end_ns - op->start_ns;
-	c->transit_ns += lead.transit;
-	c->wait_ns += lead.wait;
-	c->sync_ns += lead.sync;
-	c->idle_ns += op->end_ns - op->start_ns - lead.transit - lead.wait;
+	elapse = checked_sub_sat(op->end_ns, op->start_ns);
+	checked_accumulate(&c->elapse_ns, elapse);
+	checked_accumulate(&c->transit_ns, lead.transit);
+	checked_accumulate(&c->wait_ns, lead.wait);
+	checked_accumulate(&c->sync_ns, lead.sync);
+	checked_accumulate(
+	    &c->idle_ns,
+	    checked_sub_sat(checked_sub_sat(elapse, lead.transit), lead.wait));
 	add_transports(cs, all.bytes, all.time);
 	cs->ops++;
 	op->n = 0;

@@ -124,6 +124,9 @@ cp "$root/examples/customer-report/sdperf.json" "$work/brand/example.json"
 python3 "$here/seed_images.py" "$work/image"
 cp "$root/examples/customer-report/logo.png" "$work/image/"
 
+# the db reader: row scripts for its fixed schema and a tiny db image
+python3 "$here/seed_db.py" "$work/db"
+
 # every target that was built runs, and each needs seeds: a new target
 # without a corpus above fails here instead of being skipped
 for bin in "$build"/tests/fuzz/fuzz_*; do

@@ -335,6 +335,61 @@ static void db_reads_a_small_db_of_a_newer_schema(void **s)
 	unit_rmtree(dir);
 }
 
+/* Ids that repeat never multiply (issue 23): a TASK.globalTaskId held
+ * twice is refused naming the table and the id; a launch's links are one
+ * per distinct CONNECTION_IDS pair, from the earliest op of its id to the
+ * earliest task of its connection (figures by hand from the rows). */
+static void db_ids_repeat_without_multiplying(void **s)
+{
+	static const char DUP[] =
+	    "INSERT INTO TASK (startNs, endNs, connectionId, globalTaskId) "
+	    "VALUES (1000, 1100, 0, 1), (1200, 1300, 0, 1);"
+	    "INSERT INTO COMPUTE_TASK_INFO (name, globalTaskId, taskType, "
+	    "opType) VALUES (7, 1, 3, 6);";
+	static const char LINKS[] =
+	    "CREATE TABLE PYTORCH_API (startNs TEXT, endNs TEXT, connectionId "
+	    "INTEGER, name INTEGER);"
+	    "CREATE TABLE CONNECTION_IDS (id INTEGER, connectionId INTEGER);"
+	    "INSERT INTO PYTORCH_API VALUES ('100', '110', 5, 7), ('90', '95', "
+	    "5, 7), ('80', '85', NULL, 7);"
+	    "INSERT INTO CONNECTION_IDS VALUES (5, 50), (5, 50), (5, 60), "
+	    "(-1, 60);"
+	    "INSERT INTO TASK (startNs, endNs, connectionId, globalTaskId) "
+	    "VALUES (1000, 1100, 50, 1), (900, 950, 50, 2), (2000, 2100, 60, "
+	    "3);"
+	    "INSERT INTO COMPUTE_TASK_INFO (name, globalTaskId, taskType, "
+	    "opType) VALUES (7, 1, 3, 6), (7, 2, 3, 6), (7, 3, 3, 6);";
+	char dir[4096], path[4096];
+	struct kernel_table kt;
+	struct kernels_info info;
+	struct strbuf got = STRBUF_INIT;
+	struct err e = ERR_INIT;
+	struct db *db;
+
+	(void)s;
+	unit_tmpdir(dir, sizeof(dir));
+	unit_join(path, sizeof(path), dir, "dup.db");
+	make_db(path, 1, DUP);
+	kernel_table_init(&kt);
+	assert_int_equal(db_open(path, &db, &e), 0);
+	assert_int_equal(db_read_kernels(db, 0, &kt, &info, &e), -1);
+	assert_non_null(strstr(e.msg, "dup.db: TASK.globalTaskId 1 appears 2 "
+	                              "times"));
+	assert_int_equal(kt.n, 0);
+	kernels_info_release(&info);
+	db_close(db);
+	err_clear(&e);
+	unit_join(path, sizeof(path), dir, "links.db");
+	make_db(path, 1, LINKS);
+	assert_int_equal(db_open(path, &db, &e), 0);
+	assert_int_equal(db_flows_each(db, flow, &got, &e), 0);
+	assert_string_equal(got.buf, "90>900;90>2000;");
+	db_close(db);
+	kernel_table_release(&kt);
+	strbuf_release(&got);
+	unit_rmtree(dir);
+}
+
 /* TASK.taskType through STRING_IDS decides with the same table as the
  * trace (core/tasktype.h): KERNEL_AICORE and KERNEL_AIVEC rows are
  * kernels, an EVENT_RECORD row is a runtime task, a NEW_TASK row is
@@ -584,6 +639,7 @@ int main(void)
 	    cmocka_unit_test(db_types_level0_kernels_from_their_names),
 	    cmocka_unit_test(db_reads_a_small_db_of_a_newer_schema),
 	    cmocka_unit_test(db_task_types_decide_with_the_table),
+	    cmocka_unit_test(db_ids_repeat_without_multiplying),
 	    cmocka_unit_test(db_opens_paths_uri_syntax_would_misread),
 	    cmocka_unit_test(dbstages_split_steps_from_the_kernels),
 	    cmocka_unit_test(dbstages_use_overlap_analysis),

@@ -1,0 +1,188 @@
+# Issue 23, the db reader and the lone trace: ids checked against what
+# they claim, no sentinel ids, a flow join that is no product of its
+# tables, and trace kernels told by their Task Type. Expected figures are
+# hand-checked arithmetic on the rows written here.
+SAMPLE_DB="$ROOT/tests/data/samples/msinsight-alexnet-2rank-2025-db/level1/rank0_ascend_pt/ASCEND_PROFILER_OUTPUT/ascend_pytorch_profiler_0.db"
+python3 - "$SAMPLE_DB" <<'PY'
+import shutil, sqlite3, sys
+S = ("CREATE TABLE STRING_IDS (id INTEGER,value TEXT);"
+     "CREATE TABLE TASK (startNs INTEGER,endNs INTEGER,connectionId INTEGER,"
+     "globalTaskId INTEGER,taskType INTEGER);"
+     "CREATE TABLE COMPUTE_TASK_INFO (name INTEGER,globalTaskId INTEGER,"
+     "taskType INTEGER,opType INTEGER);"
+     "CREATE TABLE PYTORCH_API (startNs TEXT,endNs TEXT,connectionId INTEGER,"
+     "name INTEGER,type INTEGER);"
+     "CREATE TABLE CONNECTION_IDS (id INTEGER,connectionId INTEGER);")
+
+def db(path, strings):
+    c = sqlite3.connect(path)
+    c.executescript(S)
+    c.executemany("INSERT INTO STRING_IDS VALUES (?, ?)", strings)
+    return c
+
+# defect 3: 10 kernels, task 4's TASK row written twice (10 rows read as
+# 11 kernels before)
+c = db("dup10.db", [(1, "aclnnAdd_AddAiCore_Add"), (2, "AI_CORE")])
+c.executemany("INSERT INTO TASK VALUES (?, ?, 0, ?, 2)",
+              [(1000 * i, 1000 * i + 500, i) for i in range(10)] +
+              [(4000, 4500, 4)])
+c.executemany("INSERT INTO COMPUTE_TASK_INFO VALUES (1, ?, 2, NULL)",
+              ((i,) for i in range(10)))
+c.commit()
+# 4,096 TASK and 4,096 COMPUTE_TASK_INFO rows of one id: 16.8 M kernels
+# from a 100 KB file before
+c = db("fanout.db", [(1, "aclnnAdd_AddAiCore_Add"), (2, "AI_CORE")])
+c.executemany("INSERT INTO TASK VALUES (?, ?, 0, 7, 2)",
+              ((10 * i, 10 * i + 5) for i in range(4096)))
+c.executemany("INSERT INTO COMPUTE_TASK_INFO VALUES (1, 7, 2, NULL)",
+              ((),) * 4096)
+c.commit()
+# a COMPUTE_TASK_INFO id twice, TASK's ids all once
+c = db("dup_compute.db", [(1, "aclnnAdd_AddAiCore_Add"), (2, "AI_CORE")])
+c.executemany("INSERT INTO TASK VALUES (?, ?, 0, ?, 2)",
+              ((1000 * i, 1000 * i + 500, i) for i in range(10)))
+c.executemany("INSERT INTO COMPUTE_TASK_INFO VALUES (1, ?, 2, NULL)",
+              ((i,) for i in list(range(10)) + [6]))
+c.commit()
+# a name id twice in STRING_IDS (which name is the kernel's?), and a
+# collective's opId twice in COMMUNICATION_OP
+c = db("dup_string.db", [(1, "aclnnAdd_AddAiCore_Add"), (2, "AI_CORE"),
+                         (1, "aclnnMul_MulAiCore_Mul")])
+c.executemany("INSERT INTO TASK VALUES (?, ?, 0, ?, 2)",
+              ((1000 * i, 1000 * i + 500, i) for i in range(10)))
+c.executemany("INSERT INTO COMPUTE_TASK_INFO VALUES (1, ?, 2, NULL)",
+              ((i,) for i in range(10)))
+c.executescript("CREATE TABLE COMMUNICATION_OP (opName INTEGER,startNs "
+                "INTEGER,endNs INTEGER,connectionId INTEGER,opId INTEGER,"
+                "opType INTEGER);"
+                "INSERT INTO COMMUNICATION_OP VALUES (1, 20000, 21000, 0, 5, "
+                "NULL), (1, 22000, 23000, 0, 5, NULL);"
+                "DELETE FROM STRING_IDS WHERE value = 'aclnnMul_MulAiCore_Mul';")
+c.commit()
+shutil.copy("dup_string.db", "dup_op.db")
+c = sqlite3.connect("dup_string.db")
+c.execute("DELETE FROM COMMUNICATION_OP WHERE startNs = 22000")
+c.execute("INSERT INTO STRING_IDS VALUES (1, 'aclnnMul_MulAiCore_Mul')")
+c.commit()
+# the real sample with one of its kernels' TASK rows written twice
+shutil.copy(sys.argv[1], "sample_dup.db")
+c = sqlite3.connect("sample_dup.db")
+c.execute("INSERT INTO TASK SELECT * FROM TASK WHERE globalTaskId = "
+          "(SELECT min(globalTaskId) FROM COMPUTE_TASK_INFO)")
+print(c.execute("SELECT min(globalTaskId) FROM COMPUTE_TASK_INFO").fetchone()[0],
+      file=open("sample_dup.id", "w"))
+c.commit()
+
+# defect 6: ids that were the reader's markers. 10 kernels of 500 ns, their
+# taskType (COMPUTE_TASK_INFO and TASK) the STRING_IDS id -2, which holds
+# AI_CORE: all compute, Vector (Add), 5 us; none Comm. And 10 kernels
+# whose opType is the id -1, holding MatMulV2: their type is MatMulV2
+# (category MatMul), not the name's Add.
+for path, tt, op, strings in (
+        ("id_m2.db", -2, None, [(1, "aclnnAdd_AddAiCore_Add"), (-2, "AI_CORE")]),
+        ("id_m1.db", 2, -1, [(1, "aclnnAdd_AddAiCore_Add"), (2, "AI_CORE"),
+                             (-1, "MatMulV2")])):
+    c = db(path, strings)
+    c.executemany("INSERT INTO TASK VALUES (?, ?, 0, ?, ?)",
+                  ((1000 * i, 1000 * i + 500, i, tt) for i in range(10)))
+    c.executemany("INSERT INTO COMPUTE_TASK_INFO VALUES (1, ?, ?, ?)",
+                  ((i, tt, op) for i in range(10)))
+    c.commit()
+
+# defect 7: 100,000 launches, connections and tasks that all share one
+# connection id (the three-table product was 10^15 rows), and 100,000
+# that do not; one "transformer" marker over them all
+def flows(path, n, same):
+    c = db(path, [(1, "aclnnAdd_AddAiCore_Add"), (2, "AI_CORE"),
+                  (3, "transformer")])
+    k = (lambda i: 7) if same else (lambda i: i)
+    c.executemany("INSERT INTO TASK VALUES (?, ?, ?, ?, 2)",
+                  ((10**6 + 1000 * i, 10**6 + 1000 * i + 500, k(i), i)
+                   for i in range(n)))
+    c.executemany("INSERT INTO COMPUTE_TASK_INFO VALUES (1, ?, 2, NULL)",
+                  ((i,) for i in range(n)))
+    c.executemany("INSERT INTO PYTORCH_API VALUES (?, ?, ?, 1, 50001)",
+                  ((str(1000 * i + 10), str(1000 * i + 20), k(i))
+                   for i in range(n)))
+    c.executemany("INSERT INTO CONNECTION_IDS VALUES (?, ?)",
+                  ((k(i), k(i)) for i in range(n)))
+    c.execute("INSERT INTO PYTORCH_API VALUES ('0', ?, NULL, 3, 50001)",
+              (str(1000 * n + 100),))
+    c.commit()
+flows("flows_same.db", 100000, True)
+flows("flows_uniq.db", 100000, False)
+
+# defect 5: a trace alone. Kernels named "Other" and "MYKERNEL" with Task
+# Type AI_CORE (100 us and 200 us) count; "Other" without a Task Type
+# (400 us) is a runtime task by the name rule; EVENT_RECORD with its Task
+# Type (800 us) is none. Kernel time: 300 us, 2 kernels.
+import json
+ev = [{"ph": "M", "name": "process_name", "pid": 7,
+       "args": {"name": "Ascend Hardware"}},
+      {"ph": "X", "name": "Other", "pid": 7, "tid": 2, "ts": "1000.000",
+       "dur": 100, "args": {"Task Type": "AI_CORE"}},
+      {"ph": "X", "name": "MYKERNEL", "pid": 7, "tid": 2, "ts": "1200.000",
+       "dur": 200, "args": {"Task Type": "AI_CORE"}},
+      {"ph": "X", "name": "Other", "pid": 7, "tid": 2, "ts": "1500.000",
+       "dur": 400},
+      {"ph": "X", "name": "EVENT_RECORD", "pid": 7, "tid": 2,
+       "ts": "2000.000", "dur": 800, "args": {"Task Type": "EVENT_RECORD"}}]
+json.dump(ev, open("lone.json", "w"))
+PY
+
+# ---- 3: duplicate ids are refused, naming the table, the column and the id
+bounded db23_dup_task 3 100 30 'dup10.db: TASK.globalTaskId 4 appears 2 times' -- \
+	"$SDPERF" report dup10.db -o o_dup10 -q -f json
+[ ! -e o_dup10 ] && ok db23_dup_task_writes_nothing || bad db23_dup_task_writes_nothing
+bounded db23_fanout 3 100 30 'fanout.db: TASK.globalTaskId 7 appears 4096 times' -- \
+	"$SDPERF" report fanout.db -o o_fanout -q -f json
+bounded db23_dup_compute 3 100 30 'dup_compute.db: COMPUTE_TASK_INFO.globalTaskId 6 appears 2 times' -- \
+	"$SDPERF" report dup_compute.db -o o_dupc -q -f json
+bounded db23_dup_string 3 100 30 'dup_string.db: STRING_IDS.id 1 appears 2 times' -- \
+	"$SDPERF" report dup_string.db -o o_dups -q -f json
+bounded db23_dup_op 3 100 30 'dup_op.db: COMMUNICATION_OP.opId 5 appears 2 times' -- \
+	"$SDPERF" report dup_op.db -o o_dupo -q -f json
+bounded db23_sample_dup 3 200 30 "sample_dup.db: TASK.globalTaskId $(cat sample_dup.id) appears 2 times" -- \
+	"$SDPERF" report sample_dup.db -o o_sdup -q -f json
+
+# ---- 6: ids -2 and -1 are ids like any other
+bounded db23_tasktype_m2 0 100 30 '' -- "$SDPERF" report id_m2.db -o o_m2 -q -f json
+python3 - o_m2/report.json <<'PY' && ok db23_tasktype_m2_not_comm || bad db23_tasktype_m2_not_comm
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["profile"]["kernels"] == 10, d["profile"]["kernels"]
+cats = {k: sum(s["categories"][k]["time_us"] for s in d["stages"].values())
+        for k in ("Comm", "Vector")}
+assert cats == {"Comm": 0.0, "Vector": 5.0}, cats
+PY
+bounded db23_optype_m1 0 100 30 '' -- "$SDPERF" report id_m1.db -o o_m1 -q -f json
+python3 - o_m1/report.json <<'PY' && ok db23_optype_m1_typed || bad db23_optype_m1_typed
+import json, sys
+d = json.load(open(sys.argv[1]))
+top = [k for s in d["stages"].values() for k in s.get("top_kernels", [])]
+assert [(k["type"], k["category"], k["count"]) for k in top] == [("MatMulV2", "MatMul", 10)], top
+PY
+
+# ---- 7: the flow join in O(n log n): 100,000 rows sharing one id give one
+# link (one (op, connection) pair), 100,000 distinct ones give 100,000
+bounded db23_flows_same 0 300 30 '' -- timeout 120 "$SDPERF" report flows_same.db -o o_fs -q -f json
+bounded db23_flows_uniq 0 300 30 '' -- timeout 120 "$SDPERF" report flows_uniq.db -o o_fu -q -f json
+python3 - o_fs/report.json o_fu/report.json <<'PY' && ok db23_flows_counted || bad db23_flows_counted
+import json, sys
+same, uniq = (json.load(open(p))["ranks"][0]["markers"] for p in sys.argv[1:3])
+assert [(m["name"], m["method"], m["flows"]) for m in same] == [("transformer", "flows", 1)], same
+assert [(m["name"], m["method"], m["flows"]) for m in uniq] == [("transformer", "flows", 100000)], uniq
+# the first task starts at 1 ms (10^6 ns), the last at 1 ms + 99,999 us
+assert (uniq[0]["device_start_us"], uniq[0]["device_end_us"]) == (1000.0, 100999.0), uniq
+assert same[0]["device_start_us"] == 1000.0, same
+PY
+
+# ---- 5: a lone trace's kernels by Task Type, not by the case of names
+bounded db23_lone_trace 0 100 30 '' -- "$SDPERF" report lone.json -o o_lone -q -f json
+python3 - o_lone/report.json <<'PY' && ok db23_lone_trace_task_type || bad db23_lone_trace_task_type
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["profile"]["kernels"] == 2, d["profile"]["kernels"]
+t = sum(s["kernel_time_us"] for s in d["stages"].values())
+assert t == 300.0, t
+PY
