@@ -96,7 +96,7 @@ test)
 	echo "== fuzzing (bounded)"
 	CC=clang configure_build build-fuzz -DSDPERF_FUZZ=ON -DSDPERF_TESTS=OFF \
 		-DCMAKE_BUILD_TYPE=Debug
-	"$ROOT/tests/fuzz/run.sh" build-fuzz "${SDPERF_FUZZ_SECONDS:-30}" |
+	"$ROOT/tests/fuzz/run.sh" build-fuzz "${SDPERF_FUZZ_SECONDS:-22}" |
 		tee build-fuzz/fuzz.log
 	# each fuzz target that ran clean counts as a passed test
 	PASSED=$((PASSED + $(grep -c '^fuzz_.*: clean$' build-fuzz/fuzz.log)))
