@@ -395,8 +395,8 @@ static void redaction_found(const struct redaction *rd, struct strbuf *out)
 	for (k = 0; k < REDACT_CLASSES; k++) {
 		if (!rd->replaced[k])
 			continue;
-		strbuf_addf(out, "%s%" PRIu64 " %s", any ? ", " : "",
-		            rd->replaced[k], what[k]);
+		strbuf_addf(out, "%s%s %" PRIu64, any ? ", " : "", what[k],
+		            rd->replaced[k]);
 		any = 1;
 	}
 	strbuf_adds(out, any ? "\n" : "none\n");
