@@ -63,10 +63,30 @@ static size_t skip_atom(const char *s, size_t n, size_t i)
 	}
 	if (s[i] == '"' || s[i] == '\'') {
 		char q = s[i];
-		for (i++; i < n && s[i] != q; i++)
+		/* an unescaped newline ends it, as a browser ends a bad
+		 * string: what follows is structure again */
+		for (i++; i < n && s[i] != q; i++) {
+			if (s[i] == '\n' || s[i] == '\r' || s[i] == '\f')
+				return i;
 			if (s[i] == '\\' && i + 1 < n)
 				i++;
+		}
 		return i < n ? i + 1 : n;
+	}
+	if ((i == 0 || !is_ident(s[i - 1])) && i + 4 <= n &&
+	    !strncasecmp(s + i, "url(", 4)) {
+		size_t j = i + 4;
+		while (j < n && is_space(s[j]))
+			j++;
+		if (j < n && s[j] != '"' && s[j] != '\'') {
+			/* an unquoted url runs to its ')' whatever quotes or
+			 * braces it holds (a bad url too), as a browser reads
+			 * it */
+			for (; j < n && s[j] != ')'; j++)
+				if (s[j] == '\\' && j + 1 < n)
+					j++;
+			return j < n ? j + 1 : n;
+		}
 	}
 	if (s[i] == '\\' && i + 1 < n)
 		return i + 2;

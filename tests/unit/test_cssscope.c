@@ -123,6 +123,18 @@ static void cssscope_keeps_combinators_inside_the_root(void **state)
 	       ".sdperf-report a { color: red; b: c }\n");
 	expect("a { & ~ * { x: y } }", ".sdperf-report a { }\n");
 	/* at-rules that are the host's (or select nothing) */
+	/* strings and url()s end where a browser ends them: a string at an
+	 * unescaped newline (a bad string), an unquoted url() at its ')'
+	 * whatever quotes it holds; otherwise what follows was copied as
+	 * declarations and a browser read it as a rule of the host page */
+	expect("a {b: \"x\n} body * {c:d} /*\" }",
+	       ".sdperf-report a {b: \"x\n}\n.sdperf-report * {c:d}\n");
+	expect("a { b: url(x\"); } html * {c:d} p{e:\"}\"}",
+	       ".sdperf-report a { b: url(x\"); }\n.sdperf-report * {c:d}\n"
+	       ".sdperf-report p {e:\"}\"}\n");
+	expect(
+	    "a { b: URL( x'y\\) ) } p {c:d}",
+	    ".sdperf-report a { b: URL( x'y\\) ) }\n.sdperf-report p {c:d}\n");
 	expect("@import url(x.css); @page { margin: 0 } @namespace x url(y); "
 	       "@scope (body) { * { a: b } } p {q:r}",
 	       ".sdperf-report p {q:r}\n");
