@@ -69,6 +69,11 @@ struct redactor {
 	/* first[kind][c]: a literal of the kind starts with byte c */
 	unsigned char first[2][256];
 	char name[48]; /* redactor_kernel's answer */
+	/* a name looked up, in lower case: names (hosts, users, rank
+	 * folders) are found in any case, as a host name is one host in
+	 * any case (ZQHOST_AllReduce) */
+	char *low;
+	size_t lowalloc;
 };
 
 struct redactor *redactor_new(const char *const *paths, size_t npaths,
@@ -100,6 +105,7 @@ void redactor_free(struct redactor *rd)
 	for (i = 0; i < rd->npaths; i++)
 		free(rd->paths[i]);
 	free(rd->paths);
+	free(rd->low);
 	for (c = 0; c < REDACT_CLASSES; c++)
 		strtab_release(&rd->seen[c]);
 	for (i = 0; i < 2; i++) {
@@ -147,6 +153,21 @@ static void add_pseudonym(struct strbuf *out, enum redact_class c, uint32_t id)
  * other strings (no host name is; the value itself is dropped). */
 #define NAME_MAX_LEN 256
 
+/* s[0..len) in ASCII lower case, in rd's scratch (kept until the next
+ * call). */
+static const char *lowered(struct redactor *rd, const char *s, size_t len)
+{
+	size_t i;
+
+	rd->low = xgrow(rd->low, 1, len + 1, &rd->lowalloc);
+	for (i = 0; i < len; i++)
+		rd->low[i] = s[i] >= 'A' && s[i] <= 'Z'
+		                 ? (char)(s[i] - 'A' + 'a')
+		                 : s[i];
+	rd->low[len] = '\0';
+	return rd->low;
+}
+
 /* Adds s[0..len) as a literal of class c looked for in every string,
  * with pseudonym number id. The first class and id given a text keep
  * it. */
@@ -155,7 +176,10 @@ static void push_lit(struct redactor *rd, enum redact_class c, const char *s,
 {
 	struct strtab *t = &rd->tab[kind];
 	uint32_t k;
+	unsigned char c0 = (unsigned char)s[0];
 
+	if (kind == LIT_WORD)
+		s = lowered(rd, s, len);
 	if (strtab_find(t, s, len) != UINT32_MAX)
 		return;
 	k = strtab_intern(t, s, len);
@@ -182,7 +206,11 @@ static void push_lit(struct redactor *rd, enum redact_class c, const char *s,
 		rd->lens[kind][j] = len;
 		rd->nlens[kind]++;
 	}
-	rd->first[kind][(unsigned char)s[0]] = 1;
+	rd->first[kind][c0] = 1;
+	if (kind == LIT_WORD && c0 >= 'a' && c0 <= 'z')
+		rd->first[kind][c0 - 'a' + 'A'] = 1;
+	else if (kind == LIT_WORD && c0 >= 'A' && c0 <= 'Z')
+		rd->first[kind][c0 - 'A' + 'a'] = 1;
 }
 
 /* Adds original s[0..len) of class c, numbered, as a literal; its id, or
@@ -481,7 +509,10 @@ static size_t longest_lit(struct redactor *rd, enum lit_kind kind,
 		        ? next && next != '/' && is_name(next)
 		        : !word_boundary((unsigned char)s[e - 1], next))
 			continue;
-		id = strtab_find(&rd->tab[kind], s + i, e - i);
+		id = strtab_find(&rd->tab[kind],
+		                 kind == LIT_WORD ? lowered(rd, s + i, e - i)
+		                                  : s + i,
+		                 e - i);
 		if (id != UINT32_MAX) {
 			best = e - i;
 			*l = &rd->lits[kind][id];

@@ -31,6 +31,7 @@ def names(host, user, ipv4, ipv6, group, path):
         "FusedBlockD_%s" % path,          # end, '_' (a path)
         "%s-FusedBlockE" % user,          # start, '-'
         "hcom_allReduce__%s_1" % host,    # middle, '_'
+        "FusedBlockG_%s" % host.upper(),  # end, '_', in capitals
     ]
 
 
