@@ -136,23 +136,6 @@ static int cp_is_c1(const unsigned char *u, size_t k)
 	return k == 2 && u[0] == 0xC2 && u[1] < 0xA0;
 }
 
-/* The code point of the bidirectional formatting characters that can
- * reorder what a terminal shows (U+061C, U+200E, U+200F, U+202A..U+202E,
- * U+2066..U+2069: "Trojan Source"), else 0. */
-static unsigned cp_bidi(const unsigned char *u, size_t k)
-{
-	if (k == 2 && u[0] == 0xD8 && u[1] == 0x9C)
-		return 0x061C;
-	if (k != 3 || u[0] != 0xE2)
-		return 0;
-	if (u[1] == 0x80 &&
-	    (u[2] == 0x8E || u[2] == 0x8F || (u[2] >= 0xAA && u[2] <= 0xAE)))
-		return 0x2000u + (u[2] - 0x80u);
-	if (u[1] == 0x81 && u[2] >= 0xA6 && u[2] <= 0xA9)
-		return 0x2040u + (u[2] - 0x80u);
-	return 0;
-}
-
 static void add_shown(struct strbuf *sb, const char *s, size_t len,
                       int newlines)
 {
@@ -167,8 +150,9 @@ static void add_shown(struct strbuf *sb, const char *s, size_t len,
 			 */
 			strbuf_addf(sb, "\\x%02X", u[0]);
 			i++;
-		} else if (cp_bidi(u, k)) {
-			strbuf_addf(sb, "\\u%04X", cp_bidi(u, k));
+		} else if (utf8_bidi_control(u, k)) {
+			strbuf_adds(sb,
+			            utf8_bidi_shown(utf8_bidi_control(u, k)));
 			i += k;
 		} else {
 			strbuf_add(sb, u, k);

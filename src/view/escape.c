@@ -80,7 +80,16 @@ static const char *html_ascii(unsigned c, char *buf)
 	}
 }
 
-static const struct context html_context = {html_ascii, NULL};
+/* A bidirectional formatting character from the data would reorder the
+ * page's text around it (a kernel name that reads backwards, a spoofed
+ * header line): it is shown as \\uNNNN, as the terminal shows it. */
+static const char *bidi_multi(const unsigned char *s, size_t k)
+{
+	unsigned cp = utf8_bidi_control(s, k);
+	return cp ? utf8_bidi_shown(cp) : NULL;
+}
+
+static const struct context html_context = {html_ascii, bidi_multi};
 
 void escape_html(struct strbuf *out, const char *s, size_t len)
 {
@@ -339,7 +348,9 @@ void escape_md(struct strbuf *out, const char *s, size_t len)
 	while (i < len) {
 		if (u[i] >= 0x80) {
 			k = utf8_seq_len(u + i, len - i);
-			if (k)
+			if (k && utf8_bidi_control(u + i, k))
+				strbuf_adds(out, bidi_multi(u + i, k));
+			else if (k)
 				strbuf_add(out, s + i, k);
 			else
 				strbuf_adds(out, REPLACEMENT);
@@ -401,7 +412,8 @@ void escape_cssstr(struct strbuf *out, const char *s, size_t len)
 /* A Markdown fenced code block holding the text as it is: the fence is
  * one backtick longer than the longest run of backticks in the text (at
  * least three), so no line of the text can close it; control characters
- * but newline and tab become U+FFFD, as invalid UTF-8 does. */
+ * but newline and tab become U+FFFD, as invalid UTF-8 does, and the
+ * bidirectional formatting characters \\uNNNN. */
 void escape_mdcode(struct strbuf *out, const char *s, size_t len)
 {
 	size_t i, run = 0, longest = 0, start = 0, fence;
@@ -415,6 +427,18 @@ void escape_mdcode(struct strbuf *out, const char *s, size_t len)
 	strbuf_addch(out, '\n');
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)s[i];
+		size_t k =
+		    c >= 0x80
+		        ? utf8_seq_len((const unsigned char *)s + i, len - i)
+		        : 0;
+		if (k && utf8_bidi_control((const unsigned char *)s + i, k)) {
+			strbuf_add_utf8_valid(out, s + start, i - start);
+			strbuf_adds(
+			    out, bidi_multi((const unsigned char *)s + i, k));
+			start = i + k;
+			i += k - 1;
+			continue;
+		}
 		if ((c >= 0x20 && c != 0x7f) || c == '\n' || c == '\t')
 			continue;
 		strbuf_add_utf8_valid(out, s + start, i - start);
