@@ -435,7 +435,7 @@ static int read_compute(struct kread *r, struct err *e)
 	    &sql,
 	    "SELECT t.startNs, t.endNs, c.name, %s, %s, c.globalTaskId, %s "
 	    "FROM COMPUTE_TASK_INFO c JOIN TASK t "
-	    "ON t.globalTaskId = c.globalTaskId",
+	    "ON " DBI_ID_JOIN("t.globalTaskId", "c.globalTaskId"),
 	    dbi_has_col(db, DBT_COMPUTE_TASK_INFO, "opType") ? "c.opType"
 	                                                     : "NULL",
 	    dbi_has_col(db, DBT_COMPUTE_TASK_INFO, "taskType") ? "c.taskType"

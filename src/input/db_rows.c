@@ -436,9 +436,11 @@ static int comm_prepare(struct comm_read *c, struct err *e)
 	strbuf_addf(&sql,
 	            "SELECT c.opId, c.planeId, c.taskType, c.transportType, "
 	            "c.linkType, %s, t.startNs, t.endNs FROM "
-	            "COMMUNICATION_TASK_INFO c JOIN TASK t ON t.globalTaskId = "
-	            "c.globalTaskId ORDER BY c.opId, c.planeId, t.startNs, "
-	            "c.globalTaskId",
+	            "COMMUNICATION_TASK_INFO c JOIN TASK t ON " DBI_ID_JOIN(
+	                "t.globalTaskId",
+	                "c.globalTaskId") " ORDER BY c.opId, c.planeId, "
+	                                  "t.startNs, "
+	                                  "c.globalTaskId",
 	            dbi_has_col(db, DBT_COMMUNICATION_TASK_INFO, "size")
 	                ? "c.size"
 	                : "0");
