@@ -224,3 +224,33 @@ t = sum(s["kernel_time_us"] for s in d["stages"].values())
 assert t == 5.0, t
 PY
 done
+
+# ---- bounds (review): STRING_IDS values are up to 1 MiB each, and the
+# reader's id -> string cache (4,096 slots) kept a copy of each outside
+# --max-memory: 120 TASK rows of distinct 1 MiB task types (unknown ones,
+# left out of the kernels) held 130 MB under --max-memory 64M. Long values
+# are no longer cached.
+python3 - <<'PY'
+import sqlite3
+c = sqlite3.connect("long_types.db")
+c.executescript(
+    "CREATE TABLE STRING_IDS (id INTEGER PRIMARY KEY,value TEXT);"
+    "CREATE TABLE TASK (startNs INTEGER,endNs INTEGER,connectionId INTEGER,"
+    "globalTaskId INTEGER,taskType INTEGER);"
+    "CREATE TABLE COMPUTE_TASK_INFO (name INTEGER,globalTaskId INTEGER,"
+    "taskType INTEGER,opType INTEGER);")
+n = 120
+c.executemany("INSERT INTO STRING_IDS VALUES (?, ?)",
+              [(1, "aclnnAdd_AddAiCore_Add"), (2, "AI_CORE")] +
+              [(10 + i, "T%d_" % i + "x" * ((1 << 20) - 20))
+               for i in range(n)])
+c.executemany("INSERT INTO TASK VALUES (?, ?, 0, ?, ?)",
+              [(1000 * i, 1000 * i + 500, i, 10 + i) for i in range(n)] +
+              [(1000 * n, 1000 * n + 500, n, 2)])
+c.executemany("INSERT INTO COMPUTE_TASK_INFO VALUES (1, ?, 2, NULL)",
+              ((i,) for i in range(n + 1)))
+c.commit()
+PY
+bounded db23_long_strings_bounded 0 90 30 '' -- \
+	"$SDPERF" report long_types.db -o o_long -q -f json --max-memory 64M
+rm -f long_types.db
