@@ -254,3 +254,35 @@ PY
 bounded db23_long_strings_bounded 0 90 30 '' -- \
 	"$SDPERF" report long_types.db -o o_long -q -f json --max-memory 64M
 rm -f long_types.db
+
+# ---- bounds (review): 100,000 TASK rows of one unknown 1 MiB task type:
+# each row fetched and copied the whole name again (1 MiB a row, 100 GB
+# in all: 7 s before, growing with the rows); its class and its name as
+# the tally keeps it (64 bytes) are now remembered once per id.
+python3 - <<'PY'
+import sqlite3
+c = sqlite3.connect("one_long_type.db")
+c.executescript(
+    "CREATE TABLE STRING_IDS (id INTEGER PRIMARY KEY,value TEXT);"
+    "CREATE TABLE TASK (startNs INTEGER,endNs INTEGER,connectionId INTEGER,"
+    "globalTaskId INTEGER,taskType INTEGER);"
+    "CREATE TABLE COMPUTE_TASK_INFO (name INTEGER,globalTaskId INTEGER,"
+    "taskType INTEGER,opType INTEGER);")
+n = 100000
+c.executemany("INSERT INTO STRING_IDS VALUES (?, ?)",
+              [(1, "aclnnAdd_AddAiCore_Add"), (2, "AI_CORE"),
+               (3, "T_" + "x" * ((1 << 20) - 20))])
+c.executemany("INSERT INTO TASK VALUES (?, ?, 0, ?, ?)",
+              [(1000 * i, 1000 * i + 500, i, 3) for i in range(n)] +
+              [(1000 * n, 1000 * n + 500, n, 2)])
+c.executemany("INSERT INTO COMPUTE_TASK_INFO VALUES (1, ?, 2, NULL)",
+              ((i,) for i in range(n + 1)))
+c.commit()
+PY
+bounded db23_long_type_rows_fast 0 100 3 '' -- \
+	"$SDPERF" report one_long_type.db -o o_long1 -q -f json --max-memory 64M
+python3 - o_long1/report.json <<'PY' && ok db23_long_type_one_kernel || bad db23_long_type_one_kernel
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["profile"]["kernels"] == 1, d["profile"]["kernels"]
+PY
