@@ -603,6 +603,9 @@ int dbi_check_ids(struct db *db, struct err *e)
 	if (unique_col(db, DBT_TASK, "globalTaskId", e) ||
 	    (db_has(db, DBT_COMPUTE_TASK_INFO) &&
 	     unique_col(db, DBT_COMPUTE_TASK_INFO, "globalTaskId", e)) ||
+	    (db_has(db, DBT_COMMUNICATION_TASK_INFO) &&
+	     dbi_has_col(db, DBT_COMMUNICATION_TASK_INFO, "globalTaskId") &&
+	     unique_col(db, DBT_COMMUNICATION_TASK_INFO, "globalTaskId", e)) ||
 	    (db_has(db, DBT_COMMUNICATION_OP) &&
 	     dbi_has_col(db, DBT_COMMUNICATION_OP, "opId") &&
 	     unique_col(db, DBT_COMMUNICATION_OP, "opId", e)) ||

@@ -286,3 +286,21 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["profile"]["kernels"] == 1, d["profile"]["kernels"]
 PY
+
+# ---- 3 (review): COMMUNICATION_TASK_INFO holds one row per HCCL task
+# (its globalTaskId a TASK's); the real sample with every row written twice
+# doubled the wait, transit and sync times and every transport's size and
+# time (HCCS 427.596 -> 855.192 MB), exit 0, no warning. Now refused.
+cp "$SAMPLE_DB" comm_dup.db
+python3 - comm_dup.db <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("INSERT INTO COMMUNICATION_TASK_INFO SELECT * FROM "
+          "COMMUNICATION_TASK_INFO")
+c.commit()
+# the smallest id is the one GROUP BY meets first
+open("comm_dup.id", "w").write(str(c.execute(
+    "SELECT min(globalTaskId) FROM COMMUNICATION_TASK_INFO").fetchone()[0]))
+PY
+bounded db23_dup_comm_task 3 200 30 "comm_dup.db: COMMUNICATION_TASK_INFO.globalTaskId $(cat comm_dup.id) appears 2 times" -- \
+	"$SDPERF" report comm_dup.db -o o_cdup -q -f json
