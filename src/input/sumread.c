@@ -200,7 +200,7 @@ static int read_dbl(struct rd *r, const struct ft_field *f, const cJSON *v,
 		         "not a finite number from %.0f to %.0f", lo, hi);
 		return jsonerr_bad(&r->j, what, v);
 	}
-	*d = x + 0.0; /* -0 is read as 0: it would show as "-0" */
+	*d = x;
 	return 0;
 }
 
