@@ -172,3 +172,18 @@ if grep -q -- '-0×' out-negzero/report.md || grep -q -- '"outlier_factor": *-0'
 else
 	ok sums23_negzero_shown_as_zero
 fi
+
+# review: a member given twice ("kernels": 99999, "kernels": 1454) was read
+# as its first (cJSON) while Python's json and jq take the last: one file,
+# two readings. It is refused, the member named.
+python3 - <<'PY'
+import os
+s = open("r0.json").read()
+d = s.replace('"kernels":', '"kernels":99999,"kernels":', 1)
+assert d != s
+os.makedirs("dupkey", exist_ok=True)
+open("dupkey/r0.json", "w").write(d)
+PY
+bounded sums23_dup_member 3 200 30 \
+	"dupkey/r0.json: part.inputs.0.kernels: given twice" -- \
+	timeout 120 "$SDPERF" report dupkey -o out-dupkey -f json -q
