@@ -304,3 +304,20 @@ open("comm_dup.id", "w").write(str(c.execute(
 PY
 bounded db23_dup_comm_task 3 200 30 "comm_dup.db: COMMUNICATION_TASK_INFO.globalTaskId $(cat comm_dup.id) appears 2 times" -- \
 	"$SDPERF" report comm_dup.db -o o_cdup -q -f json
+
+# ---- bounds (review): the HCCL enum tables are read whole (4,096 rows at
+# most) and each name was copied outside --max-memory, up to 1 MiB each:
+# the real sample with 120 link-type names of 1 MiB held 130 MB under
+# --max-memory 64M. A name longer than any the profiler writes is left out.
+cp "$SAMPLE_DB" long_enum.db
+python3 - long_enum.db <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.executemany("INSERT INTO ENUM_HCCL_LINK_TYPE VALUES (?, ?)",
+              ((100 + i, "L%d_" % i + "x" * ((1 << 20) - 20))
+               for i in range(120)))
+c.commit()
+PY
+bounded db23_long_enum_bounded 0 90 30 '' -- \
+	"$SDPERF" report long_enum.db -o o_lenum -q -f json --max-memory 64M
+rm -f long_enum.db
