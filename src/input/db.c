@@ -22,6 +22,10 @@
 #include "util/banned.h"
 
 #define STR_CACHE 4096 /* string-id cache slots (power of 2) */
+/* Longest value the cache keeps: a value may be DB_MAX_VALUE (1 MiB) long,
+ * and 4,096 such copies would hold 4 GiB outside --max-memory; with this
+ * cap the cache holds at most 4 MiB. Longer values are read each time. */
+#define STR_CACHE_LEN 1024
 
 /* Columns the reader needs (NULL-terminated); a table lacking one is
  * unusable. Optional columns are asked for by dbi_has_col(). */
@@ -531,6 +535,11 @@ int dbi_str(struct db *db, int64_t id, struct strbuf *out, struct err *e)
 	if (rc != SQLITE_ROW)
 		return dbi_fail(db, "STRING_IDS", e);
 	v = sqlite3_column_text(db->str_stmt, 0);
+	if ((size_t)sqlite3_column_bytes(db->str_stmt, 0) > STR_CACHE_LEN) {
+		strbuf_add(out, (const char *)v,
+		           (size_t)sqlite3_column_bytes(db->str_stmt, 0));
+		return 0;
+	}
 	free(sl->s);
 	sl->id = id;
 	sl->len = (size_t)sqlite3_column_bytes(db->str_stmt, 0);
@@ -594,6 +603,9 @@ int dbi_check_ids(struct db *db, struct err *e)
 	if (unique_col(db, DBT_TASK, "globalTaskId", e) ||
 	    (db_has(db, DBT_COMPUTE_TASK_INFO) &&
 	     unique_col(db, DBT_COMPUTE_TASK_INFO, "globalTaskId", e)) ||
+	    (db_has(db, DBT_COMMUNICATION_TASK_INFO) &&
+	     dbi_has_col(db, DBT_COMMUNICATION_TASK_INFO, "globalTaskId") &&
+	     unique_col(db, DBT_COMMUNICATION_TASK_INFO, "globalTaskId", e)) ||
 	    (db_has(db, DBT_COMMUNICATION_OP) &&
 	     dbi_has_col(db, DBT_COMMUNICATION_OP, "opId") &&
 	     unique_col(db, DBT_COMMUNICATION_OP, "opId", e)) ||

@@ -13,6 +13,16 @@
 
 #define DBI_QUOTE_MAX 60 /* bytes of a bad value quoted in a message */
 
+/* The ON clause joining two id columns: equal integers only. SQLite would
+ * otherwise convert a TEXT or REAL id ('4', '04', '4.0') to the other
+ * column's affinity, so that spellings the duplicate check (GROUP BY, no
+ * conversion) keeps apart all join one row and multiply it. A non-integer
+ * id joins nothing (the row is counted unjoined). The equality comes first
+ * so that SQLite still looks it up in an index. */
+#define DBI_ID_JOIN(a, b)                                                      \
+	a " = " b " AND typeof(" a ") = 'integer' AND typeof(" b ") = "        \
+	                                                         "'integer'"
+
 struct str_slot {
 	int64_t id; /* valid when s != NULL */
 	char *s;

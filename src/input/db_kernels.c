@@ -68,6 +68,10 @@ struct kread {
 		int64_t id;
 		int cls;
 		int used;
+		/* an unknown type's name as its tally keeps it (cut):
+		 * a 1 MiB name is not fetched again for every row */
+		size_t nlen;
+		char name[TASK_UNKNOWN_NAME_MAX];
 	} tcls[TYPE_CACHE];
 };
 
@@ -345,6 +349,10 @@ static int task_left_out(struct kread *r, sqlite3_stmt *st, int64_t start,
 		r->tcls[i].id = id;
 		r->tcls[i].cls = cls;
 		r->tcls[i].used = 1;
+		r->tcls[i].nlen = r->msg.len < TASK_UNKNOWN_NAME_MAX
+		                      ? r->msg.len
+		                      : TASK_UNKNOWN_NAME_MAX;
+		memcpy(r->tcls[i].name, r->msg.buf, r->tcls[i].nlen);
 	}
 	if (cls == TASK_KERNEL || cls == TASK_BY_NAME)
 		return 0;
@@ -352,11 +360,8 @@ static int task_left_out(struct kread *r, sqlite3_stmt *st, int64_t start,
 		r->db->about.task_left_out++;
 		return 1;
 	}
-	strbuf_reset(&r->msg);
-	if (dbi_str(r->db, id, &r->msg, e) < 0)
-		return -1;
-	task_unknown_add(&r->db->about.unknown, r->msg.buf, r->msg.len,
-	                 end - start);
+	task_unknown_add(&r->db->about.unknown, r->tcls[i].name,
+	                 r->tcls[i].nlen, end - start);
 	return 1;
 }
 
@@ -435,7 +440,7 @@ static int read_compute(struct kread *r, struct err *e)
 	    &sql,
 	    "SELECT t.startNs, t.endNs, c.name, %s, %s, c.globalTaskId, %s "
 	    "FROM COMPUTE_TASK_INFO c JOIN TASK t "
-	    "ON t.globalTaskId = c.globalTaskId",
+	    "ON " DBI_ID_JOIN("t.globalTaskId", "c.globalTaskId"),
 	    dbi_has_col(db, DBT_COMPUTE_TASK_INFO, "opType") ? "c.opType"
 	                                                     : "NULL",
 	    dbi_has_col(db, DBT_COMPUTE_TASK_INFO, "taskType") ? "c.taskType"

@@ -13,8 +13,12 @@
 #include "util/xalloc.h"
 #include "util/banned.h"
 
-#define ENUM_MAX   4096       /* rows read from an enum table */
-#define MARKER_IDS (1u << 20) /* distinct marker names accepted */
+#define ENUM_MAX 4096 /* rows read from an enum table */
+/* Longest enum name kept: the profiler's are a word ("STANDARD_ROCE"); a
+ * longer one (up to 1 MiB) is left out, so that 4,096 rows cannot hold
+ * 4 GiB outside --max-memory. Its id then names no transport or link. */
+#define ENUM_NAME_MAX 256
+#define MARKER_IDS    (1u << 20) /* distinct marker names accepted */
 
 int db_overlap_each(struct db *db, db_span_fn fn, void *ctx, uint64_t *skipped,
                     struct err *e)
@@ -380,7 +384,8 @@ static int load_enum(struct db *db, enum db_table t, struct enum_map *m,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const unsigned char *v = sqlite3_column_text(st, 1);
 		int64_t id;
-		if (v && !dbi_i64(st, 0, &id)) {
+		if (v && !dbi_i64(st, 0, &id) &&
+		    sqlite3_column_bytes(st, 1) <= ENUM_NAME_MAX) {
 			m->v[m->n].id = id;
 			m->v[m->n++].name = xstrdup((const char *)v);
 		}
@@ -436,9 +441,11 @@ static int comm_prepare(struct comm_read *c, struct err *e)
 	strbuf_addf(&sql,
 	            "SELECT c.opId, c.planeId, c.taskType, c.transportType, "
 	            "c.linkType, %s, t.startNs, t.endNs FROM "
-	            "COMMUNICATION_TASK_INFO c JOIN TASK t ON t.globalTaskId = "
-	            "c.globalTaskId ORDER BY c.opId, c.planeId, t.startNs, "
-	            "c.globalTaskId",
+	            "COMMUNICATION_TASK_INFO c JOIN TASK t ON " DBI_ID_JOIN(
+	                "t.globalTaskId",
+	                "c.globalTaskId") " ORDER BY c.opId, c.planeId, "
+	                                  "t.startNs, "
+	                                  "c.globalTaskId",
 	            dbi_has_col(db, DBT_COMMUNICATION_TASK_INFO, "size")
 	                ? "c.size"
 	                : "0");

@@ -344,8 +344,17 @@ static int read_table(struct rd *r, const cJSON *o, const struct ft_table *t,
 		const struct ft_field *f = &t->f[k];
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, f->key);
 		size_t old = jsonerr_push(&r->j, f->key);
+		const cJSON *d = v;
 		if (!v)
 			return jsonerr_bad(&r->j, "missing", NULL);
+		/* a member twice would be read as its first here and as
+		 * its last by most other readers: which one is meant? */
+		while ((d = d->next) &&
+		       (!d->string || strcmp(d->string, f->key)))
+			;
+		if (d)
+			return jsonerr_bad(
+			    &r->j, "given twice (which one is meant?)", d);
 		if (read_field(r, f, v, base))
 			return -1;
 		jsonerr_pop(&r->j, old);

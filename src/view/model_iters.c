@@ -74,7 +74,8 @@ static void loop_line(struct model_ctx *c, struct tmpl_vars *v)
 	model_set_msg(c, v, "iters_loop",
 	              share >= 0 ? "iters_loop" : "iters_loop_noshare", names,
 	              values, 2);
-	snprintf(b[2], 32, "%g", s->outlier_factor);
+	/* + 0.0: a forged summary's -0 shows as 0, not "-0" */
+	snprintf(b[2], 32, "%g", s->outlier_factor + 0.0);
 	snprintf(b[3], 32, "%llu", (unsigned long long)s->outliers);
 	model_set_msg(c, v, "iters_outliers", "iters_outliers", names + 2,
 	              values + 2, 2);

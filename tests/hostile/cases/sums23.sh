@@ -153,3 +153,37 @@ if grep -q 'class="chart waterfall' out-diff/diff.html; then
 else
 	ok sums23_diff_no_waterfall
 fi
+
+# review: a negative zero where a double belongs reached the reader's
+# figures as -0 ("a full iteration taking -0x the median" in report.md);
+# it is shown as the zero it equals (the summary keeps -0 exactly:
+# unit_ranksum round-trips it)
+python3 - <<'PY'
+import json
+d = json.load(open("r0.json"))
+d["part"]["iters"]["outlier_factor"] = -0.0
+import os; os.makedirs("negzero", exist_ok=True)
+json.dump(d, open("negzero/r0.json", "w"))
+PY
+bounded sums23_negzero 0 200 30 '' -- \
+	timeout 120 "$SDPERF" report negzero -o out-negzero -f json,md -q
+if grep -q -- '-0×' out-negzero/report.md || grep -q -- '"outlier_factor": *-0' out-negzero/report.json; then
+	bad sums23_negzero_shown_as_zero "a -0 in the report" "$(grep -o -- '.\{30\}-0×' out-negzero/report.md)"
+else
+	ok sums23_negzero_shown_as_zero
+fi
+
+# review: a member given twice ("kernels": 99999, "kernels": 1454) was read
+# as its first (cJSON) while Python's json and jq take the last: one file,
+# two readings. It is refused, the member named.
+python3 - <<'PY'
+import os
+s = open("r0.json").read()
+d = s.replace('"kernels":', '"kernels":99999,"kernels":', 1)
+assert d != s
+os.makedirs("dupkey", exist_ok=True)
+open("dupkey/r0.json", "w").write(d)
+PY
+bounded sums23_dup_member 3 200 30 \
+	"dupkey/r0.json: part.inputs.0.kernels: given twice" -- \
+	timeout 120 "$SDPERF" report dupkey -o out-dupkey -f json -q
