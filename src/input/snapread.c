@@ -86,7 +86,8 @@ static int known_index(const char *key)
 	return -1;
 }
 
-/* The members of obj with a known key (the first of each), in one pass. */
+/* The members of obj with a known key, in one pass; a known key given
+ * twice is an error naming it. */
 static struct snapread_cache *members(struct snapread *r,
                                       const struct snapread_val *obj)
 {
@@ -107,6 +108,18 @@ static struct snapread_cache *members(struct snapread *r,
 		return NULL;
 	for (i = 0; (more = jp_next(&r->p, &key)) == 1; i++) {
 		k = known_index(key.buf);
+		if (k >= 0 && c->at[k] >= 0 && strlen(key.buf) == key.len) {
+			/* JSON readers disagree on which of two is meant
+			 * (cJSON the first, Python and jq the last): refused,
+			 * as the summary reader does */
+			struct snapread_val v;
+			jp_mark(&r->p, &v.m);
+			v.t = jp_type(&r->p);
+			snapread_bad(r, key.buf,
+			             "given twice (which one is meant?)", &v);
+			more = -1;
+			break;
+		}
 		if (k >= 0 && c->at[k] < 0 && strlen(key.buf) == key.len) {
 			c->at[k] = (signed char)k;
 			jp_mark(&r->p, &c->v[k].m);

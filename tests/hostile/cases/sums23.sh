@@ -187,3 +187,17 @@ PY
 bounded sums23_dup_member 3 200 30 \
 	"dupkey/r0.json: part.inputs.0.kernels: given twice" -- \
 	timeout 120 "$SDPERF" report dupkey -o out-dupkey -f json -q
+
+# ---- review: a report.json given to diff with a member given twice
+# ("kernels": 99999 before the real one): JSON readers disagree on which
+# is meant (cJSON the first, Python and jq the last); refused, naming it,
+# as a summary's is
+python3 - "$ROOT/examples/image-dit-1card/report/report.json" <<'PY'
+import sys
+s = open(sys.argv[1]).read()
+i = s.index('"kernels":')
+open("dupkey_a.json", "w").write(s)
+open("dupkey_b.json", "w").write(s[:i] + '"kernels": 99999, ' + s[i:])
+PY
+bounded sums23_diff_dup_member 3 64 20 'profile.kernels: given twice' -- \
+	"$SDPERF" diff dupkey_a.json dupkey_b.json -o dupkey_out -q
