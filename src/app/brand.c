@@ -233,8 +233,8 @@ static int read_logo(struct options *o, const char *where, struct err *e)
 		strbuf_release(&img);
 		strbuf_release(&why);
 		return membudget_fail(
-		    e, logo_cost(&info), "%s '%s': %ux%u image", where,
-		    o->logo, (unsigned)info.width, (unsigned)info.height);
+		    e, logo_cost(&info), "%s '%s': %ux%u image", where, o->logo,
+		    (unsigned)info.width, (unsigned)info.height);
 	} else {
 		o->logo_charged = logo_cost(&info);
 		ret = 0;

@@ -21,7 +21,7 @@
  * so that SQLite still looks it up in an index. */
 #define DBI_ID_JOIN(a, b)                                                      \
 	a " = " b " AND typeof(" a ") = 'integer' AND typeof(" b ") = "        \
-	                                                         "'integer'"
+	  "'integer'"
 
 struct str_slot {
 	int64_t id; /* valid when s != NULL */
@@ -61,7 +61,8 @@ int dbi_has_col(const struct db *db, enum db_table t, const char *col);
 int dbi_str(struct db *db, int64_t id, struct strbuf *out, struct err *e);
 /* The ids the profiler writes once and the reader joins or looks up on
  * (TASK.globalTaskId, COMPUTE_TASK_INFO.globalTaskId,
- * COMMUNICATION_OP.opId, STRING_IDS.id) each held once: 0 (checked once
+ * COMMUNICATION_TASK_INFO.globalTaskId, COMMUNICATION_OP.opId,
+ * STRING_IDS.id) each held once: 0 (checked once
  * per db), or -1 with ERR_INPUT "PATH: TASK.globalTaskId 42 appears 2
  * times: ..." (or a read error). */
 int dbi_check_ids(struct db *db, struct err *e);
