@@ -78,7 +78,8 @@ int64_t db_peek_rank(const char *path);
  * with strict). Returns 0, or -1 with ERR_INPUT: corrupt file, no kernels
  * at all, a bad row with strict, an id the profiler writes once held
  * twice ("PATH: TASK.globalTaskId 42 appears 2 times: ..."; also
- * COMPUTE_TASK_INFO.globalTaskId, COMMUNICATION_OP.opId, STRING_IDS.id):
+ * COMPUTE_TASK_INFO and COMMUNICATION_TASK_INFO.globalTaskId,
+ * COMMUNICATION_OP.opId, STRING_IDS.id):
  * a join on it would multiply rows. */
 int db_read_kernels(struct db *db, int strict, struct kernel_table *kt,
                     struct kernels_info *info, struct err *e);

@@ -387,12 +387,14 @@ static int read_rows(struct kread *r, const char *sql, const char *table,
 		x = row_times(r, st, 0, &start, &end, e);
 		if (!x && !hccl)
 			x = task_left_out(r, st, start, end, e);
-		if (!x)
+		if (!x) {
+			struct sid core = col_id(st, 4);
 			x = kernel_key(r, col_id(st, 2), col_id(st, 3),
-			               hccl                ? CORE_HCCL
-			               : col_id(st, 4).set ? CORE_ID
-			                                   : CORE_NONE,
-			               col_id(st, 4), &k, e);
+			               hccl       ? CORE_HCCL
+			               : core.set ? CORE_ID
+			                          : CORE_NONE,
+			               core, &k, e);
+		}
 		if (x < 0)
 			break;
 		if (x)
