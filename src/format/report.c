@@ -32,6 +32,22 @@ static int plain_name(const char *name)
 	       strcmp(name, ".") && strcmp(name, "..");
 }
 
+/* The user's file dir/name (a template or an asset) into out: 0, 1 when
+ * there is none (the built-in one fills the gap), -1 with e set. The
+ * user's file wins; a name that is there but no regular file (a FIFO, a
+ * directory) is an error naming it, never waited on. */
+static int read_user_file(const char *dir, const char *name, struct strbuf *out,
+                          struct err *e)
+{
+	char *path = fileio_join(dir, name);
+	int ret = fileio_kind(path) >= 0 || errno != ENOENT
+	              ? fileio_read_small(path, TEMPLATE_MAX_BYTES, out, e)
+	              : 1;
+
+	free(path);
+	return ret;
+}
+
 int report_load_template(void *ctx, const char *name, struct strbuf *text,
                          struct err *e)
 {
@@ -44,18 +60,8 @@ int report_load_template(void *ctx, const char *name, struct strbuf *text,
 		return err_set(
 		    e, ERR_INPUT,
 		    "template name '%s': only a file name is allowed", name);
-	if (dir) {
-		/* the user's file wins; the built-in one fills any gap. A
-		 * name that is there but no regular file (a FIFO, a
-		 * directory) is an error naming it, never waited on */
-		path = fileio_join(dir, name);
-		ret = fileio_kind(path) >= 0 || errno != ENOENT
-		          ? fileio_read_small(path, TEMPLATE_MAX_BYTES, text, e)
-		          : 1;
-		free(path);
-		if (ret <= 0)
-			return ret;
-	}
+	if (dir && (ret = read_user_file(dir, name, text, e)) <= 0)
+		return ret;
 	path = xstrfmt("templates/%s", name);
 	f = embed_find(path);
 	free(path);
@@ -73,17 +79,8 @@ int report_load_asset(const char *dir, const char *name, struct strbuf *out,
 	char *path;
 	int ret;
 
-	if (dir) {
-		/* as report_load_template: a name that is there is read, and
-		 * one that is no regular file is an error naming it */
-		path = fileio_join(dir, name);
-		ret = fileio_kind(path) >= 0 || errno != ENOENT
-		          ? fileio_read_small(path, TEMPLATE_MAX_BYTES, out, e)
-		          : 1;
-		free(path);
-		if (ret <= 0)
-			return ret;
-	}
+	if (dir && (ret = read_user_file(dir, name, out, e)) <= 0)
+		return ret;
 	path = xstrfmt("assets/%s", name);
 	f = embed_find(path);
 	free(path);

@@ -41,25 +41,6 @@ int fileio_mkdirs(const char *path, struct err *e)
 	return ret;
 }
 
-int fileio_open_regular(const char *path, int64_t *size, struct err *e)
-{
-	struct stat st;
-	/* O_NONBLOCK: a FIFO swapped in after discovery's lstat must not
-	 * hang the open; fstat below refuses it */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-
-	if (fd < 0)
-		return err_set(e, ERR_INPUT, "%s: cannot open: %s", path,
-		               strerror(errno));
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return err_set(e, ERR_INPUT, "%s: not a regular file", path);
-	}
-	(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	*size = (int64_t)st.st_size;
-	return fd;
-}
-
 /* What a path that is not a regular file is, for the message. */
 static const char *kind_name(mode_t m)
 {
@@ -71,26 +52,54 @@ static const char *kind_name(mode_t m)
 	                     : "not a plain file";
 }
 
+/* Opens path read-only without waiting: O_NONBLOCK, so that a FIFO with
+ * no writer (or one swapped in after discovery's lstat) cannot hang the
+ * open. *st is the descriptor's own (so what is read is the file that was
+ * checked: no stat-then-open race; st_mode 0 when fstat fails); a regular
+ * file's descriptor is made blocking again. The fd, or -1 with e set. */
+static int open_nowait(const char *path, struct stat *st, struct err *e)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0)
+		return err_set(e, ERR_INPUT, "%s: cannot open: %s", path,
+		               strerror(errno));
+	if (fstat(fd, st))
+		memset(st, 0, sizeof(*st));
+	if (S_ISREG(st->st_mode))
+		(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+int fileio_open_regular(const char *path, int64_t *size, struct err *e)
+{
+	struct stat st;
+	int fd = open_nowait(path, &st, e);
+
+	if (fd < 0)
+		return -1;
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return err_set(e, ERR_INPUT, "%s: not a regular file", path);
+	}
+	*size = (int64_t)st.st_size;
+	return fd;
+}
+
 int fileio_read_small(const char *path, size_t max, struct strbuf *sb,
                       struct err *e)
 {
 	char buf[65536];
-	struct stat st = {0};
+	struct stat st;
 	ssize_t n;
-	int ret = 0, fd;
+	int ret = 0, fd = open_nowait(path, &st, e);
 
-	/* O_NONBLOCK: opening a FIFO with no writer must not wait for one;
-	 * the descriptor is then checked to be a regular file, so what is
-	 * read is the file that was checked (no stat-then-open race) */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
-		return err_set(e, ERR_INPUT, "%s: cannot open: %s", path,
-		               strerror(errno));
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		ret = err_set(e, ERR_INPUT, "%s: not a regular file (%s)", path,
-		              kind_name(st.st_mode));
+		return -1;
+	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		return ret;
+		return err_set(e, ERR_INPUT, "%s: not a regular file (%s)",
+		               path, kind_name(st.st_mode));
 	}
 	if ((uint64_t)st.st_size > max) {
 		close(fd);

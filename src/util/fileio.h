@@ -18,9 +18,10 @@ int fileio_mkdirs(const char *path, struct err *e);
  * file (a FIFO)", without blocking on the open. */
 int fileio_read_small(const char *path, size_t max, struct strbuf *sb,
                       struct err *e);
-/* Opens path read-only: the descriptor (the caller closes it) with *size
- * its bytes, or -1 with ERR_INPUT "PATH: cannot open: <reason>" or "PATH:
- * not a regular file" (a directory, a FIFO, a device). */
+/* Opens path read-only, never waiting on a FIFO: the descriptor (the
+ * caller closes it) with *size its bytes, or -1 with ERR_INPUT "PATH:
+ * cannot open: <reason>" or "PATH: not a regular file" (a directory, a
+ * FIFO, a device). */
 int fileio_open_regular(const char *path, int64_t *size, struct err *e);
 /* 1 if path is a directory, 0 if a regular file, -1 (errno set) else. */
 int fileio_kind(const char *path);

@@ -4,14 +4,13 @@
 #include "util/sha256.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/fileio.h"
 #include "util/banned.h"
 #include "util/sha256_ni.h"
 
@@ -206,19 +205,14 @@ int sha256_file(const char *path, uint64_t *size, char hex[SHA256_HEX],
 {
 	struct sha256_ctx c;
 	unsigned char buf[64 << 10], d[32];
-	struct stat st;
+	int64_t bytes;
 	ssize_t got;
-	/* O_NONBLOCK: a FIFO planted under a file's name must not hang the
-	 * open; it is then refused as not a regular file */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	/* a FIFO planted under a file's name must not hang the open: it is
+	 * refused as not a regular file */
+	int fd = fileio_open_regular(path, &bytes, e);
 
 	if (fd < 0)
-		return err_set(e, ERR_INPUT, "%s: cannot open: %s", path,
-		               strerror(errno));
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return err_set(e, ERR_INPUT, "%s: not a regular file", path);
-	}
+		return -1;
 	sha256_init(&c);
 	while ((got = read(fd, buf, sizeof(buf))) != 0) {
 		if (got < 0 && errno == EINTR)
