@@ -144,15 +144,15 @@ static void add_shown(struct strbuf *sb, const char *s, size_t len,
 	for (i = 0; i < len;) {
 		const unsigned char *u = (const unsigned char *)s + i;
 		size_t k = utf8_seq_len(u, len - i);
+		const char *bidi;
 		if (!k || (u[0] < 0x20 && !(newlines && u[0] == '\n')) ||
 		    u[0] == 0x7F || cp_is_c1(u, k)) {
 			/* control or invalid byte: show it, keep the text valid
 			 */
 			strbuf_addf(sb, "\\x%02X", u[0]);
 			i++;
-		} else if (utf8_bidi_control(u, k)) {
-			strbuf_adds(sb,
-			            utf8_bidi_shown(utf8_bidi_control(u, k)));
+		} else if ((bidi = utf8_bidi_shown(u, k))) {
+			strbuf_adds(sb, bidi);
 			i += k;
 		} else {
 			strbuf_add(sb, u, k);

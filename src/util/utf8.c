@@ -133,43 +133,21 @@ size_t utf8_json_lone_surrogates(const char *s, size_t n, char *fix)
 	return count;
 }
 
-unsigned utf8_bidi_control(const unsigned char *u, size_t k)
-{
-	if (k == 2 && u[0] == 0xD8 && u[1] == 0x9C)
-		return 0x061C;
-	if (k != 3 || u[0] != 0xE2)
-		return 0;
-	if (u[1] == 0x80 &&
-	    (u[2] == 0x8E || u[2] == 0x8F || (u[2] >= 0xAA && u[2] <= 0xAE)))
-		return 0x2000u + (u[2] - 0x80u);
-	if (u[1] == 0x81 && u[2] >= 0xA6 && u[2] <= 0xA9)
-		return 0x2040u + (u[2] - 0x80u);
-	return 0;
-}
-
-const char *utf8_bidi_shown(unsigned cp)
+const char *utf8_bidi_shown(const unsigned char *u, size_t k)
 {
 	static const char *const shown[] = {
-	    "\\u200E", "\\u200F", "\\u202A", "\\u202B", "\\u202C", "\\u202D",
-	    "\\u202E", "\\u2066", "\\u2067", "\\u2068", "\\u2069"};
-	switch (cp) {
-	case 0x061C:
-		return "\\u061C";
-	case 0x200E:
-	case 0x200F:
-		return shown[cp - 0x200E];
-	case 0x202A:
-	case 0x202B:
-	case 0x202C:
-	case 0x202D:
-	case 0x202E:
-		return shown[2 + cp - 0x202A];
-	case 0x2066:
-	case 0x2067:
-	case 0x2068:
-	case 0x2069:
-		return shown[7 + cp - 0x2066];
-	default:
-		return "";
-	}
+	    "\\u061C", "\\u200E", "\\u200F", "\\u202A", "\\u202B", "\\u202C",
+	    "\\u202D", "\\u202E", "\\u2066", "\\u2067", "\\u2068", "\\u2069"};
+
+	if (k == 2 && u[0] == 0xD8 && u[1] == 0x9C)
+		return shown[0];
+	if (k != 3 || u[0] != 0xE2)
+		return NULL;
+	if (u[1] == 0x80 && (u[2] == 0x8E || u[2] == 0x8F))
+		return shown[1 + (u[2] - 0x8E)];
+	if (u[1] == 0x80 && u[2] >= 0xAA && u[2] <= 0xAE)
+		return shown[3 + (u[2] - 0xAA)];
+	if (u[1] == 0x81 && u[2] >= 0xA6 && u[2] <= 0xA9)
+		return shown[8 + (u[2] - 0xA6)];
+	return NULL;
 }

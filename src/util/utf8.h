@@ -19,12 +19,11 @@ int utf8_is_valid(const char *s, size_t n);
  * each of them there as \uFFFD, of the same length. Escapes are read
  * pairwise ("\\u" is a backslash, then 'u'), as in a JSON string. */
 size_t utf8_json_lone_surrogates(const char *s, size_t n, char *fix);
-/* The code point of the bidirectional formatting character whose k-byte
- * UTF-8 sequence is at s (U+061C, U+200E, U+200F, U+202A..U+202E,
- * U+2066..U+2069: they reorder the text around them, "Trojan Source"),
- * else 0. Every output shows them as \uNNNN instead (utf8_bidi_shown). */
-unsigned utf8_bidi_control(const unsigned char *s, size_t k);
-/* "\u202E" for code point cp of utf8_bidi_control (a static string). */
-const char *utf8_bidi_shown(unsigned cp);
+/* "\\u202E" (a static string) when the k-byte UTF-8 sequence at s is a
+ * bidirectional formatting character (U+061C, U+200E, U+200F,
+ * U+202A..U+202E, U+2066..U+2069: they reorder the text around them,
+ * "Trojan Source"), else NULL. Every output a person reads shows them so
+ * instead of obeying them. */
+const char *utf8_bidi_shown(const unsigned char *s, size_t k);
 
 #endif

@@ -83,13 +83,7 @@ static const char *html_ascii(unsigned c, char *buf)
 /* A bidirectional formatting character from the data would reorder the
  * page's text around it (a kernel name that reads backwards, a spoofed
  * header line): it is shown as \\uNNNN, as the terminal shows it. */
-static const char *bidi_multi(const unsigned char *s, size_t k)
-{
-	unsigned cp = utf8_bidi_control(s, k);
-	return cp ? utf8_bidi_shown(cp) : NULL;
-}
-
-static const struct context html_context = {html_ascii, bidi_multi};
+static const struct context html_context = {html_ascii, utf8_bidi_shown};
 
 void escape_html(struct strbuf *out, const char *s, size_t len)
 {
@@ -344,12 +338,13 @@ void escape_md(struct strbuf *out, const char *s, size_t len)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0, k, mark = md_block_start(out) ? md_marker(u, len) : len;
+	const char *bidi;
 
 	while (i < len) {
 		if (u[i] >= 0x80) {
 			k = utf8_seq_len(u + i, len - i);
-			if (k && utf8_bidi_control(u + i, k))
-				strbuf_adds(out, bidi_multi(u + i, k));
+			if (k && (bidi = utf8_bidi_shown(u + i, k)))
+				strbuf_adds(out, bidi);
 			else if (k)
 				strbuf_add(out, s + i, k);
 			else
@@ -431,10 +426,11 @@ void escape_mdcode(struct strbuf *out, const char *s, size_t len)
 		    c >= 0x80
 		        ? utf8_seq_len((const unsigned char *)s + i, len - i)
 		        : 0;
-		if (k && utf8_bidi_control((const unsigned char *)s + i, k)) {
+		const char *bidi =
+		    k ? utf8_bidi_shown((const unsigned char *)s + i, k) : NULL;
+		if (bidi) {
 			strbuf_add_utf8_valid(out, s + start, i - start);
-			strbuf_adds(
-			    out, bidi_multi((const unsigned char *)s + i, k));
+			strbuf_adds(out, bidi);
 			start = i + k;
 			i += k - 1;
 			continue;

@@ -139,13 +139,13 @@ void pt_clean(struct strbuf *out, const char *s)
 
 	while (i < n) {
 		uint32_t cp = decode(s + i, n - i, &len);
+		const char *bidi;
 		if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0))
 			strbuf_addch(out, ' ');
-		else if (utf8_bidi_control((const unsigned char *)s + i, len))
+		else if ((bidi = utf8_bidi_shown((const unsigned char *)s + i,
+		                                 len)))
 			/* shown, as in every format, not obeyed */
-			strbuf_adds(out,
-			            utf8_bidi_shown(utf8_bidi_control(
-			                (const unsigned char *)s + i, len)));
+			strbuf_adds(out, bidi);
 		else if (cp > 0xFFFF || (len == 1 && cp >= 0x80))
 			/* libharu's UTF-8 encoder stops at the BMP */
 			strbuf_adds(out, "\xEF\xBF\xBD");
