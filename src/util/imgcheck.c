@@ -58,22 +58,6 @@ static int check_size(struct img_info *in, struct strbuf *why)
 
 /* ---- PNG ------------------------------------------------------------- */
 
-/* Bit by bit: the images are small (a logo), and there is no table to
- * share between threads. */
-static uint32_t crc32_png(const unsigned char *p, size_t n)
-{
-	uint32_t c = 0xffffffffu;
-	size_t i;
-	unsigned b;
-
-	for (i = 0; i < n; i++) {
-		c ^= p[i];
-		for (b = 0; b < 8; b++)
-			c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-	}
-	return c ^ 0xffffffffu;
-}
-
 /* IHDR's fields (13 bytes at p), as the specification allows them. */
 static int png_header(const unsigned char *p, struct img_info *in,
                       struct strbuf *why)
@@ -463,7 +447,7 @@ static int png_check(const unsigned char *d, size_t n, struct img_info *in,
 				            i);
 				return -1;
 			}
-		if (crc32_png(t, 4 + (size_t)len) != be32(t + 4 + len)) {
+		if (crc32(0L, t, 4 + (uInt)len) != be32(t + 4 + len)) {
 			strbuf_addf(why, "chunk '%.4s' at byte %zu: bad CRC",
 			            (const char *)t, i);
 			return -1;
