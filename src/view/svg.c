@@ -95,6 +95,19 @@ int64_t svg_tick_step(int64_t span, int max_ticks)
 	return mag;
 }
 
+int64_t svg_tick_first(int64_t lo, int64_t step)
+{
+	return lo > 0 ? checked_add_sat(lo, step - 1) / step * step : 0;
+}
+
+int svg_tick_next(int64_t *t, int64_t step)
+{
+	if (*t > INT64_MAX - step)
+		return 0;
+	*t += step;
+	return 1;
+}
+
 void svg_tick_label(struct strbuf *out, int64_t t, int64_t step)
 {
 	static const struct {
@@ -137,8 +150,7 @@ void svg_axis_ticks(struct strbuf *out, int x, int w, int y, int64_t lo,
 	            "<g class=\"axis\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" "
 	            "y2=\"%d\"/>",
 	            x, y, x + w, y);
-	t = lo > 0 ? checked_add_sat(lo, step - 1) / step * step : 0;
-	for (; span > 0 && t <= hi; t += step) {
+	for (t = svg_tick_first(lo, step); span > 0 && t <= hi;) {
 		int px = x + pixel(checked_sub_sat(t, lo), span, w);
 		const char *anchor = px < x + 20       ? "start"
 		                     : px > x + w - 40 ? "end"
@@ -149,7 +161,7 @@ void svg_axis_ticks(struct strbuf *out, int x, int w, int y, int64_t lo,
 		            px, y, px, y + 5, px, y + 18, anchor);
 		svg_tick_label(out, t, step);
 		strbuf_adds(out, "</text>");
-		if (t > INT64_MAX - step)
+		if (!svg_tick_next(&t, step))
 			break;
 	}
 	strbuf_adds(out, "</g>");

@@ -21,6 +21,13 @@ struct svg_part {
  * than max_ticks intervals; 1 when span <= 0. */
 int64_t svg_tick_step(int64_t span, int max_ticks);
 
+/* The first tick of an axis from lo: the first multiple of step at or
+ * after lo (0 when lo <= 0), saturated rather than overflowing. */
+int64_t svg_tick_first(int64_t lo, int64_t step);
+/* Moves *t to the next tick: 1, or 0 when it would pass int64's end (*t
+ * was the last tick). Every axis, SVG and PDF, walks its ticks so. */
+int svg_tick_next(int64_t *t, int64_t step);
+
 /* Tick t (a multiple of step) as an axis label: "0", "20 ms", "1,500 ms",
  * "2 s", in the largest unit (s, ms, µs, ns) not larger than step. */
 void svg_tick_label(struct strbuf *out, int64_t t, int64_t step);

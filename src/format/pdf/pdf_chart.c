@@ -8,7 +8,6 @@
 
 #include "view/palette.h"
 #include "view/svg.h"
-#include "util/checked.h"
 #include "util/banned.h"
 
 #define BAR_H 14.0f
@@ -111,8 +110,7 @@ void pdf_chart_axis(struct pdf_doc *d, float x, float w, double lo, double hi,
 		return;
 	}
 	step = svg_tick_step((int64_t)(hi - lo), 8);
-	t = lo > 0 ? checked_add_sat((int64_t)lo, step - 1) / step * step : 0;
-	for (; (double)t <= hi; t = checked_add_sat(t, step)) {
+	for (t = svg_tick_first((int64_t)lo, step); (double)t <= hi;) {
 		float px = x + (float)(((double)t - lo) / (hi - lo)) * w, tw;
 		strbuf_reset(label);
 		svg_tick_label(label, t, step);
@@ -126,8 +124,8 @@ void pdf_chart_axis(struct pdf_doc *d, float x, float w, double lo, double hi,
 		                  : px + tw / 2 > x + w ? tw
 		                                        : tw / 2),
 		            d->y - 11, label->buf);
-		if (t > INT64_MAX - step)
-			break; /* the last tick before int64's end */
+		if (!svg_tick_next(&t, step))
+			break;
 	}
 	d->y -= 14.0f;
 }
