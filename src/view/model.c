@@ -43,63 +43,66 @@ static const char *rules_name(const struct model_ctx *c)
 	return !s || !strcmp(s, "built-in") ? model_t(c, "rules_builtin") : s;
 }
 
+/* "what (n)" for each of the n names whose count is not 0, worded by
+ * catalogue key `item` ({n}, {what}) and joined by "redacted_sep", into
+ * list. */
+static void counted_list(struct model_ctx *c, const char *item,
+                         const char *const *what, const uint64_t *count,
+                         size_t n, struct strbuf *list)
+{
+	const char *names[] = {"n", "what"};
+	const char *values[2];
+	struct strbuf one = STRBUF_INIT;
+	char num[24];
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		if (!count[k])
+			continue;
+		snprintf(num, sizeof(num), "%" PRIu64, count[k]);
+		values[0] = num;
+		values[1] = what[k];
+		if (list->len)
+			strbuf_adds(list, model_t(c, "redacted_sep"));
+		strbuf_reset(&one);
+		i18n_format(c->o->cat, item, &one, names, values, 2);
+		strbuf_addbuf(list, &one);
+	}
+	strbuf_release(&one);
+}
+
 /* The redaction line's counts: how many distinct originals of each class
  * this profile held ("redacted_found": 2 host names, 1 IP address...,
  * or "redacted_found_none"), and the metadata fields dropped as they could
  * not be made safe ("redacted_dropped": "redacted_field" each:
- * torch_npu_version (2), ...),
- * appended to out. */
+ * torch_npu_version (2), ...), appended to out. */
 static void redaction_found(struct model_ctx *c, const struct redaction *rd,
                             struct strbuf *out)
 {
-	const char *names[] = {"n", "what"};
-	const char *values[2];
-	struct strbuf list = STRBUF_INIT, one = STRBUF_INIT;
-	char num[24];
+	const char *what[] = {"what"};
+	const char *classes[REDACT_CLASSES];
+	const char *values[1];
+	struct strbuf list = STRBUF_INIT;
 	int k;
 
-	for (k = 0; k < REDACT_CLASSES; k++) {
-		if (!rd->replaced[k])
-			continue;
-		snprintf(num, sizeof(num), "%" PRIu64, rd->replaced[k]);
-		values[0] = num;
-		values[1] = model_tk(c, "redact_class_", redact_class_names[k]);
-		if (list.len)
-			strbuf_adds(&list, model_t(c, "redacted_sep"));
-		strbuf_reset(&one);
-		i18n_format(c->o->cat, "redacted_count", &one, names, values,
-		            2);
-		strbuf_addbuf(&list, &one);
-	}
+	for (k = 0; k < REDACT_CLASSES; k++)
+		classes[k] =
+		    model_tk(c, "redact_class_", redact_class_names[k]);
+	counted_list(c, "redacted_count", classes, rd->replaced, REDACT_CLASSES,
+	             &list);
 	values[0] = list.buf;
-	strbuf_reset(&one);
 	i18n_format(c->o->cat,
-	            list.len ? "redacted_found" : "redacted_found_none", &one,
-	            names + 1, values, 1);
-	strbuf_addbuf(out, &one);
+	            list.len ? "redacted_found" : "redacted_found_none", out,
+	            what, values, 1);
 	strbuf_reset(&list);
-	for (k = 0; k < REDACT_FIELDS; k++) {
-		if (!rd->dropped[k])
-			continue;
-		snprintf(num, sizeof(num), "%" PRIu64, rd->dropped[k]);
-		values[0] = num;
-		values[1] = redact_field_names[k];
-		if (list.len)
-			strbuf_adds(&list, model_t(c, "redacted_sep"));
-		strbuf_reset(&one);
-		i18n_format(c->o->cat, "redacted_field", &one, names, values,
-		            2);
-		strbuf_addbuf(&list, &one);
-	}
+	counted_list(c, "redacted_field", redact_field_names, rd->dropped,
+	             REDACT_FIELDS, &list);
 	if (list.len) {
 		values[0] = list.buf;
-		strbuf_reset(&one);
-		i18n_format(c->o->cat, "redacted_dropped", &one, names + 1,
-		            values, 1);
-		strbuf_addbuf(out, &one);
+		i18n_format(c->o->cat, "redacted_dropped", out, what, values,
+		            1);
 	}
 	strbuf_release(&list);
-	strbuf_release(&one);
 }
 
 /* The header's line saying the report was redacted (--redact) and what
